@@ -1,0 +1,141 @@
+/**
+ * The boundary between the consensus engine and the application, shaped like ABCI 2.0
+ * (CometBFT v0.38 `abci/types`). The engine drives it; the EVM application implements it. Keeping the
+ * boundary clean lets the same application be driven later by an external CometBFT over a socket.
+ */
+import type { Timestamp } from '../utils/time.js'
+import type { AbciEvent, BlockIDFlag, ConsensusParams, ExecTxResult, ValidatorUpdate } from '../chain/comet/types.js'
+
+export interface InfoResponse {
+  data: string
+  version: string
+  appVersion: bigint
+  /** 0 before the first block. */
+  lastBlockHeight: number
+  lastBlockAppHash: Uint8Array
+}
+
+export interface InitChainRequest {
+  time: Timestamp
+  chainId: string
+  consensusParams: ConsensusParams
+  validators: ValidatorUpdate[]
+  /** genesis.json `app_state`, as JSON text. */
+  appStateBytes: Uint8Array
+  initialHeight: number
+}
+
+export interface InitChainResponse {
+  /** When non-empty, replaces the genesis validators. */
+  validators: ValidatorUpdate[]
+  appHash: Uint8Array
+}
+
+export type CheckTxType = 'new' | 'recheck'
+
+export interface CheckTxResponse {
+  /** 0 = accepted. */
+  code: number
+  data: Uint8Array
+  log: string
+  gasWanted: bigint
+  gasUsed: bigint
+  events: AbciEvent[]
+  codespace: string
+}
+
+/** A vote of the decided last commit, as ABCI's `VoteInfo`. */
+export interface VoteInfo {
+  validatorAddress: Uint8Array
+  power: bigint
+  blockIdFlag: BlockIDFlag
+}
+
+export interface CommitInfo {
+  round: number
+  votes: VoteInfo[]
+}
+
+export interface PrepareProposalRequest {
+  maxTxBytes: number
+  /** Txs reaped from the mempool, in proposal order. */
+  txs: Uint8Array[]
+  localLastCommit: CommitInfo
+  height: number
+  time: Timestamp
+  nextValidatorsHash: Uint8Array
+  proposerAddress: Uint8Array
+}
+
+export interface ProcessProposalRequest {
+  txs: Uint8Array[]
+  proposedLastCommit: CommitInfo
+  hash: Uint8Array
+  height: number
+  time: Timestamp
+  nextValidatorsHash: Uint8Array
+  proposerAddress: Uint8Array
+}
+
+export interface FinalizeBlockRequest {
+  txs: Uint8Array[]
+  decidedLastCommit: CommitInfo
+  hash: Uint8Array
+  height: number
+  time: Timestamp
+  nextValidatorsHash: Uint8Array
+  proposerAddress: Uint8Array
+}
+
+export interface FinalizeBlockResponse {
+  events: AbciEvent[]
+  txResults: ExecTxResult[]
+  validatorUpdates: ValidatorUpdate[]
+  consensusParamUpdates?: Partial<ConsensusParams>
+  /** State commitment after this block; goes into the next header's app_hash. */
+  appHash: Uint8Array
+}
+
+export interface QueryRequest {
+  path: string
+  data: Uint8Array
+  /** 0 = latest. */
+  height: number
+  prove: boolean
+}
+
+export interface QueryResponse {
+  code: number
+  log: string
+  info: string
+  index: bigint
+  key: Uint8Array
+  value: Uint8Array
+  height: number
+  codespace: string
+}
+
+export interface Application {
+  info(): Promise<InfoResponse>
+  initChain(req: InitChainRequest): Promise<InitChainResponse>
+  checkTx(tx: Uint8Array, type: CheckTxType): Promise<CheckTxResponse>
+  prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }>
+  processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }>
+  /** Executes the decided block. Its state writes are staged in the shared Database, not yet written. */
+  finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse>
+  /** Makes the finalized block the app's head. The engine then writes the height's one atomic batch. */
+  commit(): Promise<{ retainHeight: number }>
+  query(req: QueryRequest): Promise<QueryResponse>
+}
+
+/** What the consensus engine needs from the transaction pool (CometBFT `mempool.Mempool`). */
+export interface Mempool {
+  /** Txs for a proposal, in proposal order, within the byte and gas limits (-1 = no gas limit). */
+  reapMaxBytesMaxGas(maxBytes: number, maxGas: bigint): Uint8Array[]
+  /** Number of executable (pending) transactions. */
+  size(): number
+  /** After a committed block: removes included txs and re-checks the rest against the new state. */
+  update(height: number, txs: Uint8Array[], results: ExecTxResult[]): Promise<void>
+  /** Called whenever executable transactions become available; returns an unsubscribe function. */
+  onTxsAvailable(listener: () => void): () => void
+}

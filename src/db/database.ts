@@ -1,0 +1,98 @@
+/**
+ * The node's one LevelDB. Keys and values are bytes; each store uses its own one-byte-or-more prefix
+ * (see `prefixes.ts`). Writes for a height are staged in memory and written with one atomic
+ * `level.batch` (`commitStaged`), so a crash leaves either the old height or the new one.
+ */
+import { Level } from 'level'
+
+type Bytes = Uint8Array
+
+export interface DatabaseOptions {
+  /** Directory of the LevelDB (created when missing). */
+  path: string
+}
+
+export class Database {
+  private readonly level: Level<Bytes, Bytes>
+  /** Staged writes: hex(key) → [key, value | null (delete)]. */
+  private staged = new Map<string, [Bytes, Bytes | null]>()
+
+  constructor(readonly opts: DatabaseOptions) {
+    this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view' })
+  }
+
+  async open(): Promise<void> {
+    await this.level.open()
+  }
+
+  async close(): Promise<void> {
+    if (this.level.status === 'open') await this.level.close()
+  }
+
+  /** Reads a value, seeing staged (uncommitted) writes first. */
+  async get(key: Bytes): Promise<Bytes | undefined> {
+    if (this.staged.size > 0) {
+      const s = this.staged.get(keyId(key))
+      if (s) return s[1] ?? undefined
+    }
+    return (await this.level.get(key)) ?? undefined
+  }
+
+  /** Reads many values in one call (committed data only, plus staged overrides). */
+  async getMany(keys: Bytes[]): Promise<(Bytes | undefined)[]> {
+    const values = await this.level.getMany(keys)
+    return keys.map((k, i) => {
+      const s = this.staged.size > 0 ? this.staged.get(keyId(k)) : undefined
+      return s ? (s[1] ?? undefined) : (values[i] ?? undefined)
+    })
+  }
+
+  /** Reads committed data only, bypassing staged writes. */
+  async getCommitted(key: Bytes): Promise<Bytes | undefined> {
+    return (await this.level.get(key)) ?? undefined
+  }
+
+  /** Writes immediately (outside any height batch): for data that is not part of a height. */
+  async put(key: Bytes, value: Bytes): Promise<void> {
+    await this.level.put(key, value)
+  }
+
+  stagePut(key: Bytes, value: Bytes): void {
+    this.staged.set(keyId(key), [key, value])
+  }
+
+  stageDel(key: Bytes): void {
+    this.staged.set(keyId(key), [key, null])
+  }
+
+  get stagedCount(): number {
+    return this.staged.size
+  }
+
+  /** Writes every staged operation in one atomic batch and clears the stage. */
+  async commitStaged(): Promise<void> {
+    if (this.staged.size === 0) return
+    const ops = []
+    for (const [key, value] of this.staged.values()) {
+      ops.push(value === null ? { type: 'del' as const, key } : { type: 'put' as const, key, value })
+    }
+    this.staged = new Map()
+    await this.level.batch(ops)
+  }
+
+  /** Drops every staged operation (a failed height). */
+  discardStaged(): void {
+    this.staged = new Map()
+  }
+
+  /** Iterates committed keys in [gte, lt) in order (or reverse). */
+  async *iterate(range: { gte: Bytes; lt: Bytes; reverse?: boolean; limit?: number }): AsyncGenerator<[Bytes, Bytes]> {
+    for await (const entry of this.level.iterator({ gte: range.gte, lt: range.lt, reverse: range.reverse ?? false, limit: range.limit ?? -1 })) {
+      yield entry as [Bytes, Bytes]
+    }
+  }
+}
+
+function keyId(key: Bytes): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+}
