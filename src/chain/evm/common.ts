@@ -1,0 +1,28 @@
+/**
+ * The one `Common` of the process for a chain id (Cancun rules: the v10 default would be Prague,
+ * shared/reference/ethereumjs-v10.md rule 1), with crypto routed through `crypto/` so the native
+ * secp256k1 binding recovers senders and serves the ecrecover precompile.
+ */
+import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { keccak256, recoverPublicKey, sha256 } from '../../crypto/index.js'
+
+const cache = new Map<bigint, Common>()
+
+function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n)
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value')
+  return recoverPublicKey(msgHash, r, s, Number(recovery)).subarray(1)
+}
+
+/** The Common for `chainId`, created once per process. */
+export function getCommon(chainId: bigint): Common {
+  let common = cache.get(chainId)
+  if (!common) {
+    common = createCustomCommon({ chainId: Number(chainId), name: `nodectl-${chainId}` }, Mainnet, {
+      hardfork: Hardfork.Cancun,
+      customCrypto: { ecrecover, keccak256, sha256 },
+    })
+    cache.set(chainId, common)
+  }
+  return common
+}

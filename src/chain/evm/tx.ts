@@ -1,0 +1,103 @@
+/**
+ * Decoding of raw signed EVM transactions, done once at admission: the decoded object (frozen, so
+ * ethereumjs caches its hash and sender key) travels with the raw bytes through pool and block.
+ */
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import type { Common } from '@ethereumjs/common'
+import { sha256 } from '../../crypto/index.js'
+import { bytesToHex } from '../../primitives/hex.js'
+
+export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
+
+export interface DecodedTx {
+  raw: Uint8Array
+  /** The ethereumjs transaction, frozen (hash and sender cached). */
+  tx: TypedTransaction
+  /** EVM hash: Keccak-256 of the raw bytes. */
+  hash: Uint8Array
+  hashHex: string
+  /** Consensus hash: SHA-256 of the raw bytes. */
+  cometHash: Uint8Array
+  from: Uint8Array
+  /** Lower-case 0x address of the sender. */
+  fromHex: string
+  type: 0 | 1 | 2
+  nonce: bigint
+  gasLimit: bigint
+  /** Lower-case 0x address, undefined for a contract creation. */
+  to: string | undefined
+  value: bigint
+  /** gasPrice for legacy and access-list transactions. */
+  maxFeePerGas: bigint
+  /** gasPrice for legacy and access-list transactions. */
+  maxPriorityFeePerGas: bigint
+  /** undefined for an unprotected (pre-EIP-155) legacy transaction. */
+  chainId: bigint | undefined
+  size: number
+}
+
+/** A raw transaction that cannot be used; the message follows geth's wording. */
+export class TxDecodeError extends Error {}
+
+/** Decodes and validates the envelope and signature of a raw transaction, recovering the sender once. */
+export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
+  if (raw.length === 0) throw new TxDecodeError('typed transaction too short')
+  const first = raw[0]!
+  if (first === TxType.Blob) throw new TxDecodeError('transaction type not supported: blob transactions (EIP-4844) are not accepted by this chain')
+  if (first === TxType.SetCode) throw new TxDecodeError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
+  if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
+  let tx: TypedTransaction
+  try {
+    tx = createTxFromRLP(raw, { common }) as TypedTransaction
+  } catch (err) {
+    throw new TxDecodeError(`rlp: ${describe(err)}`)
+  }
+  if (!tx.isSigned()) throw new TxDecodeError('invalid transaction v, r, s values')
+  let from: Uint8Array
+  try {
+    from = tx.getSenderAddress().bytes
+  } catch (err) {
+    throw new TxDecodeError(`invalid sender: ${describe(err)}`)
+  }
+  const type = tx.type as 0 | 1 | 2
+  let chainId: bigint | undefined
+  if (type === 0) {
+    const legacy = tx as TypedTransaction & { v?: bigint }
+    chainId = legacy.v !== undefined && legacy.v >= 35n ? (legacy.v - 35n) / 2n : undefined
+  } else {
+    chainId = (tx as TypedTransaction & { chainId: bigint }).chainId
+  }
+  if (chainId !== undefined && chainId !== common.chainId()) throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
+  const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
+  const hash = tx.hash()
+  return {
+    raw,
+    tx,
+    hash,
+    hashHex: bytesToHex(hash),
+    cometHash: sha256(raw),
+    from,
+    fromHex: bytesToHex(from),
+    type,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    to: tx.to ? bytesToHex(tx.to.bytes) : undefined,
+    value: tx.value,
+    maxFeePerGas: type === 2 ? feeTx.maxFeePerGas! : feeTx.gasPrice!,
+    maxPriorityFeePerGas: type === 2 ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
+    chainId,
+    size: raw.length,
+  }
+}
+
+function describe(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err)
+  return msg.replace(/\s*\(tx type=.*$/s, '')
+}
+
+/** The tip a transaction pays per gas at `baseFee`, or undefined when its fee cap is below the base fee. */
+export function effectiveTip(tx: Pick<DecodedTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFee: bigint): bigint | undefined {
+  if (tx.maxFeePerGas < baseFee) return undefined
+  const room = tx.maxFeePerGas - baseFee
+  return room < tx.maxPriorityFeePerGas ? room : tx.maxPriorityFeePerGas
+}
