@@ -1,0 +1,74 @@
+/**
+ * The layering rule of DESIGN.md: imports only go downward (L5 → L0), and `crypto/` is the only
+ * importer of curve and hash libraries. Checked by reading the import lines of every source file.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, dirname, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const SRC = resolve(import.meta.dirname, '../src')
+
+const LAYER: Record<string, number> = {
+  primitives: 0, crypto: 0, utils: 0,
+  config: 1, db: 1, keystore: 1, rpc: 1,
+  chain: 2, txpool: 2, consensus: 2, p2p: 2,
+  api: 3,
+  node: 4,
+  commands: 5, bench: 5,
+}
+
+const CRYPTO_LIBS = [/^@noble\//, /^ethereum-cryptography/, /^secp256k1$/, /^keccak$/, /^@scure\//]
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!)
+}
+
+const folderOf = (file: string): string => relative(SRC, file).split('/')[0]!
+
+describe('architecture', () => {
+  const files = sourceFiles(SRC)
+
+  it('every source folder has a layer', () => {
+    for (const file of files) {
+      const folder = folderOf(file)
+      if (folder.endsWith('.ts')) continue
+      expect(LAYER[folder], `${folder}/ has no layer in DESIGN.md`).toBeDefined()
+    }
+  })
+
+  it('imports only go downward', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      const from = folderOf(file)
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue
+        const target = folderOf(resolve(dirname(file), spec))
+        if (target === from || LAYER[target] === undefined || LAYER[from] === undefined) continue
+        if (LAYER[target]! > LAYER[from]! || (LAYER[target] === LAYER[from] && from !== target && LAYER[from]! > 0)) {
+          // Same-layer imports are allowed only inside L0 and along chain ← txpool/consensus (see below).
+          const allowedSameLayer = (from === 'txpool' || from === 'consensus' || from === 'p2p') && target === 'chain'
+          const allowedL1 = LAYER[from] === 1 && LAYER[target] === 1
+          if (!allowedSameLayer && !allowedL1) violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
+        }
+      }
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('only crypto/ imports curve and hash libraries', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      if (folderOf(file) === 'crypto') continue
+      for (const spec of importsOf(file)) if (CRYPTO_LIBS.some((re) => re.test(spec))) violations.push(`${relative(SRC, file)} imports ${spec}`)
+    }
+    expect(violations).toEqual([])
+  })
+})
