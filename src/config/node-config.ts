@@ -1,123 +1,206 @@
 /**
  * The resolved configuration of a node: defaults < config files (config.toml, app.toml) < environment
- * (NODECTL_*) < flags, validated once at start-up. Durations are milliseconds, sizes bytes.
+ * (NODECTL_*) < flags, validated once at start-up (`config/load.ts`). Durations are milliseconds,
+ * sizes bytes. The defaults quoted below live in `config/defaults.ts`; the keys that set them are
+ * listed in `config/settings.ts`.
  */
 import type { LogFormat, LogLevel } from '../utils/logger.js'
+import type { GenesisDoc } from './genesis.js'
 
 /** The seven EVM JSON-RPC namespaces (shared/spec/decisions.md). */
 export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool'] as const
+/** One of {@link EVM_NAMESPACES}. */
 export type EvmNamespace = (typeof EVM_NAMESPACES)[number]
 
+/** A TCP listen address. */
 export interface HostPort {
+  /** Interface to bind; "0.0.0.0" = all IPv4 interfaces. */
   host: string
+  /** TCP port; 0 = any free port (the node reports the one it got). */
   port: number
 }
 
+/** `[consensus]` of config.toml (CometBFT `ConsensusConfig`); timeouts grow by `<x>Delta` per round. */
 export interface ConsensusConfig {
+  /** Wait for a proposal before prevoting nil (ms, default 3000). */
   timeoutPropose: number
+  /** Added to timeoutPropose per round (ms, default 500). */
   timeoutProposeDelta: number
+  /** Wait after +2/3 prevotes for anything (ms, default 1000). */
   timeoutPrevote: number
+  /** Added to timeoutPrevote per round (ms, default 500). */
   timeoutPrevoteDelta: number
+  /** Wait after +2/3 precommits for anything (ms, default 1000). */
   timeoutPrecommit: number
+  /** Added to timeoutPrecommit per round (ms, default 500). */
   timeoutPrecommitDelta: number
+  /** Wait after a commit before the next height starts (ms, default 1000; dev 0). */
   timeoutCommit: number
+  /** Start the next height as soon as all precommits are in (default false; dev true). */
   skipTimeoutCommit: boolean
+  /** false = wait for transactions before proposing (except proof blocks) (default true). */
   createEmptyBlocks: boolean
-  /** 0 = never wait for txs (propose every height); > 0 = longest wait before an empty block. */
+  /** 0 = never wait for txs (propose every height); > 0 = longest wait before an empty block (ms, default 0; dev 5000). */
   createEmptyBlocksInterval: number
+  /** Refuse to start if our signature is in the last N blocks (default 0 = off). */
   doubleSignCheckHeight: number
 }
 
+/** `[rpc]` of config.toml: the consensus-engine RPC (CometBFT `RPCConfig`). */
 export interface CometRpcConfig {
-  /** undefined = listener disabled (`laddr = ""`). */
+  /** undefined = listener disabled (`laddr = ""`) (default tcp://127.0.0.1:26657). */
   laddr: HostPort | undefined
+  /** Origins allowed by CORS; [] = CORS off, ["*"] = any (default []). */
   corsAllowedOrigins: string[]
+  /** Methods allowed by CORS (default HEAD, GET, POST). */
   corsAllowedMethods: string[]
+  /** Headers allowed by CORS (default Origin, Accept, Content-Type, X-Requested-With, X-Server-Time). */
   corsAllowedHeaders: string[]
+  /** Simultaneous connections including WebSocket; 0 = unlimited (default 900). */
   maxOpenConnections: number
+  /** Distinct subscriber clients (default 100). */
   maxSubscriptionClients: number
+  /** Subscriptions per client (default 5). */
   maxSubscriptionsPerClient: number
+  /** How long broadcast_tx_commit waits for the block (ms, default 10000). */
   timeoutBroadcastTxCommit: number
+  /** Requests per JSON-RPC batch; 0 = unlimited (default 10). */
   maxRequestBatchSize: number
+  /** Request body limit, also the WebSocket frame limit (bytes, default 1000000). */
   maxBodyBytes: number
+  /** Request header limit (bytes, default 1048576). */
   maxHeaderBytes: number
 }
 
+/** `[mempool]` of config.toml, with geth's txpool limits (nodectl's pool follows geth). */
 export interface MempoolConfig {
-  /** geth GlobalSlots: executable txs held in total. */
+  /** geth GlobalSlots: executable txs held in total (default 5120). */
   size: number
-  /** geth GlobalQueue: non-executable (queued) txs in total. */
+  /** geth GlobalQueue: non-executable (queued) txs in total (default 1024). */
   queueSize: number
-  /** geth AccountSlots / AccountQueue. */
+  /** geth AccountSlots: executable txs guaranteed per account (default 16). */
   accountSlots: number
+  /** geth AccountQueue: queued txs per account (default 64). */
   accountQueue: number
+  /** Largest accepted transaction (bytes, default 131072 = geth's txMaxSize). */
   maxTxBytes: number
-  /** Replacement price bump in percent. */
+  /** Replacement price bump in percent (default 10). */
   priceBump: number
 }
 
+/** `[json-rpc]` (and `[api] enabled-unsafe-cors`) of app.toml: the EVM JSON-RPC servers, Evmos keys. */
 export interface JsonRpcConfig {
+  /** Start the HTTP and WebSocket servers (default false; dev true). */
   enable: boolean
+  /** HTTP listen address (default 127.0.0.1:8545). */
   address: HostPort
+  /** WebSocket listen address (default 0.0.0.0:8546, the spec's default). */
   wsAddress: HostPort
+  /** Namespaces served (default eth, net, web3; dev all seven). */
   api: EvmNamespace[]
+  /** Gas cap of eth_call / eth_estimateGas; 0 = none (gas, default 25000000). */
   gasCap: bigint
+  /** Time limit of eth_call; 0 = none (ms, default 5000). */
   evmTimeout: number
-  /** In ether; 0 = no cap. */
+  /** Fee cap of sent transactions; 0 = no cap (ether, default 1). */
   txFeeCap: number
+  /** Installed polling filters, all kinds together (default 200). */
   filterCap: number
+  /** Most blocks eth_feeHistory returns; > 0 (default 100). */
   feeHistoryCap: number
+  /** Most logs returned by eth_getLogs / eth_getFilterLogs (default 10000). */
   logsCap: number
+  /** Largest `toBlock - fromBlock` of eth_getLogs (blocks, default 10000). */
   blockRangeCap: number
+  /** HTTP read/write timeout (ms, default 30000). */
   httpTimeout: number
+  /** HTTP keep-alive idle timeout (ms, default 120000). */
   httpIdleTimeout: number
+  /** Simultaneous HTTP connections; 0 = unlimited (default 0). */
   maxOpenConnections: number
+  /** Accept transactions without EIP-155 replay protection over RPC (default false). */
   allowUnprotectedTxs: boolean
+  /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */
+  enableIndexer: boolean
+  /** Requests per batch (default 1000). */
   batchRequestLimit: number
+  /** Largest batch response (bytes, default 25000000). */
   batchResponseMaxSize: number
+  /** HTTP request body limit (bytes, default 5242880 = 5 MiB). */
   httpBodyLimit: number
+  /** Origins allowed to open a WebSocket (default 127.0.0.1, localhost). */
   wsOrigins: string[]
+  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server (default false). */
   enabledUnsafeCors: boolean
 }
 
+/** Everything the node needs to start. */
 export interface NodeConfig {
+  /** Absolute home directory. */
   home: string
+  /** Human-readable node name (config.toml `moniker`, default the host name). */
   moniker: string
   /** True for `start --dev`: dev keys printed, loopback callers trusted. */
   dev: boolean
+  /** Chain id from genesis.json (e.g. nodectl_9000-1). */
   chainId: string
   /** EIP-155 chain id: the middle number of the chain id (`nodectl_9000-1` → 9000). */
   evmChainId: bigint
+  /** Minimum level logged (default info). */
   logLevel: LogLevel
+  /** Log line format (default plain). */
   logFormat: LogFormat
+  /** Consensus timeouts and block production. */
   consensus: ConsensusConfig
+  /** Consensus-engine RPC server. */
   rpc: CometRpcConfig
+  /** Transaction pool limits. */
   mempool: MempoolConfig
+  /** EVM JSON-RPC servers. */
   jsonRpc: JsonRpcConfig
-  /** Floor of the base fee and of accepted gas prices, in wei (from `minimum-gas-prices`). */
+  /** Floor of the base fee and of accepted gas prices, in wei (from `minimum-gas-prices`, default 0). */
   minGasPrice: bigint
-  /** True when `--minimum-gas-prices` was given on the command line (it then wins over miner_setGasPrice). */
+  /**
+   * True when `--minimum-gas-prices` or NODECTL_MINIMUM_GAS_PRICES was given: that value then wins
+   * over app.toml at every start, so miner_setGasPrice (which rewrites app.toml) cannot take effect.
+   */
   minGasPriceFromFlag: boolean
+  /** `[tx_index] indexer`: "kv" indexes transactions and blocks for tx_search, "null" does not (default kv). */
   txIndex: { indexer: 'kv' | 'null' }
+  /** `[p2p]`: listen address (default tcp://0.0.0.0:26656) and `<node id>@host:port` peers to keep connected to. */
   p2p: { laddr: HostPort; persistentPeers: string[] }
-  /** Absolute paths of the home's files. */
+  /** The validated genesis document (config/genesis.json). Added by config/. */
+  genesis: GenesisDoc
+  /** Absolute paths of the home's files (config.toml `*_file` keys and `db_dir` honoured). */
   paths: HomePaths
 }
 
+/** Absolute paths of a home's files (`config/home.ts homePaths`). */
 export interface HomePaths {
+  /** The home directory itself. */
   home: string
+  /** `<home>/config`. */
   configDir: string
+  /** `<home>/data`. */
   dataDir: string
+  /** `<home>/keystore` (mode 0700): Web3 Secret Storage files. */
   keystoreDir: string
+  /** `config/config.toml`. */
   configToml: string
+  /** `config/app.toml`. */
   appToml: string
+  /** `config/genesis.json`. */
   genesis: string
+  /** `config/node_key.json` (p2p identity). */
   nodeKey: string
+  /** `config/priv_validator_key.json` (consensus signing key, mode 0600). */
   privValidatorKey: string
+  /** `data/priv_validator_state.json` (last signed height/round/step: double-sign protection). */
   privValidatorState: string
-  /** LevelDB directory of the node's one database. */
+  /** LevelDB directory of the node's one database (`data/nodectl.db`). */
   db: string
-  /** Consensus WAL file. */
+  /** Consensus WAL file (`data/cs.wal/wal`). */
   wal: string
+  /** `config/jwt.hex`: 32-byte hex secret of the private-namespace JWTs (mode 0600). */
   jwtSecret: string
 }

@@ -1,0 +1,135 @@
+/**
+ * What the web3/net/eth handlers need from the node (STYLE.md rule 3; geth `ethapi.Backend`). The node
+ * implements it over the real chain, tests give an in-memory double. Everything here is already
+ * resolved: heights are numbers (tags and EIP-1898 hashes are resolved by the handlers), and results
+ * are the chain's EVM view records (`chain/evm/views.ts`), formatted to JSON by `format.ts`.
+ *
+ * Errors: throw `NodeError` (utils/errors.ts) with code -32000 and geth's message for expected
+ * failures (e.g. the pool's `nonce too low`, `insufficient funds for gas * price + value`); anything
+ * else thrown is reported to the caller as -32603 `internal error` and logged.
+ */
+import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
+
+/**
+ * Parsed call arguments (geth `TransactionArgs`) for eth_call / eth_estimateGas, validated by
+ * `call-args.ts`: `input` is `data`/`input` merged, `gas` is `gas`/`gasLimit` merged; a field the
+ * caller did not give is undefined (defaults are the backend's, as in geth's `CallDefaults`).
+ */
+export interface CallArgs {
+  from: Uint8Array | undefined
+  /** undefined: contract creation. */
+  to: Uint8Array | undefined
+  gas: bigint | undefined
+  gasPrice: bigint | undefined
+  maxFeePerGas: bigint | undefined
+  maxPriorityFeePerGas: bigint | undefined
+  value: bigint | undefined
+  input: Uint8Array | undefined
+  nonce: bigint | undefined
+  accessList: EvmAccessListItem[] | undefined
+  chainId: bigint | undefined
+}
+
+/** RPC-level limits of a simulated execution (`[json-rpc]` gas-cap and evm-timeout). */
+export interface ExecutionOptions {
+  /** Gas cap (`gas-cap`, default 25,000,000): default and ceiling of `gas`; 0 = no cap. */
+  gasCap: bigint
+  /** Wall-clock limit in ms (`evm-timeout`, default 5 s; eth_call only in Evmos); 0 = none. */
+  timeout: number
+}
+
+/**
+ * Outcome of eth_call / eth_estimateGas. A REVERT is not thrown: the handler renders it (code 3,
+ * `execution reverted: <reason>`, data = `returnData`). Failures that are not an EVM outcome
+ * (`gas required exceeds allowance (N)`, `insufficient funds for transfer`, timeout...) are thrown as
+ * NodeError(-32000).
+ */
+export interface ExecutionResult {
+  /** Return data, or the revert data when `reverted`. */
+  returnData: Uint8Array
+  /** eth_call: gas used; eth_estimateGas: the estimate (meaningful when not failed). */
+  gasUsed: bigint
+  /** The execution ended with REVERT. */
+  reverted: boolean
+  /** Another EVM error (geth text: `out of gas`, `invalid opcode: INVALID`...), else undefined. */
+  vmError: string | undefined
+}
+
+/** eth_getLogs with the range already resolved, ordered and capped by the handler. */
+export interface LogQuery {
+  fromBlock: number
+  toBlock: number
+  /** Empty = any address. */
+  addresses: Uint8Array[]
+  /** Positional; `null` = wildcard; an array = any of these (OR). */
+  topics: (Uint8Array[] | null)[]
+  /**
+   * `logs-cap`: the backend may stop after `limit + 1` matches (the handler answers
+   * `query returned more than <limit> results` when it gets more than `limit`); 0 = no cap.
+   */
+  limit: number
+}
+
+/** eth_syncing while catching up (geth fields). */
+export interface SyncStatus {
+  startingBlock: number
+  currentBlock: number
+  highestBlock: number
+}
+
+/** The node as the web3, net and eth handlers see it. */
+export interface EthBackend {
+  /** EIP-155 chain id (eth_chainId; net_version is its decimal form). */
+  readonly chainId: bigint
+  /** nodectl's semantic version without `v` (web3_clientVersion), e.g. `0.1.0`. */
+  readonly version: string
+
+  /** Height of the last committed block (eth_blockNumber; `latest`, `pending`, `safe`, `finalized`). */
+  latestHeight(): number
+  /** The block at `height` (0 = genesis), undefined past the head or when pruned. */
+  getBlockByNumber(height: number): Promise<EvmBlock | undefined>
+  /** The block with this (consensus) hash, undefined when unknown. */
+  getBlockByHash(hash: Uint8Array): Promise<EvmBlock | undefined>
+  /** The block's transactions in block order (same order as `block.transactions`). */
+  getBlockTransactions(block: EvmBlock): Promise<EvmTx[]>
+  /** The block's receipts in block order. */
+  getBlockReceipts(block: EvmBlock): Promise<EvmReceipt[]>
+  /** A committed transaction, or a pending one from the pool (location fields undefined). */
+  getTransaction(hash: Uint8Array): Promise<EvmTx | undefined>
+  /** The receipt of a committed transaction; undefined while pending or unknown. */
+  getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined>
+  /** Logs matching `query`, in block then log-index order. */
+  getLogs(query: LogQuery): Promise<EvmLog[]>
+
+  /** Account state after executing block `height` (≤ latest). */
+  getBalance(address: Uint8Array, height: number): Promise<bigint>
+  getNonce(address: Uint8Array, height: number): Promise<bigint>
+  getCode(address: Uint8Array, height: number): Promise<Uint8Array>
+  /** The 32-byte value of `slot` (32 bytes). */
+  getStorageAt(address: Uint8Array, slot: Uint8Array, height: number): Promise<Uint8Array>
+  /** Next nonce counting the pool's executable transactions of `address` (tag `pending`). */
+  getPendingNonce(address: Uint8Array): Promise<bigint>
+
+  /** Simulates a call on the state after block `height`. */
+  call(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult>
+  /** Estimates gas on the state after block `height`; `gasUsed` of the result is the estimate. */
+  estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult>
+  /** Admits a signed transaction to the pool; returns its hash or throws NodeError with the pool's geth message. */
+  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
+
+  /** Suggested priority fee (eth_maxPriorityFeePerGas; eth_gasPrice adds the latest base fee). */
+  suggestGasTipCap(): Promise<bigint>
+  /** Base fee of the block following `parent` (EIP-1559 with the chain's parameters and floor). */
+  calcNextBaseFee(parent: EvmBlock): bigint
+
+  /** undefined when synced (eth_syncing `false`). */
+  syncStatus(): SyncStatus | undefined
+  /** Accounts the node can sign for (eth_accounts); empty for now. */
+  accounts(): Uint8Array[]
+  /** The validator's fee recipient (eth_coinbase); undefined when the node has none. */
+  coinbase(): Uint8Array | undefined
+  /** Connected peers (net_peerCount). */
+  peerCount(): number
+  /** True when the node accepts peer connections (net_listening). */
+  listening(): boolean
+}

@@ -1,0 +1,40 @@
+/**
+ * eth_getLogs: resolves the filter's range (tags → heights, default `latest`), enforces the
+ * `block-range-cap` and `logs-cap` limits with Evmos/geth wording, and formats the backend's logs.
+ */
+import { NodeError } from '../../utils/errors.js'
+import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
+import type { EthBackend, LogQuery } from './backend.js'
+import { formatLog, type LogJson } from './format.js'
+import { logFilter, type LogFilter } from './log-filter.js'
+import type { EthApiOptions } from './options.js'
+import { resolveHeight } from './resolve-block.js'
+
+/** Runs a decoded filter against the chain; shared with the polling filters of a later issue. */
+export async function getLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<LogJson[]> {
+  let fromBlock: number
+  let toBlock: number
+  if (filter.blockHash !== undefined) {
+    const block = await backend.getBlockByHash(filter.blockHash)
+    if (block === undefined) throw new NodeError('unknown block')
+    fromBlock = toBlock = block.number
+  } else {
+    const head = backend.latestHeight()
+    fromBlock = resolveHeight(backend, filter.fromBlock ?? 'latest')
+    toBlock = resolveHeight(backend, filter.toBlock ?? 'latest')
+    if (fromBlock > toBlock) throw new NodeError('invalid block range params')
+    if (fromBlock > head) return []
+    if (toBlock > head) toBlock = head
+    if (options.blockRangeCap > 0 && toBlock - fromBlock > options.blockRangeCap) {
+      throw new NodeError(`maximum [from, to] blocks distance: ${options.blockRangeCap}`)
+    }
+  }
+  const query: LogQuery = { fromBlock, toBlock, addresses: filter.addresses, topics: filter.topics, limit: options.logsCap }
+  const logs = await backend.getLogs(query)
+  if (options.logsCap > 0 && logs.length > options.logsCap) throw new NodeError(`query returned more than ${options.logsCap} results`)
+  return logs.map(formatLog)
+}
+
+export function createEthLogMethods(backend: EthBackend, options: EthApiOptions): MethodTable {
+  return [defineMethod('eth_getLogs', [required(logFilter)], ([filter]) => getLogs(backend, filter, options))]
+}

@@ -1,0 +1,43 @@
+/**
+ * The web3, net and eth namespaces over an `EthBackend`. The node builds the tables once and hands them
+ * to the transport's Dispatcher with the enabled namespaces:
+ *   const dispatcher = new Dispatcher(createEthApi(backend, config.jsonRpc), {namespaces: config.jsonRpc.api, ...}, log)
+ */
+import type { MethodTable } from '../../rpc/method-table.js'
+import type { EthBackend } from './backend.js'
+import { createEthBlockMethods } from './eth-blocks.js'
+import { createEthChainMethods } from './eth-chain.js'
+import { createEthExecuteMethods } from './eth-execute.js'
+import { createEthFeeMethods } from './eth-fees.js'
+import { createEthLogMethods } from './eth-logs.js'
+import { createEthStateMethods } from './eth-state.js'
+import { createEthSubscribeMethods, type SubscriptionService } from './eth-subscribe.js'
+import { createEthTransactionMethods } from './eth-transactions.js'
+import { createNetMethods } from './net.js'
+import type { EthApiOptions } from './options.js'
+import { createWeb3Methods } from './web3.js'
+
+export type { EthBackend, CallArgs, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from './backend.js'
+export type { BlockNumberOrTag, BlockSelector, BlockTag } from './block-params.js'
+export type { LogFilter } from './log-filter.js'
+export type { SubscriptionService } from './eth-subscribe.js'
+export { defaultEthApiOptions, type EthApiOptions } from './options.js'
+export { ExecutionRevertedError, decodeRevertReason } from './errors.js'
+export { formatBlock, formatLog, formatReceipt, formatTransaction } from './format.js'
+export { getLogs } from './eth-logs.js'
+
+/** All tables of the web3, net and eth namespaces. */
+export function createEthApi(backend: EthBackend, options: EthApiOptions, subscriptions?: SubscriptionService): MethodTable[] {
+  return [
+    createWeb3Methods(backend),
+    createNetMethods(backend),
+    createEthChainMethods(backend),
+    createEthStateMethods(backend),
+    createEthBlockMethods(backend),
+    createEthTransactionMethods(backend),
+    createEthExecuteMethods(backend, options),
+    createEthFeeMethods(backend, options),
+    createEthLogMethods(backend, options),
+    createEthSubscribeMethods(subscriptions),
+  ]
+}

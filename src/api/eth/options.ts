@@ -1,0 +1,18 @@
+/** Options of the eth API: the `[json-rpc]` limits its handlers enforce or pass to the backend. */
+import type { JsonRpcConfig } from '../../config/node-config.js'
+
+export type EthApiOptions = Pick<JsonRpcConfig, 'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap'>
+
+/** Evmos' defaults (reference/evmos-jsonrpc.md §2); 0 disables a cap. */
+export const defaultEthApiOptions: EthApiOptions = {
+  /** Gas of eth_call/eth_estimateGas, default and ceiling. */
+  gasCap: 25_000_000n,
+  /** eth_call wall-clock limit, ms. */
+  evmTimeout: 5_000,
+  /** Most blocks one eth_feeHistory covers (larger requests are clamped, as geth does). */
+  feeHistoryCap: 100,
+  /** Most logs one eth_getLogs returns. */
+  logsCap: 10_000,
+  /** Largest `toBlock - fromBlock` of eth_getLogs. */
+  blockRangeCap: 10_000,
+}

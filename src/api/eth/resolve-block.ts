@@ -1,0 +1,43 @@
+/**
+ * Turning block parameters into heights and blocks. `latest`, `pending`, `safe` and `finalized` are the
+ * last committed block (there is no pending block yet, and BFT blocks are final); `earliest` is the
+ * genesis block, height 0.
+ */
+import type { EvmBlock } from '../../chain/evm/views.js'
+import type { EthBackend } from './backend.js'
+import type { BlockNumberOrTag, BlockSelector } from './block-params.js'
+import { headerForHashNotFoundError, headerNotFoundError } from './errors.js'
+
+/** The height a number or tag names (may be past the head). */
+export function resolveHeight(backend: EthBackend, block: BlockNumberOrTag): number {
+  if (typeof block === 'number') return block
+  return block === 'earliest' ? 0 : backend.latestHeight()
+}
+
+/** The block a number or tag names; undefined past the head (eth_getBlockByNumber answers null). */
+export function getBlockByNumberOrTag(backend: EthBackend, block: BlockNumberOrTag): Promise<EvmBlock | undefined> {
+  const height = resolveHeight(backend, block)
+  if (height > backend.latestHeight()) return Promise.resolve(undefined)
+  return backend.getBlockByNumber(height)
+}
+
+/** The block an EIP-1898 selector names, undefined when there is none. */
+export function getBlockBySelector(backend: EthBackend, block: BlockSelector): Promise<EvmBlock | undefined> {
+  return typeof block === 'object' ? backend.getBlockByHash(block.hash) : getBlockByNumberOrTag(backend, block)
+}
+
+/**
+ * The height whose post-state a state query reads, with geth's errors: `header not found` past the
+ * head, `header for hash not found` for an unknown hash. `requireCanonical` needs no check: the chain
+ * has no forks, every known block is canonical.
+ */
+export async function resolveStateHeight(backend: EthBackend, block: BlockSelector): Promise<number> {
+  if (typeof block === 'object') {
+    const found = await backend.getBlockByHash(block.hash)
+    if (found === undefined) throw headerForHashNotFoundError()
+    return found.number
+  }
+  const height = resolveHeight(backend, block)
+  if (height > backend.latestHeight()) throw headerNotFoundError()
+  return height
+}

@@ -1,0 +1,403 @@
+/**
+ * eth_call, eth_estimateGas and state reads (account, code, storage, proofs) at a committed height.
+ *
+ * Each height gets one read-only VM copy at its state root (created on first use, dropped when the next
+ * block commits), holding one open checkpoint so that state read by one request stays cached for the
+ * next. A request runs alone on its copy inside its own checkpoint: reverted when the request changed
+ * state (so no call sees another's writes), committed into the held one when it only read (so the
+ * cache stays warm: ~10x the calls/s of revert-always). The copy's trie writes go to a private
+ * overlay, never to the consensus batch
+ * (ethereumjs-v10.md §3: `runCall` mutates state, it must run under an open checkpoint). A `step`
+ * listener on the copies (never on the consensus VM) aborts a call past the EVM timeout; the copy is
+ * then discarded, as its checkpoints are left unbalanced.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { EVM, EVMResult } from '@ethereumjs/evm'
+import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager'
+import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
+import type { Proof } from '@ethereumjs/common'
+import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { Database } from '../../db/database.js'
+import { bytesToHex, equalBytes } from '../../primitives/hex.js'
+import { CallArgsError, CallTimeoutError, ExecutionRevertedError, VmExecutionError } from './errors.js'
+import { createExecutionBlock, type BlockEnv } from './executor.js'
+import { TX_GAS, intrinsicGas } from './intrinsic-gas.js'
+import { createStateCopy, createVmCopy } from './state.js'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { EvmAccessListItem } from './views.js'
+import { decodeRevertReason, gethVmError } from './vm-errors.js'
+
+export interface CallOptions {
+  /** Gas cap of one eth_call / eth_estimateGas (json-rpc `gas-cap`). Default 25,000,000. */
+  gasCap: bigint
+  /** EVM timeout of one eth_call / eth_estimateGas in ms (json-rpc `evm-timeout`). Default 5,000. */
+  evmTimeoutMs: number
+}
+
+export const defaultCallOptions: CallOptions = { gasCap: 25_000_000n, evmTimeoutMs: 5_000 }
+
+/** geth TransactionArgs, decoded. */
+export interface CallArgs {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  data?: Uint8Array
+  input?: Uint8Array
+  nonce?: bigint
+  accessList?: EvmAccessListItem[]
+}
+
+export interface CallResult {
+  returnValue: Uint8Array
+  /** Intrinsic + execution gas (no refunds). */
+  gasUsed: bigint
+}
+
+export interface AccountState {
+  nonce: bigint
+  balance: bigint
+  codeHash: Uint8Array
+  storageRoot: Uint8Array
+}
+
+/** The state and block a request runs against. */
+export interface StateAt {
+  height: number
+  stateRoot: Uint8Array
+  env: BlockEnv
+}
+
+export interface CallServiceDeps {
+  db: Database
+  common: Common
+  blockchain: EVMMockBlockchainInterface
+  /** Resolves a height (undefined = latest) to its state; throws UnknownBlockError when absent. */
+  resolve(height: number | undefined): Promise<StateAt>
+}
+
+/** Historical copies kept besides the latest one (all are dropped at the next commit). */
+const MAX_COPIES = 8
+/** The step listener reads the clock every this many steps. */
+const CLOCK_EVERY_STEPS = 256
+/** geth's estimateGas stops the binary search within this relative error (gasestimator.go). */
+const ESTIMATE_ERROR_PERMILLE = 15n
+/** Gas a CALL with value gives the callee for free; geth adds it to the optimistic estimate. */
+const CALL_STIPEND = 2_300n
+const ZERO_ADDRESS = new Address(new Uint8Array(20))
+
+/** One read-only VM at a committed state root, used by one request at a time. */
+class StateCopy {
+  broken = false
+  deadline = Infinity
+  timeoutMs = 0
+  private steps = 0
+  private queue: Promise<unknown> = Promise.resolve()
+  private blocks = new Map<bigint, Block>()
+
+  /** Whether the running request changed state (then its checkpoint is reverted, else committed). */
+  dirty = false
+
+  constructor(readonly vm: VM, readonly state: StateAt, private readonly common: Common) {
+    ;(vm.evm as EVM).events.on('step', () => {
+      if ((++this.steps & (CLOCK_EVERY_STEPS - 1)) === 0 && performance.now() > this.deadline) throw new CallTimeoutError(this.timeoutMs)
+    })
+    this.trackWrites()
+  }
+
+  /**
+   * Sets `dirty` on any state change. The EVM re-puts the caller and callee accounts on every call
+   * even when nothing changes; such writes (same account, or an empty account where there was none,
+   * which no opcode can tell apart under EIP-161) leave the request clean. A clean request's
+   * checkpoint is committed into the copy's held checkpoint, so what it read stays cached.
+   */
+  private trackWrites(): void {
+    const sm = this.sm
+    const putAccount = sm.putAccount.bind(sm)
+    sm.putAccount = async (address, account) => {
+      if (!this.dirty) {
+        const current = await sm.getAccount(address)
+        const same = current === undefined ? account === undefined || account.isEmpty() : account !== undefined && equalBytes(current.serialize(), account.serialize())
+        if (!same) this.dirty = true
+      }
+      return putAccount(address, account)
+    }
+    for (const name of ['deleteAccount', 'putStorage', 'clearStorage', 'putCode'] as const) {
+      const original = (sm[name] as (...args: unknown[]) => Promise<void>).bind(sm)
+      ;(sm as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        this.dirty = true
+        return original(...args)
+      }
+    }
+  }
+
+  get sm(): MerkleStateManager {
+    return this.vm.stateManager as MerkleStateManager
+  }
+
+  /** Runs `fn` after every earlier request on this copy finished. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn)
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** The block calls run in, with the height's base fee or 0 (geth NoBaseFee for fee-less calls). */
+  block(baseFee: bigint): Block {
+    let block = this.blocks.get(baseFee)
+    if (!block) this.blocks.set(baseFee, (block = createExecutionBlock({ ...this.state.env, baseFee }, this.common)))
+    return block
+  }
+}
+
+interface Fees {
+  /** Price per gas the EVM sees (GASPRICE). */
+  gasPrice: bigint
+  feeCap: bigint
+  tip: bigint
+  dynamic: boolean
+  /** Whether any fee field was given (else the call runs with base fee 0). */
+  given: boolean
+}
+
+export class CallService {
+  private copies = new Map<number, Promise<StateCopy>>()
+
+  constructor(private readonly deps: CallServiceDeps, private readonly opts: CallOptions = defaultCallOptions) {}
+
+  /** Drops every state copy (called when a block commits). */
+  invalidate(): void {
+    this.copies = new Map()
+  }
+
+  /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
+  async call(args: CallArgs, height?: number): Promise<CallResult> {
+    const copy = await this.copyAt(height)
+    const data = pickData(args)
+    const fees = resolveFees(args, copy.state.env.baseFee)
+    const gas = args.gas === undefined || args.gas === 0n || args.gas > this.opts.gasCap ? this.opts.gasCap : args.gas
+    const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList)
+    if (gas < intrinsic) throw new CallArgsError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+    const from = args.from ? new Address(args.from) : ZERO_ADDRESS
+    const value = args.value ?? 0n
+    const result = await this.run(copy, async () => {
+      const account = await copy.sm.getAccount(from)
+      const balance = account?.balance ?? 0n
+      const want = gas * fees.feeCap + value
+      if (balance < want) throw new VmExecutionError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`)
+      return copy.vm.evm.runCall({
+        block: copy.block(fees.given ? copy.state.env.baseFee : 0n),
+        gasPrice: fees.gasPrice,
+        origin: from,
+        caller: from,
+        to: args.to ? new Address(args.to) : undefined,
+        value,
+        data,
+        gasLimit: gas - intrinsic,
+        isStatic: false,
+        skipNonceIncrement: true,
+      })
+    })
+    throwOnFailure(result.execResult)
+    return { returnValue: result.execResult.returnValue, gasUsed: intrinsic + result.execResult.executionGasUsed }
+  }
+
+  /**
+   * eth_estimateGas, as geth's gasestimator: plain transfers cost 21,000; otherwise run at the upper
+   * bound (min(args.gas or block gas limit, gas cap, balance allowance when a fee is set)), then an
+   * optimistic guess, then a binary search to within 1.5%.
+   */
+  async estimateGas(args: CallArgs, height?: number): Promise<bigint> {
+    const copy = await this.copyAt(height)
+    const data = pickData(args)
+    const fees = resolveFees(args, copy.state.env.baseFee)
+    const from = args.from ? new Address(args.from) : ZERO_ADDRESS
+    const value = args.value ?? 0n
+    let hi = args.gas !== undefined && args.gas >= TX_GAS ? args.gas : copy.state.env.gasLimit
+    if (hi > this.opts.gasCap) hi = this.opts.gasCap
+    return this.run(copy, async () => {
+      const balance = (await copy.sm.getAccount(from))?.balance ?? 0n
+      if (value > balance) throw new VmExecutionError('insufficient funds for transfer')
+      if (fees.feeCap > 0n) {
+        const allowance = (balance - value) / fees.feeCap
+        if (hi > allowance) hi = allowance
+      }
+      if (args.to && data.length === 0 && (await copy.sm.getCode(new Address(args.to))).length === 0) {
+        if (hi < TX_GAS) throw new VmExecutionError(`gas required exceeds allowance (${hi})`)
+        return TX_GAS
+      }
+      const block = copy.block(fees.given ? copy.state.env.baseFee : 0n)
+      const attempt = (gas: bigint): Promise<RunTxResult | undefined> => this.tryTx(copy, block, buildTx(args, data, fees, gas, from, this.deps.common))
+      const first = await attempt(hi)
+      if (!first || first.execResult.exceptionError) {
+        const err = first?.execResult.exceptionError
+        if (first && err && err.error !== 'out of gas') throwOnFailure(first.execResult)
+        throw new VmExecutionError(`gas required exceeds allowance (${hi})`)
+      }
+      let lo = first.totalGasSpent - 1n
+      const preRefund = first.execResult.executionGasUsed + intrinsicGas(data, args.to === undefined, args.accessList)
+      const optimistic = ((preRefund + CALL_STIPEND) * 64n) / 63n
+      if (optimistic < hi) {
+        const r = await attempt(optimistic)
+        if (r && !r.execResult.exceptionError) hi = optimistic
+        else lo = optimistic
+      }
+      while (lo + 1n < hi) {
+        if (((hi - lo) * 1000n) / hi < ESTIMATE_ERROR_PERMILLE) break
+        let mid = (hi + lo) / 2n
+        if (mid > lo * 2n) mid = lo * 2n
+        const r = await attempt(mid)
+        if (r && !r.execResult.exceptionError) hi = mid
+        else lo = mid
+      }
+      return hi
+    })
+  }
+
+  /** Nonce, balance, code hash and storage root of `address` (empty-account values when absent). */
+  async getAccount(address: Uint8Array, height?: number): Promise<AccountState> {
+    const copy = await this.copyAt(height)
+    const account = await copy.exclusive(() => copy.sm.getAccount(new Address(address)))
+    if (!account) return { nonce: 0n, balance: 0n, codeHash: KECCAK256_NULL, storageRoot: KECCAK256_RLP }
+    return { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash, storageRoot: account.storageRoot }
+  }
+
+  async getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {
+    const copy = await this.copyAt(height)
+    return copy.exclusive(() => copy.sm.getCode(new Address(address)))
+  }
+
+  /** The 32-byte value of storage `slot` (32 bytes) of `address`. */
+  async getStorageAt(address: Uint8Array, slot: Uint8Array, height?: number): Promise<Uint8Array> {
+    const copy = await this.copyAt(height)
+    const value = await copy.exclusive(() => copy.sm.getStorage(new Address(address), slot))
+    const out = new Uint8Array(32)
+    out.set(value, 32 - value.length)
+    return out
+  }
+
+  /** EIP-1186 account and storage proof against the height's state root. */
+  async getProof(address: Uint8Array, slots: Uint8Array[], height?: number): Promise<Proof> {
+    const state = await this.deps.resolve(height)
+    const sm = await createStateCopy(this.deps.db, this.deps.common.copy(), state.stateRoot)
+    return getMerkleStateProof(sm, new Address(address), slots)
+  }
+
+  /** Runs `fn` alone on `copy` inside a checkpoint that is reverted afterwards, with the EVM timeout. */
+  private async run<T>(copy: StateCopy, fn: () => Promise<T>): Promise<T> {
+    return copy.exclusive(async () => {
+      if (copy.broken) throw new Error('state copy discarded')
+      copy.timeoutMs = this.opts.evmTimeoutMs
+      copy.deadline = performance.now() + this.opts.evmTimeoutMs
+      copy.dirty = false
+      await copy.sm.checkpoint()
+      try {
+        return await fn()
+      } catch (err) {
+        if (err instanceof CallTimeoutError) this.discard(copy)
+        throw err
+      } finally {
+        copy.deadline = Infinity
+        if (!copy.broken) {
+          if (copy.dirty) await copy.sm.revert()
+          else await copy.sm.commit()
+          copy.vm.evm.journal.cleanJournal()
+          copy.sm.originalStorageCache.clear()
+        }
+      }
+    })
+  }
+
+  /** One estimateGas attempt; undefined when the gas is below the intrinsic gas. */
+  private async tryTx(copy: StateCopy, block: Block, tx: TypedTransaction): Promise<RunTxResult | undefined> {
+    await copy.sm.checkpoint()
+    try {
+      return await runTx(copy.vm, { tx, block, skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+    } catch (err) {
+      if (err instanceof CallTimeoutError) throw err
+      const msg = err instanceof Error ? err.message : String(err)
+      if (msg.includes('INTRINSIC_GAS_TOO_LOW')) return undefined
+      if (msg.includes("is less than the block's baseFeePerGas")) {
+        throw new CallArgsError(`max fee per gas less than block base fee: address ${tx.getSenderAddress().toString()}, maxFeePerGas: ${'maxFeePerGas' in tx ? tx.maxFeePerGas : 0n}, baseFee: ${block.header.baseFeePerGas}`)
+      }
+      throw new VmExecutionError(msg.replace(/\s*\(vm hf=.*$/s, ''))
+    } finally {
+      if (!copy.broken) await copy.sm.revert()
+    }
+  }
+
+  /** Marks a copy unusable (a timed-out call left its checkpoints unbalanced); copyAt replaces it. */
+  private discard(copy: StateCopy): void {
+    copy.broken = true
+  }
+
+  private async copyAt(height: number | undefined): Promise<StateCopy> {
+    const state = await this.deps.resolve(height)
+    const existing = this.copies.get(state.height)
+    if (existing) {
+      const copy = await existing
+      if (!copy.broken && equalBytes(copy.state.stateRoot, state.stateRoot)) return copy
+    }
+    const created = (async () => {
+      const common = this.deps.common.copy()
+      const vm = await createVmCopy(this.deps.db, common, this.deps.blockchain, state.stateRoot)
+      await vm.stateManager.checkpoint()
+      return new StateCopy(vm, state, common)
+    })()
+    this.copies.set(state.height, created)
+    created.catch(() => {
+      if (this.copies.get(state.height) === created) this.copies.delete(state.height)
+    })
+    while (this.copies.size > MAX_COPIES + 1) this.copies.delete(this.copies.keys().next().value!)
+    return created
+  }
+}
+
+/** `input` wins; both given and different is an error (geth TransactionArgs.data). */
+function pickData(args: CallArgs): Uint8Array {
+  if (args.data && args.input && !equalBytes(args.data, args.input)) {
+    throw new CallArgsError(`both 'data' and 'input' are set and not equal. Please use 'input' to pass transaction call data`)
+  }
+  return args.input ?? args.data ?? new Uint8Array(0)
+}
+
+/** geth TransactionArgs.ToMessage fee rules for calls. */
+function resolveFees(args: CallArgs, baseFee: bigint): Fees {
+  const dynamic = args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined
+  if (args.gasPrice !== undefined && dynamic) throw new CallArgsError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  if (args.gasPrice !== undefined) return { gasPrice: args.gasPrice, feeCap: args.gasPrice, tip: args.gasPrice, dynamic: false, given: args.gasPrice > 0n }
+  if (!dynamic) return { gasPrice: 0n, feeCap: 0n, tip: 0n, dynamic: false, given: false }
+  const feeCap = args.maxFeePerGas ?? 0n
+  const tip = args.maxPriorityFeePerGas ?? 0n
+  if (feeCap < tip) throw new CallArgsError(`maxFeePerGas (${feeCap}) < maxPriorityFeePerGas (${tip})`)
+  const given = feeCap > 0n || tip > 0n
+  if (given && feeCap < baseFee) throw new CallArgsError(`max fee per gas less than block base fee: maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`)
+  const gasPrice = given ? (baseFee + tip < feeCap ? baseFee + tip : feeCap) : 0n
+  return { gasPrice, feeCap, tip, dynamic: true, given }
+}
+
+/** An unsigned transaction whose sender is `from` (no impersonation constructor in tx v10). */
+function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: bigint, from: Address, common: Common): TypedTransaction {
+  const base = { nonce: 0n, gasLimit, to: args.to ? new Address(args.to) : undefined, value: args.value ?? 0n, data }
+  const accessList = (args.accessList ?? []).map((i) => ({ address: bytesToHex(i.address) as `0x${string}`, storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`) }))
+  const opts = { common, freeze: false }
+  let tx: TypedTransaction
+  if (fees.dynamic) tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, accessList }, opts)
+  else if (accessList.length > 0) tx = createAccessList2930Tx({ ...base, gasPrice: fees.gasPrice, accessList }, opts)
+  else tx = createLegacyTx({ ...base, gasPrice: fees.gasPrice }, opts)
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
+  return tx
+}
+
+/** Throws the geth-style error of a failed execution (revert → code 3 with data). */
+function throwOnFailure(exec: EVMResult['execResult']): void {
+  const err = exec.exceptionError
+  if (!err) return
+  if (err.error === 'revert') throw new ExecutionRevertedError(exec.returnValue, decodeRevertReason(exec.returnValue))
+  throw new VmExecutionError(gethVmError(err.error))
+}

@@ -1,0 +1,111 @@
+/**
+ * The key/value store `@ethereumjs/mpt` writes its nodes to (util's `DB<string, string | Uint8Array>`),
+ * backed by the node's one Database under `Prefix.trie`.
+ *
+ * Writes are *staged* (`Database.stagePut`), never written directly: the consensus engine writes the
+ * whole height (trie nodes, EVM view, head pointer) in one atomic batch after `app.commit()`
+ * (shared/reference/ethereumjs-v10.md §1.4: storage tries bypass the trie checkpoints and write to
+ * this adapter mid-block, so buffering here is what makes a block atomic). Reads see staged writes
+ * first, then disk. `shallowCopy()` returns the same adapter: nodes are content-addressed, so every
+ * trie copy can share it.
+ *
+ * Node pruning is off (`useNodePruning` false), so the trie never deletes nodes and old state roots
+ * stay readable (archive node).
+ */
+import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
+import type { Database } from '../../db/database.js'
+import { Prefix } from '../../db/prefixes.js'
+
+type Value = string | Uint8Array
+
+/** `Prefix.trie ‖ bytes(hexKey)`: mpt hands us unprefixed hex keys. */
+function trieKey(hexKey: string): Uint8Array {
+  const key = Buffer.allocUnsafe(1 + (hexKey.length >> 1))
+  key[0] = Prefix.trie
+  key.write(hexKey, 1, 'hex')
+  return new Uint8Array(key.buffer, key.byteOffset, key.byteLength)
+}
+
+function toStored(value: Value): Uint8Array {
+  if (typeof value !== 'string') return value
+  const buf = Buffer.from(value, 'hex')
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength)
+}
+
+function fromStored(value: Uint8Array, opts?: EncodingOpts): Value {
+  return opts?.valueEncoding === 'string' ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex') : value
+}
+
+/** The consensus state's adapter: every write is staged into the current height's batch. */
+export class TrieDb implements DB<string, Value> {
+  constructor(private readonly db: Database) {}
+
+  async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
+    const value = await this.db.get(trieKey(key))
+    return value === undefined ? undefined : fromStored(value, opts)
+  }
+
+  async put(key: string, value: Value): Promise<void> {
+    this.db.stagePut(trieKey(key), toStored(value))
+  }
+
+  async del(key: string): Promise<void> {
+    this.db.stageDel(trieKey(key))
+  }
+
+  async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.db.stagePut(trieKey(op.key), toStored(op.value))
+      else this.db.stageDel(trieKey(op.key))
+    }
+  }
+
+  shallowCopy(): DB<string, Value> {
+    return this
+  }
+
+  async open(): Promise<void> {}
+
+  /** A read-through adapter whose writes stay in its own memory (for RPC state copies). */
+  overlay(): OverlayTrieDb {
+    return new OverlayTrieDb(this.db)
+  }
+}
+
+/**
+ * Reads the shared state, keeps its own writes private and drops them with the copy. Used by the
+ * state copies that serve eth_call, estimateGas and proofs, so nothing they do can reach the
+ * consensus batch even if the state manager flushes.
+ */
+export class OverlayTrieDb implements DB<string, Value> {
+  private readonly writes = new Map<string, Uint8Array | null>()
+
+  constructor(private readonly db: Database) {}
+
+  async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
+    if (this.writes.size > 0) {
+      const own = this.writes.get(key)
+      if (own !== undefined) return own === null ? undefined : fromStored(own, opts)
+    }
+    const value = await this.db.get(trieKey(key))
+    return value === undefined ? undefined : fromStored(value, opts)
+  }
+
+  async put(key: string, value: Value): Promise<void> {
+    this.writes.set(key, toStored(value))
+  }
+
+  async del(key: string): Promise<void> {
+    this.writes.set(key, null)
+  }
+
+  async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
+    for (const op of ops) this.writes.set(op.key, op.type === 'put' ? toStored(op.value) : null)
+  }
+
+  shallowCopy(): DB<string, Value> {
+    return this
+  }
+
+  async open(): Promise<void> {}
+}

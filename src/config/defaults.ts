@@ -1,0 +1,166 @@
+/**
+ * Default values of every setting, and the `--dev` and test presets. Sources: CometBFT v0.38
+ * `config/config.go` (Default*Config), Evmos `server/config/config.go`, geth `core/txpool` defaults,
+ * and shared/spec/decisions.md for the limits it fixes.
+ */
+import { hostname } from 'node:os'
+import { DEFAULT_FILES, type HomeFiles } from './home.js'
+import { EVM_NAMESPACES, type ConsensusConfig, type CometRpcConfig, type JsonRpcConfig, type MempoolConfig, type NodeConfig } from './node-config.js'
+
+/** The part of {@link NodeConfig} that config.toml and app.toml hold (what `init` writes). */
+export interface NodeSettings extends Pick<NodeConfig, 'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p'> {
+  /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
+  files: HomeFiles
+}
+
+/** CometBFT `DefaultConsensusConfig`. */
+export function defaultConsensusConfig(): ConsensusConfig {
+  return {
+    timeoutPropose: 3000,
+    timeoutProposeDelta: 500,
+    timeoutPrevote: 1000,
+    timeoutPrevoteDelta: 500,
+    timeoutPrecommit: 1000,
+    timeoutPrecommitDelta: 500,
+    timeoutCommit: 1000,
+    skipTimeoutCommit: false,
+    createEmptyBlocks: true,
+    createEmptyBlocksInterval: 0,
+    doubleSignCheckHeight: 0,
+  }
+}
+
+/**
+ * `--dev` block production: propose as soon as transactions wait (no commit wait, next height as soon
+ * as our one precommit is in), and an empty block after {@link DEV_EMPTY_BLOCK_INTERVAL_MS} without
+ * transactions so block time keeps moving (DESIGN.md "--dev").
+ */
+export const DEV_EMPTY_BLOCK_INTERVAL_MS = 5000
+
+/** Consensus settings of `--dev`: CometBFT's round timeouts, no commit wait, empty blocks every 5 s. */
+export function devConsensusConfig(): ConsensusConfig {
+  return { ...defaultConsensusConfig(), timeoutCommit: 0, skipTimeoutCommit: true, createEmptyBlocks: true, createEmptyBlocksInterval: DEV_EMPTY_BLOCK_INTERVAL_MS }
+}
+
+/**
+ * Consensus settings for tests (CometBFT `TestConsensusConfig` scale: tens of ms), so an in-process
+ * node commits a block within a few ms of a transaction and rounds time out quickly.
+ */
+export function testConsensusConfig(): ConsensusConfig {
+  return {
+    timeoutPropose: 40,
+    timeoutProposeDelta: 1,
+    timeoutPrevote: 10,
+    timeoutPrevoteDelta: 1,
+    timeoutPrecommit: 10,
+    timeoutPrecommitDelta: 1,
+    timeoutCommit: 0,
+    skipTimeoutCommit: true,
+    createEmptyBlocks: true,
+    createEmptyBlocksInterval: 1000,
+    doubleSignCheckHeight: 0,
+  }
+}
+
+/** CometBFT `DefaultRPCConfig` (limits also in decisions.md "Request, batch and rate limits"). */
+export function defaultCometRpcConfig(): CometRpcConfig {
+  return {
+    laddr: { host: '127.0.0.1', port: 26657 },
+    corsAllowedOrigins: [],
+    corsAllowedMethods: ['HEAD', 'GET', 'POST'],
+    corsAllowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'],
+    maxOpenConnections: 900,
+    maxSubscriptionClients: 100,
+    maxSubscriptionsPerClient: 5,
+    timeoutBroadcastTxCommit: 10_000,
+    maxRequestBatchSize: 10,
+    maxBodyBytes: 1_000_000,
+    maxHeaderBytes: 1 << 20,
+  }
+}
+
+/** geth `txpool.DefaultConfig` limits (GlobalSlots 4096+1024, GlobalQueue 1024, AccountSlots 16, AccountQueue 64, PriceBump 10) and txMaxSize 4 × 32 KiB. */
+export function defaultMempoolConfig(): MempoolConfig {
+  return { size: 5120, queueSize: 1024, accountSlots: 16, accountQueue: 64, maxTxBytes: 131_072, priceBump: 10 }
+}
+
+/**
+ * Evmos `DefaultJSONRPCConfig` (server off, eth/net/web3), except `ws-address`, whose default is the
+ * spec's 0.0.0.0:8546, plus the limits of decisions.md (batch 1000 requests / 25 MB, body 5 MiB).
+ */
+export function defaultJsonRpcConfig(): JsonRpcConfig {
+  return {
+    enable: false,
+    address: { host: '127.0.0.1', port: 8545 },
+    wsAddress: { host: '0.0.0.0', port: 8546 },
+    api: ['eth', 'net', 'web3'],
+    gasCap: 25_000_000n,
+    evmTimeout: 5000,
+    txFeeCap: 1,
+    filterCap: 200,
+    feeHistoryCap: 100,
+    logsCap: 10_000,
+    blockRangeCap: 10_000,
+    httpTimeout: 30_000,
+    httpIdleTimeout: 120_000,
+    maxOpenConnections: 0,
+    allowUnprotectedTxs: false,
+    enableIndexer: false,
+    batchRequestLimit: 1000,
+    batchResponseMaxSize: 25_000_000,
+    httpBodyLimit: 5 * 1024 * 1024,
+    wsOrigins: ['127.0.0.1', 'localhost'],
+    enabledUnsafeCors: false,
+  }
+}
+
+/** Every file setting at its default; `moniker` defaults to the host name, as CometBFT's. */
+export function defaultNodeSettings(moniker: string = hostname()): NodeSettings {
+  return {
+    moniker,
+    logLevel: 'info',
+    logFormat: 'plain',
+    files: { ...DEFAULT_FILES },
+    consensus: defaultConsensusConfig(),
+    rpc: defaultCometRpcConfig(),
+    mempool: defaultMempoolConfig(),
+    jsonRpc: defaultJsonRpcConfig(),
+    minGasPrice: 0n,
+    txIndex: { indexer: 'kv' },
+    p2p: { laddr: { host: '0.0.0.0', port: 26656 }, persistentPeers: [] },
+  }
+}
+
+/**
+ * The `--dev` preset: JSON-RPC on with all seven namespaces on loopback (127.0.0.1:8545 / :8546),
+ * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it),
+ * {@link devConsensusConfig}, minimum gas price 0.
+ */
+export function devNodeSettings(moniker = 'dev'): NodeSettings {
+  const settings = defaultNodeSettings(moniker)
+  settings.consensus = devConsensusConfig()
+  settings.rpc.laddr = { host: '127.0.0.1', port: 26657 }
+  settings.p2p.laddr = { host: '127.0.0.1', port: 26656 }
+  settings.jsonRpc.enable = true
+  settings.jsonRpc.address = { host: '127.0.0.1', port: 8545 }
+  settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }
+  settings.jsonRpc.api = [...EVM_NAMESPACES]
+  settings.minGasPrice = 0n
+  return settings
+}
+
+/**
+ * The preset of in-process test nodes: the dev preset with every listener on 127.0.0.1 port 0 (the OS
+ * picks free ports; `node.start()` reports them) and {@link testConsensusConfig}. Write it into a home
+ * with `initDevHome(home, { settings: testNodeSettings() })`.
+ */
+export function testNodeSettings(moniker = 'test'): NodeSettings {
+  const settings = devNodeSettings(moniker)
+  settings.consensus = testConsensusConfig()
+  settings.rpc.laddr = { host: '127.0.0.1', port: 0 }
+  settings.p2p.laddr = { host: '127.0.0.1', port: 0 }
+  settings.jsonRpc.address = { host: '127.0.0.1', port: 0 }
+  settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 0 }
+  settings.logLevel = 'none'
+  return settings
+}

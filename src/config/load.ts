@@ -1,0 +1,152 @@
+/**
+ * Resolves a node's configuration: defaults (or the `--dev` preset) < config.toml / app.toml <
+ * environment < flags, then validates once. Every invalid value is a ConfigError naming where it
+ * came from:
+ *   flag      `--json-rpc.api: unknown namespace "foo" (known: …)`
+ *   env       `NODECTL_RPC_LADDR: cannot parse "x": want tcp://host:port`
+ *   file      `config.toml [rpc] laddr: cannot parse "tcp://x:y": …`, `app.toml: malformed TOML at line 3: …`
+ *   genesis   `genesis.json: chain_id: invalid chain id "x" …`
+ * Environment names follow one rule, `NODECTL_<SECTION>_<KEY>` (settings.ts `envNameOf`).
+ */
+import { ConfigError } from '../utils/errors.js'
+import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
+import { loadGenesis } from './genesis.js'
+import { homePaths, resolveHome } from './home.js'
+import { formatHostPort } from './listen-address.js'
+import type { HostPort, NodeConfig } from './node-config.js'
+import { isTable, readTomlFile, type TomlTable } from './read-toml.js'
+import { SECTIONS, SETTINGS, fileKeyLabel, type ConfigFile, type Setting } from './settings.js'
+
+/** Options of {@link loadNodeConfig}. */
+export interface LoadNodeConfigOptions {
+  /** Home directory (relative paths are resolved against the working directory). */
+  home: string
+  /** Parsed flags by name without dashes (`{'json-rpc.api': 'eth,net', log_level: 'debug'}`); undefined values are ignored (default {}). */
+  flags?: Record<string, unknown>
+  /** Environment (default process.env). */
+  env?: NodeJS.ProcessEnv
+  /** Start from the `--dev` preset instead of the defaults; the files still win over it (default false). */
+  dev?: boolean
+  /** Receives non-fatal findings: keys the files hold that nodectl does not know (default: dropped). */
+  onWarning?: (message: string) => void
+}
+
+const MIN_GAS_PRICE_SETTING = SETTINGS.find((s) => s.flag === 'minimum-gas-prices')!
+
+/** A raw value and where it came from (for error messages). */
+interface Sourced {
+  raw: unknown
+  label: string
+}
+
+/** Loads, merges and validates; throws ConfigError on the first bad value. */
+export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeConfig> {
+  const home = resolveHome(opts.home, {})
+  const env = opts.env ?? process.env
+  const flags = opts.flags ?? {}
+  const warn = opts.onWarning ?? (() => {})
+  const fixed = homePaths(home)
+
+  const chosen = new Map<Setting, Sourced>()
+  for (const [file, path] of [['config.toml', fixed.configToml], ['app.toml', fixed.appToml]] as const) {
+    const doc = await readTomlFile(path, file)
+    if (doc) collectFile(file, doc, chosen, warn)
+  }
+  for (const setting of SETTINGS) {
+    const fromEnv = env[setting.env]
+    if (fromEnv !== undefined) chosen.set(setting, { raw: fromEnv, label: setting.env })
+    const fromFlag = flags[setting.flag]
+    if (fromFlag !== undefined) chosen.set(setting, { raw: fromFlag, label: `--${setting.flag}` })
+  }
+
+  const settings = opts.dev ? devNodeSettings() : defaultNodeSettings()
+  for (const [setting, { raw, label }] of chosen) {
+    try {
+      setting.write(settings, raw)
+    } catch (err) {
+      throw new ConfigError(label, (err as Error).message)
+    }
+  }
+  const labelOf = (flag: string): string => {
+    const setting = SETTINGS.find((s) => s.flag === flag)!
+    return chosen.get(setting)?.label ?? `--${flag}`
+  }
+  validateSettings(settings, labelOf)
+
+  const paths = homePaths(home, settings.files)
+  const genesis = await loadGenesis(paths.genesis)
+  return {
+    home,
+    moniker: settings.moniker,
+    dev: opts.dev ?? false,
+    chainId: genesis.chainId,
+    evmChainId: genesis.evmChainId,
+    logLevel: settings.logLevel,
+    logFormat: settings.logFormat,
+    consensus: settings.consensus,
+    rpc: settings.rpc,
+    mempool: settings.mempool,
+    jsonRpc: settings.jsonRpc,
+    minGasPrice: settings.minGasPrice,
+    // Either one overrides app.toml at every start, so a miner_setGasPrice written to the file would not apply.
+    minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
+    txIndex: settings.txIndex,
+    p2p: settings.p2p,
+    genesis,
+    paths,
+  }
+}
+
+/** Records the file's value of every known key; reports unknown tables and keys through `warn`. */
+function collectFile(file: ConfigFile, doc: TomlTable, chosen: Map<Setting, Sourced>, warn: (message: string) => void): void {
+  const sections = new Set(SECTIONS.filter((s) => s.file === file).map((s) => s.name))
+  for (const [name, value] of Object.entries(doc)) {
+    if (isTable(value)) {
+      if (!sections.has(name) || name === '') {
+        warn(`${file}: unknown table [${name}] (ignored)`)
+        continue
+      }
+      for (const [key, raw] of Object.entries(value)) collectKey(file, name, key, raw, chosen, warn)
+    } else {
+      collectKey(file, '', name, value, chosen, warn)
+    }
+  }
+}
+
+function collectKey(file: ConfigFile, section: string, key: string, raw: unknown, chosen: Map<Setting, Sourced>, warn: (message: string) => void): void {
+  const setting = SETTINGS.find((s) => s.file === file && s.section === section && s.key === key)
+  if (!setting) {
+    warn(`${file}${section ? ` [${section}]` : ''}: unknown key "${key}" (ignored)`)
+    return
+  }
+  chosen.set(setting, { raw, label: fileKeyLabel(setting) })
+}
+
+/** The checks that involve more than one key; `labelOf(flag)` names where a key's value came from. */
+export function validateSettings(settings: NodeSettings, labelOf: (flag: string) => string): void {
+  const { jsonRpc } = settings
+  if (jsonRpc.enable && jsonRpc.api.length === 0) throw new ConfigError(labelOf('json-rpc.api'), 'cannot enable JSON-RPC without defining any API namespace')
+
+  // Two listeners on one port would fail at start with EADDRINUSE; say which keys collide instead.
+  const listeners: [string, HostPort | undefined][] = [
+    ['rpc.laddr', settings.rpc.laddr],
+    ['p2p.laddr', settings.p2p.laddr],
+    ['json-rpc.address', jsonRpc.enable ? jsonRpc.address : undefined],
+    ['json-rpc.ws-address', jsonRpc.enable ? jsonRpc.wsAddress : undefined],
+  ]
+  for (let i = 0; i < listeners.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const [flagA, a] = listeners[j]!
+      const [flagB, b] = listeners[i]!
+      if (a && b && a.port !== 0 && a.port === b.port && hostsOverlap(a.host, b.host)) {
+        throw new ConfigError(labelOf(flagB), `${formatHostPort(b)} uses the same port as ${labelOf(flagA)} (${formatHostPort(a)})`)
+      }
+    }
+  }
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', ''])
+
+function hostsOverlap(a: string, b: string): boolean {
+  return a === b || WILDCARD_HOSTS.has(a) || WILDCARD_HOSTS.has(b)
+}

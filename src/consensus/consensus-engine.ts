@@ -1,0 +1,188 @@
+/**
+ * The consensus component as the node sees it: start-up (handshake with the app, WAL open and catch-up
+ * replay), the state machine, and the getters the RPC layer needs. Built by `node/` with its slice of the
+ * options; `stop()` finishes the height being written, then stops timers and closes the WAL.
+ */
+import type { BlockStore } from '../chain/comet/block-store.js'
+import { BlockIDFlag } from '../chain/comet/types.js'
+import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { ConsensusConfig } from '../config/node-config.js'
+import type { Database } from '../db/database.js'
+import { equalBytes } from '../primitives/hex.js'
+import { TypedEmitter } from '../utils/events.js'
+import { silentLogger, type Logger } from '../utils/logger.js'
+import type { Application, Mempool } from './application.js'
+import { BlockExecutor } from './block-executor.js'
+import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
+import type { ConsensusEvents } from './events.js'
+import { handshake } from './handshake.js'
+import { validateConsensusConfig } from './options.js'
+import type { PrivValidator } from './privval.js'
+import { ConsensusState, type RoundStateSummary } from './state-machine.js'
+import { StateStore } from './state-store.js'
+import { LoopbackTransport, type ConsensusTransport } from './transport.js'
+import { voteSetFromCommit, type VoteSet } from './vote-set.js'
+import { Wal } from './wal.js'
+
+export interface ConsensusEngineOptions {
+  /** Timeouts and empty-block behaviour (`[consensus]`). */
+  config: ConsensusConfig
+  genesis: ConsensusGenesis
+  /** The node's one database; the height's batch is written through it. */
+  db: Database
+  blockStore: BlockStore
+  /** Defaults to a StateStore over `db`. */
+  stateStore?: StateStore
+  app: Application
+  mempool: Mempool
+  /** Our signer; undefined for a node that follows without voting. */
+  privValidator?: PrivValidator
+  /** Defaults to the single-node loopback. */
+  transport?: ConsensusTransport
+  /** WAL head file, e.g. `<home>/data/cs.wal/wal`. */
+  walPath: string
+  logger?: Logger
+}
+
+export class ConsensusEngine {
+  /** Every consensus event (events.ts); adapters (RPC subscriptions, indexers) listen here. */
+  readonly events = new TypedEmitter<ConsensusEvents>()
+  readonly stateStore: StateStore
+  private readonly log: Logger
+  private cs: ConsensusState | undefined
+  private wal: Wal | undefined
+  private unsubscribe: (() => void)[] = []
+  private started = false
+  private stopped: Promise<void> | undefined
+
+  constructor(private readonly opts: ConsensusEngineOptions) {
+    this.stateStore = opts.stateStore ?? new StateStore(opts.db)
+    this.log = (opts.logger ?? silentLogger).child({ module: 'consensus' })
+  }
+
+  /** Handshake with the app, open and replay the WAL, then run. */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('consensus engine already started')
+    this.started = true
+    const { opts } = this
+    validateConsensusConfig(opts.config)
+    await opts.blockStore.open()
+    const state = await handshake({
+      genesis: opts.genesis,
+      db: opts.db,
+      blockStore: opts.blockStore,
+      stateStore: this.stateStore,
+      app: opts.app,
+      logger: this.log,
+    })
+    await this.checkDoubleSigningRisk(state)
+    const lastCommit = await this.reconstructLastCommit(state)
+    this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
+    const transport = opts.transport ?? new LoopbackTransport()
+    const blockExec = new BlockExecutor({
+      db: opts.db,
+      blockStore: opts.blockStore,
+      stateStore: this.stateStore,
+      app: opts.app,
+      mempool: opts.mempool,
+      events: this.events,
+      logger: this.log,
+    })
+    const cs = new ConsensusState({
+      config: opts.config,
+      state,
+      lastCommit,
+      blockExec,
+      blockStore: opts.blockStore,
+      mempool: opts.mempool,
+      privValidator: opts.privValidator,
+      transport,
+      wal: this.wal,
+      events: this.events,
+      logger: this.log,
+    })
+    this.cs = cs
+    this.unsubscribe.push(transport.subscribe((msg, peerId) => cs.receivePeerMessage(msg, peerId)))
+    this.unsubscribe.push(opts.mempool.onTxsAvailable(() => cs.notifyTxsAvailable()))
+    await cs.catchupReplay()
+    cs.start()
+    this.log.info('consensus started', { height: cs.height, validator: opts.privValidator !== undefined })
+  }
+
+  /** Finishes the item being handled (a height being written completes), stops timers, closes the WAL. Idempotent. */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      for (const u of this.unsubscribe) u()
+      this.unsubscribe = []
+      await this.cs?.stop()
+      await this.wal?.close()
+      this.log.info('consensus stopped', { height: this.cs?.height })
+    })()
+    return this.stopped
+  }
+
+  /** The latest committed chain state (a copy). */
+  getState(): ChainState {
+    return copyState(this.requireCs().state)
+  }
+
+  /** Height and round being decided, votes received, locks. */
+  getRoundState(): RoundStateSummary {
+    return this.requireCs().getRoundState()
+  }
+
+  /** The validator set of block `height` (with the proposer priorities it started with). */
+  getValidators(height: number): Promise<ValidatorSet | undefined> {
+    return this.stateStore.loadValidators(height)
+  }
+
+  /** Height of the last committed block (0 before the first). */
+  get height(): number {
+    return this.cs?.state.lastBlockHeight ?? 0
+  }
+
+  /** Set when consensus stopped on an unrecoverable error. */
+  get fatalError(): Error | undefined {
+    return this.cs?.fatalError
+  }
+
+  get isRunning(): boolean {
+    return this.cs?.isRunning ?? false
+  }
+
+  private requireCs(): ConsensusState {
+    if (!this.cs) throw new Error('consensus engine is not started')
+    return this.cs
+  }
+
+  /** `reconstructLastCommit`: the precommits of the last block from the stored seen commit. */
+  private async reconstructLastCommit(state: ChainState): Promise<VoteSet | undefined> {
+    if (state.lastBlockHeight === 0) return undefined
+    const commit = (await this.opts.blockStore.loadSeenCommit(state.lastBlockHeight)) ?? (await this.opts.blockStore.loadBlockCommit(state.lastBlockHeight))
+    if (!commit) throw new Error(`failed to reconstruct last commit; seen commit for height ${state.lastBlockHeight} not found`)
+    const set = voteSetFromCommit(state.chainId, commit, state.lastValidators)
+    if (!set.hasTwoThirdsMajority()) throw new Error('failed to reconstruct last commit; does not have +2/3 maj')
+    return set
+  }
+
+  /**
+   * `checkDoubleSigningRisk` (`double_sign_check_height`): refuse to start when our signature is in one of
+   * the last N commits — another instance with this key may be running.
+   */
+  private async checkDoubleSigningRisk(state: ChainState): Promise<void> {
+    const pv = this.opts.privValidator
+    const n = this.opts.config.doubleSignCheckHeight
+    const height = state.lastBlockHeight + 1
+    if (!pv || n <= 0) return
+    const limit = Math.min(n, height)
+    for (let i = 1; i < limit; i++) {
+      const commit = (await this.opts.blockStore.loadBlockCommit(height - i)) ?? (await this.opts.blockStore.loadSeenCommit(height - i))
+      if (!commit) continue
+      for (const sig of commit.signatures) {
+        if (sig.blockIdFlag === BlockIDFlag.Commit && equalBytes(sig.validatorAddress, pv.address)) {
+          throw new Error(`found signature from the same key in the block of height ${height - i} (double_sign_check_height)`)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/** The consensus component's public surface (what node/, api/ and p2p/ import). */
+export type { Application, Mempool, FinalizeBlockResponse, CommitInfo, InfoResponse } from './application.js'
+export { ConsensusEngine, type ConsensusEngineOptions } from './consensus-engine.js'
+export { makeGenesisState, genesisFromDoc, updateState, type ChainState, type ConsensusGenesis } from './chain-state.js'
+export { StateStore } from './state-store.js'
+export { FilePV, DoubleSignError, type PrivValidator, type LastSignState } from './privval.js'
+export { Wal, type WalMessage, type TimedWalMessage } from './wal.js'
+export { LoopbackTransport, InMemoryNetwork, type ConsensusTransport, type ConsensusMessageHandler } from './transport.js'
+export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage } from './messages.js'
+export { defaultConsensusConfig, devConsensusConfig, testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
+export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
+export type { ConsensusEvents, ConsensusEventName, RoundStateEvent, NewRoundEvent, CompleteProposalEvent, NewBlockEvent, TxEvent } from './events.js'
+export type { RoundStateSummary } from './state-machine.js'

@@ -1,0 +1,1056 @@
+/**
+ * The Tendermint state machine (Buchman, Kwon, Milosevic, "The latest gossip on BFT consensus",
+ * Algorithm 1) with CometBFT v0.38's steps, timeouts, locking rules and events (`consensus/state.go`;
+ * shared/reference/cometbft-rpc.md §6). One validator is the same algorithm with a quorum of one.
+ *
+ * Every message that changes state — proposals, block parts, votes (ours and peers'), timeouts and
+ * "txs available" — goes through ONE queue and ONE loop (`run`): an item is handled to the end (all its
+ * awaits included) before the next one starts, so the round state never changes under a handler. Our own
+ * messages are queued like peers' ones (`sendInternal`), written to the WAL with fsync, broadcast, then
+ * handled; peers' messages are written to the WAL buffered, then handled.
+ *
+ * Layout, in protocol order: updateToState → enterNewRound → enterPropose → enterPrevote →
+ * enterPrevoteWait → enterPrecommit → enterPrecommitWait → enterCommit → finalizeCommit; then the handlers
+ * of messages (setProposal, addProposalBlockPart, addVote) that lead into them.
+ */
+import type { BlockStore } from '../chain/comet/block-store.js'
+import { emptyCommit } from '../chain/comet/commit.js'
+import { decodeBlock } from '../chain/comet/encoding.js'
+import { isCompleteBlockId, isZeroBlockId, makeBlockId, zeroBlockId, type Part } from '../chain/comet/part-set.js'
+import { proposalSignBytes } from '../chain/comet/sign-bytes.js'
+import { BLOCK_PART_SIZE_BYTES, SignedMsgType, type Block, type BlockID, type Commit, type Proposal, type Vote } from '../chain/comet/types.js'
+import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { ConsensusConfig } from '../config/node-config.js'
+import { ed25519Verify } from '../crypto/index.js'
+import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
+import type { TypedEmitter } from '../utils/events.js'
+import type { Logger } from '../utils/logger.js'
+import { addMillis, compareTime, now, toNanos, type Timestamp } from '../utils/time.js'
+import type { Mempool } from './application.js'
+import type { BlockExecutor } from './block-executor.js'
+import { blockHash, hashesTo } from './block-hash.js'
+import { BlockParts } from './block-parts.js'
+import { MAX_BLOCK_SIZE_BYTES, copyState, nextHeight, type ChainState } from './chain-state.js'
+import type { ConsensusEvents, RoundStateEvent } from './events.js'
+import { HeightVoteSet, UnwantedRoundError } from './height-vote-set.js'
+import { messageHeightRound, type ConsensusMessage } from './messages.js'
+import { precommitTimeout, prevoteTimeout, proposeTimeout, waitForTxs } from './options.js'
+import type { PrivValidator } from './privval.js'
+import { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
+import { TimeoutTicker, type TimeoutInfo } from './timeout-ticker.js'
+import type { ConsensusTransport } from './transport.js'
+import { ConflictingVoteError, VoteError, type VoteSet } from './vote-set.js'
+import type { TimedWalMessage, Wal } from './wal.js'
+
+/**
+ * Messages for the next height, or a later round of this one, are held and re-queued when we get there.
+ * CometBFT drops them and relies on its reactor re-gossiping them; until the p2p layer gossips by peer
+ * state, this bounded buffer stands in for that.
+ */
+const MAX_FUTURE_MESSAGES = 2000
+/** Progress of a long WAL catch-up is logged every this many messages. */
+const REPLAY_LOG_EVERY = 500
+/** ed25519 signatures are 64 bytes. */
+const MAX_SIGNATURE_BYTES = 64
+
+/** A proposal that cannot be accepted (bad POL round, signature, size). */
+export class ProposalError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProposalError'
+  }
+}
+
+export interface ConsensusStateOptions {
+  config: ConsensusConfig
+  /** The latest committed state (after the handshake). */
+  state: ChainState
+  /** Precommits of the last block, rebuilt from the stored seen commit (undefined at genesis). */
+  lastCommit: VoteSet | undefined
+  blockExec: BlockExecutor
+  blockStore: BlockStore
+  mempool: Mempool
+  /** Undefined for a node that follows without voting. */
+  privValidator: PrivValidator | undefined
+  transport: ConsensusTransport
+  wal: Wal
+  events: TypedEmitter<ConsensusEvents>
+  logger: Logger
+}
+
+/** A read-only summary of the round state (for `consensus_state`/`dump_consensus_state` later). */
+export interface RoundStateSummary {
+  height: number
+  round: number
+  step: RoundStep
+  stepName: RoundStepName
+  startTime: Timestamp
+  commitTime: Timestamp | undefined
+  validators: ValidatorSet
+  proposer: { address: Uint8Array; index: number } | undefined
+  proposal: Proposal | undefined
+  proposalBlockHash: Uint8Array | undefined
+  proposalBlockParts: { total: number; count: number } | undefined
+  lockedRound: number
+  lockedBlockHash: Uint8Array | undefined
+  validRound: number
+  validBlockHash: Uint8Array | undefined
+  commitRound: number
+  votes: { round: number; prevotes: (Vote | undefined)[]; precommits: (Vote | undefined)[]; prevotesPower: bigint; precommitsPower: bigint }[]
+  lastCommit: { votes: (Vote | undefined)[]; power: bigint } | undefined
+  lastValidators: ValidatorSet
+  triggeredTimeoutPrecommit: boolean
+}
+
+type QueueItem =
+  | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
+  | { kind: 'timeout'; ti: TimeoutInfo }
+  | { kind: 'txsAvailable' }
+
+export class ConsensusState {
+  // ---- RoundState (CometBFT consensus/types/round_state.go) ----
+  height = 0
+  round = 0
+  step: RoundStep = RoundStep.NewHeight
+  startTime: Timestamp = now()
+  commitTime: Timestamp | undefined
+  validators!: ValidatorSet
+  proposal: Proposal | undefined
+  proposalBlock: Block | undefined
+  proposalBlockParts: BlockParts | undefined
+  lockedRound = -1
+  lockedBlock: Block | undefined
+  lockedBlockParts: BlockParts | undefined
+  validRound = -1
+  validBlock: Block | undefined
+  validBlockParts: BlockParts | undefined
+  votes!: HeightVoteSet
+  commitRound = -1
+  lastCommit: VoteSet | undefined
+  lastValidators!: ValidatorSet
+  triggeredTimeoutPrecommit = false
+  /** The committed chain state this height builds on. */
+  state!: ChainState
+
+  private readonly cfg: ConsensusConfig
+  private readonly log: Logger
+  private readonly ticker: TimeoutTicker
+  private readonly internal: QueueItem[] = []
+  private readonly external: QueueItem[] = []
+  private future: { msg: ConsensusMessage; peerId: string }[] = []
+  private wake: (() => void) | undefined
+  private loop: Promise<void> | undefined
+  private stopping = false
+  private replayMode = false
+  private proofBlockCache: { height: number; needed: boolean } | undefined
+  /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
+  fatalError: Error | undefined
+
+  constructor(private readonly opts: ConsensusStateOptions) {
+    this.cfg = opts.config
+    this.log = opts.logger
+    this.ticker = new TimeoutTicker((ti) => this.enqueue({ kind: 'timeout', ti }, false))
+    this.lastCommit = opts.lastCommit
+    this.updateToState(opts.state)
+  }
+
+  // ===================================================================================================
+  // Lifecycle and the one loop
+  // ===================================================================================================
+
+  /** Starts the receive loop and schedules round 0 (call after `catchupReplay`). */
+  start(): void {
+    if (this.loop) return
+    this.loop = this.run()
+    this.scheduleRound0()
+  }
+
+  /** Lets the item being handled finish (a height being written completes), then stops timers. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    this.wake?.()
+    await this.loop
+    this.ticker.stop()
+  }
+
+  /** A peer's message (from the transport). */
+  receivePeerMessage(msg: ConsensusMessage, peerId: string): void {
+    this.enqueue({ kind: 'msg', msg, peerId }, false)
+  }
+
+  /** The mempool has executable txs (CometBFT `TxsAvailable`). */
+  notifyTxsAvailable(): void {
+    this.enqueue({ kind: 'txsAvailable' }, false)
+  }
+
+  get isRunning(): boolean {
+    return this.loop !== undefined && !this.stopping && !this.fatalError
+  }
+
+  private enqueue(item: QueueItem, internal: boolean): void {
+    if (this.stopping) return
+    ;(internal ? this.internal : this.external).push(item)
+    const w = this.wake
+    this.wake = undefined
+    w?.()
+  }
+
+  /** Our own message: handled after the current item, before peers' messages. */
+  private sendInternal(msg: ConsensusMessage): void {
+    this.enqueue({ kind: 'msg', msg, peerId: '' }, true)
+  }
+
+  /** `receiveRoutine`. */
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      const item = this.internal.shift() ?? this.external.shift()
+      if (!item) {
+        await new Promise<void>((resolve) => (this.wake = resolve))
+        continue
+      }
+      try {
+        await this.handleItem(item)
+      } catch (err) {
+        this.fatalError = err instanceof Error ? err : new Error(String(err))
+        this.log.error('consensus halted', { height: this.height, round: this.round, step: roundStepName(this.step), err: this.fatalError })
+        this.stopping = true
+      }
+    }
+  }
+
+  private async handleItem(item: QueueItem): Promise<void> {
+    switch (item.kind) {
+      case 'msg':
+        if (item.peerId === '') {
+          // Own messages are durable before they are acted on (and before peers see them).
+          await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+          this.opts.transport.broadcast(item.msg)
+        } else {
+          this.opts.wal.write({ type: 'msgInfo', msg: item.msg, peerId: item.peerId })
+        }
+        await this.handleMsg(item.msg, item.peerId)
+        return
+      case 'timeout':
+        this.opts.wal.write({ type: 'timeout', ...item.ti })
+        await this.handleTimeout(item.ti)
+        return
+      case 'txsAvailable':
+        await this.handleTxsAvailable()
+        return
+    }
+  }
+
+  /**
+   * `catchupReplay`: re-feed the WAL messages after `#ENDHEIGHT h-1` (0 at the initial height) into the
+   * state machine, so a restarted node finishes the height it was in with the votes it already signed.
+   * CometBFT refuses a WAL holding `#ENDHEIGHT h`; here the height's batch is written after that marker,
+   * so a crash between the two leaves exactly that, and the height is finished by replaying it.
+   */
+  async catchupReplay(): Promise<void> {
+    const csHeight = this.height
+    const endHeight = csHeight === this.state.initialHeight ? 0 : csHeight - 1
+    const msgs = await this.opts.wal.searchForEndHeight(endHeight)
+    if (!msgs) {
+      this.log.error('cannot replay height: WAL does not contain its #ENDHEIGHT; proceeding to start state anyway', { height: csHeight, endHeight })
+      return
+    }
+    if (msgs.length === 0) return
+    this.log.info('catchup replay: replaying WAL messages', { height: csHeight, total: msgs.length })
+    this.replayMode = true
+    try {
+      let replayed = 0
+      for (const m of msgs) {
+        await this.readReplayMessage(m, csHeight)
+        replayed++
+        if (replayed % REPLAY_LOG_EVERY === 0 || replayed === msgs.length) this.log.info('replaying WAL messages', { replayed, total: msgs.length })
+      }
+    } finally {
+      this.replayMode = false
+    }
+  }
+
+  private async readReplayMessage({ msg }: TimedWalMessage, csHeight: number): Promise<void> {
+    switch (msg.type) {
+      case 'roundState':
+        if (msg.height === this.height && msg.round === this.round && msg.step !== roundStepName(this.step)) {
+          this.log.debug('replay: round state differs', { wal: msg.step, current: roundStepName(this.step) })
+        }
+        return
+      case 'msgInfo':
+        if (msg.peerId === '') this.opts.transport.broadcast(msg.msg)
+        await this.handleMsg(msg.msg, msg.peerId)
+        return
+      case 'timeout':
+        await this.handleTimeout({ durationMs: msg.durationMs, height: msg.height, round: msg.round, step: msg.step })
+        return
+      case 'endHeight':
+        if (msg.height === csHeight) this.log.info('replay: WAL has #ENDHEIGHT of the current height; finishing its commit', { height: csHeight })
+        return
+    }
+  }
+
+  // ===================================================================================================
+  // Protocol, in order
+  // ===================================================================================================
+
+  /**
+   * `updateToState`: a new height after a commit (or at start). LastCommit becomes the precommits that
+   * decided the previous block; Locked and Valid values reset (paper line 54: reset and StartRound(0)); the step is
+   * NewHeight until StartTime = commit time + timeout_commit.
+   */
+  private updateToState(state: ChainState): void {
+    if (state.lastBlockHeight === 0) {
+      this.lastCommit = undefined
+    } else if (this.commitRound > -1 && this.votes) {
+      const precommits = this.votes.precommits(this.commitRound)
+      if (!precommits?.hasTwoThirdsMajority()) throw new Error('updateToState: expected +2/3 precommits for the committed round')
+      this.lastCommit = precommits
+    } else if (!this.lastCommit) {
+      throw new Error(`updateToState: last commit of height ${state.lastBlockHeight} is missing`)
+    }
+    const height = nextHeight(state)
+    this.height = height
+    this.updateRoundStep(0, RoundStep.NewHeight)
+    this.startTime = addMillis(this.commitTime ?? now(), this.cfg.timeoutCommit)
+    this.validators = state.validators
+    this.proposal = undefined
+    this.proposalBlock = undefined
+    this.proposalBlockParts = undefined
+    this.lockedRound = -1
+    this.lockedBlock = undefined
+    this.lockedBlockParts = undefined
+    this.validRound = -1
+    this.validBlock = undefined
+    this.validBlockParts = undefined
+    this.votes = new HeightVoteSet(state.chainId, height, state.validators)
+    this.commitRound = -1
+    this.commitTime = undefined
+    this.lastValidators = state.lastValidators
+    this.triggeredTimeoutPrecommit = false
+    this.state = state
+    this.newStep()
+    this.releaseFutureMessages()
+  }
+
+  /** `scheduleRound0`: NewHeight → NewRound at StartTime (this wait is the commit timeout). */
+  private scheduleRound0(): void {
+    const ms = Number((toNanos(this.startTime) - toNanos(now())) / 1_000_000n)
+    this.scheduleTimeout(Math.max(0, ms), this.height, 0, RoundStep.NewHeight)
+  }
+
+  /**
+   * enterNewRound(h, r): paper lines 11–21 `StartRound(r)` — reached from the NewHeight timeout (r = 0),
+   * the precommit-wait timeout (paper 65–67), +2/3 votes of any kind for a higher round (round skip, paper
+   * 55–56 as CometBFT implements it), or all precommits in with skip_timeout_commit. Rotates the proposer
+   * (IncrementProposerPriority by the rounds skipped), then proposes — except at round 0 when waiting for
+   * txs (WaitForTxs) and no proof block is needed.
+   */
+  private async enterNewRound(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && this.step !== RoundStep.NewHeight)) return
+    this.log.debug('entering new round', { height, round, current: `${this.height}/${this.round}/${roundStepName(this.step)}` })
+    let validators = this.validators
+    if (this.round < round) {
+      validators = validators.copy()
+      validators.incrementProposerPriority(round - this.round)
+    }
+    // No newStep for this step, but the NewRound event.
+    this.updateRoundStep(round, RoundStep.NewRound)
+    this.validators = validators
+    if (round !== 0) {
+      // Round 0 keeps a proposal that may have arrived during NewHeight.
+      this.proposal = undefined
+      this.proposalBlock = undefined
+      this.proposalBlockParts = undefined
+    }
+    this.votes.setRound(round + 1) // track round+1 too, for round skipping
+    this.triggeredTimeoutPrecommit = false
+    const proposer = validators.getProposer()
+    this.emit('NewRound', { ...this.roundStateEvent(), proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)?.index ?? -1 } })
+    this.releaseFutureMessages()
+
+    const wait = waitForTxs(this.cfg) && round === 0 && !(await this.needProofBlock(height))
+    if (wait && this.opts.mempool.size() === 0) {
+      if (this.cfg.createEmptyBlocksInterval > 0) this.scheduleTimeout(this.cfg.createEmptyBlocksInterval, height, round, RoundStep.NewRound)
+      return
+    }
+    await this.enterPropose(height, round)
+  }
+
+  /**
+   * enterPropose(h, r): paper lines 14–21 — schedule OnTimeoutPropose (line 21) and, if we are the round's
+   * proposer, propose validValue or a new block (lines 15–19). Reached from enterNewRound, from the
+   * create-empty-blocks interval timeout, or when txs become available while waiting at round 0.
+   */
+  private async enterPropose(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Propose <= this.step)) return
+    this.log.debug('entering propose step', { height, round })
+    this.scheduleTimeout(proposeTimeout(this.cfg, round), height, round, RoundStep.Propose)
+    const pv = this.opts.privValidator
+    if (pv && this.validators.getByAddress(pv.address) && equalBytes(this.validators.getProposer().address, pv.address)) {
+      this.log.debug('propose step; our turn to propose', { height, round, proposer: bytesToUpperHex(pv.address) })
+      await this.decideProposal(height, round)
+    }
+    this.updateRoundStep(round, RoundStep.Propose)
+    this.newStep()
+    // With the whole proposal (and its POL) already here, prevote now; otherwise on completion or timeout.
+    if (this.isProposalComplete()) await this.enterPrevote(height, this.round)
+  }
+
+  /** `defaultDecideProposal`: paper lines 15–19 — validValue if any, else a new block; sign; queue proposal and parts. */
+  private async decideProposal(height: number, round: number): Promise<void> {
+    const pv = this.opts.privValidator!
+    let block: Block
+    let parts: BlockParts
+    if (this.validBlock && this.validBlockParts) {
+      block = this.validBlock
+      parts = this.validBlockParts
+    } else {
+      const created = await this.createProposalBlock(height)
+      if (!created) return
+      block = created
+      parts = BlockParts.fromPartSet(makeBlockId(block).partSet)
+    }
+    // Flush the WAL so that a restart recomputes the same proposal (else the signer refuses).
+    await this.opts.wal.flushAndSync()
+    const proposal: Proposal = {
+      height,
+      round,
+      polRound: this.validRound,
+      blockId: { hash: blockHash(block), partSetHeader: parts.header },
+      timestamp: now(),
+      signature: new Uint8Array(0),
+    }
+    let signed: Proposal
+    try {
+      signed = await pv.signProposal(this.state.chainId, proposal)
+    } catch (err) {
+      if (!this.replayMode) this.log.error('propose step; failed signing proposal', { height, round, err })
+      return
+    }
+    this.log.debug('signed proposal', { height, round, hash: bytesToUpperHex(signed.blockId.hash) })
+    this.sendInternal({ type: 'proposal', proposal: signed })
+    for (let i = 0; i < parts.total; i++) this.sendInternal({ type: 'blockPart', height, round, part: parts.getPart(i)! })
+  }
+
+  /** `createProposalBlock`: the last commit from LastCommit (empty at the initial height), then mempool + PrepareProposal. */
+  private async createProposalBlock(height: number): Promise<Block | undefined> {
+    const pv = this.opts.privValidator
+    if (!pv) return undefined
+    let lastCommit: Commit
+    if (height === this.state.initialHeight) lastCommit = emptyCommit()
+    else if (this.lastCommit?.hasTwoThirdsMajority()) lastCommit = this.lastCommit.makeCommit()
+    else {
+      this.log.error('propose step; cannot propose anything without commit for the previous block', { height })
+      return undefined
+    }
+    try {
+      return await this.opts.blockExec.createProposalBlock(this.state, height, lastCommit, pv.address)
+    } catch (err) {
+      this.log.error('unable to create proposal block', { height, err })
+      return undefined
+    }
+  }
+
+  /**
+   * enterPrevote(h, r): paper lines 22–33 and 57–60 — reached when the proposal is complete while in
+   * Propose, or on the propose timeout. v0.38: prevote the locked block if locked; nil without a
+   * proposal block, for an invalid one, or when the app's ProcessProposal rejects it; else the block.
+   */
+  private async enterPrevote(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Prevote <= this.step)) return
+    this.log.debug('entering prevote step', { height, round })
+    await this.doPrevote(height, round)
+    this.updateRoundStep(round, RoundStep.Prevote)
+    this.newStep()
+    // Once addVote sees +2/3 prevotes for anything we go to PrevoteWait.
+  }
+
+  private async doPrevote(height: number, round: number): Promise<void> {
+    if (this.lockedBlock && this.lockedBlockParts) {
+      this.log.debug('prevote step; already locked on a block; prevoting locked block', { height, round })
+      await this.signAddVote(SignedMsgType.Prevote, { hash: blockHash(this.lockedBlock), partSetHeader: this.lockedBlockParts.header })
+      return
+    }
+    if (!this.proposalBlock || !this.proposalBlockParts) {
+      this.log.debug('prevote step: ProposalBlock is nil', { height, round })
+      await this.signAddVote(SignedMsgType.Prevote, zeroBlockId())
+      return
+    }
+    try {
+      this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
+    } catch (err) {
+      this.log.error('prevote step: consensus deems this block invalid; prevoting nil', { height, round, err })
+      await this.signAddVote(SignedMsgType.Prevote, zeroBlockId())
+      return
+    }
+    // The app must accept the block too (ABCI ProcessProposal); rejection means prevote nil.
+    const accepted = await this.opts.blockExec.processProposal(this.state, this.proposalBlock)
+    if (!accepted) {
+      this.log.error('prevote step: state machine rejected a proposed block; prevoting nil', { height, round })
+      await this.signAddVote(SignedMsgType.Prevote, zeroBlockId())
+      return
+    }
+    this.log.debug('prevote step: ProposalBlock is valid', { height, round })
+    await this.signAddVote(SignedMsgType.Prevote, { hash: blockHash(this.proposalBlock), partSetHeader: this.proposalBlockParts.header })
+  }
+
+  /**
+   * enterPrevoteWait(h, r): paper lines 34–35 — +2/3 prevotes for anything but no majority yet; wait
+   * timeout_prevote(r) for more before precommitting.
+   */
+  private enterPrevoteWait(height: number, round: number): void {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.PrevoteWait <= this.step)) return
+    if (!this.votes.prevotes(round)?.hasTwoThirdsAny()) throw new Error(`entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`)
+    this.log.debug('entering prevote wait step', { height, round })
+    this.scheduleTimeout(prevoteTimeout(this.cfg, round), height, round, RoundStep.PrevoteWait)
+    this.updateRoundStep(round, RoundStep.PrevoteWait)
+    this.newStep()
+  }
+
+  /**
+   * enterPrecommit(h, r): paper lines 36–46 and 61–64 — +2/3 prevotes for a block or nil, or the
+   * prevote-wait timeout. No polka → precommit nil. Nil polka → unlock (v0.38) and precommit nil. Polka
+   * for our locked block → relock. Polka for the proposal block → lock and precommit it (38–41). Polka
+   * for a block we do not have → unlock, fetch it, precommit nil.
+   */
+  private async enterPrecommit(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Precommit <= this.step)) return
+    this.log.debug('entering precommit step', { height, round })
+    await this.doPrecommit(height, round)
+    this.updateRoundStep(round, RoundStep.Precommit)
+    this.newStep()
+  }
+
+  private async doPrecommit(height: number, round: number): Promise<void> {
+    const blockId = this.votes.prevotes(round)?.twoThirdsMajority()
+    if (!blockId) {
+      this.log.debug('precommit step; no +2/3 prevotes; precommitting nil', { height, round, locked: this.lockedBlock !== undefined })
+      await this.signAddVote(SignedMsgType.Precommit, zeroBlockId())
+      return
+    }
+    this.emit('Polka', this.roundStateEvent())
+    const { polRound } = this.votes.polInfo()
+    if (polRound < round) throw new Error(`this POLRound should be ${round} but got ${polRound}`)
+
+    if (isZeroBlockId(blockId)) {
+      if (this.lockedBlock) {
+        this.log.debug('precommit step; +2/3 prevoted for nil; unlocking', { height, round })
+        this.lockedRound = -1
+        this.lockedBlock = undefined
+        this.lockedBlockParts = undefined
+        this.emit('Unlock', this.roundStateEvent())
+      }
+      await this.signAddVote(SignedMsgType.Precommit, zeroBlockId())
+      return
+    }
+    if (hashesTo(this.lockedBlock, blockId.hash)) {
+      this.log.debug('precommit step; +2/3 prevoted locked block; relocking', { height, round })
+      this.lockedRound = round
+      this.emit('Relock', this.roundStateEvent())
+      await this.signAddVote(SignedMsgType.Precommit, blockId)
+      return
+    }
+    if (this.proposalBlock && hashesTo(this.proposalBlock, blockId.hash)) {
+      this.log.debug('precommit step; +2/3 prevoted proposal block; locking', { height, round, hash: bytesToUpperHex(blockId.hash) })
+      // +2/3 prevoted it, so it must be valid; if not, more than 1/3 is faulty and we must stop.
+      this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
+      this.lockedRound = round
+      this.lockedBlock = this.proposalBlock
+      this.lockedBlockParts = this.proposalBlockParts
+      this.emit('Lock', this.roundStateEvent())
+      await this.signAddVote(SignedMsgType.Precommit, blockId)
+      return
+    }
+    this.log.debug('precommit step; +2/3 prevotes for a block we do not have; voting nil', { height, round, hash: bytesToUpperHex(blockId.hash) })
+    this.lockedRound = -1
+    this.lockedBlock = undefined
+    this.lockedBlockParts = undefined
+    if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) {
+      this.proposalBlock = undefined
+      this.proposalBlockParts = BlockParts.fromHeader(blockId.partSetHeader)
+    }
+    this.emit('Unlock', this.roundStateEvent())
+    await this.signAddVote(SignedMsgType.Precommit, zeroBlockId())
+  }
+
+  /**
+   * enterPrecommitWait(h, r): paper lines 47–48 — +2/3 precommits for anything without a decision; wait
+   * timeout_precommit(r), then the next round. As CometBFT, the step itself is not changed (we may still
+   * prevote/precommit in this round); TriggeredTimeoutPrecommit guards re-entry.
+   */
+  private enterPrecommitWait(height: number, round: number): void {
+    if (this.height !== height || round < this.round || (this.round === round && this.triggeredTimeoutPrecommit)) return
+    if (!this.votes.precommits(round)?.hasTwoThirdsAny()) throw new Error(`entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`)
+    this.log.debug('entering precommit wait step', { height, round })
+    this.scheduleTimeout(precommitTimeout(this.cfg, round), height, round, RoundStep.PrecommitWait)
+    this.triggeredTimeoutPrecommit = true
+    this.newStep()
+  }
+
+  /**
+   * enterCommit(h, commitRound): paper lines 49–54 — +2/3 precommits for a block in some round. Use the
+   * locked block if it is the one; otherwise set up to receive its parts (ValidBlock event). Finalize
+   * as soon as we have the block.
+   */
+  private async enterCommit(height: number, commitRound: number): Promise<void> {
+    if (this.height !== height || RoundStep.Commit <= this.step) return
+    this.log.debug('entering commit step', { height, commitRound })
+    const blockId = this.votes.precommits(commitRound)?.twoThirdsMajority()
+    if (!blockId) throw new Error('RunActionCommit() expects +2/3 precommits')
+    if (hashesTo(this.lockedBlock, blockId.hash)) {
+      this.proposalBlock = this.lockedBlock
+      this.proposalBlockParts = this.lockedBlockParts
+    }
+    if (!hashesTo(this.proposalBlock, blockId.hash) && !this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) {
+      this.log.info('commit is for a block we do not know about; set ProposalBlock=nil', { height, hash: bytesToUpperHex(blockId.hash) })
+      this.proposalBlock = undefined
+      this.proposalBlockParts = BlockParts.fromHeader(blockId.partSetHeader)
+      this.emit('ValidBlock', this.roundStateEvent())
+    }
+    // Keep the round; commitRound points to the deciding precommits.
+    this.updateRoundStep(this.round, RoundStep.Commit)
+    this.commitRound = commitRound
+    this.commitTime = now()
+    this.newStep()
+    await this.tryFinalizeCommit(height)
+  }
+
+  private async tryFinalizeCommit(height: number): Promise<void> {
+    if (this.height !== height) throw new Error(`tryFinalizeCommit() cs.Height: ${this.height} vs height: ${height}`)
+    const blockId = this.votes.precommits(this.commitRound)?.twoThirdsMajority()
+    if (!blockId || isZeroBlockId(blockId)) {
+      this.log.error('failed attempt to finalize commit; there was no +2/3 majority or +2/3 was for nil', { height })
+      return
+    }
+    if (!hashesTo(this.proposalBlock, blockId.hash)) {
+      this.log.debug('failed attempt to finalize commit; we do not have the commit block', { height, hash: bytesToUpperHex(blockId.hash) })
+      return
+    }
+    await this.finalizeCommit(height)
+  }
+
+  /**
+   * finalizeCommit(h): decide (paper line 51) — `#ENDHEIGHT h` to the WAL (fsync), then apply the block
+   * in one atomic batch (block-executor.ts), then move to h+1 (paper 52–54: reset, StartRound(0) after
+   * timeout_commit).
+   */
+  private async finalizeCommit(height: number): Promise<void> {
+    if (this.height !== height || this.step !== RoundStep.Commit) return
+    const precommits = this.votes.precommits(this.commitRound)
+    const blockId = precommits?.twoThirdsMajority()
+    const block = this.proposalBlock
+    const parts = this.proposalBlockParts
+    if (!precommits || !blockId) throw new Error('cannot finalize commit; commit does not have 2/3 majority')
+    if (!block || !parts) throw new Error('cannot finalize commit; proposal block is missing')
+    if (!parts.hasHeader(blockId.partSetHeader)) throw new Error('expected ProposalBlockParts header to be commit header')
+    if (!hashesTo(block, blockId.hash)) throw new Error('cannot finalize commit; proposal block does not hash to commit hash')
+    this.opts.blockExec.validateBlock(this.state, block)
+    this.log.info('finalizing commit of block', { height, hash: bytesToUpperHex(blockId.hash), root: bytesToUpperHex(block.header.appHash), txs: block.txs.length })
+
+    const seenCommit = precommits.makeCommit()
+    await this.opts.wal.writeSync({ type: 'endHeight', height })
+    const next = await this.opts.blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit)
+    this.proofBlockCache = undefined
+    this.updateToState(next)
+    this.scheduleRound0()
+  }
+
+  // ===================================================================================================
+  // Messages
+  // ===================================================================================================
+
+  private async handleMsg(msg: ConsensusMessage, peerId: string): Promise<void> {
+    switch (msg.type) {
+      case 'proposal': {
+        const p = msg.proposal
+        if (this.isFuture(p.height, p.round)) {
+          this.bufferFuture(msg, peerId)
+          return
+        }
+        try {
+          this.setProposal(p)
+        } catch (err) {
+          if (!(err instanceof ProposalError)) throw err
+          this.log.info('failed to set proposal', { height: p.height, round: p.round, peer: peerId, err })
+        }
+        return
+      }
+      case 'blockPart': {
+        if (msg.height > this.height) {
+          this.bufferFuture(msg, peerId)
+          return
+        }
+        let added = false
+        try {
+          added = this.addProposalBlockPart(msg.height, msg.part)
+        } catch (err) {
+          // Parts of another round's block are expected when rounds move; only ours are worth a log.
+          if (msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
+          else if (msg.round === this.round) this.log.info('failed to add block part', { height: msg.height, round: msg.round, peer: peerId, err })
+          return
+        }
+        if (!added && msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
+        if (added && this.proposalBlockParts?.isComplete()) await this.handleCompleteProposal(msg.height)
+        return
+      }
+      case 'vote': {
+        if (msg.vote.height > this.height) {
+          this.bufferFuture(msg, peerId)
+          return
+        }
+        await this.tryAddVote(msg.vote, peerId, msg)
+        return
+      }
+    }
+  }
+
+  /**
+   * `handleTimeout`: a timeout for an older (height, round, step) is stale. Propose → prevote (paper
+   * 57–60); PrevoteWait → precommit (61–64); PrecommitWait → precommit, then the next round (65–67).
+   */
+  private async handleTimeout(ti: TimeoutInfo): Promise<void> {
+    if (ti.height !== this.height || ti.round < this.round || (ti.round === this.round && ti.step < this.step)) return
+    switch (ti.step) {
+      case RoundStep.NewHeight:
+        await this.enterNewRound(ti.height, 0)
+        return
+      case RoundStep.NewRound:
+        // The create-empty-blocks interval elapsed while waiting for txs.
+        await this.enterPropose(ti.height, ti.round)
+        return
+      case RoundStep.Propose:
+        this.emit('TimeoutPropose', this.roundStateEvent())
+        await this.enterPrevote(ti.height, ti.round)
+        return
+      case RoundStep.PrevoteWait:
+        this.emit('TimeoutWait', this.roundStateEvent())
+        await this.enterPrecommit(ti.height, ti.round)
+        return
+      case RoundStep.PrecommitWait:
+        this.emit('TimeoutWait', this.roundStateEvent())
+        await this.enterPrecommit(ti.height, ti.round)
+        await this.enterNewRound(ti.height, ti.round + 1)
+        return
+      default:
+        throw new Error(`invalid timeout step: ${ti.step}`)
+    }
+  }
+
+  /** `handleTxsAvailable`: only round 0 waits for txs; NewHeight's timeout will see them in enterNewRound. */
+  private async handleTxsAvailable(): Promise<void> {
+    if (this.round !== 0) return
+    if (this.step === RoundStep.NewRound) await this.enterPropose(this.height, 0)
+  }
+
+  /** `defaultSetProposal`: one proposal per round, for our height/round, signed by the round's proposer. */
+  private setProposal(proposal: Proposal): void {
+    if (this.proposal) return
+    if (proposal.height !== this.height || proposal.round !== this.round) return
+    if (!Number.isInteger(proposal.polRound) || proposal.polRound < -1 || (proposal.polRound >= 0 && proposal.polRound >= proposal.round)) {
+      throw new ProposalError('error invalid proposal POL round')
+    }
+    if (!isCompleteBlockId(proposal.blockId)) throw new ProposalError('expected a complete, non-empty BlockID')
+    if (proposal.signature.length === 0 || proposal.signature.length > MAX_SIGNATURE_BYTES) throw new ProposalError('invalid proposal signature size')
+    const proposer = this.validators.getProposer()
+    if (!ed25519Verify(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) throw new ProposalError('error invalid proposal signature')
+    const maxBytes = this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
+    if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1) throw new ProposalError('proposal block has too many parts')
+    this.proposal = proposal
+    // Not replaced when already set (in Commit, or parts of a valid block being fetched).
+    if (!this.proposalBlockParts) this.proposalBlockParts = BlockParts.fromHeader(proposal.blockId.partSetHeader)
+    this.log.info('received proposal', { height: proposal.height, round: proposal.round, hash: bytesToUpperHex(proposal.blockId.hash), polRound: proposal.polRound, proposer: bytesToUpperHex(proposer.address) })
+  }
+
+  /** `addProposalBlockPart`: true when the part was new; decodes the block when the set completes. */
+  private addProposalBlockPart(height: number, part: Part): boolean {
+    // Blocks may be re-proposed in later rounds, so only the height must match.
+    if (this.height !== height) return false
+    const parts = this.proposalBlockParts
+    if (!parts) return false
+    const added = parts.addPart(part)
+    const maxBytes = this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
+    if (parts.byteSize > maxBytes) throw new Error(`total size of proposal block parts exceeds maximum block bytes (${parts.byteSize} > ${maxBytes})`)
+    if (added && parts.isComplete()) {
+      const block = decodeBlock(parts.assemble())
+      this.proposalBlock = block
+      this.log.info('received complete proposal block', { height: block.header.height, hash: bytesToUpperHex(blockHash(block)) })
+      this.emit('CompleteProposal', { ...this.roundStateEvent(), blockId: { hash: blockHash(block), partSetHeader: parts.header } })
+    }
+    return added
+  }
+
+  /** `handleCompleteProposal`: update ValidBlock on a polka for it; prevote if still proposing; or finish a commit waiting for it. */
+  private async handleCompleteProposal(height: number): Promise<void> {
+    const prevotes = this.votes.prevotes(this.round)
+    const blockId = prevotes?.twoThirdsMajority()
+    if (blockId && !isZeroBlockId(blockId) && this.validRound < this.round) {
+      if (hashesTo(this.proposalBlock, blockId.hash)) {
+        this.log.debug('updating valid block to new proposal block', { height, round: this.round })
+        this.validRound = this.round
+        this.validBlock = this.proposalBlock
+        this.validBlockParts = this.proposalBlockParts
+      }
+    }
+    if (this.step <= RoundStep.Propose && this.isProposalComplete()) {
+      await this.enterPrevote(height, this.round)
+      if (blockId) await this.enterPrecommit(height, this.round)
+    } else if (this.step === RoundStep.Commit) {
+      await this.tryFinalizeCommit(height)
+    }
+  }
+
+  /** Proposal and block here, and the POL round's +2/3 prevotes when the proposal claims one. */
+  private isProposalComplete(): boolean {
+    if (!this.proposal || !this.proposalBlock) return false
+    if (this.proposal.polRound < 0) return true
+    return this.votes.prevotes(this.proposal.polRound)?.hasTwoThirdsMajority() ?? false
+  }
+
+  /** `tryAddVote`: invalid votes are logged and dropped; equivocation is reported (evidence later). */
+  private async tryAddVote(vote: Vote, peerId: string, msg: ConsensusMessage): Promise<boolean> {
+    try {
+      return await this.addVote(vote, peerId)
+    } catch (err) {
+      if (err instanceof UnwantedRoundError) {
+        this.bufferFuture(msg, peerId)
+        return false
+      }
+      if (err instanceof ConflictingVoteError) {
+        const pv = this.opts.privValidator
+        if (pv && equalBytes(vote.validatorAddress, pv.address)) {
+          this.log.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', { height: vote.height, round: vote.round, type: vote.type })
+        } else {
+          // The evidence pool of a later issue turns this into DuplicateVoteEvidence.
+          this.log.info('found conflicting vote; evidence to be reported', { height: vote.height, round: vote.round, validator: bytesToUpperHex(vote.validatorAddress) })
+        }
+        return false
+      }
+      if (err instanceof VoteError) {
+        this.log.info('failed attempting to add vote', { height: vote.height, round: vote.round, peer: peerId, err })
+        return false
+      }
+      throw err
+    }
+  }
+
+  /**
+   * `addVote`: precommits of the previous height join LastCommit while in NewHeight; votes of our height
+   * go to the HeightVoteSet and may trigger: unlock / ValidBlock on a polka (paper 36–43), a round skip on
+   * +2/3 of a higher round (55–56), precommit (36/44), prevote wait (34), commit (49), precommit wait (47).
+   */
+  private async addVote(vote: Vote, peerId: string): Promise<boolean> {
+    if (vote.height + 1 === this.height && vote.type === SignedMsgType.Precommit) {
+      // A late precommit for the previous height, while we wait timeout_commit.
+      if (this.step !== RoundStep.NewHeight || !this.lastCommit) return false
+      const added = this.lastCommit.addVote(vote)
+      if (!added) return false
+      this.emit('Vote', { vote })
+      if (this.cfg.skipTimeoutCommit && this.lastCommit.hasAll()) await this.enterNewRound(this.height, 0)
+      return true
+    }
+    if (vote.height !== this.height) return false
+
+    const height = this.height
+    const added = this.votes.addVote(vote, peerId)
+    if (!added) return false
+    this.emit('Vote', { vote })
+
+    if (vote.type === SignedMsgType.Prevote) {
+      const prevotes = this.votes.prevotes(vote.round)!
+      const blockId = prevotes.twoThirdsMajority()
+      if (blockId) {
+        // A polka. v0.38: unlock if LockedRound < vote.Round <= Round and it is for another block.
+        if (this.lockedBlock && this.lockedRound < vote.round && vote.round <= this.round && !hashesTo(this.lockedBlock, blockId.hash)) {
+          this.log.debug('unlocking because of POL', { lockedRound: this.lockedRound, polRound: vote.round })
+          this.lockedRound = -1
+          this.lockedBlock = undefined
+          this.lockedBlockParts = undefined
+          this.emit('Unlock', this.roundStateEvent())
+        }
+        // Paper 42–43: ValidBlock/ValidRound from a polka of the current round.
+        if (!isZeroBlockId(blockId) && this.validRound < vote.round && vote.round === this.round) {
+          if (hashesTo(this.proposalBlock, blockId.hash)) {
+            this.log.debug('updating valid block because of POL', { validRound: this.validRound, polRound: vote.round })
+            this.validRound = vote.round
+            this.validBlock = this.proposalBlock
+            this.validBlockParts = this.proposalBlockParts
+          } else {
+            this.log.debug('valid block we do not know about; set ProposalBlock=nil', { hash: bytesToUpperHex(blockId.hash) })
+            this.proposalBlock = undefined
+          }
+          if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) this.proposalBlockParts = BlockParts.fromHeader(blockId.partSetHeader)
+          this.emit('ValidBlock', this.roundStateEvent())
+        }
+      }
+      if (this.round < vote.round && prevotes.hasTwoThirdsAny()) {
+        // Round skip: +2/3 of the power is already in a later round.
+        await this.enterNewRound(height, vote.round)
+      } else if (this.round === vote.round && RoundStep.Prevote <= this.step) {
+        const maj = prevotes.twoThirdsMajority()
+        if (maj && (this.isProposalComplete() || isZeroBlockId(maj))) await this.enterPrecommit(height, vote.round)
+        else if (prevotes.hasTwoThirdsAny()) this.enterPrevoteWait(height, vote.round)
+      } else if (this.proposal && this.proposal.polRound >= 0 && this.proposal.polRound === vote.round) {
+        // The proposal's POL is now here: the proposal may be complete (paper 28).
+        if (this.isProposalComplete()) await this.enterPrevote(height, this.round)
+      }
+      return true
+    }
+
+    const precommits = this.votes.precommits(vote.round)!
+    const blockId = precommits.twoThirdsMajority()
+    if (blockId) {
+      // The majority may be of a higher round.
+      await this.enterNewRound(height, vote.round)
+      await this.enterPrecommit(height, vote.round)
+      if (!isZeroBlockId(blockId)) {
+        await this.enterCommit(height, vote.round)
+        if (this.cfg.skipTimeoutCommit && precommits.hasAll()) await this.enterNewRound(this.height, 0)
+      } else {
+        this.enterPrecommitWait(height, vote.round)
+      }
+    } else if (this.round <= vote.round && precommits.hasTwoThirdsAny()) {
+      await this.enterNewRound(height, vote.round)
+      this.enterPrecommitWait(height, vote.round)
+    }
+    return true
+  }
+
+  /** `signAddVote`: sign with the signer (refusals are logged) and queue our vote like any other. */
+  private async signAddVote(type: typeof SignedMsgType.Prevote | typeof SignedMsgType.Precommit, blockId: BlockID): Promise<void> {
+    const pv = this.opts.privValidator
+    if (!pv) return
+    const found = this.validators.getByAddress(pv.address)
+    if (!found) return
+    // Flush the WAL so that a restart recomputes the same vote (else the signer refuses).
+    await this.opts.wal.flushAndSync()
+    const unsigned: Vote = {
+      type,
+      height: this.height,
+      round: this.round,
+      blockId,
+      timestamp: this.voteTime(),
+      validatorAddress: pv.address,
+      validatorIndex: found.index,
+      signature: new Uint8Array(0),
+    }
+    let vote: Vote
+    try {
+      vote = await pv.signVote(this.state.chainId, unsigned)
+    } catch (err) {
+      if (!this.replayMode) this.log.error('failed signing vote', { height: this.height, round: this.round, type, err })
+      return
+    }
+    this.sendInternal({ type: 'vote', vote })
+    this.log.debug('signed and pushed vote', { height: this.height, round: this.round, type })
+  }
+
+  /** `voteTime`: max(now, T + 1 ms) with T the locked block's time, else the proposal block's (BFT time). */
+  private voteTime(): Timestamp {
+    const t = now()
+    const base = this.lockedBlock?.header.time ?? this.proposalBlock?.header.time
+    if (!base) return t
+    const min = addMillis(base, 1)
+    return compareTime(t, min) > 0 ? t : min
+  }
+
+  /** `needProofBlock`: the first height, or the previous block changed the app hash. */
+  private async needProofBlock(height: number): Promise<boolean> {
+    if (height === this.state.initialHeight) return true
+    if (this.proofBlockCache?.height === height) return this.proofBlockCache.needed
+    const meta = await this.opts.blockStore.loadBlockMeta(height - 1)
+    if (!meta) throw new Error(`needProofBlock: last block meta for height ${height - 1} not found`)
+    const needed = !equalBytes(this.state.appHash, meta.header.appHash)
+    this.proofBlockCache = { height, needed }
+    return needed
+  }
+
+  // ===================================================================================================
+  // Helpers
+  // ===================================================================================================
+
+  private updateRoundStep(round: number, step: RoundStep): void {
+    this.round = round
+    this.step = step
+  }
+
+  /** `newStep`: every step change goes to the WAL and out as NewRoundStep. */
+  private newStep(): void {
+    const rs = this.roundStateEvent()
+    if (!this.replayMode) this.opts.wal.write({ type: 'roundState', ...rs })
+    this.emit('NewRoundStep', rs)
+  }
+
+  private scheduleTimeout(durationMs: number, height: number, round: number, step: RoundStep): void {
+    this.ticker.schedule({ durationMs, height, round, step })
+  }
+
+  private roundStateEvent(): RoundStateEvent {
+    return { height: this.height, round: this.round, step: roundStepName(this.step) }
+  }
+
+  private emit<K extends keyof ConsensusEvents>(name: K, payload: ConsensusEvents[K]): void {
+    try {
+      this.opts.events.emit(name, payload)
+    } catch (err) {
+      this.log.error('event listener failed', { event: name, err })
+    }
+  }
+
+  private isFuture(height: number, round: number): boolean {
+    return height > this.height || (height === this.height && round > this.round)
+  }
+
+  private bufferFuture(msg: ConsensusMessage, peerId: string): void {
+    const { height } = messageHeightRound(msg)
+    // Further ahead than the next height is block sync's business.
+    if (height > this.height + 1) return
+    if (this.future.length >= MAX_FUTURE_MESSAGES) this.future.shift()
+    this.future.push({ msg, peerId })
+  }
+
+  /** Re-queues held messages that are no longer early; drops those of past heights. */
+  private releaseFutureMessages(): void {
+    if (this.future.length === 0) return
+    const keep: { msg: ConsensusMessage; peerId: string }[] = []
+    for (const f of this.future) {
+      const { height, round } = messageHeightRound(f.msg)
+      if (height < this.height) continue
+      const early = f.msg.type === 'vote' ? height > this.height || round > this.round + 1 : this.isFuture(height, round)
+      if (early) keep.push(f)
+      else this.external.push({ kind: 'msg', msg: f.msg, peerId: f.peerId })
+    }
+    this.future = keep
+  }
+
+  /** A snapshot of the round state. */
+  getRoundState(): RoundStateSummary {
+    const proposer = this.validators.size > 0 ? this.validators.getProposer() : undefined
+    const votes = this.votes.trackedRounds().map((round) => {
+      const pv = this.votes.prevotes(round)!
+      const pc = this.votes.precommits(round)!
+      return { round, prevotes: pv.list(), precommits: pc.list(), prevotesPower: pv.sum, precommitsPower: pc.sum }
+    })
+    return {
+      height: this.height,
+      round: this.round,
+      step: this.step,
+      stepName: roundStepName(this.step),
+      startTime: this.startTime,
+      commitTime: this.commitTime,
+      validators: this.validators.copy(),
+      proposer: proposer ? { address: proposer.address, index: this.validators.getByAddress(proposer.address)?.index ?? -1 } : undefined,
+      proposal: this.proposal,
+      proposalBlockHash: this.proposalBlock ? blockHash(this.proposalBlock) : undefined,
+      proposalBlockParts: this.proposalBlockParts ? { total: this.proposalBlockParts.total, count: this.proposalBlockParts.count } : undefined,
+      lockedRound: this.lockedRound,
+      lockedBlockHash: this.lockedBlock ? blockHash(this.lockedBlock) : undefined,
+      validRound: this.validRound,
+      validBlockHash: this.validBlock ? blockHash(this.validBlock) : undefined,
+      commitRound: this.commitRound,
+      votes,
+      lastCommit: this.lastCommit ? { votes: this.lastCommit.list(), power: this.lastCommit.sum } : undefined,
+      lastValidators: this.lastValidators.copy(),
+      triggeredTimeoutPrecommit: this.triggeredTimeoutPrecommit,
+    }
+  }
+}

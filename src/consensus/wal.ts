@@ -1,0 +1,360 @@
+/**
+ * The consensus write-ahead log (CometBFT `consensus/wal.go`; shared/reference/cometbft-rpc.md §6.4).
+ *
+ * Record = CRC-32C of the payload (4 bytes, big-endian) ‖ payload length (4 bytes, big-endian) ‖ payload,
+ * the payload being protobuf `TimedWALMessage{time = 1, msg = 2}` with `WALMessage` oneof
+ * {event_data_round_state = 1, msg_info = 2, timeout_info = 3, end_height = 4}.
+ *
+ * Write policy (the caller chooses): own messages `writeSync` (fsync) before they are acted on; peer
+ * messages, timeouts and round steps `write` (buffered, flushed every 2 s or by the next sync);
+ * `#ENDHEIGHT h` `writeSync` before the block of h is applied. On open, a corrupt or truncated tail
+ * (bad CRC, impossible length, undecodable payload) is cut off with a warning.
+ *
+ * Files: `<path>` is the head; when it passes `maxFileBytes` at an end-of-height marker it is renamed to
+ * `<path>.1` (replacing the older one) and a new head starts, so a search sees at least one full height.
+ */
+import { mkdir, open, readFile, rename, stat, truncate, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { decodeTimestamp, encodeTimestamp } from '../chain/comet/encoding.js'
+import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
+import { silentLogger, type Logger } from '../utils/logger.js'
+import { now, type Timestamp } from '../utils/time.js'
+import { crc32c } from './crc32c.js'
+import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from './messages.js'
+import { isRoundStep, type RoundStep, type RoundStepName } from './round-step.js'
+
+/** CometBFT `maxMsgSizeBytes`: the largest WAL payload (1 MB). */
+export const WAL_MAX_MSG_BYTES = 1024 * 1024
+/** CRC (4) + length (4). */
+const HEADER_BYTES = 8
+/** CometBFT flushes buffered WAL writes every 2 s (`walFlushInterval`). */
+const DEFAULT_FLUSH_INTERVAL_MS = 2000
+/** CometBFT's autofile group rotates at 10 MB (`defaultHeadSizeLimit`). */
+const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+
+export type WalMessage =
+  /** `EventDataRoundState`, written at every step change. */
+  | { type: 'roundState'; height: number; round: number; step: RoundStepName }
+  /** `MsgInfo`: a proposal, block part or vote; peerId '' = our own. */
+  | { type: 'msgInfo'; msg: ConsensusMessage; peerId: string }
+  /** `TimeoutInfo`: a timeout that fired. */
+  | { type: 'timeout'; durationMs: number; height: number; round: number; step: RoundStep }
+  /** `EndHeightMessage`: the block of `height` is about to be applied. */
+  | { type: 'endHeight'; height: number }
+
+export interface TimedWalMessage {
+  time: Timestamp
+  msg: WalMessage
+}
+
+export interface WalOptions {
+  /** The head file, e.g. `<home>/data/cs.wal/wal`. */
+  path: string
+  logger?: Logger
+  /** Flush interval of buffered writes in ms (default 2000). */
+  flushIntervalMs?: number
+  /** Head size in bytes after which the head is rotated at the next end-of-height marker (default 10 MB). */
+  maxFileBytes?: number
+}
+
+/** Result of decoding a byte stream of records. */
+export interface DecodedWal {
+  messages: TimedWalMessage[]
+  /** Bytes of valid records from the start. */
+  validBytes: number
+  /** Why decoding stopped before the end, if it did. */
+  error?: string
+}
+
+export class Wal {
+  private pending: Uint8Array[] = []
+  private chain: Promise<void> = Promise.resolve()
+  private timer: NodeJS.Timeout | undefined
+  private closed = false
+
+  private constructor(
+    private fd: FileHandle,
+    private size: number,
+    private readonly opts: Required<Omit<WalOptions, 'logger'>> & { logger: Logger },
+  ) {
+    this.timer = setInterval(() => void this.flush(false).catch((err: unknown) => this.opts.logger.error('WAL flush failed', { err })), opts.flushIntervalMs)
+    this.timer.unref()
+  }
+
+  /**
+   * Opens (or creates) the WAL, truncating a corrupt or truncated tail. A new WAL starts with
+   * `#ENDHEIGHT 0`, as CometBFT's, so that the first height finds its starting point.
+   */
+  static async open(options: WalOptions): Promise<Wal> {
+    const opts = {
+      path: options.path,
+      logger: options.logger ?? silentLogger,
+      flushIntervalMs: options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS,
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    }
+    await mkdir(dirname(opts.path), { recursive: true })
+    let existed = false
+    let size = 0
+    try {
+      const bytes = await readFile(opts.path)
+      existed = bytes.length > 0
+      const decoded = decodeWalRecords(bytes)
+      size = decoded.validBytes
+      if (decoded.validBytes < bytes.length) {
+        opts.logger.warn('WAL has a corrupt or truncated tail; truncating it', {
+          path: opts.path,
+          offset: decoded.validBytes,
+          droppedBytes: bytes.length - decoded.validBytes,
+          reason: decoded.error,
+        })
+        await truncate(opts.path, decoded.validBytes)
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    }
+    const fd = await open(opts.path, 'a')
+    const wal = new Wal(fd, size, opts)
+    if (!existed) await wal.writeSync({ type: 'endHeight', height: 0 })
+    return wal
+  }
+
+  /** Buffered write (peer messages, timeouts, round steps). */
+  write(msg: WalMessage): void {
+    if (this.closed) return
+    this.pending.push(encodeWalRecord({ time: now(), msg }))
+  }
+
+  /** Write and fsync before returning (own messages, end-of-height markers). */
+  async writeSync(msg: WalMessage): Promise<void> {
+    if (this.closed) throw new Error('WAL is closed')
+    this.pending.push(encodeWalRecord({ time: now(), msg }))
+    await this.flush(true)
+    if (msg.type === 'endHeight' && this.size >= this.opts.maxFileBytes) await this.enqueue(() => this.rotate())
+  }
+
+  /** Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing). */
+  async flushAndSync(): Promise<void> {
+    if (this.closed) return
+    await this.flush(true)
+  }
+
+  /**
+   * The messages after the last `#ENDHEIGHT height` (searching the previous file too), or undefined
+   * when there is no such marker. Messages of later heights are included; the caller filters.
+   */
+  async searchForEndHeight(height: number): Promise<TimedWalMessage[] | undefined> {
+    await this.flush(false)
+    const all = await readAllWal(this.opts.path)
+    let last = -1
+    for (let i = 0; i < all.length; i++) {
+      const m = all[i]!.msg
+      if (m.type === 'endHeight' && m.height === height) last = i
+    }
+    return last < 0 ? undefined : all.slice(last + 1)
+  }
+
+  /** Flushes, fsyncs and closes. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    if (this.timer) clearInterval(this.timer)
+    await this.flush(true)
+    this.closed = true
+    await this.chain
+    await this.fd.close()
+  }
+
+  private flush(sync: boolean): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.closed) return
+      if (this.pending.length > 0) {
+        const frames = this.pending
+        this.pending = []
+        const buf = Buffer.concat(frames)
+        let off = 0
+        while (off < buf.length) {
+          const { bytesWritten } = await this.fd.write(buf, off, buf.length - off)
+          off += bytesWritten
+        }
+        this.size += buf.length
+      }
+      if (sync) await this.fd.sync()
+    })
+  }
+
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(op)
+    // Keep the chain alive after a failure; the caller of this op still sees the error.
+    this.chain = next.catch(() => undefined)
+    return next
+  }
+
+  private async rotate(): Promise<void> {
+    await this.fd.sync()
+    await this.fd.close()
+    await rename(this.opts.path, this.opts.path + '.1')
+    this.fd = await open(this.opts.path, 'a')
+    this.size = 0
+    this.opts.logger.info('rotated WAL', { path: this.opts.path })
+  }
+}
+
+/** Every message of `<path>.1` then `<path>`, in order (each file's valid prefix). */
+export async function readAllWal(path: string): Promise<TimedWalMessage[]> {
+  const out: TimedWalMessage[] = []
+  for (const p of [path + '.1', path]) {
+    try {
+      await stat(p)
+    } catch {
+      continue
+    }
+    out.push(...decodeWalRecords(await readFile(p)).messages)
+  }
+  return out
+}
+
+/** One framed record: crc32c(payload) ‖ len(payload) ‖ payload (big-endian). */
+export function encodeWalRecord(timed: TimedWalMessage): Uint8Array {
+  const payload = encodeTimedWalMessage(timed)
+  if (payload.length > WAL_MAX_MSG_BYTES) throw new Error(`WAL message is ${payload.length} bytes, more than the ${WAL_MAX_MSG_BYTES} allowed`)
+  const out = new Uint8Array(HEADER_BYTES + payload.length)
+  const view = new DataView(out.buffer)
+  view.setUint32(0, crc32c(payload))
+  view.setUint32(4, payload.length)
+  out.set(payload, HEADER_BYTES)
+  return out
+}
+
+/** Decodes records until the end or the first invalid one (truncated header/payload, CRC, length, protobuf). */
+export function decodeWalRecords(bytes: Uint8Array): DecodedWal {
+  const messages: TimedWalMessage[] = []
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let off = 0
+  while (off < bytes.length) {
+    if (bytes.length - off < HEADER_BYTES) return { messages, validBytes: off, error: 'truncated record header' }
+    const crc = view.getUint32(off)
+    const length = view.getUint32(off + 4)
+    if (length === 0 || length > WAL_MAX_MSG_BYTES) return { messages, validBytes: off, error: `invalid record length ${length}` }
+    if (bytes.length - off - HEADER_BYTES < length) return { messages, validBytes: off, error: 'truncated record payload' }
+    const payload = bytes.subarray(off + HEADER_BYTES, off + HEADER_BYTES + length)
+    if (crc32c(payload) !== crc) return { messages, validBytes: off, error: 'checksum mismatch' }
+    try {
+      messages.push(decodeTimedWalMessage(payload))
+    } catch (err) {
+      return { messages, validBytes: off, error: `undecodable record: ${(err as Error).message}` }
+    }
+    off += HEADER_BYTES + length
+  }
+  return { messages, validBytes: off }
+}
+
+function encodeTimedWalMessage({ time, msg }: TimedWalMessage): Uint8Array {
+  const body = new ProtoWriter()
+  switch (msg.type) {
+    case 'roundState':
+      body.message(1, new ProtoWriter().int(1, msg.height).int(2, msg.round).string(3, msg.step).finish())
+      break
+    case 'msgInfo':
+      body.message(2, new ProtoWriter().message(1, encodeConsensusMessage(msg.msg)).string(2, msg.peerId).finish())
+      break
+    case 'timeout': {
+      // google.protobuf.Duration{seconds = 1, nanos = 2}
+      const ms = Math.max(0, Math.round(msg.durationMs))
+      const duration = new ProtoWriter().int(1, Math.floor(ms / 1000)).int(2, (ms % 1000) * 1_000_000).finish()
+      body.message(3, new ProtoWriter().message(1, duration).int(2, msg.height).int(3, msg.round).uint(4, msg.step).finish())
+      break
+    }
+    case 'endHeight':
+      // An explicit empty-bodied message still marks height 0.
+      body.message(4, new ProtoWriter().int(1, msg.height).finish())
+      break
+  }
+  return new ProtoWriter().message(1, encodeTimestamp(time)).message(2, body.finish()).finish()
+}
+
+function decodeTimedWalMessage(payload: Uint8Array): TimedWalMessage {
+  const r = new ProtoReader(payload)
+  let time: Timestamp = { seconds: 0, nanos: 0 }
+  let msg: WalMessage | undefined
+  while (r.next()) {
+    if (r.field === 1) time = decodeTimestamp(r.bytes())
+    else if (r.field === 2) msg = decodeWalMessage(r.bytes())
+    else r.skip()
+  }
+  if (!msg) throw new Error('TimedWALMessage without a message')
+  return { time, msg }
+}
+
+function decodeWalMessage(bytes: Uint8Array): WalMessage {
+  const r = new ProtoReader(bytes)
+  let msg: WalMessage | undefined
+  while (r.next()) {
+    const inner = r.field >= 1 && r.field <= 4 ? new ProtoReader(r.bytes()) : undefined
+    if (!inner) {
+      r.skip()
+      continue
+    }
+    switch (r.field) {
+      case 1: {
+        let height = 0
+        let round = 0
+        let step = ''
+        while (inner.next()) {
+          if (inner.field === 1) height = inner.int64Number()
+          else if (inner.field === 2) round = inner.int32()
+          else if (inner.field === 3) step = inner.string()
+          else inner.skip()
+        }
+        msg = { type: 'roundState', height, round, step: step as RoundStepName }
+        break
+      }
+      case 2: {
+        let consensus: ConsensusMessage | undefined
+        let peerId = ''
+        while (inner.next()) {
+          if (inner.field === 1) consensus = decodeConsensusMessage(inner.bytes())
+          else if (inner.field === 2) peerId = inner.string()
+          else inner.skip()
+        }
+        if (!consensus) throw new Error('MsgInfo without a message')
+        msg = { type: 'msgInfo', msg: consensus, peerId }
+        break
+      }
+      case 3: {
+        let durationMs = 0
+        let height = 0
+        let round = 0
+        let step = 0
+        while (inner.next()) {
+          if (inner.field === 1) {
+            const d = new ProtoReader(inner.bytes())
+            let s = 0
+            let n = 0
+            while (d.next()) {
+              if (d.field === 1) s = d.int64Number()
+              else if (d.field === 2) n = d.int32()
+              else d.skip()
+            }
+            durationMs = s * 1000 + Math.round(n / 1_000_000)
+          } else if (inner.field === 2) height = inner.int64Number()
+          else if (inner.field === 3) round = inner.int32()
+          else if (inner.field === 4) step = inner.uint32()
+          else inner.skip()
+        }
+        if (!isRoundStep(step)) throw new Error(`TimeoutInfo with invalid step ${step}`)
+        msg = { type: 'timeout', durationMs, height, round, step }
+        break
+      }
+      case 4: {
+        let height = 0
+        while (inner.next()) {
+          if (inner.field === 1) height = inner.int64Number()
+          else inner.skip()
+        }
+        msg = { type: 'endHeight', height }
+        break
+      }
+    }
+  }
+  if (!msg) throw new Error('empty WALMessage')
+  return msg
+}

@@ -1,0 +1,199 @@
+/**
+ * Transport-independent JSON-RPC 2.0 dispatch: one HTTP body or WebSocket text frame in, the serialized
+ * response out (or nothing, for notifications). Behaviour follows geth's `rpc/handler.go`:
+ * - a request may omit `jsonrpc`; ids may be numbers or strings (anything but an object/array is echoed);
+ * - a message without `id` is a notification: it runs but gets no reply;
+ * - params are positional; `null`/absent means no arguments, an object is `non-array args`;
+ * - batches run in order; `[]` is a single -32600 `empty batch`; more than `batchRequestLimit` requests
+ *   is one -32600 `batch too large` (in an array, with the first call's id); once the batch response
+ *   passes `batchResponseMaxSize`, the remaining calls get -32003 `response too large`.
+ * The hot path (a single request whose handler answers synchronously) stays synchronous and serializes
+ * the result with one JSON.stringify.
+ */
+import type { Logger } from '../utils/logger.js'
+import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-rpc.js'
+import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
+import { renderEvmError } from './render-evm-error.js'
+import { invalidParamsError, invalidRequestError, methodNotFoundError } from './rpc-errors.js'
+
+/** Options of the dispatcher (the `[json-rpc]` limits that concern messages, not sockets). */
+export interface DispatcherOptions {
+  /** Enabled namespaces (`--json-rpc.api`); methods of other namespaces answer -32601 like unknown ones. */
+  namespaces: readonly string[]
+  /** Most requests in one batch (`batch-request-limit`, default 1000); 0 = unlimited. */
+  batchRequestLimit: number
+  /** Most bytes of responses in one batch (`batch-response-max-size`, default 25 MB); 0 = unlimited. */
+  batchResponseMaxSize: number
+}
+
+/** Defaults from shared/spec/decisions.md ("Request, batch and rate limits"). */
+export const defaultDispatcherOptions: DispatcherOptions = {
+  namespaces: ['eth', 'net', 'web3'],
+  batchRequestLimit: 1000,
+  batchResponseMaxSize: 25_000_000,
+}
+
+/** The result of handling one message: the serialized response, or undefined when nothing is sent. */
+export type DispatchResult = string | undefined
+
+const PREFIX = '{"jsonrpc":"' + JSONRPC_VERSION + '","id":'
+const PARSE_ERROR = PREFIX + 'null,"error":{"code":' + RpcErrorCode.parseError + ',"message":"parse error"}}'
+const EMPTY_BATCH = PREFIX + 'null,"error":{"code":' + RpcErrorCode.invalidRequest + ',"message":"empty batch"}}'
+const EMPTY_ARGS: unknown[] = []
+const NO_PARAMS: readonly unknown[] = []
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function'
+}
+
+function errorResponse(idJson: string, error: JsonRpcErrorObject): string {
+  return PREFIX + idJson + ',"error":' + JSON.stringify(error) + '}'
+}
+
+/** The id of a request message as JSON text, or undefined when the message has no usable id. */
+function idJsonOf(msg: Record<string, unknown>): string | undefined {
+  const id = msg.id
+  if (id === undefined || (id !== null && typeof id === 'object')) return undefined
+  return typeof id === 'number' ? String(id) : JSON.stringify(id)
+}
+
+/** Decodes positional params against the method's codecs; throws -32602 with geth's wording. */
+function decodeArgs(params: readonly Param<unknown>[], raw: unknown): unknown[] {
+  let list: readonly unknown[]
+  if (raw === undefined || raw === null) list = NO_PARAMS
+  else if (Array.isArray(raw)) list = raw
+  else throw invalidParamsError('non-array args')
+  const n = params.length
+  if (n === 0) {
+    if (list.length > 0) throw invalidParamsError('too many arguments, want at most 0')
+    return EMPTY_ARGS
+  }
+  const args = new Array<unknown>(n)
+  for (let i = 0; i < n; i++) {
+    const param = params[i]!
+    const value = list[i]
+    if (value === undefined || (value === null && !param.required)) {
+      if (param.required) throw invalidParamsError(`missing value for required argument ${i}`)
+      args[i] = param.default
+      continue
+    }
+    try {
+      args[i] = param.codec(value)
+    } catch (err) {
+      throw invalidParamsError(`invalid argument ${i}: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  if (list.length > n) throw invalidParamsError(`too many arguments, want at most ${n}`)
+  return args
+}
+
+/** Routes JSON-RPC messages to the enabled methods; shared by the HTTP and WebSocket servers. */
+export class Dispatcher {
+  private readonly methods = new Map<string, MethodDef>()
+
+  constructor(
+    tables: readonly MethodTable[],
+    private readonly opts: DispatcherOptions,
+    private readonly log: Logger,
+  ) {
+    const enabled = new Set(opts.namespaces)
+    for (const table of tables) {
+      for (const def of table) {
+        if (this.methods.has(def.name)) throw new Error(`duplicate RPC method ${def.name}`)
+        if (enabled.has(namespaceOf(def.name))) this.methods.set(def.name, def)
+      }
+    }
+  }
+
+  /** True when `method` is served (exists and its namespace is enabled). */
+  has(method: string): boolean {
+    return this.methods.has(method)
+  }
+
+  /** Handles one raw message (HTTP body, WebSocket text frame). */
+  handle(text: string, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
+    let msg: unknown
+    try {
+      msg = JSON.parse(text)
+    } catch {
+      return PARSE_ERROR
+    }
+    return this.handleParsed(msg, ctx)
+  }
+
+  /** Handles an already parsed message (single request or batch). */
+  handleParsed(msg: unknown, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
+    return Array.isArray(msg) ? this.handleBatch(msg, ctx) : this.handleCall(msg, ctx)
+  }
+
+  /** Handles one request object; returns its serialized response (undefined for a notification). */
+  private handleCall(msg: unknown, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse('null', { code: RpcErrorCode.invalidRequest, message: 'invalid request' })
+    const req = msg as Record<string, unknown>
+    const method = req.method
+    const idJson = idJsonOf(req)
+    if (typeof method !== 'string' || method === '') {
+      return errorResponse(idJson ?? 'null', renderEvmError(invalidRequestError(), undefined, this.log))
+    }
+    if (idJson === undefined && req.id !== undefined) {
+      // An object or array id: neither a call nor a notification (geth `invalid request`, id null).
+      return errorResponse('null', renderEvmError(invalidRequestError(), method, this.log))
+    }
+    let result: unknown
+    try {
+      const def = this.methods.get(method)
+      if (def === undefined) throw methodNotFoundError(method)
+      result = def.handler(decodeArgs(def.params, req.params), ctx)
+    } catch (err) {
+      return idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))
+    }
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        (value) => (idJson === undefined ? undefined : this.serializeResult(idJson, value, method)),
+        (err: unknown) => (idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))),
+      )
+    }
+    return idJson === undefined ? undefined : this.serializeResult(idJson, result, method)
+  }
+
+  private serializeResult(idJson: string, result: unknown, method: string): string {
+    try {
+      return PREFIX + idJson + ',"result":' + (result === undefined ? 'null' : JSON.stringify(result)) + '}'
+    } catch (err) {
+      return errorResponse(idJson, renderEvmError(err, method, this.log))
+    }
+  }
+
+  private async handleBatch(msgs: unknown[], ctx: CallContext): Promise<DispatchResult> {
+    if (msgs.length === 0) return EMPTY_BATCH
+    const limit = this.opts.batchRequestLimit
+    if (limit > 0 && msgs.length > limit) {
+      const first = msgs.find((m) => m !== null && typeof m === 'object' && !Array.isArray(m) && idJsonOf(m as Record<string, unknown>) !== undefined)
+      const idJson = first === undefined ? 'null' : idJsonOf(first as Record<string, unknown>)!
+      return '[' + errorResponse(idJson, { code: RpcErrorCode.invalidRequest, message: 'batch too large' }) + ']'
+    }
+    const maxSize = this.opts.batchResponseMaxSize
+    const parts: string[] = []
+    let size = 0
+    for (let i = 0; i < msgs.length; i++) {
+      const part = await this.handleCall(msgs[i], ctx)
+      if (part === undefined) continue
+      parts.push(part)
+      size += part.length
+      if (maxSize > 0 && size > maxSize) {
+        for (let j = i + 1; j < msgs.length; j++) {
+          const m = msgs[j]
+          if (m === null || typeof m !== 'object' || Array.isArray(m)) {
+            parts.push(errorResponse('null', { code: RpcErrorCode.responseTooLarge, message: 'response too large' }))
+            continue
+          }
+          const idJson = idJsonOf(m as Record<string, unknown>)
+          if (idJson === undefined && typeof (m as Record<string, unknown>).method === 'string') continue // notification
+          parts.push(errorResponse(idJson ?? 'null', { code: RpcErrorCode.responseTooLarge, message: 'response too large' }))
+        }
+        break
+      }
+    }
+    return parts.length === 0 ? undefined : '[' + parts.join(',') + ']'
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * The transaction pool, with go-ethereum's legacypool semantics (DESIGN.md "Transaction pool",
+ * decisions.md "Transaction pool transitions"): `pending` holds each sender's executable run of
+ * nonces, `queued` the transactions behind a nonce gap; a queued transaction is promoted when the gap
+ * fills; a same-nonce replacement needs `priceBump`% more on both fee cap and tip; when the pool is
+ * full the cheapest transactions are evicted; after every block the pool is re-checked against the
+ * new state. Unlike geth, which promotes in a background reorg, every change here is applied before
+ * `add` returns, so a caller sees its transaction's final place at once.
+ *
+ * It is the consensus engine's `Mempool` (structurally: txpool/ may not import consensus/) and the
+ * RPC's view of pending transactions.
+ */
+import type { DecodedTx } from '../chain/evm/tx.js'
+import type { ExecTxResult } from '../chain/comet/types.js'
+import { keccak256 } from '../crypto/index.js'
+import { bytesToHex } from '../primitives/hex.js'
+import { TypedEmitter } from '../utils/events.js'
+import type { Logger } from '../utils/logger.js'
+import { TX_SLOT_SIZE, type TxPoolOptions } from './options.js'
+import { PoolStore } from './pool-store.js'
+import { reapByPriceAndNonce } from './reap.js'
+import { SenderAccount, type PooledTx } from './sender-account.js'
+import { txPoolErrors } from './tx-pool-error.js'
+import { computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
+
+/** The latest committed state, as far as the pool reads it. */
+export interface TxPoolState {
+  /** Nonce and balance (wei) of a lower-case 0x address; zeros for an absent account. */
+  getAccount(address: string): Promise<{ nonce: bigint; balance: bigint }>
+}
+
+export interface TxPoolDeps {
+  /** Decodes raw bytes and recovers the sender once; throws `TxDecodeError`. */
+  decode: (raw: Uint8Array) => DecodedTx
+  state: TxPoolState
+  /** Base fee of the next block, in wei: prices proposals when reaped and evictions as of the last `update`. */
+  nextBaseFee: () => bigint
+  options: TxPoolOptions
+  logger: Logger
+}
+
+/** The pool's typed events. */
+export interface TxPoolEvents extends Record<string, unknown> {
+  /** A transaction entered the pool (pending or queued), including a replacement. */
+  newPendingTx: DecodedTx
+  /** Executable transactions are available; at most once per height, as CometBFT's `TxsAvailable`. */
+  txsAvailable: undefined
+}
+
+/** Pending and queued counts (txpool_status). */
+export interface TxPoolStatus {
+  pending: number
+  queued: number
+}
+
+export class TxPool {
+  readonly events = new TypedEmitter<TxPoolEvents>()
+  private readonly decode: (raw: Uint8Array) => DecodedTx
+  private readonly state: TxPoolState
+  private readonly nextBaseFee: () => bigint
+  private readonly options: TxPoolOptions
+  private readonly log: Logger
+  private readonly store: PoolStore
+  private seq = 0
+  /** Pending txs evicted since the last block; geth refuses evictions beyond globalSlots / 4 between reorgs. */
+  private changesSinceUpdate = 0
+  private notifiedTxsAvailable = false
+  private minGasPrice: bigint
+  private blockGasLimit: bigint
+  /** Tail of the chain that serialises the state-reading parts of `add` and `update`. */
+  private exclusive: Promise<unknown> = Promise.resolve()
+  /** Operations in that chain; while any runs, `add` joins the chain instead of taking the fast path. */
+  private running = 0
+
+  constructor(deps: TxPoolDeps) {
+    this.decode = deps.decode
+    this.state = deps.state
+    this.nextBaseFee = deps.nextBaseFee
+    this.options = { ...deps.options }
+    this.log = deps.logger
+    this.minGasPrice = deps.options.minGasPrice
+    this.blockGasLimit = deps.options.blockGasLimit
+    this.store = new PoolStore(this.options, deps.nextBaseFee(), deps.logger)
+  }
+
+  // ---- Admission ----
+
+  /**
+   * Validates a raw transaction and adds it to the pool, in geth's order: decode, replay protection,
+   * already known, the stateless checks, nonce, funds (including the sender's pending spending),
+   * replacement bump, the sender's queue limit, room in the pool. Throws `TxPoolError`.
+   */
+  async add(raw: Uint8Array): Promise<DecodedTx> {
+    let tx: DecodedTx
+    try {
+      tx = this.decode(raw)
+    } catch (err) {
+      throw translateDecodeError(raw, err instanceof Error ? err.message : String(err), this.options)
+    }
+    if (!this.options.allowUnprotectedTxs && isUnprotected(tx)) throw txPoolErrors.unprotected()
+    if (this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
+    validateTxBasics(tx, { maxTxSize: this.options.maxTxSize, maxInitCodeSize: this.options.maxInitCodeSize, blockGasLimit: this.blockGasLimit, minGasPrice: this.minGasPrice })
+    const account = this.store.accounts.get(tx.fromHex)
+    // Fast path: a known sender needs no state read, so no turn in the serialising chain either.
+    if (account !== undefined && this.running === 0) {
+      this.insert(tx, account)
+      return tx
+    }
+    return this.runExclusive(async () => {
+      const sender = this.store.accounts.get(tx.fromHex) ?? (await this.loadAccount(tx.fromHex))
+      try {
+        this.insert(tx, sender)
+      } catch (err) {
+        // Keep no state cache for a sender the pool holds nothing of.
+        if (sender.txCount === 0) this.store.accounts.delete(sender.address)
+        throw err
+      }
+      return tx
+    })
+  }
+
+  /** The state-dependent part of admission; synchronous, so it sees and leaves the pool consistent. */
+  private insert(tx: DecodedTx, account: SenderAccount): void {
+    const store = this.store
+    if (store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
+    if (tx.nonce < account.nonce) throw txPoolErrors.nonceTooLow(tx.fromHex, tx.nonce, account.nonce)
+    const cost = computeTxCost(tx)
+    if (account.balance < cost) throw txPoolErrors.insufficientFunds(tx.fromHex, account.balance, cost)
+    const replacedPending = account.getPending(tx.nonce)
+    const need = account.pendingCost + cost - (replacedPending?.cost ?? 0n)
+    if (account.balance < need) throw txPoolErrors.insufficientFunds(tx.fromHex, account.balance, need)
+    const replaced = replacedPending ?? account.queued.get(tx.nonce)
+    if (replaced !== undefined && !this.isReplacement(replaced.tx, tx)) throw txPoolErrors.replaceUnderpriced()
+    if (replaced === undefined && tx.nonce > account.nextNonce() && account.queued.size >= this.options.accountQueue) {
+      // geth caps each queue at accountQueue, dropping the highest nonces: a tx above them all would go at once.
+      const highest = account.maxQueuedNonce()
+      if (highest === undefined || tx.nonce > highest) throw txPoolErrors.accountLimit(account.txCount)
+    }
+    const pooled: PooledTx = { tx, cost, slots: Math.max(1, Math.ceil(tx.size / TX_SLOT_SIZE)), seq: ++this.seq }
+    const extraSlots = pooled.slots - (replaced?.slots ?? 0)
+    if (extraSlots > 0 && store.slotCount + extraSlots > this.options.globalSlots + this.options.globalQueue) {
+      this.makeRoom(pooled, extraSlots, this.isGapped(account, tx.nonce))
+    }
+    store.place(account, pooled)
+    if (account.queued.size > this.options.accountQueue) store.capQueue(account)
+    if (store.pendingCount > this.options.globalSlots) store.truncatePending()
+    if (store.queuedCount > this.options.globalQueue) store.truncateQueue()
+    // The limits may have taken the newcomer itself (highest nonce of the largest or idlest sender).
+    if (!store.isPooled(pooled)) throw txPoolErrors.poolFull()
+    this.events.emit('newPendingTx', tx)
+    if (store.pendingCount > 0) this.notifyTxsAvailable()
+  }
+
+  /** geth `list.Add`: both fee cap and tip strictly higher, and at least `priceBump`% higher. */
+  private isReplacement(old: DecodedTx, tx: DecodedTx): boolean {
+    if (old.maxFeePerGas >= tx.maxFeePerGas || old.maxPriorityFeePerGas >= tx.maxPriorityFeePerGas) return false
+    const bump = BigInt(100 + this.options.priceBump)
+    return tx.maxFeePerGas >= (old.maxFeePerGas * bump) / 100n && tx.maxPriorityFeePerGas >= (old.maxPriorityFeePerGas * bump) / 100n
+  }
+
+  /** geth `isGapped`: the tx would not be executable even with the sender's queued txs. */
+  private isGapped(account: SenderAccount, nonce: bigint): boolean {
+    const next = account.nextNonce()
+    if (nonce <= next) return false
+    for (let n = next; n < nonce; n++) if (!account.queued.has(n)) return true
+    return false
+  }
+
+  /** geth's full-pool branch of `add`: evict the cheapest transactions to free `slots`, or refuse. */
+  private makeRoom(pooled: PooledTx, slots: number, gapped: boolean): void {
+    const { priced } = this.store
+    if (priced.underpriced(pooled)) throw txPoolErrors.poolFull()
+    if (this.changesSinceUpdate > Math.floor(this.options.globalSlots / 4)) throw txPoolErrors.poolFull()
+    const drop = priced.discard(this.store.slotCount + slots - (this.options.globalSlots + this.options.globalQueue))
+    if (drop === undefined) throw txPoolErrors.poolFull()
+    if (gapped && drop.some((d) => this.store.isPending(d))) {
+      priced.restore(drop)
+      throw txPoolErrors.futureReplacePending()
+    }
+    for (const d of drop) this.changesSinceUpdate += this.store.removeTx(d)
+    this.log.debug('evicted underpriced transactions', { count: drop.length, for: pooled.tx.hashHex })
+  }
+
+  // ---- Blocks ----
+
+  /**
+   * After a committed block: drops the included transactions, refreshes every pooled sender's nonce
+   * and balance from the new state, drops what is now stale (nonce too low), unaffordable (cost above
+   * the balance) or above the block gas limit, re-forms each sender's pending run (promoting queued
+   * transactions whose gap filled, demoting those behind a new gap), applies the limits and re-prices
+   * at the next base fee. Then announces txs-available if executable transactions remain.
+   * `results` is not needed: a tx leaves the pool once included, whatever its outcome.
+   */
+  async update(height: number, txs: Uint8Array[], results: ExecTxResult[] = []): Promise<void> {
+    void results
+    await this.runExclusive(async () => {
+      const includedHashes = txs.map((raw) => bytesToHex(keccak256(raw)))
+      const senders = [...this.store.accounts.values()].filter((a) => a.txCount > 0)
+      const fresh = await Promise.all(senders.map((a) => this.state.getAccount(a.address)))
+      // From here on synchronous: no reader sees a half-updated pool.
+      const { included, dropped } = this.store.reset(includedHashes, senders, fresh, this.blockGasLimit, this.nextBaseFee())
+      this.changesSinceUpdate = 0
+      this.notifiedTxsAvailable = false
+      this.log.debug('pool updated', { height, included, dropped, ...this.status() })
+    })
+    if (this.store.pendingCount > 0) this.notifyTxsAvailable()
+  }
+
+  // ---- Proposals ----
+
+  /**
+   * Executable transactions in proposal order (effective tip at the next base fee across senders,
+   * nonce order within one), raw, stopping at the first that would pass `maxBytes` (protobuf size of
+   * the block's txs, as CometBFT counts it; -1 = none) or `maxGas` (sum of gas limits; -1 = none).
+   */
+  reapMaxBytesMaxGas(maxBytes: number, maxGas: bigint): Uint8Array[] {
+    return reapByPriceAndNonce(this.pendingLists(), this.nextBaseFee(), { maxBytes, maxGas, maxTxs: -1 })
+  }
+
+  /** Up to `max` executable transactions in proposal order (-1 = all); CometBFT `ReapMaxTxs`. */
+  reapMaxTxs(max: number): Uint8Array[] {
+    return reapByPriceAndNonce(this.pendingLists(), this.nextBaseFee(), { maxBytes: -1, maxGas: -1n, maxTxs: max })
+  }
+
+  private *pendingLists(): Iterable<readonly PooledTx[]> {
+    for (const account of this.store.accounts.values()) if (account.pending.length > 0) yield account.pending
+  }
+
+  /** Subscribes to txs-available (at most once per height); returns the unsubscribe function. */
+  onTxsAvailable(listener: () => void): () => void {
+    return this.events.on('txsAvailable', listener)
+  }
+
+  /** Subscribes to a pool event; returns the unsubscribe function. */
+  on<K extends keyof TxPoolEvents>(event: K, listener: (payload: TxPoolEvents[K]) => void): () => void {
+    return this.events.on(event, listener)
+  }
+
+  private notifyTxsAvailable(): void {
+    if (this.notifiedTxsAvailable) return
+    this.notifiedTxsAvailable = true
+    this.events.emit('txsAvailable', undefined)
+  }
+
+  // ---- Queries ----
+
+  /** The pooled transaction with this EVM (Keccak-256) hash, as bytes or 0x hex. */
+  get(hash: Uint8Array | string): DecodedTx | undefined {
+    return this.store.all.get(normalizeHash(hash))?.tx
+  }
+
+  has(hash: Uint8Array | string): boolean {
+    return this.store.all.has(normalizeHash(hash))
+  }
+
+  /** State nonce plus the sender's executable run: eth_getTransactionCount(address, 'pending'). */
+  async pendingNonce(address: string): Promise<bigint> {
+    const account = this.store.accounts.get(address.toLowerCase())
+    if (account !== undefined) return account.nextNonce()
+    return (await this.state.getAccount(address.toLowerCase())).nonce
+  }
+
+  /** Executable transactions by sender (lower-case address), in nonce order (txpool_content `pending`). */
+  pending(): Map<string, DecodedTx[]> {
+    const out = new Map<string, DecodedTx[]>()
+    for (const account of this.store.accounts.values()) if (account.pending.length > 0) out.set(account.address, account.pending.map((p) => p.tx))
+    return out
+  }
+
+  /** Transactions behind a nonce gap by sender (lower-case address), in nonce order (txpool_content `queued`). */
+  queued(): Map<string, DecodedTx[]> {
+    const out = new Map<string, DecodedTx[]>()
+    for (const account of this.store.accounts.values()) if (account.queued.size > 0) out.set(account.address, account.sortedQueued().map((p) => p.tx))
+    return out
+  }
+
+  /** One sender's pending and queued transactions in nonce order (txpool_contentFrom). */
+  contentFrom(address: string): { pending: DecodedTx[]; queued: DecodedTx[] } {
+    const account = this.store.accounts.get(address.toLowerCase())
+    return { pending: account?.pending.map((p) => p.tx) ?? [], queued: account?.sortedQueued().map((p) => p.tx) ?? [] }
+  }
+
+  status(): TxPoolStatus {
+    return { pending: this.store.pendingCount, queued: this.store.queuedCount }
+  }
+
+  /** Number of executable (pending) transactions. */
+  size(): number {
+    return this.store.pendingCount
+  }
+
+  /** Encoded bytes of all pooled transactions (CometBFT num_unconfirmed_txs `total_bytes`). */
+  sizeBytes(): number {
+    let bytes = 0
+    for (const p of this.store.all.values()) bytes += p.tx.size
+    return bytes
+  }
+
+  /** The minimum tip cap (legacy: gas price) in wei. */
+  getMinGasPrice(): bigint {
+    return this.minGasPrice
+  }
+
+  /** Changes the minimum tip cap; when it rises, pooled transactions below it are dropped (geth `SetGasTip`). */
+  setMinGasPrice(wei: bigint): void {
+    const old = this.minGasPrice
+    this.minGasPrice = wei
+    if (wei <= old) return
+    const below = [...this.store.all.values()].filter((p) => p.tx.maxPriorityFeePerGas < wei)
+    for (const p of below) this.store.removeTx(p)
+    if (below.length > 0) this.log.info('dropped transactions below the new minimum gas price', { count: below.length, minGasPrice: wei })
+  }
+
+  /** Sets the gas limit of the next block; larger transactions are refused, and dropped at the next update. */
+  setBlockGasLimit(gas: bigint): void {
+    this.blockGasLimit = gas
+  }
+
+  /** Empties the pool (CometBFT unsafe_flush_mempool). */
+  flush(): void {
+    this.store.clear(this.nextBaseFee())
+  }
+
+  // ---- Serialisation of state reads ----
+
+  private runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.running++
+    const run = this.exclusive.then(fn).finally(() => this.running--)
+    this.exclusive = run.catch(() => undefined)
+    return run
+  }
+
+  private async loadAccount(address: string): Promise<SenderAccount> {
+    const { nonce, balance } = await this.state.getAccount(address)
+    const account = new SenderAccount(address, nonce, balance)
+    this.store.accounts.set(address, account)
+    return account
+  }
+}
+
+function normalizeHash(hash: Uint8Array | string): string {
+  return typeof hash === 'string' ? hash.toLowerCase() : bytesToHex(hash)
+}

@@ -1,0 +1,50 @@
+/** Starts the HTTP JSON-RPC server on port 0 over a FakeBackend, with a tiny JSON-RPC client. */
+import { createEthApi, defaultEthApiOptions, type EthApiOptions } from '../../../src/api/eth/index.js'
+import { Dispatcher, defaultDispatcherOptions, type DispatcherOptions } from '../../../src/rpc/dispatcher.js'
+import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
+import { silentLogger } from '../../../src/utils/logger.js'
+import type { FakeBackend } from './fake-backend.js'
+
+export interface TestServer {
+  server: HttpRpcServer
+  url: string
+  /** POSTs one request and returns the parsed response envelope. */
+  call(method: string, params?: unknown[]): Promise<{ result?: any; error?: { code: number; message: string; data?: unknown } }>
+  /** The result of a call, failing the test on an error. */
+  result(method: string, params?: unknown[]): Promise<any>
+  /** POSTs a raw body. */
+  post(body: string, headers?: Record<string, string>): Promise<Response>
+  close(): Promise<void>
+}
+
+export async function startTestServer(
+  backend: FakeBackend,
+  opts: { api?: Partial<EthApiOptions>; dispatcher?: Partial<DispatcherOptions>; http?: Partial<HttpRpcServerOptions> } = {},
+): Promise<TestServer> {
+  const dispatcher = new Dispatcher(
+    createEthApi(backend, { ...defaultEthApiOptions, ...opts.api }),
+    { ...defaultDispatcherOptions, ...opts.dispatcher },
+    silentLogger,
+  )
+  const server = await HttpRpcServer.start(dispatcher, { ...defaultHttpRpcServerOptions, port: 0, ...opts.http }, silentLogger)
+  const url = server.url
+  let id = 0
+  const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Response> =>
+    fetch(url, { method: 'POST', headers, body })
+  const call: TestServer['call'] = async (method, params = []) => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
+    return (await res.json()) as any
+  }
+  return {
+    server,
+    url,
+    call,
+    post,
+    async result(method, params) {
+      const res = await call(method, params)
+      if (res.error) throw new Error(`${method}: ${res.error.code} ${res.error.message}`)
+      return res.result
+    },
+    close: () => server.close(),
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * Test doubles and builders for the consensus tests: a tiny key/value Application whose state lives in
+ * the node's Database (so it survives restarts, and its writes join the height's batch), a FIFO Mempool,
+ * deterministic validator keys, a genesis, and a node builder over a temp home.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { BlockStore } from '../../../src/chain/comet/block-store.js'
+import type { ConsensusParams, ExecTxResult, ValidatorUpdate } from '../../../src/chain/comet/types.js'
+import type { ConsensusConfig } from '../../../src/config/node-config.js'
+import type {
+  Application,
+  CheckTxResponse,
+  FinalizeBlockRequest,
+  FinalizeBlockResponse,
+  InfoResponse,
+  InitChainRequest,
+  InitChainResponse,
+  Mempool,
+  QueryRequest,
+  QueryResponse,
+} from '../../../src/consensus/application.js'
+import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
+import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'
+import { testConsensusConfig } from '../../../src/consensus/options.js'
+import { FilePV } from '../../../src/consensus/privval.js'
+import type { ConsensusTransport } from '../../../src/consensus/transport.js'
+import { sha256 } from '../../../src/crypto/index.js'
+import { Database } from '../../../src/db/database.js'
+import { metaKey } from '../../../src/db/prefixes.js'
+import { keyFromSeed, type ValidatorKey } from '../../../src/keystore/validator-key.js'
+import { bytesToUtf8, concatBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
+import { createLogger, silentLogger, type Logger } from '../../../src/utils/logger.js'
+import { now } from '../../../src/utils/time.js'
+
+export const CHAIN_ID = 'nodectl_31337-1'
+
+/** Deterministic validator keys: seed i = 32 bytes of value i+1. */
+export function makeKeys(n: number): ValidatorKey[] {
+  return Array.from({ length: n }, (_, i) => keyFromSeed(new Uint8Array(32).fill(i + 1)))
+}
+
+export function defaultParams(): ConsensusParams {
+  return {
+    block: { maxBytes: 22_020_096n, maxGas: -1n },
+    evidence: { maxAgeNumBlocks: 100_000n, maxAgeDurationNs: 172_800_000_000_000n, maxBytes: 1_048_576n },
+    validator: { pubKeyTypes: ['ed25519'] },
+    version: { app: 0n },
+    abci: { voteExtensionsEnableHeight: 0n },
+  }
+}
+
+export function makeGenesis(keys: ValidatorKey[], power = 10n): ConsensusGenesis {
+  return {
+    genesisTime: now(),
+    chainId: CHAIN_ID,
+    initialHeight: 1,
+    consensusParams: defaultParams(),
+    validators: keys.map((k) => ({ pubKey: k.publicKey, power })),
+    appHash: new Uint8Array(0),
+    appStateBytes: utf8ToBytes('{}'),
+  }
+}
+
+function okResult(data: Uint8Array = new Uint8Array(0)): ExecTxResult {
+  return { code: 0, data, log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [{ type: 'app', attributes: [{ key: 'key', value: 'v', index: true }] }], codespace: '' }
+}
+
+export interface KvAppOptions {
+  /** Keep state only in memory (an app that forgets on restart: exercises handshake replay). */
+  inMemory?: boolean
+  /** Throw from commit() at this height once (a crash after #ENDHEIGHT, before the batch). */
+  failCommitAt?: number
+  /** Validator updates to return from FinalizeBlock at a height. */
+  validatorUpdates?: Map<number, ValidatorUpdate[]>
+  /** Reject proposals (ProcessProposal) containing this tx. */
+  rejectTx?: string
+}
+
+/**
+ * A key/value app: tx `key=value` sets a key. The app hash changes only when a block has txs
+ * (app hash = SHA-256(previous ‖ txs)), like an EVM app whose state root moves with executed txs.
+ */
+export class KvApp implements Application {
+  height = 0
+  appHash: Uint8Array = new Uint8Array(0)
+  readonly kv = new Map<string, string>()
+  finalized: number[] = []
+  private pending: { height: number; appHash: Uint8Array; sets: [string, string][] } | undefined
+
+  constructor(private readonly db: Database, private readonly opts: KvAppOptions = {}) {}
+
+  async load(): Promise<void> {
+    if (this.opts.inMemory) return
+    const h = await this.db.get(metaKey('kvapp:height'))
+    if (h) this.height = Number(bytesToUtf8(h))
+    const hash = await this.db.get(metaKey('kvapp:hash'))
+    if (hash) this.appHash = hash
+  }
+
+  async info(): Promise<InfoResponse> {
+    return { data: 'kvapp', version: '1', appVersion: 1n, lastBlockHeight: this.height, lastBlockAppHash: this.appHash }
+  }
+
+  async initChain(_req: InitChainRequest): Promise<InitChainResponse> {
+    return { validators: [], appHash: new Uint8Array(0) }
+  }
+
+  async checkTx(_tx: Uint8Array): Promise<CheckTxResponse> {
+    return { code: 0, data: new Uint8Array(0), log: '', gasWanted: 1n, gasUsed: 0n, events: [], codespace: '' }
+  }
+
+  async prepareProposal(req: { txs: Uint8Array[] }): Promise<{ txs: Uint8Array[] }> {
+    return { txs: req.txs }
+  }
+
+  async processProposal(req: { txs: Uint8Array[] }): Promise<{ accept: boolean }> {
+    if (this.opts.rejectTx && req.txs.some((t) => bytesToUtf8(t) === this.opts.rejectTx)) return { accept: false }
+    return { accept: true }
+  }
+
+  async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
+    const sets: [string, string][] = req.txs.map((t) => {
+      const [k, v] = bytesToUtf8(t).split('=')
+      return [k ?? '', v ?? '']
+    })
+    const appHash = req.txs.length > 0 ? sha256(concatBytes(this.appHash, ...req.txs)) : this.appHash
+    this.pending = { height: req.height, appHash, sets }
+    if (!this.opts.inMemory) {
+      this.db.stagePut(metaKey('kvapp:height'), utf8ToBytes(String(req.height)))
+      this.db.stagePut(metaKey('kvapp:hash'), appHash)
+      for (const [k, v] of sets) this.db.stagePut(metaKey('kvapp:kv:' + k), utf8ToBytes(v))
+    }
+    return {
+      events: [{ type: 'block', attributes: [{ key: 'height', value: String(req.height), index: true }] }],
+      txResults: req.txs.map(() => okResult()),
+      validatorUpdates: this.opts.validatorUpdates?.get(req.height) ?? [],
+      appHash,
+    }
+  }
+
+  async commit(): Promise<{ retainHeight: number }> {
+    const p = this.pending
+    if (!p) throw new Error('commit without finalizeBlock')
+    if (this.opts.failCommitAt === p.height) {
+      this.opts.failCommitAt = undefined
+      this.pending = undefined
+      throw new Error(`simulated crash before the batch of height ${p.height}`)
+    }
+    this.height = p.height
+    this.appHash = p.appHash
+    for (const [k, v] of p.sets) this.kv.set(k, v)
+    this.finalized.push(p.height)
+    this.pending = undefined
+    return { retainHeight: 0 }
+  }
+
+  async query(_req: QueryRequest): Promise<QueryResponse> {
+    return { code: 0, log: '', info: '', index: 0n, key: new Uint8Array(0), value: new Uint8Array(0), height: this.height, codespace: '' }
+  }
+}
+
+/** A FIFO mempool: reap everything that fits, drop included txs on update. */
+export class FakeMempool implements Mempool {
+  txs: Uint8Array[] = []
+  private readonly listeners = new Set<() => void>()
+
+  add(tx: string | Uint8Array): void {
+    this.txs.push(typeof tx === 'string' ? utf8ToBytes(tx) : tx)
+    for (const l of [...this.listeners]) l()
+  }
+
+  reapMaxBytesMaxGas(maxBytes: number, _maxGas: bigint): Uint8Array[] {
+    const out: Uint8Array[] = []
+    let size = 0
+    for (const tx of this.txs) {
+      if (maxBytes >= 0 && size + tx.length + 6 > maxBytes) break
+      size += tx.length + 6
+      out.push(tx)
+    }
+    return out
+  }
+
+  size(): number {
+    return this.txs.length
+  }
+
+  async update(_height: number, txs: Uint8Array[]): Promise<void> {
+    const included = new Set(txs.map((t) => bytesToUtf8(t)))
+    this.txs = this.txs.filter((t) => !included.has(bytesToUtf8(t)))
+  }
+
+  onTxsAvailable(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}
+
+export async function makeTempDir(prefix = 'nodectl-consensus-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix))
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true })
+}
+
+export interface TestNode {
+  dir: string
+  engine: ConsensusEngine
+  db: Database
+  blockStore: BlockStore
+  app: KvApp
+  mempool: FakeMempool
+  pv: FilePV | undefined
+  stop(): Promise<void>
+}
+
+export interface StartNodeOptions {
+  dir: string
+  genesis: ConsensusGenesis
+  key?: ValidatorKey
+  transport?: ConsensusTransport
+  config?: Partial<ConsensusConfig>
+  app?: KvAppOptions
+  logger?: Logger
+  /** Do not call engine.start() (the caller does). */
+  noStart?: boolean
+}
+
+/** Builds a node over `dir` (db, WAL, signer state) and starts it. */
+export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
+  const db = new Database({ path: join(opts.dir, 'db') })
+  await db.open()
+  const blockStore = new BlockStore(db)
+  const app = new KvApp(db, opts.app)
+  await app.load()
+  const mempool = new FakeMempool()
+  const pv = opts.key ? await FilePV.fromKey(opts.key, join(opts.dir, 'priv_validator_state.json')) : undefined
+  const engine = new ConsensusEngine({
+    config: { ...testConsensusConfig, ...opts.config },
+    genesis: opts.genesis,
+    db,
+    blockStore,
+    app,
+    mempool,
+    ...(pv ? { privValidator: pv } : {}),
+    ...(opts.transport ? { transport: opts.transport } : {}),
+    walPath: join(opts.dir, 'cs.wal', 'wal'),
+    logger: opts.logger ?? (process.env.CONSENSUS_TEST_LOG ? createLogger({ level: 'debug', format: 'plain' }) : silentLogger),
+  })
+  if (!opts.noStart) await engine.start()
+  let stopped = false
+  return {
+    dir: opts.dir,
+    engine,
+    db,
+    blockStore,
+    app,
+    mempool,
+    pv,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      await engine.stop()
+      await db.close()
+    },
+  }
+}
+
+/** Polls `cond` until true; fails after `timeoutMs` with `what`. */
+export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, intervalMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, intervalMs))
+  }
+}
+
+/** A logger that records every line (for asserting what was logged). */
+export function recordingLogger(): { logger: Logger; lines: { level: string; msg: string; ctx: Record<string, unknown> }[] } {
+  const lines: { level: string; msg: string; ctx: Record<string, unknown> }[] = []
+  const make = (fields: Record<string, unknown>): Logger => ({
+    debug: (msg, ctx) => lines.push({ level: 'debug', msg, ctx: { ...fields, ...ctx } }),
+    info: (msg, ctx) => lines.push({ level: 'info', msg, ctx: { ...fields, ...ctx } }),
+    warn: (msg, ctx) => lines.push({ level: 'warn', msg, ctx: { ...fields, ...ctx } }),
+    error: (msg, ctx) => lines.push({ level: 'error', msg, ctx: { ...fields, ...ctx } }),
+    child: (f) => make({ ...fields, ...f }),
+  })
+  return { logger: make({}), lines }
+}

@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
+import { hashHeader } from '../../../src/chain/comet/hash.js'
+import { BlockIDFlag } from '../../../src/chain/comet/types.js'
+import type { ConsensusEvents } from '../../../src/consensus/events.js'
+import { bytesToUtf8 } from '../../../src/primitives/hex.js'
+import { compareTime } from '../../../src/utils/time.js'
+import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+
+describe('single validator', () => {
+  let dir: string
+  let node: TestNode | undefined
+  beforeEach(async () => {
+    dir = await makeTempDir()
+  })
+  afterEach(async () => {
+    await node?.stop()
+    node = undefined
+    await removeDir(dir)
+  })
+
+  it('commits consecutive heights, each block carrying the previous commit with a valid signature', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    const events: (keyof ConsensusEvents)[] = []
+    node = await startNode({ dir, genesis, key: keys[0]!, noStart: true })
+    for (const name of ['NewRound', 'CompleteProposal', 'Polka', 'Lock', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Vote', 'NewRoundStep'] as const) {
+      node.engine.events.on(name, () => events.push(name))
+    }
+    await node.engine.start()
+    await waitFor(() => node!.engine.height >= 5, 'height 5')
+    const { blockStore, engine } = node
+    const state = engine.getState()
+    const vals = await engine.getValidators(2)
+    expect(vals?.size).toBe(1)
+
+    const b1 = (await blockStore.loadBlock(1))!
+    expect(b1.header.time).toEqual(genesis.genesisTime)
+    expect(b1.lastCommit.signatures).toHaveLength(0)
+    for (let h = 2; h <= 5; h++) {
+      const block = (await blockStore.loadBlock(h))!
+      const prev = (await blockStore.loadBlockMeta(h - 1))!
+      expect(blockIdEquals(block.header.lastBlockId, prev.blockId)).toBe(true)
+      expect(block.lastCommit.height).toBe(h - 1)
+      expect(block.lastCommit.signatures[0]!.blockIdFlag).toBe(BlockIDFlag.Commit)
+      // The commit verifies against the validators of h-1 (signature over the precommit sign bytes).
+      expect(() => vals!.verifyCommit(state.chainId, prev.blockId, h - 1, block.lastCommit)).not.toThrow()
+      // BFT time: strictly increasing, the median of the last commit (one validator: its precommit time).
+      expect(compareTime(block.header.time, prev.header.time)).toBeGreaterThan(0)
+      expect(block.header.time).toEqual(block.lastCommit.signatures[0]!.timestamp)
+      expect(hashHeader(block.header)).toEqual((await blockStore.loadBlockMeta(h))!.blockId.hash)
+    }
+    expect(node.app.finalized.slice(0, 5)).toEqual([1, 2, 3, 4, 5])
+    for (const name of ['NewRound', 'CompleteProposal', 'Polka', 'Lock', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Vote', 'NewRoundStep'] as const) {
+      expect(events).toContain(name)
+    }
+    const rs = engine.getRoundState()
+    expect(rs.height).toBeGreaterThanOrEqual(6)
+    expect(rs.proposer?.index).toBe(0)
+  })
+
+  it('proposes and commits a transaction from the mempool, emitting Tx events', async () => {
+    const keys = makeKeys(1)
+    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]! })
+    const txEvents: { height: number; index: number; tx: string }[] = []
+    node.engine.events.on('Tx', (e) => txEvents.push({ height: e.height, index: e.index, tx: bytesToUtf8(e.tx) }))
+    await waitFor(() => node!.engine.height >= 2, 'height 2')
+    node.mempool.add('alice=1')
+    node.mempool.add('bob=2')
+    await waitFor(() => node!.app.kv.get('bob') === '2', 'txs committed')
+    expect(node.app.kv.get('alice')).toBe('1')
+    expect(node.mempool.size()).toBe(0)
+    expect(txEvents.map((e) => e.tx)).toEqual(['alice=1', 'bob=2'])
+    const block = (await node.blockStore.loadBlock(txEvents[0]!.height))!
+    expect(block.txs.map(bytesToUtf8)).toEqual(['alice=1', 'bob=2'])
+    const results = await node.engine.stateStore.loadFinalizeBlockResponse(txEvents[0]!.height)
+    expect(results?.txResults).toHaveLength(2)
+  })
+
+  it('with createEmptyBlocks off waits for txs, proposing only proof blocks and blocks with txs', async () => {
+    const keys = makeKeys(1)
+    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true } })
+    // Height 1 is a proof block (first height); then nothing happens without txs.
+    await waitFor(() => node!.engine.height >= 1, 'height 1')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(node.engine.height).toBe(1)
+    expect(node.engine.getRoundState().stepName).toBe('RoundStepNewRound')
+
+    const started = Date.now()
+    node.mempool.add('k=v')
+    await waitFor(() => node!.app.kv.get('k') === 'v', 'tx committed')
+    expect(Date.now() - started).toBeLessThan(5_000)
+    // The tx changed the app hash, so one proof block follows; then the node waits again.
+    await waitFor(() => node!.engine.height >= 3, 'proof block')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(node.engine.height).toBe(3)
+    expect((await node.blockStore.loadBlock(2))!.txs).toHaveLength(1)
+    expect((await node.blockStore.loadBlock(3))!.txs).toHaveLength(0)
+  })
+
+  it('with createEmptyBlocksInterval proposes an empty block after the interval', async () => {
+    const keys = makeKeys(1)
+    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocksInterval: 200, timeoutCommit: 0, skipTimeoutCommit: true } })
+    await waitFor(() => node!.engine.height >= 3, 'empty blocks every interval', 30_000)
+    const t1 = (await node.blockStore.loadBlock(2))!.header.time
+    const t2 = (await node.blockStore.loadBlock(3))!.header.time
+    expect(Number(BigInt(t2.seconds - t1.seconds) * 1000n) + (t2.nanos - t1.nanos) / 1e6).toBeGreaterThanOrEqual(150)
+  })
+
+  it('a non-validator node started alone does not produce blocks', async () => {
+    const keys = makeKeys(1)
+    node = await startNode({ dir, genesis: makeGenesis(keys) })
+    await new Promise((r) => setTimeout(r, 400))
+    expect(node.engine.height).toBe(0)
+    expect(node.engine.getRoundState().round).toBeGreaterThanOrEqual(0)
+  })
+})

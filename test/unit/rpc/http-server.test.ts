@@ -1,0 +1,185 @@
+import http from 'node:http'
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
+import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
+import { defineMethod, required } from '../../../src/rpc/method-table.js'
+import { any } from '../../../src/rpc/codecs.js'
+import { silentLogger } from '../../../src/utils/logger.js'
+
+const table = [
+  defineMethod('test_ping', [], () => 'pong'),
+  defineMethod('test_echo', [required(any)], ([v]) => v),
+  defineMethod('test_slow', [], () => new Promise((resolve) => setTimeout(() => resolve('slow'), 200))),
+]
+const dispatcher = new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'] }, silentLogger)
+
+async function start(opts: Partial<HttpRpcServerOptions> = {}): Promise<HttpRpcServer> {
+  return HttpRpcServer.start(dispatcher, { ...defaultHttpRpcServerOptions, port: 0, ...opts }, silentLogger)
+}
+
+/** A raw node:http request (fetch hides some statuses and cannot send an oversized declared length). */
+function request(url: string, opts: http.RequestOptions & { body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, opts, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (c: string) => (body += c))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    if (opts.body !== undefined) req.write(opts.body)
+    req.end()
+  })
+}
+
+const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_ping' })
+
+describe('HttpRpcServer', () => {
+  let server: HttpRpcServer
+  beforeAll(async () => {
+    server = await start()
+  })
+  afterAll(() => server.close())
+
+  it('binds port 0 and exposes the address', () => {
+    expect(server.address.port).toBeGreaterThan(0)
+    expect(server.url).toBe(`http://127.0.0.1:${server.address.port}`)
+  })
+
+  it('serves POST / with application/json (charset and json-rpc variants too)', async () => {
+    for (const ct of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/json-rpc', 'application/jsonrequest']) {
+      const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': ct }, body: PING })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/json')
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: 'pong' })
+    }
+  })
+
+  it('answers JSON-RPC errors with HTTP 200', async () => {
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } })
+  })
+
+  it('415 for another content type', async () => {
+    for (const headers of [{ 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'text/plain' }, {}]) {
+      const res = await request(server.url, { method: 'POST', headers, body: PING })
+      expect(res.status).toBe(415)
+      expect(res.body).toBe('invalid content type, only application/json is supported\n')
+    }
+  })
+
+  it('404 for another path, 405 for another method', async () => {
+    expect((await request(server.url + '/foo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })).status).toBe(404)
+    const get = await request(server.url, { method: 'GET' })
+    expect(get.status).toBe(405)
+    expect(get.headers.allow).toBe('POST, OPTIONS')
+    expect((await request(server.url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: PING })).status).toBe(405)
+  })
+
+  it('413 from Content-Length without reading the body', async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) } }, (r) => {
+        let body = ''
+        r.on('data', (c) => (body += c))
+        r.on('end', () => resolve({ status: r.statusCode!, body }))
+      })
+      req.on('error', reject)
+      req.write('{') // headers only plus one byte: the server must answer before the body arrives
+    })
+    expect(res.status).toBe(413)
+    expect(res.body).toBe('content length too large (6291456>5242880)\n')
+  })
+
+  it('413 while streaming a chunked body past the limit', async () => {
+    const small = await start({ bodyLimit: 1000 })
+    try {
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(small.url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
+          let body = ''
+          r.on('data', (c) => (body += c))
+          r.on('end', () => resolve({ status: r.statusCode!, body }))
+        })
+        req.on('error', reject)
+        req.write('['.padEnd(600, ' '))
+        setTimeout(() => req.write(' '.repeat(600)), 20)
+      })
+      expect(res.status).toBe(413)
+      expect(res.body).toMatch(/^content length too large \(\d+>1000\)\n$/)
+    } finally {
+      await small.close()
+    }
+  })
+
+  it('a notification gets 200 with an empty body', async () => {
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'test_ping' }) })
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('')
+  })
+
+  it('CORS default policy: any origin, preflight for simple headers only', async () => {
+    const actual = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://dapp.example' }, body: PING })
+    expect(actual.headers.get('access-control-allow-origin')).toBe('*')
+    expect(actual.headers.get('vary')).toBe('Origin')
+    const noOrigin = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })
+    expect(noOrigin.headers.get('access-control-allow-origin')).toBeNull()
+
+    const pre = await request(server.url, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+    expect(pre.status).toBe(204)
+    expect(pre.headers['access-control-allow-origin']).toBe('*')
+    expect(pre.headers['access-control-allow-methods']).toBe('POST')
+    expect(pre.headers['access-control-allow-headers']).toBe('content-type')
+
+    const denied = await request(server.url, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } })
+    expect(denied.status).toBe(204)
+    expect(denied.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('CORS allow-all (enabled-unsafe-cors) allows any header', async () => {
+    const open = await start({ cors: 'allow-all' })
+    try {
+      const pre = await request(open.url, { method: 'OPTIONS', headers: { origin: 'https://x', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, x-custom' } })
+      expect(pre.headers['access-control-allow-origin']).toBe('*')
+      expect(pre.headers['access-control-allow-methods']).toBe('PUT')
+      expect(pre.headers['access-control-allow-headers']).toBe('authorization, x-custom')
+    } finally {
+      await open.close()
+    }
+  })
+})
+
+describe('HttpRpcServer connections', () => {
+  it('max-open-connections queues extra connections until one closes', async () => {
+    const server = await start({ maxOpenConnections: 1 })
+    try {
+      // A raw connection holds the only slot.
+      const holder = net.connect(server.address.port, server.address.host)
+      await new Promise((r) => holder.once('connect', r))
+      const t0 = Date.now()
+      setTimeout(() => holder.destroy(), 300)
+      const second = await request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })
+      expect(JSON.parse(second.body).result).toBe('pong')
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(250)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('close() stops accepting, lets in-flight requests finish and closes idle keep-alive sockets', async () => {
+    const server = await start()
+    const agent = new http.Agent({ keepAlive: true })
+    const idle = await request(server.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' }, body: PING })
+    expect(idle.status).toBe(200)
+    const inflight = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'test_slow' }) })
+    await new Promise((r) => setTimeout(r, 50))
+    const t0 = Date.now()
+    await server.close()
+    expect(Date.now() - t0).toBeLessThan(2000)
+    const res = await inflight
+    expect(JSON.parse(res.body).result).toBe('slow')
+    expect(res.headers.connection).toBe('close')
+    await expect(fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })).rejects.toThrow()
+    agent.destroy()
+  })
+})
