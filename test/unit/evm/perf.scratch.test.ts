@@ -48,7 +48,7 @@ it('perf', async () => {
   await h.app.call({ to: hexToBytes(TOKEN), data })
   t = performance.now()
   const M = 5000
-  await (async () => { for (let i = 0; i < M; i++) await h.app.call({ to: hexToBytes(TOKEN), data: concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[i % 64]!), 32)) }) })()
+  await profile('calls', async () => { for (let i = 0; i < M; i++) await h.app.call({ to: hexToBytes(TOKEN), data: concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[i % 64]!), 32)) }) })()
   const ct = performance.now() - t
   console.log(`calls: ${(M / ct * 1000).toFixed(0)}/s`)
   t = performance.now()
