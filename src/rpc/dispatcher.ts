@@ -54,7 +54,7 @@ function errorResponse(idJson: string, error: JsonRpcErrorObject): string {
 function idJsonOf(msg: Record<string, unknown>): string | undefined {
   const id = msg.id
   if (id === undefined || (id !== null && typeof id === 'object')) return undefined
-  return typeof id === 'number' ? String(id) : JSON.stringify(id)
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id)
 }
 
 /** Decodes positional params against the method's codecs; throws -32602 with geth's wording. */

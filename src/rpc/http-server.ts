@@ -12,7 +12,7 @@
  *   served (Go's Read/WriteTimeout); `http-idle-timeout` is the keep-alive timeout.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net'
 import type { Logger } from '../utils/logger.js'
 import { createLimitedListener, type LimitedListener } from './connection-limiter.js'
 import { allowsActualRequest, answerPreflight, isPreflight, type CorsMode } from './cors.js'
@@ -115,7 +115,7 @@ export class HttpRpcServer {
   }
 
   private async listen(): Promise<void> {
-    let listener: http.Server | import('node:net').Server = this.http
+    let listener: NetServer = this.http
     if (this.opts.maxOpenConnections > 0) {
       this.limiter = createLimitedListener(this.http, this.opts.maxOpenConnections)
       listener = this.limiter.server

@@ -3,7 +3,7 @@
  * `rpc.BlockNumberOrHash`. Strict QUANTITY: Evmos' acceptance of decimal numbers is not reproduced.
  * `safe` and `finalized` are accepted and mean `latest` (decisions.md: BFT blocks are final).
  */
-import { DecodeError, hash as hashCodec, parseQuantityText, type Codec } from '../../rpc/codecs.js'
+import { DecodeError, hash as hashCodec, jsonKind, parseQuantityText, type Codec } from '../../rpc/codecs.js'
 
 /** Block tags of the spec and execution-apis. */
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
@@ -42,7 +42,7 @@ export const blockSelector: Codec<BlockSelector> = (value) => {
     const hash = obj.blockHash ?? undefined
     let requireCanonical = false
     if (obj.requireCanonical !== undefined && obj.requireCanonical !== null) {
-      if (typeof obj.requireCanonical !== 'boolean') throw new DecodeError(typeof obj.requireCanonical, 'bool', { struct: 'erased', name: 'requireCanonical' })
+      if (typeof obj.requireCanonical !== 'boolean') throw new DecodeError(jsonKind(obj.requireCanonical), 'bool')
       requireCanonical = obj.requireCanonical
     }
     if (number !== undefined && hash !== undefined) throw new DecodeError('cannot specify both BlockHash and BlockNumber, choose one or the other')
@@ -50,13 +50,13 @@ export const blockSelector: Codec<BlockSelector> = (value) => {
       try {
         return { hash: hashCodec(hash), requireCanonical }
       } catch (err) {
-        throw err instanceof DecodeError ? err.inField('erased', 'blockHash') : err
+        throw err instanceof DecodeError ? err.inField('BlockNumberOrHash', 'blockHash') : err
       }
     }
     if (number !== undefined) return blockNumberOrTag(number)
     throw new DecodeError('invalid arguments; neither block nor hash specified')
   }
-  if (typeof value !== 'string') throw new DecodeError(value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value, 'string')
+  if (typeof value !== 'string') throw new DecodeError(jsonKind(value), 'string')
   if (value.length === 66) return { hash: hashCodec(value), requireCanonical: false }
   return parseBlockNumber(value, 'blocknumber too high')
 }

@@ -3,7 +3,7 @@
  * codec. `fromBlock`/`toBlock` default to `latest` when resolved; `blockHash` (also spelled
  * `blockhash`, as the spec writes it and Go's case-insensitive decoder accepts) excludes both.
  */
-import { DecodeError, decodeFilterHex, jsonKind, type Codec } from '../../rpc/codecs.js'
+import { DecodeError, decodeFilterHex, hash, jsonKind, type Codec } from '../../rpc/codecs.js'
 import { blockNumberOrTag, type BlockNumberOrTag } from './block-params.js'
 
 /** geth `maxTopics`: topic positions a filter may constrain. */
@@ -76,8 +76,12 @@ export const logFilter: Codec<LogFilter> = (value) => {
   let blockHash: Uint8Array | undefined
   if (rawHash !== undefined) {
     if (fromBlock !== undefined || toBlock !== undefined) throw new DecodeError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
-    if (typeof rawHash !== 'string') throw new DecodeError(jsonKind(rawHash), 'common.Hash')
-    blockHash = decodeFilterHex(rawHash, 32, 'block hash')
+    try {
+      blockHash = hash(rawHash)
+    } catch (err) {
+      // Go decodes the filter through an inner struct named `input`.
+      throw err instanceof DecodeError ? err.inField('input', 'blockHash') : err
+    }
   }
   return { blockHash, fromBlock, toBlock, addresses: decodeAddresses(obj.address), topics: decodeTopics(obj.topics) }
 }

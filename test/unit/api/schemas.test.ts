@@ -122,6 +122,11 @@ describe('execution-apis schemas', () => {
       const problem = compile(spec!.result.schema)(res.result)
       if (problem) failures.push(`${name}(${JSON.stringify(params)}): ${problem}`)
     }
+    backend.syncing = { startingBlock: 0, currentBlock: 2, highestBlock: 9 }
+    const syncing = await t.call('eth_syncing', [])
+    backend.syncing = undefined
+    const problem = compile(methods.get('eth_syncing')!.result.schema)(syncing.result)
+    if (problem) failures.push(`eth_syncing (syncing): ${problem}`)
     expect(failures).toEqual([])
   })
 

@@ -1,7 +1,7 @@
-import { access, mkdtemp } from 'node:fs/promises'
+import { access, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import type { NodeConfig } from '../../../src/config/node-config.js'
 import type { NodeAddresses } from '../../../src/node/node.js'
 
@@ -20,6 +20,18 @@ vi.mock('../../../src/node/node.js', () => ({
 
 const { default: Start, describeBlockProduction, formatEther, normalizeBooleanArgs } = await import('../../../src/commands/start.js')
 const { initHome } = await import('../../../src/config/init-home.js')
+
+/** Temporary directories made by this file, removed after it. */
+const made: string[] = []
+const tempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(prefix)
+  made.push(dir)
+  return dir
+}
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
 
 const ROOT = resolve(import.meta.dirname, '../../..')
 const ADDRESSES: NodeAddresses = { jsonRpcHttp: 'http://127.0.0.1:8545', jsonRpcWs: 'ws://127.0.0.1:8546', cometRpc: 'tcp://127.0.0.1:26657' }
@@ -78,7 +90,7 @@ describe('nodectl start', () => {
   })
 
   it('--dev --home initialises the given home once and keeps it', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     expect((await runUntilSignal(['--dev', '--home', home], ['SIGTERM'])).oclif?.exit).toBe(0)
     out.length = 0
     expect((await runUntilSignal(['--dev', '--home', home, '--json-rpc.enable=false', '--consensus.timeout_commit', '2s'])).oclif?.exit).toBe(0)
@@ -91,7 +103,7 @@ describe('nodectl start', () => {
   })
 
   it('passes flags over an initialised home', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     await initHome({ home, moniker: 'node0' })
     await runUntilSignal(['--home', home, '--json-rpc.enable', '--json-rpc.api', 'eth,web3,net,txpool,debug', '--minimum-gas-prices', '1gwei', '--log_level', 'error'])
     const config = fake.configs[0] as NodeConfig
@@ -105,7 +117,7 @@ describe('nodectl start', () => {
   })
 
   it('reports a bad flag in one line with exit code 1, without creating the node', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     await initHome({ home, moniker: 'node0' })
     const err = (await Start.run(['--home', home, '--json-rpc.api', 'foo'], ROOT).catch((e: unknown) => e)) as OclifError
     expect(err.message).toBe('--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)')
@@ -114,14 +126,14 @@ describe('nodectl start', () => {
   })
 
   it('reports an uninitialised home', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     const err = (await Start.run(['--home', home], ROOT).catch((e: unknown) => e)) as OclifError
     expect(err.message).toMatch(/^genesis.json: not found at .*: run "nodectl init <moniker>" first$/)
     expect(err.oclif?.exit).toBe(1)
   })
 
   it('names the flag of a port already in use', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     fake.start.mockRejectedValue(Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8545'), { code: 'EADDRINUSE', address: '127.0.0.1', port: 8545 }))
     const err = (await Start.run(['--dev', '--home', home], ROOT).catch((e: unknown) => e)) as OclifError
     expect(err.message).toBe('--json-rpc.address: 127.0.0.1:8545 is already in use (is another node running?); choose another address with --json-rpc.address or stop the other process')
@@ -137,7 +149,7 @@ describe('nodectl start', () => {
   })
 
   it('reports other start failures in one line', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'nodectl-cmd-start-'))
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     fake.start.mockRejectedValue(new Error('database is locked'))
     const err = (await Start.run(['--dev', '--home', home], ROOT).catch((e: unknown) => e)) as OclifError
     expect(err.message).toBe('cannot start the node: database is locked')

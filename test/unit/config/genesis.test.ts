@@ -1,12 +1,24 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, expectTypeOf, it } from 'vitest'
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { ConsensusParams } from '../../../src/chain/comet/types.js'
 import { createGenesis, decodeGenesis, defaultConsensusParams, encodeGenesis, loadGenesis, saveGenesis, type GenesisConsensusParams } from '../../../src/config/genesis.js'
 import { generateKey } from '../../../src/keystore/validator-key.js'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'
 import { ConfigError } from '../../../src/utils/errors.js'
+
+/** Temporary directories made by this file, removed after it. */
+const made: string[] = []
+const tempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(prefix)
+  made.push(dir)
+  return dir
+}
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
 
 const key = generateKey()
 const other = generateKey()
@@ -120,7 +132,7 @@ describe('genesis.json', () => {
   })
 
   it('saves and loads, with file errors naming genesis.json', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'nodectl-genesis-'))
+    const dir = await tempDir(join(tmpdir(), 'nodectl-genesis-'))
     const doc = decodeGenesis(validJson())
     await saveGenesis(join(dir, 'genesis.json'), doc)
     expect(await loadGenesis(join(dir, 'genesis.json'))).toEqual(doc)

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'smol-toml'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { testConsensusConfig, testNodeSettings } from '../../../src/config/defaults.js'
 import { homePaths, resolveHome } from '../../../src/config/home.js'
 import { HomeExistsError, initDevHome, initHome, isHomeInitialised } from '../../../src/config/init-home.js'
@@ -11,7 +11,19 @@ import { devAccounts } from '../../../src/keystore/dev-accounts.js'
 import { loadNodeKey, loadValidatorKey, nodeIdOf } from '../../../src/keystore/validator-key.js'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'
 
-const newHome = (): Promise<string> => mkdtemp(join(tmpdir(), 'nodectl-init-'))
+/** Temporary directories made by this file, removed after it. */
+const made: string[] = []
+const tempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(prefix)
+  made.push(dir)
+  return dir
+}
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+
+const newHome = (): Promise<string> => tempDir(join(tmpdir(), 'nodectl-init-'))
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
 
 describe('home layout', () => {

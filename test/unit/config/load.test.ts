@@ -1,16 +1,28 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { initHome } from '../../../src/config/init-home.js'
 import { loadNodeConfig } from '../../../src/config/load.js'
 import { saveMinimumGasPrices } from '../../../src/config/save-min-gas-price.js'
 import { ConfigError } from '../../../src/utils/errors.js'
 
+/** Temporary directories made by this file, removed after it. */
+const made: string[] = []
+const tempDir = async (prefix: string): Promise<string> => {
+  const dir = await mkdtemp(prefix)
+  made.push(dir)
+  return dir
+}
+afterAll(async () => {
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+
 let home: string
 
 beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'nodectl-load-'))
+  home = await tempDir(join(tmpdir(), 'nodectl-load-'))
   await initHome({ home, moniker: 'node0' })
 })
 
@@ -87,9 +99,8 @@ describe('loadNodeConfig', () => {
   })
 
   it('keeps defaults when the TOML files are missing', async () => {
-    const bare = await mkdtemp(join(tmpdir(), 'nodectl-load-bare-'))
+    const bare = await tempDir(join(tmpdir(), 'nodectl-load-bare-'))
     await initHome({ home: bare, moniker: 'x' })
-    const { rm } = await import('node:fs/promises')
     await rm(join(bare, 'config', 'app.toml'))
     await rm(join(bare, 'config', 'config.toml'))
     const dev = await loadNodeConfig({ home: bare, env: {}, dev: true })
@@ -188,7 +199,7 @@ describe('loadNodeConfig', () => {
     })
 
     it('refuses a home without genesis', async () => {
-      home = await mkdtemp(join(tmpdir(), 'nodectl-load-empty-'))
+      home = await tempDir(join(tmpdir(), 'nodectl-load-empty-'))
       expect(await loadError()).toMatch(/^genesis.json: not found at .*: run "nodectl init <moniker>" first$/)
     })
   })

@@ -46,9 +46,14 @@ it('perf', async () => {
   // calls
   const data = concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[0]!), 32))
   await h.app.call({ to: hexToBytes(TOKEN), data })
+  const copy = await [...(h.app as any).calls.copies.values()][0]
+  let dirty = 0, gets = 0
+  const origGet = h.db.get.bind(h.db); (h.db as any).get = (k: Uint8Array) => { gets++; return origGet(k) }
+  for (let i = 0; i < 200; i++) { await h.app.call({ to: hexToBytes(TOKEN), data: concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[i % 64]!), 32)) }); if (copy.dirty) dirty++ }
+  console.log('dirty', dirty, 'gets', gets)
   t = performance.now()
   const M = 5000
-  await profile('calls', async () => { for (let i = 0; i < M; i++) await h.app.call({ to: hexToBytes(TOKEN), data: concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[i % 64]!), 32)) }) })()
+  await profile('calls', async () => { for (let i = 0; i < M; i++) await h.app.call({ to: hexToBytes(TOKEN), data: concatBytes(hexToBytes('0x70a08231'), bigintToBytes(BigInt(addrs[i % 64]!), 32)) }) })
   const ct = performance.now() - t
   console.log(`calls: ${(M / ct * 1000).toFixed(0)}/s`)
   t = performance.now()

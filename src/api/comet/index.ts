@@ -1,0 +1,10 @@
+/** The CometBFT v0.38-compatible consensus-engine RPC: backend interface, routes, JSON encoders, server. */
+export * from './backend.js'
+export * from './errors.js'
+export * from './json.js'
+export * from './json-round-state.js'
+export * from './options.js'
+export * from './route.js'
+export { COMET_ROUTES, COMET_ROUTE_MAP } from './routes.js'
+export * from './server.js'
+export { RawJson, stringifyJson, type Json, type JsonObject } from './wire-json.js'

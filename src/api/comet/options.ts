@@ -1,0 +1,61 @@
+/**
+ * Options of the consensus-engine RPC server, named as `CometRpcConfig` ([rpc] of config.toml) so
+ * the node can pass that through, plus the transport timings CometBFT hard-codes.
+ */
+import type { HostPort } from '../../config/node-config.js'
+
+/** Options of `CometRpcServer`. Durations are milliseconds, sizes bytes. */
+export interface CometRpcOptions {
+  /** Where to listen; port 0 picks a free port (default 127.0.0.1:26657). */
+  listen: HostPort
+  /** CORS allowed origins; [] = CORS off, ["*"] = any (default []). */
+  corsAllowedOrigins: string[]
+  /** CORS allowed methods (default HEAD, GET, POST). */
+  corsAllowedMethods: string[]
+  /** CORS allowed headers (default Origin, Accept, Content-Type, X-Requested-With, X-Server-Time). */
+  corsAllowedHeaders: string[]
+  /** Simultaneous connections including WebSocket; 0 = unlimited (default 900). */
+  maxOpenConnections: number
+  /** How long broadcast_tx_commit waits for the block (default 10000). */
+  timeoutBroadcastTxCommit: number
+  /** Requests per JSON-RPC batch; 0 = unlimited (default 10). */
+  maxRequestBatchSize: number
+  /** Request body limit, also the WebSocket message limit (default 1000000). */
+  maxBodyBytes: number
+  /** Request header limit (default 1048576). */
+  maxHeaderBytes: number
+  /** Time to receive a whole request (CometBFT's ReadTimeout, default 10000). */
+  readTimeout: number
+  /** WebSocket: close when nothing (not even a pong) arrived for this long (CometBFT readWait, default 30000). */
+  wsReadWait: number
+  /** WebSocket: ping period, 0.9 × wsReadWait in CometBFT (default 27000). */
+  wsPingPeriod: number
+  /** WebSocket: queued outgoing messages per connection (`experimental_websocket_write_buffer_size`, default 200). */
+  wsWriteBufferSize: number
+}
+
+/** CometBFT v0.38 `DefaultRPCConfig` and the jsonrpc server defaults (shared/reference/cometbft-rpc.md §7). */
+export const defaultCometRpcOptions: CometRpcOptions = {
+  listen: { host: '127.0.0.1', port: 26657 },
+  corsAllowedOrigins: [],
+  corsAllowedMethods: ['HEAD', 'GET', 'POST'],
+  corsAllowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'],
+  maxOpenConnections: 900,
+  timeoutBroadcastTxCommit: 10_000,
+  maxRequestBatchSize: 10,
+  maxBodyBytes: 1_000_000,
+  maxHeaderBytes: 1 << 20,
+  readTimeout: 10_000,
+  wsReadWait: 30_000,
+  wsPingPeriod: 27_000,
+  wsWriteBufferSize: 200,
+}
+
+/** A test preset: loopback, port 0, short WebSocket timings. */
+export const testCometRpcOptions: CometRpcOptions = {
+  ...defaultCometRpcOptions,
+  listen: { host: '127.0.0.1', port: 0 },
+  timeoutBroadcastTxCommit: 2_000,
+  wsReadWait: 2_000,
+  wsPingPeriod: 500,
+}

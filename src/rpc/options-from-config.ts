@@ -1,0 +1,25 @@
+/**
+ * The transport's options from the node's `[json-rpc]` configuration, so the composition root does not
+ * map fields by hand (units already match: bytes and milliseconds).
+ */
+import type { JsonRpcConfig } from '../config/node-config.js'
+import type { DispatcherOptions } from './dispatcher.js'
+import type { HttpRpcServerOptions } from './http-server.js'
+
+/** Dispatcher options: enabled namespaces and batch limits. */
+export function dispatcherOptionsFromConfig(config: JsonRpcConfig): DispatcherOptions {
+  return { namespaces: config.api, batchRequestLimit: config.batchRequestLimit, batchResponseMaxSize: config.batchResponseMaxSize }
+}
+
+/** HTTP listener options: address, body limit, timeouts, connection cap, CORS preset. */
+export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): HttpRpcServerOptions {
+  return {
+    host: config.address.host,
+    port: config.address.port,
+    bodyLimit: config.httpBodyLimit,
+    timeout: config.httpTimeout,
+    idleTimeout: config.httpIdleTimeout,
+    maxOpenConnections: config.maxOpenConnections,
+    cors: config.enabledUnsafeCors ? 'allow-all' : 'default',
+  }
+}
