@@ -46,7 +46,7 @@ export class HeightVoteSet {
   }
 
   /**
-   * Adds a vote; peerId '' is ourselves. False for a duplicate. Throws VoteError (invalid),
+   * Adds a vote; peerId '' is ourselves (our own signature is not re-verified). False for a duplicate. Throws VoteError (invalid),
    * ConflictingVoteError (equivocation) or UnwantedRoundError (round outside what we track).
    */
   addVote(vote: Vote, peerId: string): boolean {
@@ -59,7 +59,7 @@ export class HeightVoteSet {
       set = this.getVoteSet(vote.round, vote.type)!
       this.peerCatchupRounds.set(peerId, [...rounds, vote.round])
     }
-    return set.addVote(vote)
+    return set.addVote(vote, peerId === '')
   }
 
   prevotes(round: number): VoteSet | undefined {

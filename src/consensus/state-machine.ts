@@ -668,7 +668,7 @@ export class ConsensusState {
           return
         }
         try {
-          this.setProposal(p)
+          this.setProposal(p, peerId)
         } catch (err) {
           if (!(err instanceof ProposalError)) throw err
           this.log.info('failed to set proposal', { height: p.height, round: p.round, peer: peerId, err })
@@ -743,7 +743,7 @@ export class ConsensusState {
   }
 
   /** `defaultSetProposal`: one proposal per round, for our height/round, signed by the round's proposer. */
-  private setProposal(proposal: Proposal): void {
+  private setProposal(proposal: Proposal, peerId: string): void {
     if (this.proposal) return
     if (proposal.height !== this.height || proposal.round !== this.round) return
     if (!Number.isInteger(proposal.polRound) || proposal.polRound < -1 || (proposal.polRound >= 0 && proposal.polRound >= proposal.round)) {
@@ -752,7 +752,10 @@ export class ConsensusState {
     if (!isCompleteBlockId(proposal.blockId)) throw new ProposalError('expected a complete, non-empty BlockID')
     if (proposal.signature.length === 0 || proposal.signature.length > MAX_SIGNATURE_BYTES) throw new ProposalError('invalid proposal signature size')
     const proposer = this.validators.getProposer()
-    if (!ed25519Verify(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) throw new ProposalError('error invalid proposal signature')
+    // Our own proposal was signed by our signer a moment ago; peers' proposals are verified.
+    if (peerId !== '' && !ed25519Verify(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) {
+      throw new ProposalError('error invalid proposal signature')
+    }
     const maxBytes = this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
     if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1) throw new ProposalError('proposal block has too many parts')
     this.proposal = proposal

@@ -2,8 +2,19 @@
  * The composition root (STYLE.md rule 1): the only place that constructs components and wires them:
  * database → chain → txpool → consensus → api → servers; `stop()` tears down in reverse, idempotently.
  */
+import { mkdir } from 'node:fs/promises'
+import { createEthApi } from '../api/eth/index.js'
+import { BlockStore } from '../chain/comet/block-store.js'
+import { EvmApplication } from '../chain/evm/app.js'
+import { parseAppState } from '../chain/evm/genesis.js'
 import type { NodeConfig } from '../config/node-config.js'
+import { ConsensusEngine, FilePV, genesisFromDoc } from '../consensus/index.js'
+import { Database } from '../db/database.js'
+import { hexToBytes } from '../primitives/hex.js'
+import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
+import { TxPool, getTxPoolOptions } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
+import { NodeEthBackend } from './eth-backend.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -15,21 +26,112 @@ export interface NodeAddresses {
   cometRpc: string | undefined
 }
 
-export class Node {
-  private constructor(readonly config: NodeConfig, private readonly log: Logger) {}
+interface Components {
+  db: Database
+  app: EvmApplication
+  pool: TxPool
+  blockStore: BlockStore
+  engine: ConsensusEngine
+}
 
-  /** Builds every component from the resolved configuration (opens the database, replays the WAL). */
+export class Node {
+  private http: HttpRpcServer | undefined
+  private stopping: Promise<void> | undefined
+
+  private constructor(
+    readonly config: NodeConfig,
+    private readonly log: Logger,
+    private readonly c: Components,
+  ) {}
+
+  /** Builds every component from the resolved configuration and opens the database. */
   static async create(config: NodeConfig, log: Logger): Promise<Node> {
-    return new Node(config, log)
+    await mkdir(config.paths.dataDir, { recursive: true })
+    const db = new Database({ path: config.paths.db })
+    await db.open()
+    try {
+      const genesis = config.genesis
+      const app = new EvmApplication({
+        db,
+        chainId: config.chainId,
+        evmChainId: config.evmChainId,
+        genesis: parseAppState(genesis.appState),
+        minGasPrice: config.minGasPrice,
+        allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
+        calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
+        logger: log.child({ module: 'evm' }),
+      })
+      await app.open()
+      const pool = new TxPool({
+        decode: (raw) => app.decodeTx(raw),
+        state: { getAccount: async (address) => { const a = await app.getAccount(hexToBytes(address)); return { nonce: a.nonce, balance: a.balance } } },
+        nextBaseFee: () => app.nextBaseFee(),
+        options: { ...getTxPoolOptions(config), blockGasLimit: app.blockGasLimit() },
+        logger: log.child({ module: 'txpool' }),
+      })
+      const blockStore = new BlockStore(db)
+      await blockStore.open()
+      const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
+      const engine = new ConsensusEngine({
+        config: config.consensus,
+        genesis: genesisFromDoc(genesis),
+        db,
+        blockStore,
+        app,
+        mempool: pool,
+        privValidator,
+        walPath: config.paths.wal,
+        logger: log,
+      })
+      return new Node(config, log, { db, app, pool, blockStore, engine })
+    } catch (err) {
+      await db.close()
+      throw err
+    }
   }
 
-  /** Starts consensus and the RPC listeners. */
+  /** Starts consensus (handshake, WAL replay) and the RPC listeners. */
   async start(): Promise<NodeAddresses> {
-    throw new Error('not implemented')
+    const { config, c } = this
+    await c.engine.start()
+    const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
+    try {
+      if (config.jsonRpc.enable) {
+        const backend = new NodeEthBackend({
+          app: c.app,
+          pool: c.pool,
+          coinbase: () => c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
+          syncStatus: () => undefined,
+          peerCount: () => 0,
+        })
+        const tables = createEthApi(backend, config.jsonRpc)
+        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), this.log.child({ module: 'json-rpc' }))
+        this.http = await HttpRpcServer.start(dispatcher, httpRpcServerOptionsFromConfig(config.jsonRpc), this.log.child({ module: 'json-rpc' }))
+        addresses.jsonRpcHttp = this.http.url
+      }
+    } catch (err) {
+      await this.stop()
+      throw err
+    }
+    this.log.info('node started', { chainId: config.chainId, height: c.app.latestHeight() })
+    return addresses
   }
 
   /** Stops accepting requests, finishes the current height's write, closes the database. Idempotent. */
-  async stop(): Promise<void> {
-    throw new Error('not implemented')
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown()
+    return this.stopping
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.http?.close(1000)
+    await this.c.engine.stop()
+    await this.c.db.close()
+    this.log.info('node stopped')
+  }
+
+  /** The components, for tests and in-process tools. */
+  get components(): Readonly<Components> {
+    return this.c
   }
 }

@@ -3,6 +3,7 @@
  * height and pagination rules every handler shares (CometBFT `rpc/core/env.go`).
  */
 import type { Logger } from '../../utils/logger.js'
+import type { Validator } from '../../chain/comet/types.js'
 import type { CometBackend } from './backend.js'
 import type { RpcResponse } from './errors.js'
 import type { ArgsOf, Param } from './params.js'
@@ -126,4 +127,9 @@ export function validatePage(page: bigint | undefined, perPage: number, totalCou
 export function pageOf<T>(items: readonly T[], page: number, perPage: number): T[] {
   const skip = Math.max(0, (page - 1) * perPage)
   return items.slice(skip, skip + perPage)
+}
+
+/** The validators of what `CometBackend.loadValidators` returned (a ValidatorSet or a list). */
+export function validatorsOf(set: { readonly validators: readonly Validator[] } | readonly Validator[]): readonly Validator[] {
+  return 'validators' in set ? set.validators : set
 }

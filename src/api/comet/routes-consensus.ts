@@ -3,15 +3,11 @@ import { sha256 } from '../../crypto/index.js'
 import { bytesToBase64 } from '../../primitives/hex.js'
 import { encodeEvidence as encodeEvidenceProto } from '../../chain/comet/encoding.js'
 import { blockIdKey } from '../../chain/comet/part-set.js'
-import type { DuplicateVoteEvidence, Validator } from '../../chain/comet/types.js'
+import type { DuplicateVoteEvidence } from '../../chain/comet/types.js'
 import { encodeConsensusParams, encodeInt64, encodeValidator } from './json.js'
 import { encodeRoundState, encodeRoundStateSimple } from './json-round-state.js'
-import { latestUncommittedHeight, pageOf, resolveHeight, validatePage, validatePerPage, type RouteContext } from './route.js'
+import { latestUncommittedHeight, pageOf, resolveHeight, validatePage, validatePerPage, validatorsOf, type RouteContext } from './route.js'
 import type { Json } from './wire-json.js'
-
-function validatorsOf(set: { validators: readonly Validator[] } | readonly Validator[]): readonly Validator[] {
-  return 'validators' in set ? set.validators : set
-}
 
 /**
  * `validators`: the set of a height (default: the next height's, `latestUncommittedHeight`), in

@@ -1,9 +1,8 @@
 /** Handlers of the node and application routes (CometBFT `rpc/core/{health,status,net,abci}.go`). */
 import { bytesToBase64, equalBytes, utf8ToBytes } from '../../primitives/hex.js'
-import type { Validator } from '../../chain/comet/types.js'
 import type { CometNodeInfo, CometPeer } from './backend.js'
 import { encodeAbciInfo, encodeAbciQuery, encodeHexBytes, encodeInt64, encodePubKey, encodeTime } from './json.js'
-import { latestUncommittedHeight, type RouteContext } from './route.js'
+import { latestUncommittedHeight, validatorsOf, type RouteContext } from './route.js'
 import { RawJson, type Json, type JsonObject } from './wire-json.js'
 
 /** `time.Unix(0, 0)`: what status shows for a missing block time. */
@@ -28,10 +27,6 @@ export function encodeNodeInfo(n: CometNodeInfo): JsonObject {
     moniker: n.moniker,
     other: { tx_index: n.txIndex ? 'on' : 'off', rpc_address: n.rpcAddress },
   }
-}
-
-function validatorsOf(set: { validators: readonly Validator[] } | readonly Validator[]): readonly Validator[] {
-  return 'validators' in set ? set.validators : set
 }
 
 /** `status`: node info, latest and earliest blocks, and this node's validator key and power. */

@@ -36,7 +36,7 @@ export class WsConnection implements WsClient {
     private readonly log: Logger,
     private readonly subscriptions?: EventSubscriptions,
   ) {
-    socket.on('message', (data, isBinary) => this.onMessage(data, isBinary))
+    socket.on('message', (data) => this.onMessage(data))
     socket.on('pong', () => this.touch())
     socket.on('close', () => this.onClose())
     socket.on('error', (err) => this.log.debug('websocket error', { remote: remoteAddr, err }))
@@ -73,7 +73,7 @@ export class WsConnection implements WsClient {
     }, this.options.readWait)
   }
 
-  private onMessage(data: RawData, _isBinary: boolean): void {
+  private onMessage(data: RawData): void {
     this.touch()
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
     // Requests are handled one at a time, in order, as CometBFT's read loop does.

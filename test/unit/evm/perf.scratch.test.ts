@@ -35,11 +35,11 @@ it('perf', async () => {
   await (async () => { for (const r of raws) { const res = await h.app.checkTx(r, 'new'); if (res.code) throw new Error(res.log) } })()
   const prep = performance.now() - t
   t = performance.now()
-  await (async () => { for (let i = 0; i < N; i += 500) {
+  await profile('exec', async () => { for (let i = 0; i < N; i += 500) {
     const resp = await h.finalize(raws.slice(i, i + 500))
     const bad = resp.txResults.filter((r) => r.code !== 0)
     if (bad.length) throw new Error(bad[0]!.log)
-  } })()
+  } })
   const exec = performance.now() - t
   console.log(times)
   console.log(`ERC20: checkTx ${(prep / N * 1000).toFixed(0)}us/tx, exec ${(N / exec * 1000).toFixed(0)} tx/s`)

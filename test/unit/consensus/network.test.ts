@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { bytesToUpperHex } from '../../../src/primitives/hex.js'
+import { BlockIDFlag } from '../../../src/chain/comet/types.js'
+import { InMemoryNetwork } from '../../../src/consensus/transport.js'
+import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+
+describe('validators over the in-memory network', () => {
+  let dir: string
+  let nodes: TestNode[] = []
+  beforeEach(async () => {
+    dir = await makeTempDir()
+  })
+  afterEach(async () => {
+    for (const n of nodes) await n.stop()
+    nodes = []
+    await removeDir(dir)
+  })
+
+  async function startNetwork(n: number, silent?: number): Promise<{ net: InMemoryNetwork; ids: string[] }> {
+    const keys = makeKeys(n)
+    const genesis = makeGenesis(keys)
+    const net = new InMemoryNetwork()
+    const ids = keys.map((_, i) => `node${i}`)
+    if (silent !== undefined) net.setSilent(ids[silent]!, true)
+    const built = await Promise.all(
+      keys.map(async (key, i) => {
+        const home = join(dir, ids[i]!)
+        await mkdir(home, { recursive: true })
+        return startNode({ dir: home, genesis, key, transport: net.join(ids[i]!), noStart: true })
+      }),
+    )
+    nodes = built
+    await Promise.all(built.map((b) => b.engine.start()))
+    return { net, ids }
+  }
+
+  async function blockHashes(node: TestNode, upTo: number): Promise<string[]> {
+    const out: string[] = []
+    for (let h = 1; h <= upTo; h++) out.push(bytesToUpperHex((await node.blockStore.loadBlockMeta(h))!.blockId.hash))
+    return out
+  }
+
+  it('4 validators reach the same blocks, and a tx sent to one is committed by all', async () => {
+    await startNetwork(4)
+    await waitFor(() => nodes.every((n) => n.engine.height >= 3), 'all at height 3', 60_000)
+    nodes[2]!.mempool.add('shared=42')
+    // Only node2 has the tx in its mempool: it is committed when node2 proposes.
+    await waitFor(() => nodes.every((n) => n.app.kv.get('shared') === '42'), 'tx committed everywhere', 60_000)
+    const h = Math.min(...nodes.map((n) => n.engine.height))
+    const reference = await blockHashes(nodes[0]!, h)
+    for (const n of nodes.slice(1)) expect(await blockHashes(n, h)).toEqual(reference)
+    // Every committed block's last commit carries +2/3 of the signatures and verifies.
+    const vals = (await nodes[0]!.engine.getValidators(2))!
+    const block = (await nodes[0]!.blockStore.loadBlock(h))!
+    const prev = (await nodes[0]!.blockStore.loadBlockMeta(h - 1))!
+    expect(() => vals.verifyCommit(block.header.chainId, prev.blockId, h - 1, block.lastCommit)).not.toThrow()
+    expect(block.lastCommit.signatures.filter((s) => s.blockIdFlag === BlockIDFlag.Commit).length).toBeGreaterThanOrEqual(3)
+  })
+
+  it('4 validators with one silent still progress; its rounds as proposer time out to the next round', async () => {
+    const timeouts: number[] = []
+    const { ids } = await startNetwork(4, 3)
+    const silentAddress = bytesToUpperHex(nodes[3]!.pv!.address)
+    const roundsAbove0: number[] = []
+    nodes[0]!.engine.events.on('TimeoutPropose', (e) => timeouts.push(e.height))
+    nodes[0]!.engine.events.on('NewRound', (e) => {
+      if (e.round > 0) roundsAbove0.push(e.height)
+    })
+    const silentProposed: number[] = []
+    nodes[0]!.engine.events.on('NewRound', (e) => {
+      if (bytesToUpperHex(e.proposer.address) === silentAddress) silentProposed.push(e.height)
+    })
+    // Proposers rotate with equal power, so within a few heights the silent node's turn comes.
+    await waitFor(() => nodes.slice(0, 3).every((n) => n.engine.height >= 6) && silentProposed.length > 0, 'progress past the silent proposer', 120_000)
+    expect(ids).toHaveLength(4)
+    expect(timeouts.length).toBeGreaterThan(0)
+    expect(roundsAbove0.length).toBeGreaterThan(0)
+    const h = Math.min(...nodes.slice(0, 3).map((n) => n.engine.height))
+    const reference = await blockHashes(nodes[0]!, h)
+    for (const n of nodes.slice(1, 3)) expect(await blockHashes(n, h)).toEqual(reference)
+    // No block was proposed by the silent validator, and its signature is absent from the commits.
+    for (let i = 1; i <= h; i++) {
+      const b = (await nodes[0]!.blockStore.loadBlock(i))!
+      expect(bytesToUpperHex(b.header.proposerAddress)).not.toBe(silentAddress)
+      for (const s of b.lastCommit.signatures) expect(bytesToUpperHex(s.validatorAddress)).not.toBe(silentAddress)
+    }
+    // The silent node still listens, so it follows the same chain.
+    await waitFor(() => nodes[3]!.engine.height >= h, 'silent node follows', 60_000)
+    expect(await blockHashes(nodes[3]!, h)).toEqual(reference)
+  })
+})

@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
+import { readAllWal } from '../../../src/consensus/wal.js'
+import { makeGenesis, makeKeys, makeTempDir, recordingLogger, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+
+describe('restart', () => {
+  let dir: string
+  let node: TestNode | undefined
+  beforeEach(async () => {
+    dir = await makeTempDir()
+  })
+  afterEach(async () => {
+    await node?.stop()
+    node = undefined
+    await removeDir(dir)
+  })
+
+  async function expectLinkedChain(n: TestNode, upTo: number): Promise<void> {
+    const vals = (await n.engine.getValidators(1))!
+    for (let h = 2; h <= upTo; h++) {
+      const block = (await n.blockStore.loadBlock(h))!
+      const prev = (await n.blockStore.loadBlockMeta(h - 1))!
+      expect(blockIdEquals(block.header.lastBlockId, prev.blockId)).toBe(true)
+      expect(() => vals.verifyCommit(block.header.chainId, prev.blockId, h - 1, block.lastCommit)).not.toThrow()
+    }
+  }
+
+  it('a validator stopped mid-chain continues from the stored height without double signing', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    node = await startNode({ dir, genesis, key: keys[0]! })
+    await waitFor(() => node!.engine.height >= 4, 'height 4')
+    node.mempool.add('before=1')
+    await waitFor(() => node!.app.kv.get('before') === '1', 'tx committed')
+    await node.stop()
+    const stoppedAt = node.blockStore.height()
+    const signState = JSON.parse(await readFile(join(dir, 'priv_validator_state.json'), 'utf8')) as { height: string }
+    expect(Number(signState.height)).toBeGreaterThanOrEqual(stoppedAt)
+
+    const { logger, lines } = recordingLogger()
+    node = await startNode({ dir, genesis, key: keys[0]!, logger })
+    expect(node.app.height).toBe(stoppedAt)
+    await waitFor(() => node!.engine.height >= stoppedAt + 3, 'three more heights')
+    await expectLinkedChain(node, stoppedAt + 3)
+    const errors = lines.filter((l) => l.level === 'error')
+    expect(errors).toEqual([])
+    expect(node.app.kv.get('before')).toBeUndefined() // in-memory kv view is rebuilt only by new txs
+  })
+
+  it('a crash after #ENDHEIGHT h but before the batch is finished by replaying height h from the WAL', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    node = await startNode({ dir, genesis, key: keys[0]!, app: { failCommitAt: 3 } })
+    await waitFor(() => node!.engine.fatalError !== undefined, 'simulated crash at height 3')
+    expect(node.engine.fatalError?.message).toMatch(/simulated crash/)
+    expect(node.blockStore.height()).toBe(2)
+    await node.stop()
+    const wal = await readAllWal(join(dir, 'cs.wal', 'wal'))
+    expect(wal.some((m) => m.msg.type === 'endHeight' && m.msg.height === 3)).toBe(true)
+
+    const { logger, lines } = recordingLogger()
+    node = await startNode({ dir, genesis, key: keys[0]!, logger })
+    await waitFor(() => node!.engine.height >= 5, 'height 5 after replay')
+    expect(lines.some((l) => /#ENDHEIGHT of the current height/.test(l.msg))).toBe(true)
+    expect(lines.some((l) => l.msg === 'replaying WAL messages')).toBe(true)
+    expect(lines.filter((l) => l.level === 'error')).toEqual([])
+    await expectLinkedChain(node, 5)
+  })
+
+  it('an application that lost its state gets InitChain and the stored blocks replayed (with progress logs)', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    node = await startNode({ dir, genesis, key: keys[0]!, app: { inMemory: true } })
+    await waitFor(() => node!.engine.height >= 2, 'height 2')
+    node.mempool.add('x=1')
+    await waitFor(() => node!.app.kv.get('x') === '1', 'tx committed')
+    await waitFor(() => node!.engine.height >= 6, 'height 6')
+    await node.stop()
+    const stored = node.blockStore.height()
+
+    const { logger, lines } = recordingLogger()
+    node = await startNode({ dir, genesis, key: keys[0]!, app: { inMemory: true }, logger })
+    // The fresh app was brought to the store height before consensus resumed.
+    expect(node.app.finalized.slice(0, stored)).toEqual(Array.from({ length: stored }, (_, i) => i + 1))
+    expect(node.app.kv.get('x')).toBe('1')
+    const progress = lines.filter((l) => l.msg === 'replaying blocks')
+    expect(progress.at(-1)?.ctx).toMatchObject({ replayed: stored, total: stored })
+    await waitFor(() => node!.engine.height >= stored + 2, 'continues after replay')
+  })
+})

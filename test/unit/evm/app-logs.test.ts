@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAddress } from '../../../src/chain/evm/evm-records.js'
+import { LogLimitError } from '../../../src/chain/evm/errors.js'
+import type { LogQuery } from '../../../src/chain/evm/evm-store.js'
+import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
+import { ADDRESS2, DEV_ADDRESS, DEV_KEY, KEY2, STORE_RUNTIME, STORE_TOPIC, createHarness, deployCode, sign1559, word, type Harness } from './helpers.js'
+
+const hex = bytesToHex
+const pad32 = (a: string) => hexToBytes('0x' + a.slice(2).padStart(64, '0'))
+
+describe('getLogs', () => {
+  let h: Harness
+  let a: Uint8Array
+  let b: Uint8Array
+  const heightsRead: number[] = []
+  const q = (over: Partial<LogQuery>): LogQuery => ({ fromBlock: 0, toBlock: 1_000, addresses: [], topics: [], ...over })
+  const where = (logs: { blockNumber: number; address: Uint8Array }[]) => logs.map((l) => `${l.blockNumber}:${hex(l.address) === hex(a) ? 'A' : 'B'}`)
+
+  beforeAll(async () => {
+    h = await createHarness()
+    const c = h.app.common
+    let devNonce = 0n
+    let key2Nonce = 0n
+    await h.finalize([
+      sign1559(c, DEV_KEY, { nonce: devNonce++, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n }),
+      sign1559(c, KEY2, { nonce: key2Nonce++, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n }),
+    ])
+    a = createAddress(hexToBytes(DEV_ADDRESS), 0n)
+    b = createAddress(hexToBytes(ADDRESS2), 0n)
+    const set = (key: Uint8Array, nonce: bigint, to: Uint8Array, v: bigint) => sign1559(c, key, { nonce, to: hex(to) as `0x${string}`, data: word(v), gasLimit: 100_000n })
+    for (let height = 2; height <= 30; height++) {
+      const txs: Uint8Array[] = []
+      if (height === 5) txs.push(set(DEV_KEY, devNonce++, a, 5n))
+      if (height === 10) txs.push(set(KEY2, key2Nonce++, b, 10n))
+      if (height === 20) txs.push(set(DEV_KEY, devNonce++, a, 20n), set(KEY2, key2Nonce++, b, 21n))
+      if (height === 30) txs.push(set(KEY2, key2Nonce++, b, 30n))
+      if (txs.length === 0 && height % 3 === 0) txs.push(sign1559(c, DEV_KEY, { nonce: devNonce++, to: ADDRESS2, value: 1n }))
+      const resp = await h.finalize(txs)
+      expect(resp.txResults.every((r) => r.code === 0)).toBe(true)
+    }
+    const store = (h.app as unknown as { store: { getBlock(height: number): Promise<unknown> } }).store
+    const original = store.getBlock.bind(store)
+    store.getBlock = (height: number) => {
+      heightsRead.push(height)
+      return original(height)
+    }
+  })
+  afterAll(() => h.close())
+
+  it('finds logs by address through the index, reading only matching blocks', async () => {
+    heightsRead.length = 0
+    const logs = await h.app.getLogs(q({ addresses: [a] }), 100)
+    expect(where(logs)).toEqual(['5:A', '20:A'])
+    expect(logs.map((l) => hex(l.data))).toEqual([hex(word(5n)), hex(word(20n))])
+    expect(logs[1]!.logIndex).toBe(0)
+    expect(logs[1]!.transactionIndex).toBe(0)
+    // only the matching heights (and the head, checked through its bloom) are touched
+    expect(heightsRead.filter((x) => x !== 5 && x !== 20 && x !== 30)).toEqual([])
+    expect(heightsRead).toContain(5)
+  })
+
+  it('matches topics per position, with OR sets and wildcards', async () => {
+    expect(where(await h.app.getLogs(q({ topics: [null, [pad32(ADDRESS2)]] }), 100))).toEqual(['10:B', '20:B', '30:B'])
+    expect(where(await h.app.getLogs(q({ topics: [[STORE_TOPIC]] }), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
+    expect(where(await h.app.getLogs(q({ topics: [[], [pad32(DEV_ADDRESS), pad32(ADDRESS2)]] }), 100))).toHaveLength(5)
+    expect(where(await h.app.getLogs(q({ addresses: [a, b], topics: [[STORE_TOPIC], [pad32(DEV_ADDRESS)]] }), 100))).toEqual(['5:A', '20:A'])
+    expect(await h.app.getLogs(q({ topics: [[pad32(DEV_ADDRESS)]] }), 100)).toEqual([])
+    expect(await h.app.getLogs(q({ topics: [null, null, null] }), 100)).toEqual([])
+    const second = await h.app.getLogs(q({ fromBlock: 20, toBlock: 20 }), 100)
+    expect(second.map((l) => l.logIndex)).toEqual([0, 1])
+  })
+
+  it('scans by bloom without criteria and respects the range', async () => {
+    expect(where(await h.app.getLogs(q({}), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
+    expect(where(await h.app.getLogs(q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }), 100))).toEqual(['10:B'])
+    expect(where(await h.app.getLogs(q({ fromBlock: 6, toBlock: 19 }), 100))).toEqual(['10:B'])
+    expect(await h.app.getLogs(q({ fromBlock: 21, toBlock: 29 }), 100)).toEqual([])
+    expect(where(await h.app.getLogs(q({ fromBlock: 30, toBlock: 30, addresses: [b] }), 100))).toEqual(['30:B'])
+  })
+
+  it('throws a typed error beyond the limit', async () => {
+    const err = await h.app.getLogs(q({}), 4).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(LogLimitError)
+    expect((err as Error).message).toBe('query returned more than 4 results')
+    expect(await h.app.getLogs(q({}), 5)).toHaveLength(5)
+  })
+
+  it('serves the committed block and its logs to subscribers', async () => {
+    const seen: string[] = []
+    const off = h.app.events.on('block', (e) => seen.push(`${e.block.number}:${e.logs.length}:${e.receipts.length}:${e.transactions.length}`))
+    await h.finalize([sign1559(h.app.common, KEY2, { nonce: 4n, to: hex(b) as `0x${string}`, data: word(1n), gasLimit: 100_000n })])
+    off()
+    expect(seen).toEqual(['31:1:1:1'])
+    expect(where(await h.app.getLogs(q({ fromBlock: 31, addresses: [b] }), 10))).toEqual(['31:B'])
+  })
+})
