@@ -42,6 +42,8 @@ export interface ConsensusEngineOptions {
   /** WAL head file, e.g. `<home>/data/cs.wal/wal`. */
   walPath: string
   logger?: Logger
+  /** Interval of the engine's re-gossip of votes and stuck proposals in ms (default 500; 0 = off). */
+  gossipIntervalMs?: number
 }
 
 export class ConsensusEngine {
@@ -75,6 +77,10 @@ export class ConsensusEngine {
       app: opts.app,
       logger: this.log,
     })
+    if (state.consensusParams.abci.voteExtensionsEnableHeight > 0n) {
+      // Precommits would have to carry extensions from that height on; signing and checking them is not built yet.
+      throw new Error('consensus_params.abci.vote_extensions_enable_height > 0: vote extensions are not supported by this node')
+    }
     await this.checkDoubleSigningRisk(state)
     const lastCommit = await this.reconstructLastCommit(state)
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
@@ -100,6 +106,7 @@ export class ConsensusEngine {
       wal: this.wal,
       events: this.events,
       logger: this.log,
+      ...(opts.gossipIntervalMs !== undefined ? { gossipIntervalMs: opts.gossipIntervalMs } : {}),
     })
     this.cs = cs
     this.unsubscribe.push(transport.subscribe((msg, peerId) => cs.receivePeerMessage(msg, peerId)))
@@ -134,6 +141,16 @@ export class ConsensusEngine {
   /** The validator set of block `height` (with the proposer priorities it started with). */
   getValidators(height: number): Promise<ValidatorSet | undefined> {
     return this.stateStore.loadValidators(height)
+  }
+
+  /** Our validator address; undefined for a node without a signer. */
+  get validatorAddress(): Uint8Array | undefined {
+    return this.opts.privValidator?.address
+  }
+
+  /** Our validator public key (ed25519); undefined without a signer. */
+  get validatorPubKey(): Uint8Array | undefined {
+    return this.opts.privValidator?.pubKey
   }
 
   /** Height of the last committed block (0 before the first). */

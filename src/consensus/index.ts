@@ -10,4 +10,4 @@ export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage }
 export { defaultConsensusConfig, devConsensusConfig, testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
 export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
 export type { ConsensusEvents, ConsensusEventName, RoundStateEvent, NewRoundEvent, CompleteProposalEvent, NewBlockEvent, TxEvent } from './events.js'
-export type { RoundStateSummary } from './state-machine.js'
+export type { RoundStateSummary, PartSetProgress } from './state-machine.js'

@@ -25,7 +25,7 @@ import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
-import { addMillis, compareTime, now, toNanos, type Timestamp } from '../utils/time.js'
+import { addMillis, compareTime, GO_ZERO_TIME, now, toNanos, type Timestamp } from '../utils/time.js'
 import type { Mempool } from './application.js'
 import type { BlockExecutor } from './block-executor.js'
 import { blockHash, hashesTo } from './block-hash.js'
@@ -52,6 +52,10 @@ const MAX_FUTURE_MESSAGES = 2000
 const REPLAY_LOG_EVERY = 500
 /** ed25519 signatures are 64 bytes. */
 const MAX_SIGNATURE_BYTES = 64
+/** Default interval of the re-gossip stand-in (CometBFT's reactor gossips every 100 ms per peer). */
+const DEFAULT_GOSSIP_INTERVAL_MS = 500
+/** A stuck round's block is re-sent only when it is this small (parts of 64 KB). */
+const MAX_REGOSSIP_PARTS = 16
 
 /** A proposal that cannot be accepted (bad POL round, signature, size). */
 export class ProposalError extends Error {
@@ -76,29 +80,47 @@ export interface ConsensusStateOptions {
   wal: Wal
   events: TypedEmitter<ConsensusEvents>
   logger: Logger
+  /** Re-gossip interval in ms (default 500; 0 = off), see `regossip`. */
+  gossipIntervalMs?: number
 }
 
-/** A read-only summary of the round state (for `consensus_state`/`dump_consensus_state` later). */
+/** Which parts of a block's part set are in (`dump_consensus_state`). */
+export interface PartSetProgress {
+  count: number
+  total: number
+  /** By part index. */
+  have: boolean[]
+}
+
+/** A snapshot of the round state (CometBFT `consensus/types.RoundState`), for the consensus RPC. */
 export interface RoundStateSummary {
   height: number
   round: number
   step: RoundStep
-  stepName: RoundStepName
+  /** When round 0 of this height starts (commit time + timeout_commit). */
   startTime: Timestamp
-  commitTime: Timestamp | undefined
+  /** When the last commit step was entered; Go's zero time before any. */
+  commitTime: Timestamp
+  /** The validators of `height` with the current round's proposer priorities. */
   validators: ValidatorSet
-  proposer: { address: Uint8Array; index: number } | undefined
-  proposal: Proposal | undefined
-  proposalBlockHash: Uint8Array | undefined
-  proposalBlockParts: { total: number; count: number } | undefined
+  proposal?: Proposal
+  proposalBlock?: Block
+  proposalBlockParts?: PartSetProgress
+  /** -1 when not locked. */
   lockedRound: number
-  lockedBlockHash: Uint8Array | undefined
+  lockedBlock?: Block
+  lockedBlockParts?: PartSetProgress
+  /** -1 when there is no valid block. */
   validRound: number
-  validBlockHash: Uint8Array | undefined
+  validBlock?: Block
+  validBlockParts?: PartSetProgress
+  /** Votes of every tracked round of `height`, by validator index. */
+  votes: { round: number; prevotes: (Vote | undefined)[]; precommits: (Vote | undefined)[] }[]
+  /** -1 until a commit round is known. */
   commitRound: number
-  votes: { round: number; prevotes: (Vote | undefined)[]; precommits: (Vote | undefined)[]; prevotesPower: bigint; precommitsPower: bigint }[]
-  lastCommit: { votes: (Vote | undefined)[]; power: bigint } | undefined
-  lastValidators: ValidatorSet
+  /** Precommits of the previous height, by validator index. */
+  lastCommit?: (Vote | undefined)[]
+  lastValidators?: ValidatorSet
   triggeredTimeoutPrecommit: boolean
 }
 
@@ -106,6 +128,7 @@ type QueueItem =
   | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
+  | { kind: 'gossip' }
 
 export class ConsensusState {
   // ---- RoundState (CometBFT consensus/types/round_state.go) ----
@@ -143,6 +166,9 @@ export class ConsensusState {
   private stopping = false
   private replayMode = false
   private proofBlockCache: { height: number; needed: boolean } | undefined
+  private gossipTimer: NodeJS.Timeout | undefined
+  private gossipQueued = false
+  private lastGossipKey = ''
   /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
   fatalError: Error | undefined
 
@@ -151,7 +177,10 @@ export class ConsensusState {
     this.log = opts.logger
     this.ticker = new TimeoutTicker((ti) => this.enqueue({ kind: 'timeout', ti }, false))
     this.lastCommit = opts.lastCommit
+    // As CometBFT's NewState (its WAL is not attached yet), the initial step is not logged.
+    this.replayMode = true
     this.updateToState(opts.state)
+    this.replayMode = false
   }
 
   // ===================================================================================================
@@ -163,11 +192,21 @@ export class ConsensusState {
     if (this.loop) return
     this.loop = this.run()
     this.scheduleRound0()
+    const every = this.opts.gossipIntervalMs ?? DEFAULT_GOSSIP_INTERVAL_MS
+    if (every > 0) {
+      this.gossipTimer = setInterval(() => {
+        if (this.gossipQueued) return
+        this.gossipQueued = true
+        this.enqueue({ kind: 'gossip' }, false)
+      }, every)
+      this.gossipTimer.unref()
+    }
   }
 
   /** Lets the item being handled finish (a height being written completes), then stops timers. Idempotent. */
   async stop(): Promise<void> {
     this.stopping = true
+    if (this.gossipTimer) clearInterval(this.gossipTimer)
     this.wake?.()
     await this.loop
     this.ticker.stop()
@@ -237,6 +276,38 @@ export class ConsensusState {
       case 'txsAvailable':
         await this.handleTxsAvailable()
         return
+      case 'gossip':
+        this.gossipQueued = false
+        this.regossip()
+        return
+    }
+  }
+
+  /**
+   * A stand-in for the gossip routines of CometBFT's consensus reactor, which keep sending every peer what
+   * it lacks: each interval, re-broadcast the votes we hold for the current round (and the POL and commit
+   * rounds) and the last commit's precommits (for peers still finishing the previous height); when the
+   * round has not moved for a whole interval, the proposal and its parts too. Anyone may relay signed
+   * messages; receivers drop duplicates before checking signatures. A transport that tracks peer state
+   * can do better; this keeps consensus live over a lossy broadcast-only transport.
+   */
+  private regossip(): void {
+    const send = (msg: ConsensusMessage): void => this.opts.transport.broadcast(msg)
+    const key = `${this.height}/${this.round}/${this.step}`
+    const stuck = key === this.lastGossipKey
+    this.lastGossipKey = key
+    for (const vote of this.lastCommit?.list() ?? []) if (vote) send({ type: 'vote', vote })
+    const rounds = new Set([this.round])
+    if (this.proposal && this.proposal.polRound >= 0) rounds.add(this.proposal.polRound)
+    if (this.commitRound >= 0) rounds.add(this.commitRound)
+    for (const r of rounds) {
+      for (const vote of this.votes.prevotes(r)?.list() ?? []) if (vote) send({ type: 'vote', vote })
+      for (const vote of this.votes.precommits(r)?.list() ?? []) if (vote) send({ type: 'vote', vote })
+    }
+    const parts = this.proposalBlockParts
+    if (stuck && this.proposal && parts?.isComplete() && parts.total <= MAX_REGOSSIP_PARTS && parts.hasHeader(this.proposal.blockId.partSetHeader)) {
+      send({ type: 'proposal', proposal: this.proposal })
+      for (let i = 0; i < parts.total; i++) send({ type: 'blockPart', height: this.height, round: this.proposal.round, part: parts.getPart(i)! })
     }
   }
 
@@ -324,7 +395,6 @@ export class ConsensusState {
     this.validBlockParts = undefined
     this.votes = new HeightVoteSet(state.chainId, height, state.validators)
     this.commitRound = -1
-    this.commitTime = undefined
     this.lastValidators = state.lastValidators
     this.triggeredTimeoutPrecommit = false
     this.state = state
@@ -1027,33 +1097,29 @@ export class ConsensusState {
 
   /** A snapshot of the round state. */
   getRoundState(): RoundStateSummary {
-    const proposer = this.validators.size > 0 ? this.validators.getProposer() : undefined
-    const votes = this.votes.trackedRounds().map((round) => {
-      const pv = this.votes.prevotes(round)!
-      const pc = this.votes.precommits(round)!
-      return { round, prevotes: pv.list(), precommits: pc.list(), prevotesPower: pv.sum, precommitsPower: pc.sum }
-    })
-    return {
+    const progress = (p: BlockParts | undefined): PartSetProgress | undefined => (p ? { count: p.count, total: p.total, have: p.bitArray() } : undefined)
+    const summary: RoundStateSummary = {
       height: this.height,
       round: this.round,
       step: this.step,
-      stepName: roundStepName(this.step),
       startTime: this.startTime,
-      commitTime: this.commitTime,
+      commitTime: this.commitTime ?? GO_ZERO_TIME,
       validators: this.validators.copy(),
-      proposer: proposer ? { address: proposer.address, index: this.validators.getByAddress(proposer.address)?.index ?? -1 } : undefined,
-      proposal: this.proposal,
-      proposalBlockHash: this.proposalBlock ? blockHash(this.proposalBlock) : undefined,
-      proposalBlockParts: this.proposalBlockParts ? { total: this.proposalBlockParts.total, count: this.proposalBlockParts.count } : undefined,
       lockedRound: this.lockedRound,
-      lockedBlockHash: this.lockedBlock ? blockHash(this.lockedBlock) : undefined,
       validRound: this.validRound,
-      validBlockHash: this.validBlock ? blockHash(this.validBlock) : undefined,
+      votes: this.votes.trackedRounds().map((round) => ({ round, prevotes: this.votes.prevotes(round)!.list(), precommits: this.votes.precommits(round)!.list() })),
       commitRound: this.commitRound,
-      votes,
-      lastCommit: this.lastCommit ? { votes: this.lastCommit.list(), power: this.lastCommit.sum } : undefined,
       lastValidators: this.lastValidators.copy(),
       triggeredTimeoutPrecommit: this.triggeredTimeoutPrecommit,
     }
+    if (this.proposal) summary.proposal = this.proposal
+    if (this.proposalBlock) summary.proposalBlock = this.proposalBlock
+    if (this.proposalBlockParts) summary.proposalBlockParts = progress(this.proposalBlockParts)!
+    if (this.lockedBlock) summary.lockedBlock = this.lockedBlock
+    if (this.lockedBlockParts) summary.lockedBlockParts = progress(this.lockedBlockParts)!
+    if (this.validBlock) summary.validBlock = this.validBlock
+    if (this.validBlockParts) summary.validBlockParts = progress(this.validBlockParts)!
+    if (this.lastCommit) summary.lastCommit = this.lastCommit.list()
+    return summary
   }
 }

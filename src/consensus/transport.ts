@@ -25,12 +25,15 @@ export class LoopbackTransport implements ConsensusTransport {
 
 /**
  * N engines in one process. Delivery is asynchronous (next macrotask) and in order per sender. A node can
- * be made silent (its messages are dropped) or isolated (it neither sends nor receives).
+ * be made silent (its messages are dropped) or isolated (it neither sends nor receives), and a share of
+ * all deliveries can be dropped at random (seeded, so a failing run can be repeated).
  */
 export class InMemoryNetwork {
   private readonly handlers = new Map<string, Set<ConsensusMessageHandler>>()
   private readonly silent = new Set<string>()
   private readonly isolated = new Set<string>()
+  private dropRate = 0
+  private seed = 1
 
   /** The transport of node `id`. */
   join(id: string): ConsensusTransport {
@@ -56,15 +59,32 @@ export class InMemoryNetwork {
     else this.isolated.delete(id)
   }
 
+  /** Drops each delivery with probability `rate` (0..1), from a PRNG seeded with `seed`. */
+  setDropRate(rate: number, seed = 1): void {
+    this.dropRate = rate
+    this.seed = seed >>> 0 || 1
+  }
+
   private send(from: string, msg: ConsensusMessage): void {
     if (this.silent.has(from) || this.isolated.has(from)) return
     const bytes = encodeConsensusMessage(msg)
     for (const [to, handlers] of this.handlers) {
       if (to === from) continue
+      if (this.dropRate > 0 && this.random() < this.dropRate) continue
       setImmediate(() => {
         if (this.isolated.has(to) || this.isolated.has(from)) return
         for (const h of [...handlers]) h(decodeConsensusMessage(bytes), from)
       })
     }
+  }
+
+  /** xorshift32: deterministic for a seed. */
+  private random(): number {
+    let x = this.seed
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    this.seed = x >>> 0
+    return this.seed / 0x100000000
   }
 }

@@ -9,18 +9,15 @@
  * the engine must call `commitStaged()` after InitChain too (if it does not, they are written with the
  * first block's batch, which is equally atomic).
  *
- * Genesis block: the EVM view shows the genesis state as block `initialHeight - 1` (0), with
- * hash = keccak256(RLP[utf8(chainId), genesisStateRoot]) (deterministic, distinct per chain), parent
- * hash zero. Block 1's parentHash is that hash; later blocks carry the consensus block hashes.
+ * Genesis block: the EVM view shows the genesis state as block `initialHeight - 1` (0) with a hash of
+ * its own (`genesisBlockHash` in block-view.ts). Block 1's parentHash is that hash; later blocks carry
+ * the consensus block hashes.
  */
-import { bytesToHex, bytesToUpperHex, bigintToBytes, hexToBytes, utf8ToBytes } from '../../primitives/hex.js'
-import { isAddress } from '../../primitives/address.js'
-import { keccak256 } from '../../crypto/index.js'
-import { RLP } from '@ethereumjs/rlp'
-import type { Common } from '@ethereumjs/common'
-import type { Proof } from '@ethereumjs/common'
+import type { Common, Proof } from '@ethereumjs/common'
+import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
+import { bytesToHex, bytesToUpperHex } from '../../primitives/hex.js'
 import type { ValidatorUpdate } from '../comet/types.js'
 import type {
   Application,
@@ -42,15 +39,16 @@ import { BlockHashes } from './block-hashes.js'
 import { CallService, defaultCallOptions, type AccountState, type CallArgs, type CallOptions, type CallResult, type StateAt } from './calls.js'
 import { getCommon } from './common.js'
 import { UnknownBlockError } from './errors.js'
-import { createBlockEvents, createTxEvents } from './events.js'
-import { toEvmLogs, toEvmReceipt, toEvmTx, type TxRecord } from './evm-records.js'
+import { createBlockEvents } from './events.js'
+import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './block-view.js'
+import { toEvmReceipt, toEvmTx, type TxRecord } from './evm-records.js'
 import { EvmStore, type LogQuery } from './evm-store.js'
-import { executeBlock, type BlockExecution } from './executor.js'
+import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
-import { parseEvmChainId, type EvmGenesis } from './genesis.js'
-import { EMPTY_TRIE_ROOT } from './ordered-trie.js'
-import { applyGenesisAlloc, createConsensusVm } from './state.js'
-import { TX_CODESPACE, TxCode } from './tx-codes.js'
+import { parseEvmChainId, type EvmGenesis, type FeeMarketParams } from './genesis.js'
+import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
+import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
+import { answerQuery } from './abci-query.js'
 import { DecodedTxCache } from './tx-cache.js'
 import { TxDecodeError, type DecodedTx } from './tx.js'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
@@ -60,7 +58,6 @@ export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
 /** ABCI Info `version` / `appVersion`. */
 export const APP_VERSION = 1n
 const ZERO_ADDRESS = new Uint8Array(20)
-const ZERO_HASH = new Uint8Array(32)
 const EMPTY = new Uint8Array(0)
 
 export interface EvmApplicationOptions {
@@ -111,7 +108,7 @@ interface Head {
 
 interface Pending {
   block: EvmBlock
-  records: (TxRecord & { cometHash: Uint8Array })[]
+  records: StoredTx[]
 }
 
 export class EvmApplication implements Application {
@@ -125,6 +122,8 @@ export class EvmApplication implements Application {
   private readonly txs: DecodedTxCache
   private readonly log: Logger
   private vm: VM | undefined
+  private stateManager: MerkleStateManager | undefined
+  private caches: Caches | undefined
   private head: Head | undefined
   private pending: Pending | undefined
   private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
@@ -167,7 +166,10 @@ export class EvmApplication implements Application {
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
       this.store.setHead(block)
     }
-    this.vm = (await createConsensusVm(this.opts.db, this.common, this.blockHashes, head?.stateRoot)).vm
+    const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.common, this.blockHashes, head?.stateRoot)
+    this.vm = vm
+    this.stateManager = stateManager
+    this.caches = caches
     this.log.info('EVM state loaded', { height: head?.height ?? null, stateRoot: head ? bytesToHex(head.stateRoot) : null })
   }
 
@@ -189,26 +191,8 @@ export class EvmApplication implements Application {
     const maxGas = req.consensusParams.block.maxGas
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
     this.genesisHeight = genesisHeight
-    const sm = this.vm!.stateManager as Parameters<typeof applyGenesisAlloc>[0]
-    const stateRoot = await applyGenesisAlloc(sm, this.opts.genesis.accounts)
-    const block: EvmBlock = {
-      number: genesisHeight,
-      hash: genesisBlockHash(this.opts.chainId, stateRoot),
-      parentHash: ZERO_HASH,
-      stateRoot,
-      transactionsRoot: EMPTY_TRIE_ROOT,
-      receiptsRoot: EMPTY_TRIE_ROOT,
-      logsBloom: new Uint8Array(256),
-      miner: ZERO_ADDRESS,
-      gasLimit: this.gasLimit,
-      gasUsed: 0n,
-      baseFeePerGas: initialBaseFee(this.opts.genesis.feeMarket),
-      timestamp: req.time.seconds,
-      size: 0,
-      extraData: EMPTY,
-      mixHash: ZERO_HASH,
-      transactions: [],
-    }
+    const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
+    const block = createGenesisEvmBlock({ chainId: this.opts.chainId, height: genesisHeight, stateRoot, gasLimit: this.gasLimit, baseFee: initialBaseFee(this.opts.genesis.feeMarket), timestamp: req.time.seconds })
     this.store.stageParams({ gasLimit: this.gasLimit, genesisHeight })
     this.store.stageBlock(block, [])
     this.store.stageHead({ height: genesisHeight, stateRoot })
@@ -219,59 +203,23 @@ export class EvmApplication implements Application {
   }
 
   async checkTx(raw: Uint8Array, _type: CheckTxType): Promise<CheckTxResponse> {
-    let tx: DecodedTx
+    let tx: DecodedTx | Error
     try {
       tx = this.txs.decode(raw)
     } catch (err) {
-      return checkResult(TxCode.TxDecode, err instanceof Error ? err.message : String(err), 0n)
+      tx = err instanceof Error ? err : new TxDecodeError(String(err))
     }
-    if (tx.chainId === undefined && this.opts.allowUnprotectedTxs !== true) {
-      return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', tx.gasLimit)
-    }
-    if (tx.gasLimit > this.gasLimit) return checkResult(TxCode.OutOfGas, `exceeds block gas limit: tx gas ${tx.gasLimit}, block gas limit ${this.gasLimit}`, tx.gasLimit)
-    const intrinsic = tx.tx.getIntrinsicGas()
-    if (tx.gasLimit < intrinsic) return checkResult(TxCode.OutOfGas, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, tx.gasLimit)
-    const minGasPrice = this.opts.minGasPrice ?? 0n
-    if (tx.maxFeePerGas < minGasPrice) {
-      return checkResult(TxCode.InsufficientFee, `transaction underpriced: gas fee cap ${tx.maxFeePerGas} below the minimum gas price ${minGasPrice}`, tx.gasLimit)
-    }
-    return checkResult(TxCode.OK, '', tx.gasLimit)
+    return checkTransaction(tx, { gasLimit: this.gasLimit, minGasPrice: this.opts.minGasPrice ?? 0n, allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true })
   }
 
   /** Keeps the txs in order while their gas limits fit the block; drops undecodable ones. */
   async prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }> {
-    const kept: Uint8Array[] = []
-    let gas = 0n
-    let bytes = 0
-    for (const raw of req.txs) {
-      let tx: DecodedTx
-      try {
-        tx = this.txs.decode(raw)
-      } catch {
-        continue
-      }
-      if (tx.gasLimit > this.gasLimit) continue
-      if (gas + tx.gasLimit > this.gasLimit) break
-      if (req.maxTxBytes > 0 && bytes + raw.length > req.maxTxBytes) break
-      gas += tx.gasLimit
-      bytes += raw.length
-      kept.push(raw)
-    }
-    return { txs: kept }
+    return { txs: selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), this.gasLimit, req.maxTxBytes) }
   }
 
   /** Rejects a proposal with undecodable txs or whose gas limits exceed the block gas limit. */
   async processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }> {
-    let gas = 0n
-    for (const raw of req.txs) {
-      try {
-        gas += this.txs.decode(raw).gasLimit
-      } catch {
-        return { accept: false }
-      }
-      if (gas > this.gasLimit) return { accept: false }
-    }
-    return { accept: true }
+    return { accept: isAcceptableProposal(req.txs, (raw) => this.txs.decode(raw), this.gasLimit) }
   }
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
@@ -279,8 +227,13 @@ export class EvmApplication implements Application {
     const head = this.head
     if (!head) throw new Error('FinalizeBlock before InitChain')
     if (req.height !== head.height + 1) throw new Error(`FinalizeBlock height ${req.height}, expected ${head.height + 1}`)
+    if (this.pending) {
+      // The same height again without a commit (the engine re-decided it): start from the head state.
+      this.pending = undefined
+      await this.stateManager!.setStateRoot(head.stateRoot)
+    }
     const started = performance.now()
-    const decoded = req.txs.map((raw) => {
+    const decoded: (DecodedTx | Error)[] = req.txs.map((raw) => {
       try {
         return this.txs.decode(raw)
       } catch (err) {
@@ -290,65 +243,29 @@ export class EvmApplication implements Application {
     const baseFee = this.nextBaseFee()
     const coinbase = this.feeRecipientOf(req.proposerAddress)
     const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
-    const exec = await executeBlock(this.vm!, this.common, env, decoded)
-    const block: EvmBlock = {
-      number: req.height,
-      hash: req.hash,
-      parentHash: head.block.hash,
-      stateRoot: exec.stateRoot,
-      transactionsRoot: exec.transactionsRoot,
-      receiptsRoot: exec.receiptsRoot,
-      logsBloom: exec.bloom,
-      miner: coinbase,
-      gasLimit: this.gasLimit,
-      gasUsed: exec.gasUsed,
-      baseFeePerGas: baseFee,
-      timestamp: req.time.seconds,
-      size: this.opts.blockSize ? this.opts.blockSize(req) : req.txs.reduce((n, t) => n + t.length, 0),
-      extraData: EMPTY,
-      mixHash: ZERO_HASH,
-      transactions: exec.executed.map((e) => e.tx.hash),
+    try {
+      return await this.executeAndStage(req, head, env, decoded, started)
+    } catch (err) {
+      // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
+      // The engine must drop the height's staged writes (db.discardStaged) before retrying.
+      this.pending = undefined
+      await this.stateManager!.setStateRoot(head.stateRoot)
+      throw err
     }
-    const records = exec.executed.map((e) => ({
-      hash: e.tx.hash,
-      cometHash: e.tx.cometHash,
-      height: req.height,
-      index: e.index,
-      blockHash: req.hash,
-      raw: e.tx.raw,
-      from: e.tx.from,
-      status: e.status,
-      cumulativeGasUsed: e.cumulativeGasUsed,
-      gasUsed: e.gasUsed,
-      effectiveGasPrice: e.effectiveGasPrice,
-      firstLogIndex: e.firstLogIndex,
-      logs: e.logs,
-    }))
+  }
+
+  private async executeAndStage(req: FinalizeBlockRequest, head: Head, env: BlockEnv, decoded: (DecodedTx | Error)[], started: number): Promise<FinalizeBlockResponse> {
+    const exec = await executeBlock(this.vm!, this.common, env, decoded)
+    const size = this.opts.blockSize ? this.opts.blockSize(req) : req.txs.reduce((n, t) => n + t.length, 0)
+    const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
+    const records = createTxRecords(exec, req.height, req.hash)
     this.store.stageBlock(block, records)
     this.store.stageHead({ height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }
-    const txResults = exec.outcomes.map((o) => {
-      const e = o.executed
-      const events = e
-        ? createTxEvents({
-            hash: e.tx.hash,
-            cometHash: e.tx.cometHash,
-            txIndex: e.index,
-            gasUsed: e.gasUsed,
-            from: e.tx.from,
-            to: e.tx.tx.to?.bytes,
-            value: e.tx.value,
-            type: e.tx.type,
-            failed: e.vmError,
-            logs: toEvmLogs(records[e.index]!),
-          })
-        : []
-      return { code: o.code, data: o.data, log: o.log, info: '', gasWanted: o.gasWanted, gasUsed: o.gasUsed, events, codespace: o.code === TxCode.OK ? '' : TX_CODESPACE }
-    })
     this.log.debug('executed block', { height: req.height, txs: req.txs.length, executed: exec.executed.length, gasUsed: exec.gasUsed, ms: Math.round(performance.now() - started) })
     return {
-      events: createBlockEvents(exec.bloom, baseFee),
-      txResults,
+      events: createBlockEvents(exec.bloom, env.baseFee),
+      txResults: createExecTxResults(exec, records),
       validatorUpdates: this.opts.validatorUpdates ? this.opts.validatorUpdates(req.height, exec) : [],
       appHash: exec.stateRoot,
     }
@@ -361,6 +278,7 @@ export class EvmApplication implements Application {
     this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
     this.store.setHead(pending.block)
     this.calls.invalidate()
+    trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
     for (const r of pending.records) this.txs.delete(r.raw)
     if (this.events.listenerCount('block') > 0) {
       const receipts = pending.records.map(toEvmReceipt)
@@ -374,30 +292,14 @@ export class EvmApplication implements Application {
     return { retainHeight: 0 }
   }
 
-  /**
-   * Paths `/evm/balance/<0xaddr>`, `/evm/nonce/<0xaddr>` (big-endian unsigned bytes),
-   * `/evm/code/<0xaddr>` (raw code), `/evm/storage/<0xaddr>/<0xslot>` (32 bytes); height 0 = latest.
-   */
-  async query(req: QueryRequest): Promise<QueryResponse> {
-    const parts = req.path.split('/').filter((p) => p !== '')
-    const fail = (log: string): QueryResponse => ({ code: 1, log, info: '', index: 0n, key: req.data, value: EMPTY, height: req.height, codespace: TX_CODESPACE })
-    if (parts[0] !== 'evm' || parts.length < 3) return fail(`unknown query path: ${req.path}`)
-    const [, kind, address, slot] = parts as [string, string, string, string | undefined]
-    if (!isAddress(address)) return fail(`invalid address: ${address}`)
-    const addr = hexToBytes(address)
-    try {
-      const state = await this.resolveState(req.height > 0 ? req.height : undefined)
-      const h = state.height
-      let value: Uint8Array
-      if (kind === 'balance' && parts.length === 3) value = bigintToBytes((await this.getAccount(addr, h)).balance)
-      else if (kind === 'nonce' && parts.length === 3) value = bigintToBytes((await this.getAccount(addr, h)).nonce)
-      else if (kind === 'code' && parts.length === 3) value = await this.getCode(addr, h)
-      else if (kind === 'storage' && parts.length === 4 && slot !== undefined && /^0x[0-9a-fA-F]{1,64}$/.test(slot)) value = await this.getStorageAt(addr, hexToBytes(slot.slice(2).padStart(64, '0')), h)
-      else return fail(`unknown query path: ${req.path}`)
-      return { code: 0, log: '', info: '', index: 0n, key: req.data, value, height: h, codespace: '' }
-    } catch (err) {
-      return fail(err instanceof Error ? err.message : String(err))
-    }
+  /** ABCI Query: `/evm/balance|nonce|code/<0xaddr>`, `/evm/storage/<0xaddr>/<0xslot>` (abci-query.ts). */
+  query(req: QueryRequest): Promise<QueryResponse> {
+    return answerQuery(req, {
+      resolveHeight: async (height) => (await this.resolveState(height > 0 ? height : undefined)).height,
+      getAccount: (address, height) => this.getAccount(address, height),
+      getCode: (address, height) => this.getCode(address, height),
+      getStorageAt: (address, slot, height) => this.getStorageAt(address, slot, height),
+    })
   }
 
   // ─── reads for the eth API ──────────────────────────────────────────────
@@ -499,6 +401,11 @@ export class EvmApplication implements Application {
     return this.calls.getProof(address, slots, height)
   }
 
+  /** The chain's EIP-1559 parameters (genesis `fee_market`). */
+  get feeMarket(): FeeMarketParams {
+    return this.opts.genesis.feeMarket
+  }
+
   /** Base fee of the next block (EIP-1559 from the head block; the initial base fee after genesis). */
   nextBaseFee(): bigint {
     const head = this.head
@@ -523,7 +430,11 @@ export class EvmApplication implements Application {
     return r && this.isCommitted(r.height) ? r : undefined
   }
 
-  private feeRecipientOf(proposer: Uint8Array): Uint8Array {
+  /**
+   * The fee recipient (coinbase) of blocks proposed by the validator with consensus address
+   * `proposer`: the `feeRecipient` option, else genesis `fee_recipients`, else the 20-byte address itself.
+   */
+  feeRecipientOf(proposer: Uint8Array): Uint8Array {
     const custom = this.opts.feeRecipient?.(proposer)
     if (custom) return custom
     const fromGenesis = this.opts.genesis.feeRecipients.get(bytesToUpperHex(proposer))
@@ -544,13 +455,4 @@ export class EvmApplication implements Application {
       env: { height: h, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
     }
   }
-}
-
-/** The genesis block's hash: keccak256(RLP[utf8(chainId), stateRoot]). */
-export function genesisBlockHash(chainId: string, stateRoot: Uint8Array): Uint8Array {
-  return keccak256(RLP.encode([utf8ToBytes(chainId), stateRoot]))
-}
-
-function checkResult(code: number, log: string, gasWanted: bigint): CheckTxResponse {
-  return { code, data: EMPTY, log, gasWanted, gasUsed: 0n, events: [], codespace: code === 0 ? '' : TX_CODESPACE }
 }

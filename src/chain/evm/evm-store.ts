@@ -20,6 +20,7 @@ import { Prefix, heightKey, metaKey, prefixedKey } from '../../db/prefixes.js'
 import { bytesToBigint, equalBytes } from '../../primitives/hex.js'
 import { bloomContains, bloomIsEmpty } from './bloom.js'
 import { LogLimitError } from './errors.js'
+import type { StoredTx } from './block-view.js'
 import { decodeBlockRecord, decodeTxRecord, encodeBlockRecord, encodeTxRecord, toEvmLogs, type TxRecord } from './evm-records.js'
 import type { EvmBlock, EvmLog } from './views.js'
 
@@ -50,12 +51,6 @@ export interface HeadRecord {
 export interface ChainParams {
   gasLimit: bigint
   genesisHeight: number
-}
-
-function u32(n: number): Uint8Array {
-  const out = new Uint8Array(4)
-  new DataView(out.buffer).setUint32(0, n)
-  return out
 }
 
 function u64(n: number): Uint8Array {
@@ -98,7 +93,7 @@ export class EvmStore {
   // ─── writes (staged) ────────────────────────────────────────────────────
 
   /** Stages a block, its transactions, their indexes and the log index. */
-  stageBlock(block: EvmBlock, txs: readonly (TxRecord & { cometHash: Uint8Array })[]): void {
+  stageBlock(block: EvmBlock, txs: readonly StoredTx[]): void {
     this.db.stagePut(heightKey(Prefix.evmBlock, block.number), encodeBlockRecord(block))
     this.db.stagePut(blockHashKey(block.hash), u64(block.number))
     const seen = new Set<string>()

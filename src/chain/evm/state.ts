@@ -32,12 +32,30 @@ function createTrie(db: TrieDb | OverlayTrieDb, common: Common, root: Uint8Array
 }
 
 /** The consensus VM: its writes are staged into the shared Database's height batch. */
-export async function createConsensusVm(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root?: Uint8Array): Promise<{ vm: VM; stateManager: MerkleStateManager }> {
+export async function createConsensusVm(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root?: Uint8Array): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
   const trie = createTrie(new TrieDb(db), common, undefined, 0)
-  const stateManager = new MerkleStateManager({ trie, common, caches: createCaches() })
+  const caches = createCaches()
+  const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)
   const vm = await createVM({ common, stateManager, blockchain })
-  return { vm, stateManager }
+  return { vm, stateManager, caches }
+}
+
+/** Blocks between two clears of the consensus state caches. */
+export const CACHE_CLEAR_EVERY_BLOCKS = 128
+/** Cached accounts above which the consensus state caches are cleared early. */
+export const CACHE_MAX_ACCOUNTS = 100_000
+
+/**
+ * Keeps the consensus state caches bounded. `ordered_map` caches never evict (an LRU could drop
+ * modified entries before the per-block flush, ethereumjs-v10.md §1.3), so after a committed block —
+ * when every entry is flushed and clean — they are cleared every CACHE_CLEAR_EVERY_BLOCKS blocks or
+ * when they hold more than CACHE_MAX_ACCOUNTS accounts. Returns whether it cleared.
+ */
+export function trimStateCaches(sm: MerkleStateManager, caches: Caches, height: number): boolean {
+  if (height % CACHE_CLEAR_EVERY_BLOCKS !== 0 && (caches.account?.size() ?? 0) <= CACHE_MAX_ACCOUNTS) return false
+  sm.clearCaches()
+  return true
 }
 
 /** A state manager at a committed `root` whose writes never leave it (private overlay). */

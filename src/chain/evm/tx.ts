@@ -6,6 +6,10 @@ import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { sha256 } from '../../crypto/index.js'
 import { bytesToHex } from '../../primitives/hex.js'
+import { hasTxParams } from './common.js'
+
+/** Empty parameter set: the Common from getCommon already carries the tx parameters. */
+const NO_PARAMS = {}
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
@@ -48,7 +52,7 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common }) as TypedTransaction
+    tx = createTxFromRLP(raw, hasTxParams(common) ? { common, params: NO_PARAMS } : { common }) as TypedTransaction
   } catch (err) {
     throw new TxDecodeError(`rlp: ${describe(err)}`)
   }

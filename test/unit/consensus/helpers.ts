@@ -226,6 +226,8 @@ export interface StartNodeOptions {
   logger?: Logger
   /** Do not call engine.start() (the caller does). */
   noStart?: boolean
+  /** Re-gossip interval (default 100 ms in tests). */
+  gossipIntervalMs?: number
 }
 
 /** Builds a node over `dir` (db, WAL, signer state) and starts it. */
@@ -247,6 +249,7 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
     ...(pv ? { privValidator: pv } : {}),
     ...(opts.transport ? { transport: opts.transport } : {}),
     walPath: join(opts.dir, 'cs.wal', 'wal'),
+    gossipIntervalMs: opts.gossipIntervalMs ?? 100,
     logger: opts.logger ?? (process.env.CONSENSUS_TEST_LOG ? createLogger({ level: 'debug', format: 'plain' }) : silentLogger),
   })
   if (!opts.noStart) await engine.start()

@@ -18,17 +18,18 @@ describe('validators over the in-memory network', () => {
     await removeDir(dir)
   })
 
-  async function startNetwork(n: number, silent?: number): Promise<{ net: InMemoryNetwork; ids: string[] }> {
+  async function startNetwork(n: number, silent?: number, rejectTx?: string, dropRate = 0): Promise<{ net: InMemoryNetwork; ids: string[] }> {
     const keys = makeKeys(n)
     const genesis = makeGenesis(keys)
     const net = new InMemoryNetwork()
+    if (dropRate > 0) net.setDropRate(dropRate, 42)
     const ids = keys.map((_, i) => `node${i}`)
     if (silent !== undefined) net.setSilent(ids[silent]!, true)
     const built = await Promise.all(
       keys.map(async (key, i) => {
         const home = join(dir, ids[i]!)
         await mkdir(home, { recursive: true })
-        return startNode({ dir: home, genesis, key, transport: net.join(ids[i]!), noStart: true })
+        return startNode({ dir: home, genesis, key, transport: net.join(ids[i]!), noStart: true, ...(rejectTx ? { app: { rejectTx } } : {}) })
       }),
     )
     nodes = built
@@ -89,5 +90,28 @@ describe('validators over the in-memory network', () => {
     // The silent node still listens, so it follows the same chain.
     await waitFor(() => nodes[3]!.engine.height >= h, 'silent node follows', 60_000)
     expect(await blockHashes(nodes[3]!, h)).toEqual(reference)
+  })
+
+  it('a block the application rejects in ProcessProposal gets nil prevotes and the next round decides another', async () => {
+    await startNetwork(4, undefined, 'bad=1')
+    nodes[0]!.mempool.add('bad=1')
+    const rejectedRounds: number[] = []
+    nodes[1]!.engine.events.on('NewRound', (e) => {
+      if (e.round > 0) rejectedRounds.push(e.height)
+    })
+    await waitFor(() => nodes.every((n) => n.engine.height >= 6), 'progress despite the rejected proposals', 120_000)
+    expect(rejectedRounds.length).toBeGreaterThan(0)
+    for (let h = 1; h <= 6; h++) {
+      const b = (await nodes[1]!.blockStore.loadBlock(h))!
+      expect(b.txs).toHaveLength(0)
+    }
+    expect(nodes.every((n) => n.app.kv.get('bad') === undefined)).toBe(true)
+  })
+
+  it('4 validators on a lossy network (15% of deliveries dropped) agree and progress thanks to re-gossip', async () => {
+    await startNetwork(4, undefined, undefined, 0.15)
+    await waitFor(() => nodes.every((n) => n.engine.height >= 5), 'all at height 5 despite losses', 120_000)
+    const reference = await blockHashes(nodes[0]!, 5)
+    for (const n of nodes.slice(1)) expect(await blockHashes(n, 5)).toEqual(reference)
   })
 })

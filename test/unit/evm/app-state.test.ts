@@ -145,3 +145,40 @@ describe('base fee', () => {
     }
   })
 })
+
+describe('finalize without commit', () => {
+  it('re-executes a re-decided height from the head state', async () => {
+    const h = await createHarness()
+    try {
+      const c = h.app.common
+      const req = (txs: Uint8Array[]) => ({ txs, decidedLastCommit: { round: 0, votes: [] }, hash: blockHash(1), height: 1, time: { seconds: h.time + 1, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20).fill(0xab) })
+      const first = await h.app.finalizeBlock(req([sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 5n * ETHER })]))
+      h.db.discardStaged()
+      const tx = sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 1n * ETHER })
+      const second = await h.app.finalizeBlock(req([tx]))
+      expect(second.txResults[0]!.code).toBe(0)
+      expect(hex(second.appHash)).not.toBe(hex(first.appHash))
+      await h.app.commit()
+      await h.db.commitStaged()
+      expect(await h.app.getBalance(hexToBytes(ADDRESS2))).toBe(101n * ETHER)
+      expect((await h.app.getBlock(1))!.transactions.map(hex)).toEqual([hex(keccak256(tx))])
+    } finally {
+      await h.close()
+    }
+  })
+
+  it('falls back to the proposer address as fee recipient', async () => {
+    const appState = defaultAppState()
+    delete appState.evm.fee_recipients
+    const h = await createHarness({ appState })
+    try {
+      const proposer = new Uint8Array(20).fill(0xab)
+      expect(hex(h.app.feeRecipientOf(proposer))).toBe(hex(proposer))
+      await h.finalize([sign1559(h.app.common, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 1n })])
+      expect(hex((await h.app.getBlock(1))!.miner)).toBe(hex(proposer))
+      expect(await h.app.getBalance(proposer)).toBe(21000n * GWEI)
+    } finally {
+      await h.close()
+    }
+  })
+})
