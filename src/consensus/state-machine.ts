@@ -160,7 +160,10 @@ export class ConsensusState {
   private readonly ticker: TimeoutTicker
   private readonly internal: QueueItem[] = []
   private readonly external: QueueItem[] = []
-  private future: { msg: ConsensusMessage; peerId: string }[] = []
+  /** Early messages by identity (re-gossip repeats them), oldest first. */
+  private future = new Map<string, { msg: ConsensusMessage; peerId: string }>()
+  /** The last committed block's parts, re-gossiped for peers still finishing that height. */
+  private lastBlockParts: { height: number; round: number; parts: BlockParts } | undefined
   private wake: (() => void) | undefined
   private loop: Promise<void> | undefined
   private stopping = false
@@ -297,7 +300,9 @@ export class ConsensusState {
     const stuck = key === this.lastGossipKey
     this.lastGossipKey = key
     for (const vote of this.lastCommit?.list() ?? []) if (vote) send({ type: 'vote', vote })
+    // The previous round too: a peer still there needs its votes to move on.
     const rounds = new Set([this.round])
+    if (this.round > 0) rounds.add(this.round - 1)
     if (this.proposal && this.proposal.polRound >= 0) rounds.add(this.proposal.polRound)
     if (this.commitRound >= 0) rounds.add(this.commitRound)
     for (const r of rounds) {
@@ -308,6 +313,12 @@ export class ConsensusState {
     if (stuck && this.proposal && parts?.isComplete() && parts.total <= MAX_REGOSSIP_PARTS && parts.hasHeader(this.proposal.blockId.partSetHeader)) {
       send({ type: 'proposal', proposal: this.proposal })
       for (let i = 0; i < parts.total; i++) send({ type: 'blockPart', height: this.height, round: this.proposal.round, part: parts.getPart(i)! })
+    }
+    // The block just committed, for a peer that has its precommits but not all its parts (CometBFT's
+    // gossipDataForCatchup serves it from the block store).
+    const last = this.lastBlockParts
+    if (last && last.height === this.height - 1 && last.parts.total <= MAX_REGOSSIP_PARTS) {
+      for (let i = 0; i < last.parts.total; i++) send({ type: 'blockPart', height: last.height, round: last.round, part: last.parts.getPart(i)! })
     }
   }
 
@@ -720,7 +731,7 @@ export class ConsensusState {
     const seenCommit = precommits.makeCommit()
     await this.opts.wal.writeSync({ type: 'endHeight', height })
     const next = await this.opts.blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit)
-    this.proofBlockCache = undefined
+    this.lastBlockParts = { height, round: this.commitRound, parts }
     this.updateToState(next)
     this.scheduleRound0()
   }
@@ -1077,22 +1088,21 @@ export class ConsensusState {
     const { height } = messageHeightRound(msg)
     // Further ahead than the next height is block sync's business.
     if (height > this.height + 1) return
-    if (this.future.length >= MAX_FUTURE_MESSAGES) this.future.shift()
-    this.future.push({ msg, peerId })
+    const key = messageKey(msg)
+    if (this.future.has(key)) return
+    if (this.future.size >= MAX_FUTURE_MESSAGES) this.future.delete(this.future.keys().next().value!)
+    this.future.set(key, { msg, peerId })
   }
 
   /** Re-queues held messages that are no longer early; drops those of past heights. */
   private releaseFutureMessages(): void {
-    if (this.future.length === 0) return
-    const keep: { msg: ConsensusMessage; peerId: string }[] = []
-    for (const f of this.future) {
+    for (const [key, f] of this.future) {
       const { height, round } = messageHeightRound(f.msg)
-      if (height < this.height) continue
       const early = f.msg.type === 'vote' ? height > this.height || round > this.round + 1 : this.isFuture(height, round)
-      if (early) keep.push(f)
-      else this.external.push({ kind: 'msg', msg: f.msg, peerId: f.peerId })
+      if (early && height >= this.height) continue
+      this.future.delete(key)
+      if (height >= this.height) this.external.push({ kind: 'msg', msg: f.msg, peerId: f.peerId })
     }
-    this.future = keep
   }
 
   /** A snapshot of the round state. */
@@ -1121,5 +1131,17 @@ export class ConsensusState {
     if (this.validBlockParts) summary.validBlockParts = progress(this.validBlockParts)!
     if (this.lastCommit) summary.lastCommit = this.lastCommit.list()
     return summary
+  }
+}
+
+/** Identity of a message for de-duplication (signatures aside: one vote per validator and step). */
+function messageKey(msg: ConsensusMessage): string {
+  switch (msg.type) {
+    case 'proposal':
+      return `p/${msg.proposal.height}/${msg.proposal.round}`
+    case 'blockPart':
+      return `b/${msg.height}/${msg.round}/${msg.part.index}`
+    case 'vote':
+      return `v/${msg.vote.height}/${msg.vote.round}/${msg.vote.type}/${msg.vote.validatorIndex}/${bytesToUpperHex(msg.vote.blockId.hash)}`
   }
 }

@@ -14,8 +14,10 @@ export interface DatabaseOptions {
 
 export class Database {
   private readonly level: Level<Bytes, Bytes>
-  /** Staged writes: hex(key) → [key, value | null (delete)]. */
+  /** Staged writes: key id → [key, value | null (delete)]. */
   private staged = new Map<string, [Bytes, Bytes | null]>()
+  /** Writes being flushed by `commitStaged`: still readable until LevelDB has them. */
+  private flushing: Map<string, [Bytes, Bytes | null]> | undefined
 
   constructor(readonly opts: DatabaseOptions) {
     this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view' })
@@ -31,10 +33,8 @@ export class Database {
 
   /** Reads a value, seeing staged (uncommitted) writes first. */
   async get(key: Bytes): Promise<Bytes | undefined> {
-    if (this.staged.size > 0) {
-      const s = this.staged.get(keyId(key))
-      if (s) return s[1] ?? undefined
-    }
+    const s = this.lookupStaged(key)
+    if (s) return s[1] ?? undefined
     return (await this.level.get(key)) ?? undefined
   }
 
@@ -42,9 +42,15 @@ export class Database {
   async getMany(keys: Bytes[]): Promise<(Bytes | undefined)[]> {
     const values = await this.level.getMany(keys)
     return keys.map((k, i) => {
-      const s = this.staged.size > 0 ? this.staged.get(keyId(k)) : undefined
+      const s = this.lookupStaged(k)
       return s ? (s[1] ?? undefined) : (values[i] ?? undefined)
     })
+  }
+
+  private lookupStaged(key: Bytes): [Bytes, Bytes | null] | undefined {
+    if (this.staged.size === 0 && this.flushing === undefined) return undefined
+    const id = keyId(key)
+    return this.staged.get(id) ?? this.flushing?.get(id)
   }
 
   /** Reads committed data only, bypassing staged writes. */
@@ -76,8 +82,13 @@ export class Database {
     for (const [key, value] of this.staged.values()) {
       ops.push(value === null ? { type: 'del' as const, key } : { type: 'put' as const, key, value })
     }
+    this.flushing = this.staged
     this.staged = new Map()
-    await this.level.batch(ops)
+    try {
+      await this.level.batch(ops)
+    } finally {
+      this.flushing = undefined
+    }
   }
 
   /** Drops every staged operation (a failed height). */

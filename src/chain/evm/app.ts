@@ -282,12 +282,12 @@ export class EvmApplication implements Application {
     for (const r of pending.records) this.txs.delete(r.raw)
     if (this.events.listenerCount('block') > 0) {
       const receipts = pending.records.map(toEvmReceipt)
-      this.events.emit('block', {
-        block: pending.block,
-        transactions: pending.records.map(toEvmTx),
-        receipts,
-        logs: receipts.flatMap((r) => r.logs),
-      })
+      try {
+        this.events.emit('block', { block: pending.block, transactions: pending.records.map(toEvmTx), receipts, logs: receipts.flatMap((r) => r.logs) })
+      } catch (err) {
+        // a subscriber's failure must not fail the consensus commit
+        this.log.error('block listener failed', { height: pending.block.number, err })
+      }
     }
     return { retainHeight: 0 }
   }
@@ -419,17 +419,6 @@ export class EvmApplication implements Application {
     return this.txs.decode(raw)
   }
 
-  // ─── internals ──────────────────────────────────────────────────────────
-
-  private isCommitted(height: number): boolean {
-    return this.head !== undefined && height >= this.genesisHeight && height <= this.head.height
-  }
-
-  private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
-    const r = await this.store.getTx(hash)
-    return r && this.isCommitted(r.height) ? r : undefined
-  }
-
   /**
    * The fee recipient (coinbase) of blocks proposed by the validator with consensus address
    * `proposer`: the `feeRecipient` option, else genesis `fee_recipients`, else the 20-byte address itself.
@@ -440,6 +429,17 @@ export class EvmApplication implements Application {
     const fromGenesis = this.opts.genesis.feeRecipients.get(bytesToUpperHex(proposer))
     if (fromGenesis) return fromGenesis
     return proposer.length === 20 ? proposer : ZERO_ADDRESS
+  }
+
+  // ─── internals ──────────────────────────────────────────────────────────
+
+  private isCommitted(height: number): boolean {
+    return this.head !== undefined && height >= this.genesisHeight && height <= this.head.height
+  }
+
+  private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
+    const r = await this.store.getTx(hash)
+    return r && this.isCommitted(r.height) ? r : undefined
   }
 
   private async resolveState(height: number | undefined): Promise<StateAt> {

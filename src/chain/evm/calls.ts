@@ -113,9 +113,9 @@ export class CallService {
   }
 
   /**
-   * eth_estimateGas, as geth's gasestimator: plain transfers cost 21,000; otherwise run at the upper
-   * bound (min(args.gas or block gas limit, gas cap, balance allowance when a fee is set)), then an
-   * optimistic guess, then a binary search to within 1.5%.
+   * eth_estimateGas, as geth's gasestimator: a plain transfer that succeeds with 21,000 gas costs that;
+   * otherwise run at the upper bound (min(args.gas or block gas limit, gas cap, balance allowance when
+   * a fee is set)), then an optimistic guess, then a binary search to within 1.5%.
    */
   async estimateGas(args: CallArgs, height?: number): Promise<bigint> {
     const copy = await this.copyAt(height)
@@ -132,12 +132,13 @@ export class CallService {
         const allowance = (balance - value) / fees.feeCap
         if (hi > allowance) hi = allowance
       }
-      if (args.to && data.length === 0 && (await copy.sm.getCode(new Address(args.to))).length === 0) {
-        if (hi < TX_GAS) throw new VmExecutionError(`gas required exceeds allowance (${hi})`)
-        return TX_GAS
-      }
       const block = copy.block(fees.given ? copy.state.env.baseFee : 0n)
       const attempt = (gas: bigint): Promise<RunTxResult | undefined> => this.tryTx(copy, block, buildTx(args, data, fees, gas, from, this.deps.common))
+      // A plain transfer is tried at 21,000 first (an access list can make it cost more).
+      if (args.to && data.length === 0 && hi >= TX_GAS && (await copy.sm.getCode(new Address(args.to))).length === 0) {
+        const plain = await attempt(TX_GAS)
+        if (plain && !plain.execResult.exceptionError) return TX_GAS
+      }
       const first = await attempt(hi)
       if (!first || first.execResult.exceptionError) {
         const err = first?.execResult.exceptionError

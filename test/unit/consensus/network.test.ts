@@ -45,10 +45,10 @@ describe('validators over the in-memory network', () => {
 
   it('4 validators reach the same blocks, and a tx sent to one is committed by all', async () => {
     await startNetwork(4)
-    await waitFor(() => nodes.every((n) => n.engine.height >= 3), 'all at height 3', 60_000)
+    await waitFor(() => nodes.every((n) => n.engine.height >= 3), 'all at height 3', 50_000)
     nodes[2]!.mempool.add('shared=42')
     // Only node2 has the tx in its mempool: it is committed when node2 proposes.
-    await waitFor(() => nodes.every((n) => n.app.kv.get('shared') === '42'), 'tx committed everywhere', 60_000)
+    await waitFor(() => nodes.every((n) => n.app.kv.get('shared') === '42'), 'tx committed everywhere', 50_000)
     const h = Math.min(...nodes.map((n) => n.engine.height))
     const reference = await blockHashes(nodes[0]!, h)
     for (const n of nodes.slice(1)) expect(await blockHashes(n, h)).toEqual(reference)
@@ -74,7 +74,7 @@ describe('validators over the in-memory network', () => {
       if (bytesToUpperHex(e.proposer.address) === silentAddress) silentProposed.push(e.height)
     })
     // Proposers rotate with equal power, so within a few heights the silent node's turn comes.
-    await waitFor(() => nodes.slice(0, 3).every((n) => n.engine.height >= 6) && silentProposed.length > 0, 'progress past the silent proposer', 120_000)
+    await waitFor(() => nodes.slice(0, 3).every((n) => n.engine.height >= 6) && silentProposed.length > 0, 'progress past the silent proposer', 50_000)
     expect(ids).toHaveLength(4)
     expect(timeouts.length).toBeGreaterThan(0)
     expect(roundsAbove0.length).toBeGreaterThan(0)
@@ -88,7 +88,7 @@ describe('validators over the in-memory network', () => {
       for (const s of b.lastCommit.signatures) expect(bytesToUpperHex(s.validatorAddress)).not.toBe(silentAddress)
     }
     // The silent node still listens, so it follows the same chain.
-    await waitFor(() => nodes[3]!.engine.height >= h, 'silent node follows', 60_000)
+    await waitFor(() => nodes[3]!.engine.height >= h, 'silent node follows', 50_000)
     expect(await blockHashes(nodes[3]!, h)).toEqual(reference)
   })
 
@@ -99,7 +99,7 @@ describe('validators over the in-memory network', () => {
     nodes[1]!.engine.events.on('NewRound', (e) => {
       if (e.round > 0) rejectedRounds.push(e.height)
     })
-    await waitFor(() => nodes.every((n) => n.engine.height >= 6), 'progress despite the rejected proposals', 120_000)
+    await waitFor(() => nodes.every((n) => n.engine.height >= 6), 'progress despite the rejected proposals', 50_000)
     expect(rejectedRounds.length).toBeGreaterThan(0)
     for (let h = 1; h <= 6; h++) {
       const b = (await nodes[1]!.blockStore.loadBlock(h))!
@@ -110,7 +110,7 @@ describe('validators over the in-memory network', () => {
 
   it('4 validators on a lossy network (15% of deliveries dropped) agree and progress thanks to re-gossip', async () => {
     await startNetwork(4, undefined, undefined, 0.15)
-    await waitFor(() => nodes.every((n) => n.engine.height >= 5), 'all at height 5 despite losses', 120_000)
+    await waitFor(() => nodes.every((n) => n.engine.height >= 5), 'all at height 5 despite losses', 50_000)
     const reference = await blockHashes(nodes[0]!, 5)
     for (const n of nodes.slice(1)) expect(await blockHashes(n, 5)).toEqual(reference)
   })

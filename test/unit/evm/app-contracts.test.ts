@@ -135,6 +135,10 @@ describe('contracts', () => {
 
   it('estimates gas as geth does', async () => {
     expect(await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: hexToBytes(ADDRESS2), value: 1n })).toBe(21000n)
+    // an access list makes a plain transfer cost more: 21,000 + 2,400 per address
+    const withList = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: hexToBytes(ADDRESS2), value: 1n, accessList: [{ address: hexToBytes(ADDRESS2), storageKeys: [] }] })
+    expect(withList).toBeGreaterThanOrEqual(23400n)
+    expect(Number(withList - 23400n) / Number(withList)).toBeLessThan(0.015)
     const est = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, data: word(5n) })
     // the estimate lets the transaction succeed, within geth's 1.5% error
     const raw = sign1559(h.app.common, DEV_KEY, { nonce: 4n, to: hex(contract) as `0x${string}`, data: word(5n), gasLimit: est })
