@@ -4,7 +4,7 @@
  * schema; and every example request of those methods must be accepted by our param codecs.
  */
 import { readFileSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Ajv2019 from 'ajv/dist/2019.js'
 import { parse } from 'yaml'
@@ -13,7 +13,8 @@ import { FakeBackend, wallet } from './fake-backend.js'
 import { startTestServer, type TestServer } from './test-server.js'
 import { formatBlock, formatLog, formatReceipt, formatTransaction } from '../../../src/api/eth/format.js'
 
-const SRC = '/work/shared/execution-apis/src'
+/** The execution-apis OpenRPC schemas (CC0), vendored from shared/execution-apis; see its README. */
+const SRC = resolve(import.meta.dirname, '../../fixtures/execution-apis/src')
 
 interface MethodSpec {
   name: string
