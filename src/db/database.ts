@@ -96,6 +96,14 @@ export class Database {
     this.staged = new Map()
   }
 
+  /**
+   * The committed keys in [gte, lt), in order: one native call per few hundred keys instead of one
+   * promise per entry (an index scan of thousands of keys takes a millisecond or two, not tens).
+   */
+  async keys(range: { gte: Bytes; lt: Bytes }): Promise<Bytes[]> {
+    return this.level.keys({ gte: range.gte, lt: range.lt }).all()
+  }
+
   /** Iterates committed keys in [gte, lt) in order (or reverse). */
   async *iterate(range: { gte: Bytes; lt: Bytes; reverse?: boolean; limit?: number }): AsyncGenerator<[Bytes, Bytes]> {
     for await (const entry of this.level.iterator({ gte: range.gte, lt: range.lt, reverse: range.reverse ?? false, limit: range.limit ?? -1 })) {

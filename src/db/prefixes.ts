@@ -26,6 +26,8 @@ export const Prefix = {
   cometTxIndex: 0x33,
   /** Log index: address/topic → heights. */
   logIndex: 0x34,
+  /** The logs of a height (only heights with logs): what eth_getLogs reads per matching block. */
+  evmLogs: 0x35,
   /** Consensus event index (tx_search / block_search). */
   eventIndex: 0x40,
   /** Single keys: head pointers, app metadata. */

@@ -3,17 +3,21 @@
  * database → chain → txpool → consensus → api → servers; `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
+import { CometRpcServer, type CometRpcOptions } from '../api/comet/index.js'
 import { createEthApi } from '../api/eth/index.js'
 import { BlockStore } from '../chain/comet/block-store.js'
 import { EvmApplication } from '../chain/evm/app.js'
 import { parseAppState } from '../chain/evm/genesis.js'
-import type { NodeConfig } from '../config/node-config.js'
+import { formatLaddr } from '../config/listen-address.js'
+import type { CometRpcConfig, HostPort, NodeConfig } from '../config/node-config.js'
 import { ConsensusEngine, FilePV, genesisFromDoc } from '../consensus/index.js'
 import { Database } from '../db/database.js'
+import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { hexToBytes } from '../primitives/hex.js'
 import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
 import { TxPool, getTxPoolOptions } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
+import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
@@ -34,8 +38,24 @@ interface Components {
   engine: ConsensusEngine
 }
 
+/** The consensus RPC server's options from `[rpc]` of config.toml (transport timings keep their defaults). */
+function cometRpcOptionsFromConfig(rpc: CometRpcConfig, listen: HostPort): Partial<CometRpcOptions> {
+  return {
+    listen,
+    corsAllowedOrigins: rpc.corsAllowedOrigins,
+    corsAllowedMethods: rpc.corsAllowedMethods,
+    corsAllowedHeaders: rpc.corsAllowedHeaders,
+    maxOpenConnections: rpc.maxOpenConnections,
+    timeoutBroadcastTxCommit: rpc.timeoutBroadcastTxCommit,
+    maxRequestBatchSize: rpc.maxRequestBatchSize,
+    maxBodyBytes: rpc.maxBodyBytes,
+    maxHeaderBytes: rpc.maxHeaderBytes,
+  }
+}
+
 export class Node {
   private http: HttpRpcServer | undefined
+  private cometRpc: CometRpcServer | undefined
   private stopping: Promise<void> | undefined
 
   private constructor(
@@ -51,6 +71,8 @@ export class Node {
     await db.open()
     try {
       const genesis = config.genesis
+      // Bound below: the app is built before the engine, but only executes blocks once it runs.
+      let engine: ConsensusEngine | undefined
       const app = new EvmApplication({
         db,
         chainId: config.chainId,
@@ -59,6 +81,8 @@ export class Node {
         minGasPrice: config.minGasPrice,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
+        // The consensus block's encoded size (as block_size); blocks replayed at start-up fall back to their tx bytes.
+        blockSize: (req) => engine?.decidedBlockSize(req.hash) ?? req.txs.reduce((n, tx) => n + tx.length, 0),
         logger: log.child({ module: 'evm' }),
       })
       await app.open()
@@ -72,7 +96,7 @@ export class Node {
       const blockStore = new BlockStore(db)
       await blockStore.open()
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      const engine = new ConsensusEngine({
+      engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
         db,
@@ -96,6 +120,25 @@ export class Node {
     await c.engine.start()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
+      if (config.rpc.laddr) {
+        const nodeKey = await loadNodeKey(config.paths.nodeKey)
+        const backend = new NodeCometBackend({
+          app: c.app,
+          pool: c.pool,
+          blockStore: c.blockStore,
+          engine: c.engine,
+          genesis: config.genesis,
+          nodeId: nodeIdOf(nodeKey),
+          moniker: config.moniker,
+          p2pListenAddr: formatLaddr(config.p2p.laddr),
+          rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address()) : formatLaddr(config.rpc.laddr)),
+          txIndex: config.txIndex.indexer !== 'null',
+          maxTxBytes: config.mempool.maxTxBytes,
+        })
+        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc, config.rpc.laddr), log: this.log.child({ module: 'rpc' }) })
+        await this.cometRpc.start()
+        addresses.cometRpc = formatLaddr(this.cometRpc.address())
+      }
       if (config.jsonRpc.enable) {
         const backend = new NodeEthBackend({
           app: c.app,
@@ -124,6 +167,7 @@ export class Node {
   }
 
   private async shutdown(): Promise<void> {
+    await this.cometRpc?.close()
     await this.http?.close(1000)
     await this.c.engine.stop()
     await this.c.db.close()

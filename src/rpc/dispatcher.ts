@@ -8,11 +8,12 @@
  *   is one -32600 `batch too large` (in an array, with the first call's id); once the batch response
  *   passes `batchResponseMaxSize`, the remaining calls get -32003 `response too large`.
  * The hot path (a single request whose handler answers synchronously) stays synchronous and serializes
- * the result with one JSON.stringify.
+ * the result with one JSON.stringify (or splices a `RawJson` result as it is).
  */
 import type { Logger } from '../utils/logger.js'
 import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-rpc.js'
 import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
+import { RawJson } from './raw-json.js'
 import { renderEvmError } from './render-evm-error.js'
 import { invalidParamsError, invalidRequestError, methodNotFoundError } from './rpc-errors.js'
 
@@ -158,7 +159,8 @@ export class Dispatcher {
 
   private serializeResult(idJson: string, result: unknown, method: string): string {
     try {
-      return PREFIX + idJson + ',"result":' + (result === undefined ? 'null' : JSON.stringify(result)) + '}'
+      const json = result === undefined ? 'null' : result instanceof RawJson ? result.text : JSON.stringify(result)
+      return PREFIX + idJson + ',"result":' + json + '}'
     } catch (err) {
       return errorResponse(idJson, renderEvmError(err, method, this.log))
     }

@@ -5,13 +5,20 @@
 import { NodeError } from '../../utils/errors.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend, LogQuery } from './backend.js'
+import type { EvmLog } from '../../chain/evm/views.js'
 import { formatLog, type LogJson } from './format.js'
+import { renderLogsJson } from './log-json.js'
 import { logFilter, type LogFilter } from './log-filter.js'
 import type { EthApiOptions } from './options.js'
 import { resolveHeight } from './resolve-block.js'
 
 /** Runs a decoded filter against the chain; shared with the polling filters of a later issue. */
 export async function getLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<LogJson[]> {
+  return (await queryLogs(backend, filter, options)).map(formatLog)
+}
+
+/** The logs a filter selects, limits enforced, unformatted. */
+async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<EvmLog[]> {
   let fromBlock: number
   let toBlock: number
   if (filter.blockHash !== undefined) {
@@ -32,9 +39,9 @@ export async function getLogs(backend: EthBackend, filter: LogFilter, options: E
   const query: LogQuery = { fromBlock, toBlock, addresses: filter.addresses, topics: filter.topics, limit: options.logsCap }
   const logs = await backend.getLogs(query)
   if (options.logsCap > 0 && logs.length > options.logsCap) throw new NodeError(`query returned more than ${options.logsCap} results`)
-  return logs.map(formatLog)
+  return logs
 }
 
 export function createEthLogMethods(backend: EthBackend, options: EthApiOptions): MethodTable {
-  return [defineMethod('eth_getLogs', [required(logFilter)], ([filter]) => getLogs(backend, filter, options))]
+  return [defineMethod('eth_getLogs', [required(logFilter)], async ([filter]) => renderLogsJson(await queryLogs(backend, filter, options)))]
 }

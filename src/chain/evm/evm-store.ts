@@ -9,8 +9,10 @@
  * - `evmTxIndex ‖ evmHash(32)`             → tx record (location + tx + receipt: one read)
  * - `cometTxIndex ‖ cometHash(32)`         → RLP[height, index, evmHash]
  * - `logIndex ‖ kind ‖ value ‖ height(8) ‖ txIndex(4)` → 0x01, where kind 0 = log address (20 bytes),
- *   kind 1..4 = topic at position 0..3 (32 bytes): a query touches only the heights and transactions
- *   whose logs match, never the rest of the range.
+ *   kind 1..4 = topic at position 0..3 (32 bytes): a query touches only the heights whose logs match,
+ *   never the rest of the range. One key per (kind, value, height): txIndex is the first transaction
+ *   of the height with such a log (older stores have one key per transaction; readers use the height).
+ * - `evmLogs ‖ height(8)`                  → the height's logs (block-logs.ts), for heights with logs
  * - `meta 'evm/head'`                      → RLP[height, stateRoot]
  * - `meta 'evm/params'`                    → RLP[gasLimit, genesisHeight]
  */
@@ -21,12 +23,14 @@ import { bytesToBigint, equalBytes } from '../../primitives/hex.js'
 import { bloomContains, bloomIsEmpty } from './bloom.js'
 import { LogLimitError } from './errors.js'
 import type { StoredTx } from './block-view.js'
-import { decodeBlockRecord, decodeTxRecord, encodeBlockRecord, encodeTxRecord, toEvmLogs, type TxRecord } from './evm-records.js'
+import { BlockLogsCache, decodeBlockLogs, encodeBlockLogs, toBlockLogs } from './block-logs.js'
+import { RecentLogIndex, logIndexId } from './recent-log-index.js'
+import { decodeBlockRecord, decodeTxRecord, encodeBlockRecord, encodeTxRecord, type TxRecord } from './evm-records.js'
 import type { EvmBlock, EvmLog } from './views.js'
 
 /** Block records kept decoded in memory (the newest are read most). */
 const BLOCK_CACHE_SIZE = 256
-/** Heights read per getMany while scanning a range without an index. */
+/** Heights read per getMany while scanning a range without an index, or loading matching heights' logs. */
 const SCAN_CHUNK = 256
 /** Topic positions a log can have (LOG0..LOG4). */
 const MAX_TOPICS = 4
@@ -78,13 +82,19 @@ function blockHashKey(hash: Uint8Array): Uint8Array {
   return key
 }
 
-/** Location key of a (height, tx index) pair in candidate sets. */
-function pairId(height: number, index: number): number {
-  return height * 1_048_576 + index
+/** The big-endian u64 height at `at` in a log index key (heights stay below 2^53). */
+function readHeight(key: Uint8Array, at: number): number {
+  const hi = ((key[at]! << 24) | (key[at + 1]! << 16) | (key[at + 2]! << 8) | key[at + 3]!) >>> 0
+  const lo = ((key[at + 4]! << 24) | (key[at + 5]! << 16) | (key[at + 6]! << 8) | key[at + 7]!) >>> 0
+  return hi * 4_294_967_296 + lo
 }
 
 export class EvmStore {
   private readonly blocks = new Map<number, EvmBlock>()
+  private readonly logs = new BlockLogsCache()
+  private readonly recentIndex = new RecentLogIndex()
+  /** The logs and log index ids of the staged (executed, not yet committed) height; kept in memory when it commits. */
+  private stagedLogs: { height: number; logs: EvmLog[]; ids: Set<string> } | undefined
   /** Highest committed height (set by the application on commit); reads above it are not cached. */
   private head = -1
 
@@ -100,20 +110,22 @@ export class EvmStore {
     for (const tx of txs) {
       this.db.stagePut(prefixedKey(Prefix.evmTxIndex, tx.hash), encodeTxRecord(tx))
       this.db.stagePut(prefixedKey(Prefix.cometTxIndex, tx.cometHash), RLP.encode([tx.height, tx.index, tx.hash]))
-      seen.clear()
       for (const log of tx.logs) {
         this.stageLogKey(seen, 0, log.address, tx.height, tx.index)
         for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) this.stageLogKey(seen, 1 + i, log.topics[i]!, tx.height, tx.index)
       }
     }
+    const logsRecord = encodeBlockLogs(block.hash, txs)
+    if (logsRecord) this.db.stagePut(heightKey(Prefix.evmLogs, block.number), logsRecord)
+    this.stagedLogs = { height: block.number, logs: toBlockLogs(txs), ids: seen }
   }
 
+  /** Stages the index key of (kind, value) at this height once, with the first transaction that has it. */
   private stageLogKey(seen: Set<string>, kind: number, value: Uint8Array, height: number, index: number): void {
-    const key = logKey(kind, value, height, index)
-    const id = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+    const id = logIndexId(kind, value)
     if (seen.has(id)) return
     seen.add(id)
-    this.db.stagePut(key, ONE)
+    this.db.stagePut(logKey(kind, value, height, index), ONE)
   }
 
   stageHead(head: HeadRecord): void {
@@ -128,6 +140,11 @@ export class EvmStore {
   setHead(block: EvmBlock): void {
     this.head = block.number
     this.cacheBlock(block)
+    const staged = this.stagedLogs
+    this.stagedLogs = undefined
+    if (staged?.height !== block.number) return
+    this.logs.set(block.number, staged.logs)
+    this.recentIndex.add(block.number, [...staged.ids])
   }
 
   // ─── reads ──────────────────────────────────────────────────────────────
@@ -189,10 +206,11 @@ export class EvmStore {
   }
 
   /**
-   * Logs matching `q` in [fromBlock, min(toBlock, head)], in chain order. Uses the log index when the
-   * query names an address or topic (the head height, which may still sit in the staged batch, is
-   * checked through its bloom), else skips blocks whose bloom is empty. Throws LogLimitError as soon
-   * as more than `limit` logs match.
+   * Logs matching `q` in [fromBlock, min(toBlock, head)], in chain order. The heights come from the log
+   * index when the query names an address or topic (the head height, which may still sit in the staged
+   * batch, is checked through its bloom), else from the blocks' blooms; then each height's logs are read
+   * (cache, else one record per height) and filtered. Throws LogLimitError as soon as more than `limit`
+   * logs match.
    */
   async getLogs(q: LogQuery, limit: number): Promise<EvmLog[]> {
     const to = Math.min(q.toBlock, this.head)
@@ -203,41 +221,38 @@ export class EvmStore {
     q.topics.forEach((t, i) => {
       if (t && t.length > 0) groups.push({ kind: 1 + i, values: t })
     })
+    let heights: number[]
+    if (groups.length === 0) {
+      heights = await this.heightsByBloom(from, to, q)
+    } else {
+      // The in-memory index covers [recentFrom, head]; below it the on-disk index, which lacks the head
+      // while its keys may still sit in the staged batch (the head is then checked through its bloom).
+      const recentFrom = this.recentIndex.firstHeight
+      const diskTo = Math.min(to, recentFrom - 1, this.head - 1)
+      heights = from <= diskTo ? await this.indexedHeights(groups, from, diskTo) : []
+      if (to >= recentFrom) {
+        const ids = groups.map((g) => g.values.map((v) => logIndexId(g.kind, v)))
+        heights = heights.concat(this.recentIndex.match(ids, Math.max(from, recentFrom), to))
+      } else if (to === this.head) {
+        heights = heights.concat(await this.heightsByBloom(to, to, q))
+      }
+    }
     const out: EvmLog[] = []
-    const collect = (txs: TxRecord[]): void => {
-      for (const tx of txs) {
-        for (const log of toEvmLogs(tx)) {
+    for (let i = 0; i < heights.length; i += SCAN_CHUNK) {
+      for (const logs of await this.loadBlockLogs(heights.slice(i, i + SCAN_CHUNK))) {
+        for (const log of logs) {
           if (!matchesLog(log, q)) continue
           out.push(log)
           if (out.length > limit) throw new LogLimitError(limit)
         }
       }
     }
-    if (groups.length === 0) {
-      await this.scanByBloom(from, to, q, collect)
-      return out
-    }
-    const indexedTo = Math.min(to, this.head - 1)
-    if (from <= indexedTo) {
-      const pairs = await this.candidatePairs(groups, from, indexedTo)
-      const byHeight = new Map<number, number[]>()
-      for (const id of pairs) {
-        const height = Math.floor(id / 1_048_576)
-        let list = byHeight.get(height)
-        if (!list) byHeight.set(height, (list = []))
-        list.push(id % 1_048_576)
-      }
-      for (const height of [...byHeight.keys()].sort((a, b) => a - b)) {
-        const block = await this.getBlock(height)
-        if (!block) continue
-        collect(await this.getBlockTxs(block, byHeight.get(height)!.sort((a, b) => a - b)))
-      }
-    }
-    if (to === this.head && from <= to) await this.scanByBloom(Math.max(from, to), to, q, collect)
     return out
   }
 
-  private async scanByBloom(from: number, to: number, q: LogQuery, collect: (txs: TxRecord[]) => void): Promise<void> {
+  /** Heights in [from, to] with transactions whose bloom may match `q`. */
+  private async heightsByBloom(from: number, to: number, q: LogQuery): Promise<number[]> {
+    const out: number[] = []
     for (let start = from; start <= to; start += SCAN_CHUNK) {
       const end = Math.min(to, start + SCAN_CHUNK - 1)
       const heights: number[] = []
@@ -251,31 +266,58 @@ export class EvmStore {
           if (!raw) continue
           block = decodeBlockRecord(h, raw)
         }
-        if (block.transactions.length === 0 || !bloomMatches(block.logsBloom, q)) continue
-        collect(await this.getBlockTxs(block))
+        if (block.transactions.length > 0 && bloomMatches(block.logsBloom, q)) out.push(h)
       }
     }
+    return out
   }
 
-  /** (height, tx index) pairs in [from, to] matching every group (each group: any of its values). */
-  private async candidatePairs(groups: { kind: number; values: Uint8Array[] }[], from: number, to: number): Promise<Set<number>> {
+  /** Heights in [from, to] (ascending) with a log matching every group (each group: any of its values). */
+  private async indexedHeights(groups: { kind: number; values: Uint8Array[] }[], from: number, to: number): Promise<number[]> {
     let result: Set<number> | undefined
     for (const group of groups) {
       const set = new Set<number>()
       for (const value of group.values) {
-        const prefixLen = 2 + value.length
-        const gte = logKey(group.kind, value, from, 0)
-        const lt = logKey(group.kind, value, to + 1, 0)
-        for await (const [key] of this.db.iterate({ gte, lt })) {
-          const view = new DataView(key.buffer, key.byteOffset, key.byteLength)
-          const id = pairId(Number(view.getBigUint64(prefixLen)), view.getUint32(prefixLen + 8))
-          if (!result || result.has(id)) set.add(id)
+        const keys = await this.db.keys({ gte: logKey(group.kind, value, from, 0), lt: logKey(group.kind, value, to + 1, 0) })
+        const at = 2 + value.length
+        for (const key of keys) {
+          const height = readHeight(key, at)
+          if (!result || result.has(height)) set.add(height)
         }
       }
       result = set
       if (result.size === 0) break
     }
-    return result ?? new Set()
+    return result ? [...result].sort((a, b) => a - b) : []
+  }
+
+  /** The logs of each committed height (cache, else its logs record, else its transaction records). */
+  private async loadBlockLogs(heights: number[]): Promise<EvmLog[][]> {
+    const out: EvmLog[][] = new Array<EvmLog[]>(heights.length)
+    const missing: number[] = []
+    for (let i = 0; i < heights.length; i++) {
+      const cached = this.logs.get(heights[i]!)
+      if (cached) out[i] = cached
+      else missing.push(i)
+    }
+    if (missing.length === 0) return out
+    const raws = await this.db.getMany(missing.map((i) => heightKey(Prefix.evmLogs, heights[i]!)))
+    for (let j = 0; j < missing.length; j++) {
+      const i = missing[j]!
+      const height = heights[i]!
+      const raw = raws[j]
+      let logs: EvmLog[]
+      if (raw) {
+        logs = decodeBlockLogs(height, raw)
+      } else {
+        // A height stored before logs records existed.
+        const block = await this.getBlock(height)
+        logs = block ? toBlockLogs(await this.getBlockTxs(block)) : []
+      }
+      this.logs.set(height, logs)
+      out[i] = logs
+    }
+    return out
   }
 
   private cacheBlock(block: EvmBlock): void {

@@ -1,0 +1,105 @@
+/**
+ * The log index of the heights committed since start-up, in memory: for each (kind, value) — kind 0 a
+ * log address, 1..4 a topic position — the ascending heights with such a log. It answers eth_getLogs
+ * for recent ranges without scanning the on-disk index, which LevelDB walks at a few µs per key
+ * (~20 ms for 5,000 matching heights here). It covers a contiguous run of heights ending at the head;
+ * the oldest heights are forgotten beyond MAX_ENTRIES, and older ranges go to the on-disk index.
+ */
+
+/** (kind, value) pairs remembered, summed over heights: about 2 MB per 10,000 when values repeat. */
+export const RECENT_LOG_INDEX_ENTRIES = 100_000
+
+/** The id of a (kind, value) pair: the kind digit, then the value bytes as a one-byte string. */
+export function logIndexId(kind: number, value: Uint8Array): string {
+  return kind + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1')
+}
+
+/** Criteria in index form: every group must match, each group by any of its ids. */
+export type IndexGroups = readonly (readonly string[])[]
+
+export class RecentLogIndex {
+  private readonly lists = new Map<string, number[]>()
+  /** Heights with ids, oldest first, for eviction. */
+  private readonly queue: { height: number; ids: readonly string[] }[] = []
+  private head = 0
+  private entries = 0
+  /** Lowest height covered; Infinity while nothing is. */
+  private from = Infinity
+  private last = -1
+
+  constructor(private readonly maxEntries = RECENT_LOG_INDEX_ENTRIES) {}
+
+  /** The lowest height from which every committed height is indexed here (Infinity when none). */
+  get firstHeight(): number {
+    return this.from
+  }
+
+  /** Records a committed height (call for every height, with or without logs, in order). */
+  add(height: number, ids: readonly string[]): void {
+    if (height !== this.last + 1 || this.from === Infinity) this.reset(height)
+    this.last = height
+    if (ids.length === 0) return
+    for (const id of ids) {
+      const list = this.lists.get(id)
+      if (list) list.push(height)
+      else this.lists.set(id, [height])
+    }
+    this.queue.push({ height, ids })
+    this.entries += ids.length
+    while (this.entries > this.maxEntries) this.evictOldest()
+  }
+
+  /** Ascending heights in [from, to] (within the covered run) with a log matching every group. */
+  match(groups: IndexGroups, from: number, to: number): number[] {
+    let result: Set<number> | undefined
+    for (const ids of groups) {
+      const set = new Set<number>()
+      for (const id of ids) {
+        const list = this.lists.get(id)
+        if (!list) continue
+        for (let i = lowerBound(list, from); i < list.length && list[i]! <= to; i++) {
+          const height = list[i]!
+          if (!result || result.has(height)) set.add(height)
+        }
+      }
+      result = set
+      if (result.size === 0) break
+    }
+    return result ? [...result].sort((a, b) => a - b) : []
+  }
+
+  private evictOldest(): void {
+    const oldest = this.queue[this.head++]!
+    for (const id of oldest.ids) {
+      const list = this.lists.get(id)!
+      list.shift()
+      if (list.length === 0) this.lists.delete(id)
+    }
+    this.entries -= oldest.ids.length
+    this.from = oldest.height + 1
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head)
+      this.head = 0
+    }
+  }
+
+  private reset(height: number): void {
+    this.lists.clear()
+    this.queue.length = 0
+    this.head = 0
+    this.entries = 0
+    this.from = height
+  }
+}
+
+/** First index of ascending `list` whose value is ≥ `x`. */
+function lowerBound(list: readonly number[], x: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (list[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}

@@ -1,0 +1,361 @@
+/**
+ * The real `CometBackend` (api/comet/backend.ts) over the node's components: the block store, the
+ * consensus engine and its state store, the EVM application and the transaction pool. The adapter
+ * CometBFT calls `rpc/core.Environment`; only this file knows both sides.
+ */
+import type {
+  AbciInfo,
+  AbciQueryRequest,
+  AbciQueryResponse,
+  CheckTxResult,
+  CometBackend,
+  CometNodeInfo,
+  CometPeer,
+  FinalizeBlockResults,
+  RoundStateSnapshot,
+  TxRecord,
+} from '../api/comet/backend.js'
+import { encodeGenesisDoc } from '../api/comet/json.js'
+import { stringifyJson } from '../api/comet/wire-json.js'
+import type { BlockMeta } from '../chain/comet/block-store.js'
+import type { BlockStore } from '../chain/comet/block-store.js'
+import { hashTx } from '../chain/comet/hash.js'
+import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence } from '../chain/comet/types.js'
+import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { EvmApplication } from '../chain/evm/app.js'
+import { TX_CODESPACE, TxCode } from '../chain/evm/tx-codes.js'
+import type { GenesisDoc } from '../config/genesis-doc.js'
+import type { ConsensusEngine } from '../consensus/consensus-engine.js'
+import { equalBytes, hexToBytes } from '../primitives/hex.js'
+import { TxPoolError, TxPoolRejection } from '../txpool/tx-pool-error.js'
+import type { TxPool } from '../txpool/tx-pool.js'
+
+/** The CometBFT release whose RPC this node answers like; cosmjs picks Comet38Client for `0.38.`. */
+export const COMET_COMPATIBLE_VERSION = '0.38.17'
+/** CometBFT v0.38 `version.P2PProtocol`. */
+const P2P_PROTOCOL = 8n
+/** CometBFT v0.38 `version.BlockProtocol`. */
+const BLOCK_PROTOCOL = 11n
+/**
+ * The p2p channel ids of a CometBFT v0.38 full node (`40202122233038606100`: block sync, consensus
+ * state/data/vote/vote-set-bits, mempool, evidence, state sync snapshot/chunk, PEX), reported as
+ * CometBFT does so tools that inspect node_info see a familiar value.
+ */
+const COMET_CHANNELS = new Uint8Array([0x40, 0x20, 0x21, 0x22, 0x23, 0x30, 0x38, 0x60, 0x61, 0x00])
+
+/**
+ * The CheckTx code of each pool rejection (chain/evm/tx-codes.ts): CometBFT reports an
+ * application's refusal as a successful broadcast with code ≠ 0 and the reason in `log`.
+ * `already-known`, `oversized` and `pool-full` are the mempool's own errors and are thrown instead.
+ */
+const REJECTION_CODES: Record<TxPoolRejection, number> = {
+  [TxPoolRejection.Invalid]: TxCode.TxDecode,
+  [TxPoolRejection.Unprotected]: TxCode.NotSupported,
+  [TxPoolRejection.Oversized]: TxCode.InvalidRequest,
+  [TxPoolRejection.GasLimit]: TxCode.OutOfGas,
+  [TxPoolRejection.InitCodeSize]: TxCode.InvalidRequest,
+  [TxPoolRejection.TipAboveFeeCap]: TxCode.InvalidRequest,
+  [TxPoolRejection.IntrinsicGas]: TxCode.OutOfGas,
+  [TxPoolRejection.Underpriced]: TxCode.InsufficientFee,
+  [TxPoolRejection.AlreadyKnown]: TxCode.InvalidRequest,
+  [TxPoolRejection.NonceTooLow]: TxCode.InvalidSequence,
+  [TxPoolRejection.InsufficientFunds]: TxCode.InsufficientFunds,
+  [TxPoolRejection.ReplaceUnderpriced]: TxCode.InsufficientFee,
+  [TxPoolRejection.PoolFull]: TxCode.InvalidRequest,
+  [TxPoolRejection.FutureReplacePending]: TxCode.InvalidRequest,
+  [TxPoolRejection.AccountLimit]: TxCode.InvalidRequest,
+}
+
+/** What the adapter is built from. */
+export interface NodeCometBackendDeps {
+  app: EvmApplication
+  pool: TxPool
+  blockStore: BlockStore
+  engine: ConsensusEngine
+  genesis: GenesisDoc
+  /** Node ID: lower-case hex of the node key's address. */
+  nodeId: string
+  moniker: string
+  /** `tcp://host:port` of the p2p listen address (config `p2p.laddr`). */
+  p2pListenAddr: string
+  /** `tcp://host:port` of the consensus RPC (known once the server has bound its port). */
+  rpcAddress: () => string
+  /** `[tx_index] indexer != "null"`. */
+  txIndex: boolean
+  /** `[mempool] max_tx_bytes`, for CometBFT's "Tx too large" text. */
+  maxTxBytes: number
+}
+
+/** A tiny subset of the event query language, until the kv indexer exists: `<key> = <number>` or `<key> = '<string>'`. */
+const SIMPLE_QUERY = /^\s*([\w.]+)\s*=\s*(?:(\d+)|'([^']*)')\s*$/
+
+export class NodeCometBackend implements CometBackend {
+  private genesisText: string | undefined
+
+  constructor(private readonly deps: NodeCometBackendDeps) {}
+
+  // ---- node ----
+
+  nodeInfo(): CometNodeInfo {
+    const d = this.deps
+    return {
+      protocolVersion: { p2p: P2P_PROTOCOL, block: BLOCK_PROTOCOL, app: d.engine.getState().appVersion },
+      id: d.nodeId,
+      listenAddr: d.p2pListenAddr,
+      network: d.genesis.chainId,
+      version: COMET_COMPATIBLE_VERSION,
+      channels: COMET_CHANNELS,
+      moniker: d.moniker,
+      txIndex: d.txIndex,
+      rpcAddress: d.rpcAddress(),
+    }
+  }
+
+  validatorKey(): { address: Uint8Array; pubKey: Uint8Array } {
+    const { validatorAddress: address, validatorPubKey: pubKey } = this.deps.engine
+    if (!address || !pubKey) throw new Error('this node has no validator key')
+    return { address, pubKey }
+  }
+
+  /** No block sync yet: a node is never catching up. */
+  isCatchingUp(): boolean {
+    return false
+  }
+
+  /** No p2p transport yet: nothing listens and there are no peers. */
+  p2pListeners(): { listening: boolean; listeners: string[] } {
+    return { listening: false, listeners: [] }
+  }
+
+  peers(): CometPeer[] {
+    return []
+  }
+
+  // ---- block store ----
+
+  baseHeight(): number {
+    return this.deps.blockStore.base()
+  }
+
+  /** The block store's height: it moves when the block is staged, before the height's events fire. */
+  latestHeight(): number {
+    return this.deps.blockStore.height()
+  }
+
+  loadBlock(height: number): Promise<Block | undefined> {
+    return this.deps.blockStore.loadBlock(height)
+  }
+
+  loadBlockMeta(height: number): Promise<BlockMeta | undefined> {
+    return this.deps.blockStore.loadBlockMeta(height)
+  }
+
+  heightByHash(hash: Uint8Array): Promise<number | undefined> {
+    return this.deps.blockStore.heightByHash(hash)
+  }
+
+  loadBlockCommit(height: number): Promise<Commit | undefined> {
+    return this.deps.blockStore.loadBlockCommit(height)
+  }
+
+  loadSeenCommit(height: number): Promise<Commit | undefined> {
+    return this.deps.blockStore.loadSeenCommit(height)
+  }
+
+  // ---- state store ----
+
+  loadFinalizeBlockResults(height: number): Promise<FinalizeBlockResults | undefined> {
+    return this.deps.engine.stateStore.loadFinalizeBlockResponse(height)
+  }
+
+  /** The stored set of `height`; the next two heights' sets also come from the live chain state. */
+  async loadValidators(height: number): Promise<ValidatorSet | undefined> {
+    const stored = await this.deps.engine.stateStore.loadValidators(height)
+    if (stored) return stored
+    const state = this.deps.engine.getState()
+    if (height === state.lastBlockHeight + 1) return state.validators
+    if (height === state.lastBlockHeight + 2) return state.nextValidators
+    return undefined
+  }
+
+  async loadConsensusParams(height: number): Promise<ConsensusParams | undefined> {
+    const stored = await this.deps.engine.stateStore.loadConsensusParams(height)
+    if (stored) return stored
+    const state = this.deps.engine.getState()
+    return height === state.lastBlockHeight + 1 ? state.consensusParams : undefined
+  }
+
+  /** The genesis document re-encoded as CometBFT serves it (cmtjson of `types.GenesisDoc`). */
+  genesisJson(): string {
+    if (this.genesisText === undefined) {
+      const g = this.deps.genesis
+      this.genesisText = stringifyJson(
+        encodeGenesisDoc({
+          genesisTime: g.genesisTime,
+          chainId: g.chainId,
+          initialHeight: g.initialHeight,
+          consensusParams: g.consensusParams,
+          validators: g.validators,
+          appHash: g.appHash,
+          appStateJson: JSON.stringify(g.appState),
+        }),
+      )
+    }
+    return this.genesisText
+  }
+
+  // ---- indexer ----
+
+  /**
+   * A committed tx by consensus hash, through the EVM application's consensus-hash index: its height,
+   * then its position among the block's txs (the EVM index skips txs the EVM refused, so the
+   * consensus index is found in the block), and its ExecTxResult from the stored FinalizeBlock
+   * response. Txs refused before execution are not in that index and are not found.
+   */
+  async getTx(hash: Uint8Array): Promise<TxRecord | undefined> {
+    const evmTx = await this.deps.app.getTransactionByCometHash(hash)
+    if (evmTx?.blockNumber === undefined) return undefined
+    return this.findInBlock(evmTx.blockNumber, hash, evmTx.transactionIndex ?? 0)
+  }
+
+  /**
+   * Until the kv indexer exists only `tx.height = N` and `tx.hash = 'HEX'` are answered; any other
+   * query throws "not implemented".
+   */
+  async searchTxs(query: string): Promise<TxRecord[]> {
+    const q = parseSimpleQuery(query)
+    if (q?.key === 'tx.height' && q.number !== undefined) return this.blockTxRecords(q.number)
+    if (q?.key === 'tx.hash' && q.text !== undefined && /^[0-9a-fA-F]{64}$/.test(q.text)) {
+      const r = await this.getTx(hexToBytes(q.text))
+      return r ? [r] : []
+    }
+    throw new Error(`not implemented: tx_search supports only "tx.height=N" and "tx.hash='HEX'" until the tx indexer exists (query: ${query})`)
+  }
+
+  /** Until the kv indexer exists only `block.height = N` is answered; any other query throws "not implemented". */
+  async searchBlocks(query: string): Promise<number[]> {
+    const q = parseSimpleQuery(query)
+    if (q?.key === 'block.height' && q.number !== undefined) {
+      const h = q.number
+      return h >= this.baseHeight() && h <= this.latestHeight() && h > 0 ? [h] : []
+    }
+    throw new Error(`not implemented: block_search supports only "block.height=N" until the block indexer exists (query: ${query})`)
+  }
+
+  // ---- mempool ----
+
+  mempoolSize(): { count: number; bytes: number } {
+    return { count: this.deps.pool.size(), bytes: this.deps.pool.sizeBytes() }
+  }
+
+  reapTxs(max: number): Uint8Array[] {
+    return this.deps.pool.reapMaxTxs(max)
+  }
+
+  /**
+   * The application's CheckTx, then the pool's admission (nonce, funds, replacement, limits). A
+   * refusal by either is a CheckTx result with code ≠ 0 and the reason as `log`; a duplicate, an
+   * oversized tx and a full pool are the mempool's own errors, thrown with CometBFT's texts.
+   */
+  async broadcastTx(tx: Uint8Array): Promise<CheckTxResult> {
+    if (tx.length > this.deps.maxTxBytes) throw new Error(`Tx too large. Max size is ${this.deps.maxTxBytes}, but got ${tx.length}`)
+    const check = await this.deps.app.checkTx(tx, 'new')
+    if (check.code !== 0) return check
+    try {
+      await this.deps.pool.add(tx)
+    } catch (err) {
+      if (!(err instanceof TxPoolError)) throw err
+      switch (err.reason) {
+        case TxPoolRejection.AlreadyKnown:
+          throw new Error('tx already exists in cache')
+        case TxPoolRejection.Oversized:
+          throw new Error(`Tx too large. Max size is ${this.deps.maxTxBytes}, but got ${tx.length}`)
+        case TxPoolRejection.PoolFull:
+          throw new Error(`mempool is full: ${err.message}`)
+        default:
+          return { ...check, code: REJECTION_CODES[err.reason], log: err.message, codespace: TX_CODESPACE }
+      }
+    }
+    return check
+  }
+
+  /** Resolves on the engine's Tx event for this hash (the height is then in the block store and state store). */
+  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxRecord> {
+    return new Promise<TxRecord>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason instanceof Error ? signal.reason : new Error('wait for tx aborted'))
+        return
+      }
+      const onAbort = (): void => {
+        off()
+        reject(signal.reason instanceof Error ? signal.reason : new Error('wait for tx aborted'))
+      }
+      const off = this.deps.engine.events.on('Tx', (ev) => {
+        if (!equalBytes(hashTx(ev.tx), hash)) return
+        off()
+        signal.removeEventListener('abort', onAbort)
+        resolve({ height: ev.height, index: ev.index, tx: ev.tx, result: ev.result })
+      })
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  checkTx(tx: Uint8Array): Promise<CheckTxResult> {
+    return this.deps.app.checkTx(tx, 'new')
+  }
+
+  // ---- application ----
+
+  abciInfo(): Promise<AbciInfo> {
+    return this.deps.app.info()
+  }
+
+  async abciQuery(req: AbciQueryRequest): Promise<AbciQueryResponse> {
+    if (req.height > BigInt(Number.MAX_SAFE_INTEGER) || req.height < 0n) throw new Error(`invalid height ${req.height}`)
+    return this.deps.app.query({ path: req.path, data: req.data, height: Number(req.height), prove: req.prove })
+  }
+
+  // ---- consensus ----
+
+  roundState(): RoundStateSnapshot {
+    return this.deps.engine.getRoundState()
+  }
+
+  addEvidence(_ev: DuplicateVoteEvidence): void {
+    throw new Error('evidence is not accepted yet: this node has no evidence pool')
+  }
+
+  // ---- internals ----
+
+  /** The tx with consensus hash `hash` in block `height`, searched from `from` (its EVM index, never above its consensus index). */
+  private async findInBlock(height: number, hash: Uint8Array, from: number): Promise<TxRecord | undefined> {
+    const block = await this.deps.blockStore.loadBlock(height)
+    if (!block) return undefined
+    let index = -1
+    for (let i = Math.min(from, block.txs.length); i < block.txs.length; i++) {
+      if (equalBytes(hashTx(block.txs[i]!), hash)) {
+        index = i
+        break
+      }
+    }
+    if (index < 0) return undefined
+    const response = await this.deps.engine.stateStore.loadFinalizeBlockResponse(height)
+    const result = response?.txResults[index]
+    return result ? { height, index, tx: block.txs[index]!, result } : undefined
+  }
+
+  /** Every tx of block `height` with its result (empty when the height is not stored). */
+  private async blockTxRecords(height: number): Promise<TxRecord[]> {
+    if (!Number.isSafeInteger(height) || height <= 0) return []
+    const [block, response] = await Promise.all([this.deps.blockStore.loadBlock(height), this.deps.engine.stateStore.loadFinalizeBlockResponse(height)])
+    if (!block || !response) return []
+    return block.txs.map((tx, index) => ({ height, index, tx, result: response.txResults[index]! }))
+  }
+}
+
+/** `key = 123` or `key = 'text'`; undefined for anything else. */
+function parseSimpleQuery(query: string): { key: string; number?: number; text?: string } | undefined {
+  const m = SIMPLE_QUERY.exec(query)
+  if (!m) return undefined
+  return m[2] !== undefined ? { key: m[1]!, number: Number(m[2]) } : { key: m[1]!, text: m[3]! }
+}
