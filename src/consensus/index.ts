@@ -7,7 +7,7 @@ export { FilePV, DoubleSignError, type PrivValidator, type LastSignState } from 
 export { Wal, type WalMessage, type TimedWalMessage } from './wal.js'
 export { LoopbackTransport, InMemoryNetwork, type ConsensusTransport, type ConsensusMessageHandler } from './transport.js'
 export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage } from './messages.js'
-export { defaultConsensusConfig, devConsensusConfig, testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
+export { testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
 export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
 export type { ConsensusEvents, ConsensusEventName, RoundStateEvent, NewRoundEvent, CompleteProposalEvent, NewBlockEvent, TxEvent } from './events.js'
 export type { RoundStateSummary, PartSetProgress } from './state-machine.js'

@@ -1,43 +1,11 @@
 /**
- * Consensus options: the `[consensus]` section of config.toml (`ConsensusConfig`), its CometBFT defaults,
- * the `--dev` preset and a test preset, and the round-dependent timeouts (CometBFT `config/config.go`).
+ * Consensus options: the `[consensus]` section of config.toml (`ConsensusConfig`; its CometBFT defaults and
+ * the `--dev` preset live with the other settings in config/defaults.ts), a preset for in-process
+ * multi-validator tests, and the round-dependent timeouts (CometBFT `config/config.go`).
  */
 import type { ConsensusConfig } from '../config/node-config.js'
 
 export type { ConsensusConfig }
-
-/**
- * CometBFT v0.38 `DefaultConsensusConfig` (shared/reference/cometbft-rpc.md §6.2), durations in ms:
- * propose 3 s (+500 ms per round), prevote and precommit 1 s (+500 ms), commit 1 s, every height proposed.
- */
-export const defaultConsensusConfig: Readonly<ConsensusConfig> = Object.freeze({
-  timeoutPropose: 3000,
-  timeoutProposeDelta: 500,
-  timeoutPrevote: 1000,
-  timeoutPrevoteDelta: 500,
-  timeoutPrecommit: 1000,
-  timeoutPrecommitDelta: 500,
-  timeoutCommit: 1000,
-  skipTimeoutCommit: false,
-  createEmptyBlocks: true,
-  createEmptyBlocksInterval: 0,
-  doubleSignCheckHeight: 0,
-})
-
-/**
- * `start --dev` (one validator): no commit wait (`timeoutCommit` 0 and `skipTimeoutCommit`, so the next
- * height starts as soon as our own precommit is in), and `createEmptyBlocksInterval` 5 s, which makes the
- * engine wait for mempool txs at round 0 (CometBFT `WaitForTxs`) and propose as soon as one arrives,
- * with an empty block at most every 5 s so that block time moves. The propose/vote timeouts only matter
- * if the node stops being the only validator, so they keep CometBFT's defaults.
- */
-export const devConsensusConfig: Readonly<ConsensusConfig> = Object.freeze({
-  ...defaultConsensusConfig,
-  timeoutCommit: 0,
-  skipTimeoutCommit: true,
-  createEmptyBlocks: true,
-  createEmptyBlocksInterval: 5000,
-})
 
 /**
  * Tests: timeouts in tens of ms (CometBFT `TestConsensusConfig` uses 40/10/10 ms; ours are a little

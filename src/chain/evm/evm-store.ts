@@ -329,14 +329,19 @@ export class EvmStore {
 
 /** geth's filter rule: address in the set (if any) and, per position, topic in the set (if any). */
 export function matchesLog(log: Pick<EvmLog, 'address' | 'topics'>, q: Pick<LogQuery, 'addresses' | 'topics'>): boolean {
-  if (q.addresses.length > 0 && !q.addresses.some((a) => equalBytes(a, log.address))) return false
+  if (q.addresses.length > 0 && !includesBytes(q.addresses, log.address)) return false
   if (q.topics.length > log.topics.length) return false
   for (let i = 0; i < q.topics.length; i++) {
     const wanted = q.topics[i]
-    if (!wanted || wanted.length === 0) continue
-    if (!wanted.some((t) => equalBytes(t, log.topics[i]!))) return false
+    if (wanted && wanted.length > 0 && !includesBytes(wanted, log.topics[i]!)) return false
   }
   return true
+}
+
+/** Whether `value` is one of `set` (a loop, not `some`: this runs once per candidate log). */
+function includesBytes(set: readonly Uint8Array[], value: Uint8Array): boolean {
+  for (let i = 0; i < set.length; i++) if (equalBytes(set[i]!, value)) return true
+  return false
 }
 
 /** False when the bloom proves no log of the block can match. */
