@@ -54,6 +54,9 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   try {
     tx = createTxFromRLP(raw, hasTxParams(common) ? { common, params: NO_PARAMS } : { common }) as TypedTransaction
   } catch (err) {
+    // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
+    const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
+    if (otherChain) throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${otherChain[1]} want ${common.chainId()}`)
     throw new TxDecodeError(`rlp: ${describe(err)}`)
   }
   if (!tx.isSigned()) throw new TxDecodeError('invalid transaction v, r, s values')
