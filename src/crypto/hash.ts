@@ -2,11 +2,15 @@
 import { createHash } from 'node:crypto'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js'
+import { createWasmKeccak256 } from './keccak-wasm.js'
+
+const wasmKeccak256 = process.env.NODECTL_PURE_JS_CRYPTO === '1' ? undefined : createWasmKeccak256()
+
+/** Which implementation computes Keccak-256: 'wasm' (crypto/keccak-wasm.ts) or 'noble'. */
+export const keccakBackend: 'wasm' | 'noble' = wasmKeccak256 ? 'wasm' : 'noble'
 
 /** Keccak-256 (Ethereum's "sha3"), not the standardised SHA3-256. */
-export function keccak256(data: Uint8Array): Uint8Array {
-  return keccak_256(data)
-}
+export const keccak256: (data: Uint8Array) => Uint8Array = wasmKeccak256 ?? ((data) => keccak_256(data))
 
 /** SHA-256 via OpenSSL (CometBFT's tmhash). */
 export function sha256(data: Uint8Array): Uint8Array {

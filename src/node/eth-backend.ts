@@ -3,14 +3,18 @@
  * adapter geth calls `EthAPIBackend`. Only this file knows both sides.
  */
 import type { CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from '../api/eth/backend.js'
+import type { AccessListResult, AccountProof, PoolContent } from '../api/eth/backend.js'
+import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../chain/evm/app.js'
 import { ExecutionRevertedError, VmExecutionError } from '../chain/evm/errors.js'
 import { calcBaseFee } from '../chain/evm/fee-market.js'
+import { createPendingEvmBlock } from '../chain/evm/pending-block.js'
 import { parseRawTx } from '../chain/evm/raw-tx.js'
 import type { DecodedTx } from '../chain/evm/tx.js'
 import type { EvmBlock, EvmTx } from '../chain/evm/views.js'
-import { bytesToHex } from '../primitives/hex.js'
+import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
+import type { MinerSettings } from './miner-settings.js'
 import { NODECTL_VERSION } from './version.js'
 
 export interface EthBackendDeps {
@@ -20,9 +24,11 @@ export interface EthBackendDeps {
   coinbase: () => Uint8Array | undefined
   syncStatus: () => SyncStatus | undefined
   peerCount: () => number
+  /** Persistence of miner_setGasPrice and miner_setEtherbase. */
+  miner: Pick<MinerSettings, 'saveMinGasPrice' | 'setEtherbase'>
 }
 
-export class NodeEthBackend implements EthBackend {
+export class NodeEthBackend implements EthBackend, EthEvents {
   readonly chainId: bigint
   readonly version = NODECTL_VERSION
 
@@ -135,12 +141,81 @@ export class NodeEthBackend implements EthBackend {
     return this.deps.coinbase()
   }
 
+  /** ethereumjs' proof (hex strings) as records; an account without storage gets value 0, empty proofs. */
+  async getProof(address: Uint8Array, slots: Uint8Array[], height: number): Promise<AccountProof> {
+    const p = await this.deps.app.getProof(address, slots, height)
+    return {
+      address,
+      balance: BigInt(p.balance),
+      nonce: BigInt(p.nonce),
+      codeHash: hexToBytes(p.codeHash),
+      storageHash: hexToBytes(p.storageHash),
+      accountProof: p.accountProof.map((node) => hexToBytes(node)),
+      storageProof: slots.map((key, i) => {
+        const s = p.storageProof[i]
+        return s ? { key, value: BigInt(s.value), proof: s.proof.map((node) => hexToBytes(node)) } : { key, value: 0n, proof: [] }
+      }),
+    }
+  }
+
+  /** gas-cap and evm-timeout come from the application's call options (configured from the same keys). */
+  createAccessList(args: CallArgs, height: number, _options: ExecutionOptions): Promise<AccessListResult> {
+    return this.deps.app.createAccessList(toAppArgs(args), height)
+  }
+
+  /** The pool's proposal order within the block gas limit on top of the head block (pending-block.ts). */
+  async getPendingBlock(): Promise<{ block: EvmBlock; transactions: EvmTx[] }> {
+    const app = this.deps.app
+    const parent = await app.getBlock(app.latestHeight())
+    if (!parent) throw new Error('head block missing')
+    const gasLimit = app.blockGasLimit()
+    const txs = this.deps.pool.reapMaxBytesMaxGas(-1, gasLimit).map((raw) => app.decodeTx(raw))
+    const coinbase = this.coinbase() ?? new Uint8Array(20)
+    const block = createPendingEvmBlock({ parent, txs, gasLimit, baseFee: app.nextBaseFee(), now: Math.floor(Date.now() / 1000), coinbase })
+    return { block, transactions: txs.map(pendingTx) }
+  }
+
+  txPoolContent(): PoolContent {
+    const flatten = (bySender: Map<string, DecodedTx[]>): EvmTx[] => [...bySender.values()].flatMap((txs) => txs.map(pendingTx))
+    return { pending: flatten(this.deps.pool.pending()), queued: flatten(this.deps.pool.queued()) }
+  }
+
+  txPoolContentFrom(address: Uint8Array): PoolContent {
+    const content = this.deps.pool.contentFrom(bytesToHex(address))
+    return { pending: content.pending.map(pendingTx), queued: content.queued.map(pendingTx) }
+  }
+
+  txPoolStatus(): { pending: number; queued: number } {
+    return this.deps.pool.status()
+  }
+
+  /** Applies the price at once (pool admission and CheckTx), then persists it where allowed. */
+  async setMinGasPrice(wei: bigint): Promise<void> {
+    this.deps.pool.setMinGasPrice(wei)
+    this.deps.app.setMinGasPrice(wei)
+    await this.deps.miner.saveMinGasPrice(wei)
+  }
+
+  setEtherbase(address: Uint8Array): Promise<void> {
+    return this.deps.miner.setEtherbase(address)
+  }
+
   peerCount(): number {
     return this.deps.peerCount()
   }
 
   listening(): boolean {
     return true
+  }
+
+  /** Committed blocks, from the application's `block` event (emitted at commit; reads already see the block). */
+  onBlock(listener: (event: EthBlockEvent) => void): () => void {
+    return this.deps.app.events.on('block', listener)
+  }
+
+  /** Transactions entering the pool (pending or queued), decoded to the RPC view only when asked. */
+  onPendingTransaction(listener: (event: EthPendingTxEvent) => void): () => void {
+    return this.deps.pool.on('newPendingTx', (tx) => listener({ hash: tx.hash, transaction: () => pendingTx(tx) }))
   }
 }
 

@@ -3,8 +3,9 @@
  * database → chain → txpool → consensus → api → servers; `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { CometRpcServer, type CometRpcOptions } from '../api/comet/index.js'
-import { createEthApi } from '../api/eth/index.js'
+import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { BlockStore } from '../chain/comet/block-store.js'
 import { EvmApplication } from '../chain/evm/app.js'
 import { parseAppState } from '../chain/evm/genesis.js'
@@ -15,10 +16,12 @@ import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { hexToBytes } from '../primitives/hex.js'
 import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
+import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
 import { TxPool, getTxPoolOptions } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
+import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -30,12 +33,28 @@ export interface NodeAddresses {
   cometRpc: string | undefined
 }
 
+/**
+ * Settings that are not configuration keys: timings and bounds tests shorten (a filter expiry of a
+ * second instead of five minutes, a tiny WebSocket send buffer). Production uses the defaults.
+ */
+export interface NodeOptions {
+  jsonRpc?: {
+    /** Polling filters; `cap` defaults to `filter-cap`. */
+    filters?: Partial<FilterOptions>
+    /** eth_subscribe limits. */
+    subscriptions?: Partial<SubscriptionOptions>
+    /** WebSocket listener settings over those from `[json-rpc]`. */
+    ws?: Partial<WsRpcServerOptions>
+  }
+}
+
 interface Components {
   db: Database
   app: EvmApplication
   pool: TxPool
   blockStore: BlockStore
   engine: ConsensusEngine
+  miner: MinerSettings
 }
 
 /** The consensus RPC server's options from `[rpc]` of config.toml (transport timings keep their defaults). */
@@ -55,6 +74,9 @@ function cometRpcOptionsFromConfig(rpc: CometRpcConfig, listen: HostPort): Parti
 
 export class Node {
   private http: HttpRpcServer | undefined
+  private ws: WsRpcServer | undefined
+  private filters: FilterSystem | undefined
+  private subscriptions: SubscriptionManager | undefined
   private cometRpc: CometRpcServer | undefined
   private stopping: Promise<void> | undefined
 
@@ -62,10 +84,11 @@ export class Node {
     readonly config: NodeConfig,
     private readonly log: Logger,
     private readonly c: Components,
+    private readonly options: NodeOptions = {},
   ) {}
 
   /** Builds every component from the resolved configuration and opens the database. */
-  static async create(config: NodeConfig, log: Logger): Promise<Node> {
+  static async create(config: NodeConfig, log: Logger, options: NodeOptions = {}): Promise<Node> {
     await mkdir(config.paths.dataDir, { recursive: true })
     const db = new Database({ path: config.paths.db })
     await db.open()
@@ -73,12 +96,19 @@ export class Node {
       const genesis = config.genesis
       // Bound below: the app is built before the engine, but only executes blocks once it runs.
       let engine: ConsensusEngine | undefined
+      const miner = await MinerSettings.load({
+        appTomlPath: config.paths.appToml,
+        minGasPriceFromFlag: config.minGasPriceFromFlag,
+        feeRecipientPath: join(config.paths.dataDir, FEE_RECIPIENT_FILE),
+        logger: log.child({ module: 'miner' }),
+      })
       const app = new EvmApplication({
         db,
         chainId: config.chainId,
         evmChainId: config.evmChainId,
         genesis: parseAppState(genesis.appState),
         minGasPrice: config.minGasPrice,
+        proposerFeeRecipient: () => miner.etherbase,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
         // The consensus block's encoded size (as block_size); blocks replayed at start-up fall back to their tx bytes.
@@ -107,7 +137,7 @@ export class Node {
         walPath: config.paths.wal,
         logger: log,
       })
-      return new Node(config, log, { db, app, pool, blockStore, engine })
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner }, options)
     } catch (err) {
       await db.close()
       throw err
@@ -143,14 +173,22 @@ export class Node {
         const backend = new NodeEthBackend({
           app: c.app,
           pool: c.pool,
-          coinbase: () => c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
+          coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
           syncStatus: () => undefined,
           peerCount: () => 0,
+          miner: c.miner,
         })
-        const tables = createEthApi(backend, config.jsonRpc)
-        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), this.log.child({ module: 'json-rpc' }))
-        this.http = await HttpRpcServer.start(dispatcher, httpRpcServerOptionsFromConfig(config.jsonRpc), this.log.child({ module: 'json-rpc' }))
+        const rpcLog = this.log.child({ module: 'json-rpc' })
+        const overrides = this.options.jsonRpc ?? {}
+        // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
+        this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters })
+        this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
+        const tables = createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters)
+        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog)
+        this.http = await HttpRpcServer.start(dispatcher, httpRpcServerOptionsFromConfig(config.jsonRpc), rpcLog)
         addresses.jsonRpcHttp = this.http.url
+        this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), ...overrides.ws }, rpcLog)
+        addresses.jsonRpcWs = this.ws.url
       }
     } catch (err) {
       await this.stop()
@@ -168,6 +206,9 @@ export class Node {
 
   private async shutdown(): Promise<void> {
     await this.cometRpc?.close()
+    await this.ws?.close()
+    this.subscriptions?.close()
+    this.filters?.stop()
     await this.http?.close(1000)
     await this.c.engine.stop()
     await this.c.db.close()

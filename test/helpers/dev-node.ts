@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { testNodeSettings } from '../../src/config/defaults.js'
 import { initDevHome, isHomeInitialised } from '../../src/config/init-home.js'
 import { loadNodeConfig } from '../../src/config/load.js'
-import { Node, type NodeAddresses } from '../../src/node/node.js'
+import { Node, type NodeAddresses, type NodeOptions } from '../../src/node/node.js'
 import { createLogger, silentLogger } from '../../src/utils/logger.js'
 
 export interface TestNode {
@@ -27,6 +27,8 @@ export interface StartTestNodeOptions {
   home?: string
   /** Extra flag values, as `start` would receive them. */
   flags?: Record<string, unknown>
+  /** Settings that are not configuration keys (short filter expiry, small WebSocket buffers...). */
+  nodeOptions?: NodeOptions
 }
 
 /** Set NODECTL_TEST_LOG=debug to see the node's log while a test runs. */
@@ -39,7 +41,7 @@ export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<Te
   const home = opts.home ?? (await mkdtemp(join(tmpdir(), 'nodectl-test-')))
   if (!(await isHomeInitialised(home))) await initDevHome(home, { settings: testNodeSettings() })
   const config = await loadNodeConfig({ home, dev: true, env: {}, flags: opts.flags ?? {} })
-  const node = await Node.create(config, testLogger())
+  const node = await Node.create(config, testLogger(), opts.nodeOptions)
   const addresses = await node.start()
   const stop = () => node.stop()
   return {

@@ -77,6 +77,36 @@ export interface SyncStatus {
   highestBlock: number
 }
 
+/** EIP-1186 account proof (eth_getProof) before formatting; nodes are RLP-encoded trie nodes, root first. */
+export interface AccountProof {
+  address: Uint8Array
+  balance: bigint
+  nonce: bigint
+  codeHash: Uint8Array
+  /** The account's storage root (the empty trie root for an account without storage). */
+  storageHash: Uint8Array
+  /** Path from the state root to the account (keyed by keccak256(address)). */
+  accountProof: Uint8Array[]
+  /** One entry per requested slot, in request order (keyed by keccak256(slot) in the storage trie). */
+  storageProof: { key: Uint8Array; value: bigint; proof: Uint8Array[] }[]
+}
+
+/** eth_createAccessList's outcome (geth `accessListResult`). */
+export interface AccessListResult {
+  accessList: EvmAccessListItem[]
+  gasUsed: bigint
+  /** geth's VM error text when the execution failed (the result's `error` field), else undefined. */
+  vmError: string | undefined
+}
+
+/** The pool's transactions, each list grouped by sender and in nonce order. */
+export interface PoolContent {
+  /** Executable transactions. */
+  pending: EvmTx[]
+  /** Transactions behind a nonce gap. */
+  queued: EvmTx[]
+}
+
 /** The node as the web3, net and eth handlers see it. */
 export interface EthBackend {
   /** EIP-155 chain id (eth_chainId; net_version is its decimal form). */
@@ -128,6 +158,28 @@ export interface EthBackend {
   accounts(): Uint8Array[]
   /** The validator's fee recipient (eth_coinbase); undefined when the node has none. */
   coinbase(): Uint8Array | undefined
+  /** EIP-1186 proof of an account and storage slots against the state root of block `height`. */
+  getProof(address: Uint8Array, slots: Uint8Array[], height: number): Promise<AccountProof>
+  /** eth_createAccessList on the state after block `height`. */
+  createAccessList(args: CallArgs, height: number, options: ExecutionOptions): Promise<AccessListResult>
+  /** The block this node would propose next from its pool, not executed (tag `pending`). */
+  getPendingBlock(): Promise<{ block: EvmBlock; transactions: EvmTx[] }>
+
+  /** All pooled transactions (txpool_content, txpool_inspect). */
+  txPoolContent(): PoolContent
+  /** One sender's pooled transactions (txpool_contentFrom). */
+  txPoolContentFrom(address: Uint8Array): PoolContent
+  /** Pending and queued counts (txpool_status). */
+  txPoolStatus(): { pending: number; queued: number }
+
+  /**
+   * miner_setGasPrice: the pool's and CheckTx's minimum gas price from now on, persisted in app.toml
+   * unless a flag or the environment set it at start.
+   */
+  setMinGasPrice(wei: bigint): Promise<void>
+  /** miner_setEtherbase: the fee recipient of the blocks this validator proposes from now on, persisted. */
+  setEtherbase(address: Uint8Array): Promise<void>
+
   /** Connected peers (net_peerCount). */
   peerCount(): number
   /** True when the node accepts peer connections (net_listening). */

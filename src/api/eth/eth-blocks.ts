@@ -8,6 +8,7 @@ import { bool, hash, uint } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'
 import { blockNumberOrTag, blockSelector } from './block-params.js'
+import { countPendingTransactions, renderPendingBlock } from './eth-pending.js'
 import { formatBlock, formatReceipt, type BlockJson } from './format.js'
 import { getBlockByNumberOrTag, getBlockBySelector } from './resolve-block.js'
 
@@ -23,12 +24,14 @@ const countUncles = (block: EvmBlock | undefined): string | null => (block === u
 export function createEthBlockMethods(backend: EthBackend): MethodTable {
   return [
     defineMethod('eth_getBlockByNumber', [required(blockNumberOrTag), required(bool)], async ([at, fullTx]) =>
-      renderBlock(backend, await getBlockByNumberOrTag(backend, at), fullTx),
+      at === 'pending' ? renderPendingBlock(backend, fullTx) : renderBlock(backend, await getBlockByNumberOrTag(backend, at), fullTx),
     ),
     defineMethod('eth_getBlockByHash', [required(hash), required(bool)], async ([blockHash, fullTx]) =>
       renderBlock(backend, await backend.getBlockByHash(blockHash), fullTx),
     ),
-    defineMethod('eth_getBlockTransactionCountByNumber', [required(blockNumberOrTag)], async ([at]) => countTxs(await getBlockByNumberOrTag(backend, at))),
+    defineMethod('eth_getBlockTransactionCountByNumber', [required(blockNumberOrTag)], async ([at]) =>
+      at === 'pending' ? countPendingTransactions(backend) : countTxs(await getBlockByNumberOrTag(backend, at)),
+    ),
     defineMethod('eth_getBlockTransactionCountByHash', [required(hash)], async ([blockHash]) => countTxs(await backend.getBlockByHash(blockHash))),
     defineMethod('eth_getBlockReceipts', [required(blockSelector)], async ([at]) => {
       const block = await getBlockBySelector(backend, at)

@@ -1,5 +1,5 @@
 /**
- * The web3, net and eth namespaces over an `EthBackend`. The node builds the tables once and hands them
+ * The web3, net, eth, txpool and miner namespaces over an `EthBackend`. The node builds the tables once and hands them
  * to the transport's Dispatcher with the enabled namespaces:
  *   const dispatcher = new Dispatcher(createEthApi(backend, config.jsonRpc), {namespaces: config.jsonRpc.api, ...}, log)
  */
@@ -8,16 +8,23 @@ import type { EthBackend } from './backend.js'
 import { createEthBlockMethods } from './eth-blocks.js'
 import { createEthChainMethods } from './eth-chain.js'
 import { createEthExecuteMethods } from './eth-execute.js'
+import { createEthFilterMethods } from './eth-filters.js'
 import { createEthFeeMethods } from './eth-fees.js'
 import { createEthLogMethods } from './eth-logs.js'
+import { createEthPendingMethods } from './eth-pending.js'
+import { createEthProofMethods } from './eth-proof.js'
 import { createEthStateMethods } from './eth-state.js'
 import { createEthSubscribeMethods, type SubscriptionService } from './eth-subscribe.js'
 import { createEthTransactionMethods } from './eth-transactions.js'
+import type { FilterSystem } from './filters.js'
+import { createMinerMethods } from './miner.js'
 import { createNetMethods } from './net.js'
 import type { EthApiOptions } from './options.js'
+import { createTxPoolMethods } from './txpool.js'
 import { createWeb3Methods } from './web3.js'
 
 export type { EthBackend, CallArgs, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from './backend.js'
+export type { AccessListResult, AccountProof, PoolContent } from './backend.js'
 export type { BlockNumberOrTag, BlockSelector, BlockTag } from './block-params.js'
 export type { LogFilter } from './log-filter.js'
 export type { SubscriptionService } from './eth-subscribe.js'
@@ -25,9 +32,15 @@ export { defaultEthApiOptions, type EthApiOptions } from './options.js'
 export { ExecutionRevertedError, decodeRevertReason } from './errors.js'
 export { formatBlock, formatLog, formatReceipt, formatTransaction } from './format.js'
 export { getLogs } from './eth-logs.js'
+export type { EthBlockEvent, EthEvents, EthPendingTxEvent } from './events.js'
+export { FilterSystem, defaultFilterOptions, type FilterOptions } from './filters.js'
+export { SubscriptionManager, defaultSubscriptionOptions, type SubscriptionOptions } from './subscriptions.js'
 
-/** All tables of the web3, net and eth namespaces. */
-export function createEthApi(backend: EthBackend, options: EthApiOptions, subscriptions?: SubscriptionService): MethodTable[] {
+/**
+ * All tables of the web3, net and eth namespaces. `subscriptions` serves eth_subscribe on WebSocket
+ * connections, `filters` the polling filters; without them those methods answer -32000.
+ */
+export function createEthApi(backend: EthBackend, options: EthApiOptions, subscriptions?: SubscriptionService, filters?: FilterSystem): MethodTable[] {
   return [
     createWeb3Methods(backend),
     createNetMethods(backend),
@@ -39,5 +52,10 @@ export function createEthApi(backend: EthBackend, options: EthApiOptions, subscr
     createEthFeeMethods(backend, options),
     createEthLogMethods(backend, options),
     createEthSubscribeMethods(subscriptions),
+    createEthFilterMethods(filters),
+    createEthProofMethods(backend, options),
+    createEthPendingMethods(backend),
+    createTxPoolMethods(backend),
+    createMinerMethods(backend),
   ]
 }

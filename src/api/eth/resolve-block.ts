@@ -1,7 +1,7 @@
 /**
  * Turning block parameters into heights and blocks. `latest`, `pending`, `safe` and `finalized` are the
- * last committed block (there is no pending block yet, and BFT blocks are final); `earliest` is the
- * genesis block, height 0.
+ * last committed block (pending state is the latest state, and BFT blocks are final); `earliest` is the
+ * genesis block, height 0. The pending *block* is built from the pool by eth-pending.ts.
  */
 import type { EvmBlock } from '../../chain/evm/views.js'
 import type { EthBackend } from './backend.js'

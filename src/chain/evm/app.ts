@@ -49,6 +49,8 @@ import { parseEvmChainId, type EvmGenesis, type FeeMarketParams } from './genesi
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
 import { answerQuery } from './abci-query.js'
+import { createAccessList, type AccessListResult } from './access-list.js'
+import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx } from './fee-recipient-tx.js'
 import { DecodedTxCache } from './tx-cache.js'
 import { TxDecodeError, type DecodedTx } from './tx.js'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
@@ -79,6 +81,12 @@ export interface EvmApplicationOptions {
    * address itself.
    */
   feeRecipient?: (proposerAddress: Uint8Array) => Uint8Array | undefined
+  /**
+   * The fee recipient this node's validator declares in the blocks it proposes (miner_setEtherbase),
+   * read at each PrepareProposal; undefined: declare none (the default above applies). It reaches
+   * other nodes inside the block (fee-recipient-tx.ts), never as a local setting.
+   */
+  proposerFeeRecipient?: () => Uint8Array | undefined
   /** Size in bytes of the consensus block of a height (EvmBlock.size); default: sum of its tx bytes. */
   blockSize?: (req: FinalizeBlockRequest) => number
   /** Validator updates returned by FinalizeBlock (hook for a future staking module); default none. */
@@ -212,14 +220,22 @@ export class EvmApplication implements Application {
     return checkTransaction(tx, { gasLimit: this.gasLimit, minGasPrice: this.opts.minGasPrice ?? 0n, allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true })
   }
 
-  /** Keeps the txs in order while their gas limits fit the block; drops undecodable ones. */
+  /**
+   * Keeps the txs in order while their gas limits fit the block; drops undecodable ones. With a
+   * `proposerFeeRecipient`, the block opens with its declaration (fee-recipient-tx.ts).
+   */
   async prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }> {
-    return { txs: selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), this.gasLimit, req.maxTxBytes) }
+    const txs = selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), this.gasLimit, req.maxTxBytes)
+    const feeRecipient = this.opts.proposerFeeRecipient?.()
+    return { txs: feeRecipient ? prependFeeRecipientTx(feeRecipient, txs, req.maxTxBytes) : txs }
   }
 
-  /** Rejects a proposal with undecodable txs or whose gas limits exceed the block gas limit. */
+  /**
+   * Rejects a proposal with undecodable txs (a fee-recipient declaration is accepted as the first tx
+   * only) or whose gas limits exceed the block gas limit.
+   */
   async processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }> {
-    return { accept: isAcceptableProposal(req.txs, (raw) => this.txs.decode(raw), this.gasLimit) }
+    return { accept: isAcceptableProposal(splitFeeRecipientTx(req.txs).txs, (raw) => this.txs.decode(raw), this.gasLimit) }
   }
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
@@ -233,7 +249,8 @@ export class EvmApplication implements Application {
       await this.stateManager!.setStateRoot(head.stateRoot)
     }
     const started = performance.now()
-    const decoded: (DecodedTx | Error)[] = req.txs.map((raw) => {
+    const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
+    const decoded: (DecodedTx | Error)[] = txs.map((raw) => {
       try {
         return this.txs.decode(raw)
       } catch (err) {
@@ -241,10 +258,13 @@ export class EvmApplication implements Application {
       }
     })
     const baseFee = this.nextBaseFee()
-    const coinbase = this.feeRecipientOf(req.proposerAddress)
+    const coinbase = feeRecipient ?? this.feeRecipientOf(req.proposerAddress)
     const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
     try {
-      return await this.executeAndStage(req, head, env, decoded, started)
+      const res = await this.executeAndStage(req, head, env, decoded, started)
+      // The declaration is the block's first consensus tx: its result comes first too.
+      if (feeRecipient) res.txResults.unshift(createFeeRecipientTxResult(req.proposerAddress, feeRecipient))
+      return res
     } catch (err) {
       // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
       // The engine must drop the height's staged writes (db.discardStaged) before retrying.
@@ -394,6 +414,17 @@ export class EvmApplication implements Application {
   /** 32-byte storage value at a 32-byte slot. */
   getStorageAt(address: Uint8Array, slot: Uint8Array, height?: number): Promise<Uint8Array> {
     return this.calls.getStorageAt(address, slot, height)
+  }
+
+  /** eth_createAccessList at `height` (default latest): access-list.ts. */
+  async createAccessList(args: CallArgs, height?: number): Promise<AccessListResult> {
+    const deps = { db: this.opts.db, common: this.common, blockchain: this.blockHashes, options: { ...defaultCallOptions, ...this.opts.calls } }
+    return createAccessList(deps, await this.resolveState(height), args)
+  }
+
+  /** Changes the node-local minimum gas price CheckTx requires of a fee cap (miner_setGasPrice). */
+  setMinGasPrice(wei: bigint): void {
+    this.opts.minGasPrice = wei
   }
 
   /** EIP-1186 proof (hex strings, ethereumjs `Proof`) against the height's stateRoot. */

@@ -13,6 +13,7 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
+import { installJumpAnalysisCache } from './evm-speedups.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
@@ -37,6 +38,7 @@ export async function createConsensusVm(db: Database, common: Common, blockchain
   const caches = createCaches()
   const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)
+  await installJumpAnalysisCache()
   const vm = await createVM({ common, stateManager, blockchain })
   return { vm, stateManager, caches }
 }
@@ -69,6 +71,7 @@ export async function createStateCopy(db: Database, common: Common, root: Uint8A
 /** A VM over a state copy at `root` (for eth_call, estimateGas, tracing). */
 export async function createVmCopy(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root: Uint8Array): Promise<VM> {
   const stateManager = await createStateCopy(db, common, root)
+  await installJumpAnalysisCache()
   return createVM({ common, stateManager, blockchain })
 }
 

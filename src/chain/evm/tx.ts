@@ -4,12 +4,10 @@
  */
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
-import { sha256 } from '../../crypto/index.js'
+import { Address } from '@ethereumjs/util'
+import { publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { bytesToHex } from '../../primitives/hex.js'
-import { hasTxParams } from './common.js'
-
-/** Empty parameter set: the Common from getCommon already carries the tx parameters. */
-const NO_PARAMS = {}
+import { txCommonOf } from './common.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
@@ -52,7 +50,7 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, hasTxParams(common) ? { common, params: NO_PARAMS } : { common }) as TypedTransaction
+    tx = createTxFromRLP(raw, { common: txCommonOf(common) }) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
@@ -60,12 +58,14 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
     throw new TxDecodeError(`rlp: ${describe(err)}`)
   }
   if (!tx.isSigned()) throw new TxDecodeError('invalid transaction v, r, s values')
-  let from: Uint8Array
+  let sender: Address
   try {
-    from = tx.getSenderAddress().bytes
+    sender = new Address(publicKeyToAddress(tx.getSenderPublicKey()))
   } catch (err) {
     throw new TxDecodeError(`invalid sender: ${describe(err)}`)
   }
+  const from = sender.bytes
+  tx = withSenderAddress(tx, sender)
   const type = tx.type as 0 | 1 | 2
   let chainId: bigint | undefined
   if (type === 0) {
@@ -95,6 +95,16 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
     chainId,
     size: raw.length,
   }
+}
+
+/**
+ * `tx` answering `getSenderAddress()` from `sender`: ethereumjs recomputes the address on every call
+ * (a keccak of the public key, with its own JS keccak rather than the Common's), and runTx calls it
+ * again. The returned object inherits every field and method from `tx` and is frozen like it, so the
+ * hash and sender key stay cached in the `cache` object it shares with `tx`.
+ */
+function withSenderAddress(tx: TypedTransaction, sender: Address): TypedTransaction {
+  return Object.freeze(Object.create(tx, { getSenderAddress: { value: () => sender } })) as TypedTransaction
 }
 
 function describe(err: unknown): string {

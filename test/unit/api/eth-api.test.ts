@@ -109,7 +109,9 @@ describe('eth API over HTTP (fake backend)', () => {
       expect(await t.result('eth_getBlockByNumber', ['earliest', false])).toEqual(genesis)
       const latest = await t.result('eth_getBlockByNumber', ['latest', false])
       expect(latest.number).toBe('0x3')
-      expect(await t.result('eth_getBlockByNumber', ['pending', false])).toEqual(latest)
+      // `pending`: the next block built from the pool, unsealed (eth-pending.ts).
+      const pending = await t.result('eth_getBlockByNumber', ['pending', false])
+      expect(pending).toMatchObject({ number: '0x4', parentHash: latest.hash, hash: null, nonce: null, miner: null, transactions: [...backend.pending.values()].map((tx) => hex(tx.hash)) })
       const one = await t.result('eth_getBlockByNumber', ['0x1', false])
       expect(one.transactions).toEqual(backend.blocks[1]!.transactions.map(hex))
       expect(one).toMatchObject({ difficulty: '0x0', nonce: '0x0000000000000000', totalDifficulty: null, uncles: [], sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347', baseFeePerGas: '0x3b9aca00' })

@@ -3,9 +3,10 @@
  * signed transactions of each type (signed with ethers so clients can check signatures), receipts
  * with logs, one pending transaction, and a tiny "EVM" for eth_call / eth_estimateGas.
  */
-import { Transaction, Wallet, getBytes, id, keccak256, toUtf8Bytes, AbiCoder } from 'ethers'
+import { Transaction, Wallet, getBytes, hexlify, id, keccak256, toUtf8Bytes, AbiCoder } from 'ethers'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/chain/evm/views.js'
 import type { CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
+import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
 import { NodeError } from '../../../src/utils/errors.js'
 
 export const CHAIN_ID = 9000n
@@ -305,7 +306,46 @@ export class FakeBackend implements EthBackend {
     return []
   }
   coinbase(): Uint8Array | undefined {
-    return getBytes('0x' + '66'.repeat(20))
+    return this.etherbase ?? getBytes('0x' + '66'.repeat(20))
+  }
+  /** A well-formed proof of nothing in particular (the real ones are checked end to end). */
+  async getProof(address: Uint8Array, slots: Uint8Array[], _height: number): Promise<AccountProof> {
+    const node = getBytes('0xc0')
+    return {
+      address,
+      balance: this.balances.get(hexlify(address)) ?? 0n,
+      nonce: 0n,
+      codeHash: getBytes(keccak256('0x')),
+      storageHash: getBytes(keccak256('0x80')),
+      accountProof: [node],
+      storageProof: slots.map((key) => ({ key, value: 0n, proof: [] })),
+    }
+  }
+  async createAccessList(args: CallArgs, _height: number, _options: ExecutionOptions): Promise<AccessListResult> {
+    return { accessList: args.to ? [{ address: args.to, storageKeys: [pad32(new Uint8Array([1]))] }] : [], gasUsed: 23_300n, vmError: undefined }
+  }
+  async getPendingBlock(): Promise<{ block: EvmBlock; transactions: EvmTx[] }> {
+    const parent = this.blocks[this.blocks.length - 1]!
+    const transactions = [...this.pending.values()]
+    return { block: { ...parent, number: parent.number + 1, parentHash: parent.hash, transactions: transactions.map((tx) => tx.hash) }, transactions }
+  }
+  txPoolContent(): PoolContent {
+    return { pending: [...this.pending.values()], queued: [] }
+  }
+  txPoolContentFrom(address: Uint8Array): PoolContent {
+    return { pending: [...this.pending.values()].filter((tx) => hexlify(tx.from) === hexlify(address)), queued: [] }
+  }
+  txPoolStatus(): { pending: number; queued: number } {
+    return { pending: this.pending.size, queued: 0 }
+  }
+  /** Set by miner_setGasPrice / miner_setEtherbase. */
+  minGasPrice = 0n
+  etherbase: Uint8Array | undefined
+  async setMinGasPrice(wei: bigint): Promise<void> {
+    this.minGasPrice = wei
+  }
+  async setEtherbase(address: Uint8Array): Promise<void> {
+    this.etherbase = address
   }
   peerCount(): number {
     return this.peers

@@ -110,6 +110,8 @@ describe('execution-apis schemas', () => {
       ['eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x1']],
       ['eth_getTransactionReceipt', [tx1]],
       ['eth_getTransactionReceipt', [hexlify(backend.blocks[2]!.transactions[0]!)]],
+      ['eth_getProof', [sender, ['0x1', '0x' + '00'.repeat(31) + '02'], 'latest']],
+      ['eth_createAccessList', [{ from: sender, to: '0x' + '33'.repeat(20), input: '0x' }, 'latest']],
     ]
     const failures: string[] = []
     for (const [name, params] of calls) {
@@ -132,7 +134,7 @@ describe('execution-apis schemas', () => {
   })
 
   it('the spec examples of our methods pass our param codecs', async () => {
-    const served = ['eth_chainId', 'eth_syncing', 'eth_coinbase', 'eth_accounts', 'eth_blockNumber', 'net_version', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getBlockReceipts', 'eth_call', 'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory', 'eth_getLogs', 'eth_getBalance', 'eth_getStorageAt', 'eth_getTransactionCount', 'eth_getCode', 'eth_sendRawTransaction', 'eth_getTransactionByHash', 'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex', 'eth_getTransactionReceipt']
+    const served = ['eth_chainId', 'eth_syncing', 'eth_coinbase', 'eth_accounts', 'eth_blockNumber', 'net_version', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getBlockReceipts', 'eth_call', 'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory', 'eth_getLogs', 'eth_getBalance', 'eth_getStorageAt', 'eth_getTransactionCount', 'eth_getCode', 'eth_sendRawTransaction', 'eth_getTransactionByHash', 'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex', 'eth_getTransactionReceipt', 'eth_getProof', 'eth_createAccessList']
     const rejected: string[] = []
     let examples = 0
     for (const name of served) {

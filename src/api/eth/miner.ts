@@ -1,0 +1,52 @@
+/**
+ * The miner namespace (private: served only when `miner` is listed in `--json-rpc.api`). There is no
+ * mining; what a BFT validator can honour is its minimum gas price and its fee recipient:
+ * - miner_getHashrate: 0, a JSON number (spec);
+ * - miner_setGasPrice(hex): true; the pool's minimum from now on, persisted in app.toml (backend);
+ * - miner_setEtherbase(address): true; the fee recipient of the blocks this validator proposes;
+ * - miner_setExtra(data): the 32-byte cap is checked first (geth's message), then unsupported: a
+ *   proposal carries no extra data;
+ * - miner_start, miner_setGasLimit: unsupported (decisions.md: an error, not the `false` of Evmos'
+ *   miner_setGasLimit; the block gas limit is a consensus parameter);
+ * - miner_stop: null, a no-op (decisions.md).
+ */
+import { NodeError } from '../../utils/errors.js'
+import { RpcErrorCode } from '../../rpc/json-rpc.js'
+import { address, quantity, string, uint64 } from '../../rpc/codecs.js'
+import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
+import type { EthBackend } from './backend.js'
+
+/** geth `params.MaximumExtraDataSize`: bytes of extra data a block header may carry. */
+export const MAX_EXTRA_DATA_BYTES = 32
+
+/** -32000 `unsupported rpc function: miner_<name>` (Evmos' wording). */
+function unsupported(method: string): NodeError {
+  return new NodeError(`unsupported rpc function: ${method}`, RpcErrorCode.server)
+}
+
+export function createMinerMethods(backend: EthBackend): MethodTable {
+  return [
+    defineMethod('miner_getHashrate', [], () => 0),
+    defineMethod('miner_setGasPrice', [required(quantity)], async ([wei]) => {
+      await backend.setMinGasPrice(wei)
+      return true
+    }),
+    defineMethod('miner_setEtherbase', [required(address)], async ([etherbase]) => {
+      await backend.setEtherbase(etherbase)
+      return true
+    }),
+    // geth measures the string as given (its UTF-8 bytes), not hex-decoded.
+    defineMethod('miner_setExtra', [required(string)], ([extra]) => {
+      const length = Buffer.byteLength(extra, 'utf8')
+      if (length > MAX_EXTRA_DATA_BYTES) throw new NodeError(`extra exceeds max length. ${length} > ${MAX_EXTRA_DATA_BYTES}`, RpcErrorCode.server)
+      throw unsupported('miner_setExtra')
+    }),
+    defineMethod('miner_start', [optional(uint64)], () => {
+      throw unsupported('miner_start')
+    }),
+    defineMethod('miner_stop', [], () => null),
+    defineMethod('miner_setGasLimit', [required(uint64)], () => {
+      throw unsupported('miner_setGasLimit')
+    }),
+  ]
+}

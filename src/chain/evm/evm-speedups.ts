@@ -1,0 +1,90 @@
+/**
+ * Two caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top
+ * (the versions are pinned; each falls back to the library's own code when its internal is not found):
+ *
+ * - JUMPDEST analysis: every message frame re-scans its code for jump destinations and decodes every
+ *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution,
+ *   "no code-analysis cache" in ethereumjs-v10.md §7.4). The result depends only on the code and the
+ *   EVM's opcode table and is only read afterwards, so it is memoised per (opcode table, code).
+ * - `Common.isActivatedEIP`: `Array.includes` over the activated EIPs on every opcode's gas and
+ *   behaviour checks (~3.5%). A lookup table answers while the EIP list is the one it was built from.
+ */
+import type { Common } from '@ethereumjs/common'
+
+/** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
+const JUMP_ANALYSIS_CACHE_SIZE = 512
+
+interface JumpAnalysis {
+  jumps: Uint8Array
+  pushes: Record<number, bigint>
+  opcodesCached: unknown[]
+}
+
+interface InterpreterLike {
+  _evm: { _opcodeMap: unknown }
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+}
+
+let jumpCacheInstalled: Promise<boolean> | undefined
+
+/**
+ * Memoises the JUMPDEST analysis of every EVM in the process (idempotent). Resolves to whether the
+ * cache is in place. The Interpreter class is not exported, so its module is loaded by file URL next
+ * to the package entry (the same module instance the EVM uses).
+ */
+export function installJumpAnalysisCache(): Promise<boolean> {
+  jumpCacheInstalled ??= (async () => {
+    try {
+      const entry = import.meta.resolve('@ethereumjs/evm')
+      const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterLike } }
+      const proto = mod.Interpreter?.prototype
+      if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
+      const analyse = proto._getValidJumpDestinations
+      const caches = new WeakMap<object, Map<string, JumpAnalysis>>()
+      proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): JumpAnalysis {
+        const table = this._evm?._opcodeMap
+        if (typeof table !== 'object' || table === null) return analyse.call(this, code)
+        let cache = caches.get(table)
+        if (!cache) caches.set(table, (cache = new Map()))
+        const key = Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString('latin1')
+        let analysis = cache.get(key)
+        if (!analysis) {
+          if (cache.size >= JUMP_ANALYSIS_CACHE_SIZE) cache.clear()
+          analysis = analyse.call(this, code)
+          cache.set(key, analysis)
+        }
+        return analysis
+      }
+      return true
+    } catch {
+      return false
+    }
+  })()
+  return jumpCacheInstalled
+}
+
+/** The highest EIP number the lookup table covers; others take the library's path. */
+const MAX_EIP = 16_384
+
+/**
+ * Replaces `isActivatedEIP` on `common` (an own property, so every `copy()` of it has it too) with a
+ * table lookup. Each call checks that the instance's activated-EIP list is still the array the table
+ * was built from (`setHardfork`/`setEIPs` build a new one), else answers the library's way.
+ */
+export function installFastIsActivatedEIP(common: Common): void {
+  const internal = common as unknown as { _activatedEIPsCache?: unknown }
+  const source = internal._activatedEIPsCache
+  if (!Array.isArray(source)) return
+  const table = new Uint8Array(MAX_EIP)
+  for (const eip of source) if (Number.isInteger(eip) && eip >= 0 && eip < MAX_EIP) table[eip] = 1
+  const original = Object.getPrototypeOf(common).isActivatedEIP as (this: Common, eip: number) => boolean
+  Object.defineProperty(common, 'isActivatedEIP', {
+    value: function isActivatedEIP(this: Common & { _activatedEIPsCache?: unknown }, eip: number): boolean {
+      if (this._activatedEIPsCache === source && eip >= 0 && eip < MAX_EIP) return table[eip] === 1
+      return original.call(this, eip)
+    },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+}
