@@ -21,7 +21,7 @@ describe('bad input against a dev node', () => {
   it('answers malformed JSON with -32700 and an unknown method with -32601', async () => {
     const parse = await post('{"jsonrpc":"2.0","id":1,"method":')
     expect(parse.status).toBe(200)
-    expect((await parse.json()).error.code).toBe(-32700)
+    expect(((await parse.json()) as { error: { code: number } }).error.code).toBe(-32700)
     expect((await rpc(t.url, 'eth_noSuchMethod')).error).toEqual({ code: -32601, message: 'the method eth_noSuchMethod does not exist/is not available' })
     expect((await rpc(t.url, 'admin_peers')).error?.code).toBe(-32601)
   })

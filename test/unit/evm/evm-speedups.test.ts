@@ -1,0 +1,31 @@
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { describe, expect, it } from 'vitest'
+import { getCommon } from '../../../src/chain/evm/common.js'
+import { installFastIsActivatedEIP, installJumpAnalysisCache } from '../../../src/chain/evm/evm-speedups.js'
+
+describe('EVM speed-ups', () => {
+  it('installs the JUMPDEST analysis cache', async () => {
+    expect(await installJumpAnalysisCache()).toBe(true)
+    expect(await installJumpAnalysisCache()).toBe(true)
+  })
+
+  it('answers isActivatedEIP as the library does, also on copies that change hardfork', () => {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun })
+    const reference = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun })
+    installFastIsActivatedEIP(common)
+    expect(Object.prototype.hasOwnProperty.call(common, 'isActivatedEIP')).toBe(true)
+    const eips = [...Array.from({ length: 8_000 }, (_, i) => i), 20_000, -1]
+    for (const eip of eips) expect(common.isActivatedEIP(eip), `EIP ${eip}`).toBe(reference.isActivatedEIP(eip))
+    const copy = common.copy()
+    copy.setHardfork(Hardfork.Prague)
+    reference.setHardfork(Hardfork.Prague)
+    for (const eip of [2537, 2935, 7702, 4844, 1559]) expect(copy.isActivatedEIP(eip), `EIP ${eip}`).toBe(reference.isActivatedEIP(eip))
+    expect(copy.isActivatedEIP(7702)).toBe(true)
+    expect(common.isActivatedEIP(7702)).toBe(false)
+  })
+
+  it('is installed on the process Common', () => {
+    expect(Object.prototype.hasOwnProperty.call(getCommon(9000n), 'isActivatedEIP')).toBe(true)
+    expect(getCommon(9000n).isActivatedEIP(1153)).toBe(true)
+  })
+})
