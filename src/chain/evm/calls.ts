@@ -22,6 +22,7 @@ import type { Database } from '../../db/database.js'
 import { equalBytes } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
 import { buildTx, pickData, resolveFees, type CallArgs } from './call-args.js'
+import { CallResultCache, callKey } from './call-cache.js'
 import { CallArgsError, CallTimeoutError, ExecutionRevertedError, VmExecutionError } from './errors.js'
 import { TX_GAS, intrinsicGas } from './intrinsic-gas.js'
 import { StateCopy, type StateAt } from './state-copy.js'
@@ -71,16 +72,24 @@ const ZERO_ADDRESS = new Address(new Uint8Array(20))
 
 export class CallService {
   private copies = new Map<number, Promise<StateCopy>>()
+  private readonly results = new CallResultCache<CallResult>()
 
   constructor(private readonly deps: CallServiceDeps, private readonly opts: CallOptions = defaultCallOptions) {}
 
-  /** Drops every state copy (called when a block commits). */
+  /** Drops every state copy and remembered call (called when a block commits). */
   invalidate(): void {
     this.copies = new Map()
+    this.results.clear()
   }
 
   /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
   async call(args: CallArgs, height?: number): Promise<CallResult> {
+    const state = await this.deps.resolve(height)
+    return this.results.get(callKey(state.height, args), () => this.execute(args, state.height))
+  }
+
+  /** eth_call without the memo. */
+  private async execute(args: CallArgs, height: number): Promise<CallResult> {
     const copy = await this.copyAt(height)
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
