@@ -100,6 +100,15 @@ export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], 
   return block
 }
 
+/**
+ * Stages index entries of a height into its atomic batch (the kv event indexer): called after
+ * FinalizeBlock and before `db.commitStaged()`, so the index is written with the block or not at all.
+ * It must only stage (`db.stagePut`), never write or throw for the application's data.
+ */
+export interface BlockIndexHook {
+  stageBlock(block: Block, response: FinalizeBlockResponse): void
+}
+
 export interface BlockExecutorOptions {
   db: Database
   blockStore: BlockStore
@@ -108,6 +117,8 @@ export interface BlockExecutorOptions {
   mempool: Mempool
   events: TypedEmitter<ConsensusEvents>
   logger: Logger
+  /** Optional indexer staged into each height's batch (`[tx_index] indexer = "kv"`). */
+  indexer?: BlockIndexHook
 }
 
 export class BlockExecutor {
@@ -192,6 +203,7 @@ export class BlockExecutor {
       blockStore.saveBlock(block, blockId, blockSize, seenCommit)
       stateStore.stageFinalizeBlockResponse(height, response)
       stateStore.stageSave(next)
+      this.opts.indexer?.stageBlock(block, response)
       await app.commit()
       await db.commitStaged()
     } catch (err) {

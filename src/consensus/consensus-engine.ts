@@ -12,7 +12,7 @@ import { equalBytes } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import type { Application, Mempool } from './application.js'
-import { BlockExecutor } from './block-executor.js'
+import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
 import { hashesTo } from './block-hash.js'
 import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
@@ -45,6 +45,8 @@ export interface ConsensusEngineOptions {
   logger?: Logger
   /** Interval of the engine's re-gossip of votes and stuck proposals in ms (default 500; 0 = off). */
   gossipIntervalMs?: number
+  /** Event indexer staged into each height's atomic batch (undefined = `[tx_index] indexer = "null"`). */
+  indexer?: BlockIndexHook
 }
 
 export class ConsensusEngine {
@@ -94,6 +96,7 @@ export class ConsensusEngine {
       mempool: opts.mempool,
       events: this.events,
       logger: this.log,
+      ...(opts.indexer ? { indexer: opts.indexer } : {}),
     })
     const cs = new ConsensusState({
       config: opts.config,

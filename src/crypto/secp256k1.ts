@@ -49,6 +49,12 @@ export function privateKeyToPublicKey(privateKey: Uint8Array): Uint8Array {
   return noble.getPublicKey(privateKey, false)
 }
 
+/** The 33-byte compressed public key (0x02/0x03 ‖ X) of a private key. */
+export function privateKeyToCompressedPublicKey(privateKey: Uint8Array): Uint8Array {
+  if (native) return native.publicKeyCreate(privateKey, true)
+  return noble.getPublicKey(privateKey, true)
+}
+
 export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
   return publicKeyToAddress(privateKeyToPublicKey(privateKey))
 }

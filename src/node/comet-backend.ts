@@ -15,18 +15,21 @@ import type {
   RoundStateSnapshot,
   TxRecord,
 } from '../api/comet/backend.js'
+import { InvalidParamsError } from '../api/comet/errors.js'
 import { encodeGenesisDoc } from '../api/comet/json.js'
 import { stringifyJson } from '../api/comet/wire-json.js'
 import type { BlockMeta } from '../chain/comet/block-store.js'
 import type { BlockStore } from '../chain/comet/block-store.js'
 import { hashTx } from '../chain/comet/hash.js'
+import { QueryParseError, parseQuery, type Query } from '../chain/comet/query/index.js'
 import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence } from '../chain/comet/types.js'
 import type { ValidatorSet } from '../chain/comet/validator-set.js'
 import type { EvmApplication } from '../chain/evm/app.js'
+import type { EventIndexer } from '../chain/indexer/event-indexer.js'
 import { TX_CODESPACE, TxCode } from '../chain/evm/tx-codes.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
-import { equalBytes, hexToBytes } from '../primitives/hex.js'
+import { equalBytes } from '../primitives/hex.js'
 import { TxPoolError, TxPoolRejection } from '../txpool/tx-pool-error.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
@@ -84,10 +87,10 @@ export interface NodeCometBackendDeps {
   txIndex: boolean
   /** `[mempool] max_tx_bytes`, for CometBFT's "Tx too large" text. */
   maxTxBytes: number
+  /** The kv event indexer behind tx_search / block_search (undefined when `[tx_index] indexer = "null"`). */
+  indexer?: EventIndexer
 }
 
-/** A tiny subset of the event query language, until the kv indexer exists: `<key> = <number>` or `<key> = '<string>'`. */
-const SIMPLE_QUERY = /^\s*([\w.]+)\s*=\s*(?:(\d+)|'([^']*)')\s*$/
 
 export class NodeCometBackend implements CometBackend {
   private genesisText: string | undefined
@@ -219,27 +222,27 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /**
-   * Until the kv indexer exists only `tx.height = N` and `tx.hash = 'HEX'` are answered; any other
-   * query throws "not implemented".
+   * Every tx matching the event query, through the kv indexer (chain/indexer): conditions on one
+   * event type hold within one event; hex values match in any letter case. Throws -32602
+   * `failed to parse query: offset N: …` for a bad query.
    */
   async searchTxs(query: string): Promise<TxRecord[]> {
-    const q = parseSimpleQuery(query)
-    if (q?.key === 'tx.height' && q.number !== undefined) return this.blockTxRecords(q.number)
-    if (q?.key === 'tx.hash' && q.text !== undefined && /^[0-9a-fA-F]{64}$/.test(q.text)) {
-      const r = await this.getTx(hexToBytes(q.text))
-      return r ? [r] : []
+    const indexer = this.requireIndexer('transaction')
+    const locations = await indexer.searchTxs(parseSearchQuery(query))
+    const heights = new Map<number, Promise<TxRecord[]>>()
+    const out: TxRecord[] = []
+    for (const { height, index } of locations) {
+      let records = heights.get(height)
+      if (!records) heights.set(height, (records = this.blockTxRecords(height)))
+      const r = (await records)[index]
+      if (r) out.push(r)
     }
-    throw new Error(`not implemented: tx_search supports only "tx.height=N" and "tx.hash='HEX'" until the tx indexer exists (query: ${query})`)
+    return out
   }
 
-  /** Until the kv indexer exists only `block.height = N` is answered; any other query throws "not implemented". */
+  /** Heights of the blocks whose FinalizeBlock events and `block.height` match the query. */
   async searchBlocks(query: string): Promise<number[]> {
-    const q = parseSimpleQuery(query)
-    if (q?.key === 'block.height' && q.number !== undefined) {
-      const h = q.number
-      return h >= this.baseHeight() && h <= this.latestHeight() && h > 0 ? [h] : []
-    }
-    throw new Error(`not implemented: block_search supports only "block.height=N" until the block indexer exists (query: ${query})`)
+    return this.requireIndexer('block').searchBlocks(parseSearchQuery(query))
   }
 
   // ---- mempool ----
@@ -327,6 +330,11 @@ export class NodeCometBackend implements CometBackend {
 
   // ---- internals ----
 
+  private requireIndexer(what: 'transaction' | 'block'): EventIndexer {
+    if (!this.deps.indexer || !this.deps.txIndex) throw new Error(`${what} indexing is disabled`)
+    return this.deps.indexer
+  }
+
   /** The tx with consensus hash `hash` in block `height`, searched from `from` (its EVM index, never above its consensus index). */
   private async findInBlock(height: number, hash: Uint8Array, from: number): Promise<TxRecord | undefined> {
     const block = await this.deps.blockStore.loadBlock(height)
@@ -353,9 +361,12 @@ export class NodeCometBackend implements CometBackend {
   }
 }
 
-/** `key = 123` or `key = 'text'`; undefined for anything else. */
-function parseSimpleQuery(query: string): { key: string; number?: number; text?: string } | undefined {
-  const m = SIMPLE_QUERY.exec(query)
-  if (!m) return undefined
-  return m[2] !== undefined ? { key: m[1]!, number: Number(m[2]) } : { key: m[1]!, text: m[3]! }
+/** The parsed query, or -32602 `failed to parse query: offset N: …`. */
+function parseSearchQuery(text: string): Query {
+  try {
+    return parseQuery(text)
+  } catch (err) {
+    if (err instanceof QueryParseError) throw new InvalidParamsError(`failed to parse query: ${err.message}`)
+    throw err
+  }
 }

@@ -5,9 +5,11 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { CometRpcServer, type CometRpcOptions } from '../api/comet/index.js'
+import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { BlockStore } from '../chain/comet/block-store.js'
 import { EvmApplication } from '../chain/evm/app.js'
+import { EventIndexer } from '../chain/indexer/event-indexer.js'
 import { parseAppState } from '../chain/evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { CometRpcConfig, HostPort, NodeConfig } from '../config/node-config.js'
@@ -55,6 +57,8 @@ interface Components {
   blockStore: BlockStore
   engine: ConsensusEngine
   miner: MinerSettings
+  /** The kv event indexer; undefined when `[tx_index] indexer = "null"`. */
+  indexer: EventIndexer | undefined
 }
 
 /** The consensus RPC server's options from `[rpc]` of config.toml (transport timings keep their defaults). */
@@ -78,6 +82,7 @@ export class Node {
   private filters: FilterSystem | undefined
   private subscriptions: SubscriptionManager | undefined
   private cometRpc: CometRpcServer | undefined
+  private cometSubscriptions: CometEventSubscriptions | undefined
   private stopping: Promise<void> | undefined
 
   private constructor(
@@ -125,6 +130,17 @@ export class Node {
       })
       const blockStore = new BlockStore(db)
       await blockStore.open()
+      // Reads back through the engine's state store once blocks exist; staged by the engine into each height's batch.
+      const indexer =
+        config.txIndex.indexer === 'null'
+          ? undefined
+          : new EventIndexer({
+              db,
+              loadHeight: async (height) => {
+                const [block, response] = await Promise.all([blockStore.loadBlock(height), engine?.stateStore.loadFinalizeBlockResponse(height)])
+                return block && response ? { txs: block.txs, txResults: response.txResults, events: response.events } : undefined
+              },
+            })
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
       engine = new ConsensusEngine({
         config: config.consensus,
@@ -136,8 +152,9 @@ export class Node {
         privValidator,
         walPath: config.paths.wal,
         logger: log,
+        ...(indexer ? { indexer } : {}),
       })
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner }, options)
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer }, options)
     } catch (err) {
       await db.close()
       throw err
@@ -164,8 +181,15 @@ export class Node {
           rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address()) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
           maxTxBytes: config.mempool.maxTxBytes,
+          ...(c.indexer ? { indexer: c.indexer } : {}),
         })
-        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc, config.rpc.laddr), log: this.log.child({ module: 'rpc' }) })
+        const cometLog = this.log.child({ module: 'rpc' })
+        this.cometSubscriptions = new CometEventSubscriptions(
+          c.engine.events,
+          { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
+          cometLog,
+        )
+        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc, config.rpc.laddr), log: cometLog, subscriptions: this.cometSubscriptions })
         await this.cometRpc.start()
         addresses.cometRpc = formatLaddr(this.cometRpc.address())
       }
@@ -205,6 +229,7 @@ export class Node {
   }
 
   private async shutdown(): Promise<void> {
+    this.cometSubscriptions?.close()
     await this.cometRpc?.close()
     await this.ws?.close()
     this.subscriptions?.close()

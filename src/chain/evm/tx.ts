@@ -104,7 +104,9 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
  * hash and sender key stay cached in the `cache` object it shares with `tx`.
  */
 function withSenderAddress(tx: TypedTransaction, sender: Address): TypedTransaction {
-  return Object.freeze(Object.create(tx, { getSenderAddress: { value: () => sender } })) as TypedTransaction
+  const wrapped = Object.create(tx) as TypedTransaction
+  wrapped.getSenderAddress = () => sender
+  return Object.freeze(wrapped) as TypedTransaction
 }
 
 function describe(err: unknown): string {

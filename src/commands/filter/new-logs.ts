@@ -1,0 +1,31 @@
+/** `nodectl filter new-logs [--from] [--to] [--address] [--topic ...]`: install a logs filter (eth_newFilter). */
+import { Flags } from '@oclif/core'
+import { logFilterFlags } from '../../cli/log-flags.js'
+import { buildLogFilter } from '../../cli/params.js'
+import { keyValueTable } from '../../cli/render.js'
+import { RpcCommand } from '../../cli/rpc-command.js'
+
+/** Result of the `filter new-*` commands. */
+export interface NewFilterResult {
+  /** The filter id to pass to `filter changes|logs|uninstall`. */
+  id: string
+  kind: 'logs' | 'blocks' | 'pending'
+}
+
+export default class FilterNewLogs extends RpcCommand {
+  static override summary = 'Install a logs filter.'
+  static override description = 'Installs a polled logs filter with eth_newFilter and prints its id; read it with "filter changes <id>". The node removes filters not polled for 5 minutes.'
+  static override examples = ['<%= config.bin %> <%= command.id %> --address 0x5FbDB2315678afecb367f032d93F642f64180aa3', '<%= config.bin %> <%= command.id %> --from 0 --topic 0xddf2...b3ef --json']
+  static override flags = {
+    from: Flags.string({ summary: 'First block (number or tag) [default: latest].' }),
+    to: Flags.string({ summary: 'Last block (number or tag) [default: latest].' }),
+    ...logFilterFlags,
+  }
+
+  async run(): Promise<NewFilterResult> {
+    const { flags } = await this.parse(FilterNewLogs)
+    const id = await (await this.httpClient(flags)).call<string>('eth_newFilter', [buildLogFilter(flags)])
+    if (!this.jsonEnabled()) this.log(keyValueTable([['filter id', id], ['kind', 'logs']]))
+    return { id, kind: 'logs' }
+  }
+}

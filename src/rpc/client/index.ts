@@ -1,0 +1,4 @@
+/** The JSON-RPC client the CLI uses: HTTP calls and WebSocket subscriptions. */
+export { JsonRpcClientError, NodeUnreachableError, ProtocolError } from './errors.js'
+export { HttpRpcClient, DEFAULT_CALL_TIMEOUT_MS, type HttpRpcClientOptions, type RpcCaller, type JsonRpcResponse } from './http-client.js'
+export { WsRpcClient, type ReconnectOptions, type Subscription, type WsRpcClientOptions } from './ws-client.js'

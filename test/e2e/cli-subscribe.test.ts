@@ -1,0 +1,121 @@
+/**
+ * `nodectl subscribe ...` run in-process against a real dev node: JSON lines per event, a clean stop
+ * after --count events or on SIGINT (unsubscribed, socket closed), a reconnection with back-off when
+ * the node restarts, and `cannot reach node at URL` when nothing listens.
+ */
+import { createServer } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { JsonRpcProvider, Wallet } from 'ethers'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import SubscribeLogs from '../../src/commands/subscribe/logs.js'
+import SubscribeNewHeads from '../../src/commands/subscribe/newHeads.js'
+import SubscribeNewPendingTransactions from '../../src/commands/subscribe/newPendingTransactions.js'
+import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
+import { runCli } from '../helpers/cli.js'
+
+const [A0, A1] = devAccounts(2)
+
+/** A TCP port free right now (the node binds it next, so restarts keep the same URL). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('nodectl subscribe against a dev node', () => {
+  let t: TestNode
+  let wsPort: number
+  let provider: JsonRpcProvider
+  const flags = () => ({ 'json-rpc.ws-address': `127.0.0.1:${wsPort}` })
+  const ws = () => ['--ws', `ws://127.0.0.1:${wsPort}`]
+
+  const sendValue = async (): Promise<string> => {
+    const wallet = new Wallet(A0!.privateKey, provider)
+    const tx = await wallet.sendTransaction({ to: A1!.address, value: 1n })
+    await tx.wait()
+    return tx.hash
+  }
+
+  beforeAll(async () => {
+    wsPort = await freePort()
+    t = await startTestNode({ flags: flags() })
+    provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
+  })
+  afterAll(async () => {
+    provider?.destroy()
+    await t?.destroy()
+  })
+
+  it('newHeads --count 1 --json prints one head as a JSON line, then stops cleanly', async () => {
+    const running = runCli(SubscribeNewHeads, [...ws(), '--count', '1', '--json'])
+    await new Promise((r) => setTimeout(r, 100))
+    await sendValue()
+    const run = await running
+    expect(run.error).toBeUndefined()
+    expect(run.result).toMatchObject({ events: 1, reconnects: 0, stoppedBy: 'count' })
+    expect(run.stdout).toHaveLength(1)
+    const head = JSON.parse(run.stdout[0]!)
+    expect(head.hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(head.number).toMatch(/^0x[0-9a-f]+$/)
+    // The subscription is gone on the node's side.
+    expect(t.node).toBeDefined()
+  })
+
+  it('SIGINT unsubscribes, closes and returns normally', async () => {
+    const running = runCli(SubscribeNewHeads, [...ws()])
+    await new Promise((r) => setTimeout(r, 300))
+    process.emit('SIGINT')
+    const run = await running
+    expect(run.error).toBeUndefined()
+    expect(run.result).toMatchObject({ stoppedBy: 'signal' })
+    expect(run.stderr.join('\n')).toMatch(/subscribed to newHeads/)
+  })
+
+  it('logs and newPendingTransactions --full stream the transaction', async () => {
+    const pending = runCli(SubscribeNewPendingTransactions, [...ws(), '--full', '--count', '1', '--json'])
+    const logs = runCli(SubscribeLogs, [...ws(), '--address', A1!.address, '--count', '1', '--json'])
+    await new Promise((r) => setTimeout(r, 200))
+    const hash = await sendValue()
+    const run = await pending
+    expect(run.error).toBeUndefined()
+    expect(JSON.parse(run.stdout[0]!)).toMatchObject({ hash, from: A0!.address.toLowerCase() })
+    // A value transfer emits no log: the logs stream stops on SIGINT with nothing printed.
+    process.emit('SIGINT')
+    const logsRun = await logs
+    expect(logsRun.result).toMatchObject({ events: 0, stoppedBy: 'signal' })
+  })
+
+  it('reconnects with back-off when the node restarts, and says so', async () => {
+    const running = runCli(SubscribeNewHeads, [...ws(), '--count', '2', '--json', '--max-reconnect-delay', '100'])
+    await new Promise((r) => setTimeout(r, 100))
+    await sendValue()
+    const home = t.home
+    await waitFor(async () => (await t.node) && true, 1_000)
+    await new Promise((r) => setTimeout(r, 200))
+    await t.stop()
+    provider.destroy()
+    t = await startTestNode({ home, flags: flags() })
+    provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
+    // Blocks come when transactions wait; keep sending until the second head arrives.
+    let done = false
+    void running.then(() => (done = true))
+    while (!done) {
+      await sendValue()
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const run = await running
+    expect(run.error).toBeUndefined()
+    expect(run.result).toMatchObject({ events: 2, stoppedBy: 'count' })
+    expect(run.result!.reconnects).toBeGreaterThanOrEqual(1)
+    expect(run.stderr.some((l) => l.includes('"reconnecting"'))).toBe(true)
+    expect(run.stderr.some((l) => l.includes('"reconnected"'))).toBe(true)
+  }, 30_000)
+
+  it('an unreachable node: "cannot reach node at URL" and exit 1', async () => {
+    const run = await runCli(SubscribeNewHeads, ['--ws', 'ws://127.0.0.1:1'])
+    expect(run.error?.message).toMatch(/^cannot reach node at ws:\/\/127\.0\.0\.1:1/)
+    expect(run.exitCode).toBe(1)
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * The kv event indexer over a real LevelDB: entries are only staged (written by the height's batch),
+ * searches by hash, attribute, range and height, conditions matched within one event, hex case folding.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { hashTx } from '../../../src/chain/comet/hash.js'
+import { parseQuery } from '../../../src/chain/comet/query/index.js'
+import type { AbciEvent, Block, ExecTxResult } from '../../../src/chain/comet/types.js'
+import { EventIndexer, type IndexedHeight } from '../../../src/chain/indexer/event-indexer.js'
+import { Database } from '../../../src/db/database.js'
+import { bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
+
+const ev = (type: string, attrs: Record<string, string>, index = true): AbciEvent => ({ type, attributes: Object.entries(attrs).map(([key, value]) => ({ key, value, index })) })
+const result = (events: AbciEvent[]): ExecTxResult => ({ code: 0, data: new Uint8Array(), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events, codespace: '' })
+
+describe('EventIndexer', () => {
+  let dir: string
+  let db: Database
+  let indexer: EventIndexer
+  const heights = new Map<number, IndexedHeight>()
+
+  async function addHeight(height: number, txs: { tx: string; events: AbciEvent[] }[], blockEvents: AbciEvent[] = []): Promise<void> {
+    const data = { txs: txs.map((t) => utf8ToBytes(t.tx)), txResults: txs.map((t) => result(t.events)), events: blockEvents }
+    heights.set(height, data)
+    indexer.stageBlock({ header: { height }, txs: data.txs } as unknown as Block, data)
+    await db.commitStaged()
+  }
+  const q = (text: string) => parseQuery(text)
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nodectl-indexer-'))
+    db = new Database({ path: dir })
+    await db.open()
+    heights.clear()
+    indexer = new EventIndexer({ db, loadHeight: async (h) => heights.get(h) })
+    await addHeight(1, [
+      { tx: 'a', events: [ev('transfer', { sender: 'alice', amount: '5' }), ev('transfer', { sender: 'bob', amount: '50' })] },
+      { tx: 'b', events: [ev('ethereum_tx', { ethereumTxHash: '0xabcdef0000000000000000000000000000000000000000000000000000000001' })] },
+    ], [ev('fee_market', { base_fee: '1000' })])
+    await addHeight(2, [{ tx: 'c', events: [ev('transfer', { sender: 'alice', amount: '50' }), ev('secret', { key: 'x' }, false)] }], [ev('fee_market', { base_fee: '875' })])
+    await addHeight(3, [])
+  })
+
+  afterEach(async () => {
+    await db.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('stages entries without writing them', async () => {
+    indexer.stageBlock({ header: { height: 9 }, txs: [utf8ToBytes('z')] } as unknown as Block, { txResults: [result([])], events: [] })
+    expect(db.stagedCount).toBeGreaterThan(0)
+    expect(await indexer.searchBlocks(q('block.height = 9'))).toEqual([])
+    db.discardStaged()
+  })
+
+  it('finds a tx by consensus hash (any case) and its location', async () => {
+    const hash = hashTx(utf8ToBytes('c'))
+    expect(await indexer.getTxLocation(hash)).toEqual({ height: 2, index: 0 })
+    expect(await indexer.searchTxs(q(`tx.hash='${bytesToUpperHex(hash).toLowerCase()}'`))).toEqual([{ height: 2, index: 0 }])
+    expect(await indexer.searchTxs(q(`tx.hash='${bytesToUpperHex(hash)}' AND tx.height=1`))).toEqual([])
+    expect(await indexer.searchTxs(q("tx.hash='zz'"))).toEqual([])
+  })
+
+  it('finds txs by attribute, hex values in any letter case', async () => {
+    expect(await indexer.searchTxs(q("ethereum_tx.ethereumTxHash='0xABCDEF0000000000000000000000000000000000000000000000000000000001'"))).toEqual([{ height: 1, index: 1 }])
+    expect(await indexer.searchTxs(q("tm.event='Tx' AND transfer.sender='alice'"))).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
+    expect(await indexer.searchTxs(q('transfer.amount > 10'))).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
+    expect(await indexer.searchTxs(q('transfer.amount EXISTS AND tx.height >= 2'))).toEqual([{ height: 2, index: 0 }])
+  })
+
+  it('matches conditions on one event type within a single event', async () => {
+    // At height 1 alice sent 5 and bob sent 50: no single event has alice AND 50.
+    expect(await indexer.searchTxs(q("transfer.sender='alice' AND transfer.amount=50"))).toEqual([{ height: 2, index: 0 }])
+    expect(await indexer.searchTxs(q("transfer.sender='bob' AND transfer.amount=50"))).toEqual([{ height: 1, index: 0 }])
+  })
+
+  it('does not index attributes with index: false, nor search with tm.event other than Tx', async () => {
+    expect(await indexer.searchTxs(q("secret.key='x'"))).toEqual([])
+    expect(await indexer.searchTxs(q("tm.event='NewBlock' AND tx.height=2"))).toEqual([])
+  })
+
+  it('ranges on tx.height', async () => {
+    expect(await indexer.searchTxs(q('tx.height=1'))).toEqual([{ height: 1, index: 0 }, { height: 1, index: 1 }])
+    expect(await indexer.searchTxs(q('tx.height>1 AND tx.height<=3'))).toEqual([{ height: 2, index: 0 }])
+    expect(await indexer.searchTxs(q('tx.height>=1'))).toHaveLength(3)
+  })
+
+  it('searches blocks by height and by FinalizeBlock events', async () => {
+    expect(await indexer.searchBlocks(q('block.height > 1'))).toEqual([2, 3])
+    expect(await indexer.searchBlocks(q('block.height = 2'))).toEqual([2])
+    expect(await indexer.searchBlocks(q('fee_market.base_fee < 900'))).toEqual([2])
+    expect(await indexer.searchBlocks(q("fee_market.base_fee EXISTS AND block.height <= 1"))).toEqual([1])
+    expect(await indexer.searchBlocks(q("tm.event='NewBlock' AND block.height >= 3"))).toEqual([3])
+  })
+})
