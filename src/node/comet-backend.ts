@@ -216,6 +216,12 @@ export class NodeCometBackend implements CometBackend {
    * response. Txs refused before execution are not in that index and are not found.
    */
   async getTx(hash: Uint8Array): Promise<TxRecord | undefined> {
+    // The kv indexer's primary entry (hash → height, index) also knows txs the EVM refused.
+    const location = await this.deps.indexer?.getTxLocation(hash)
+    if (location) {
+      const r = (await this.blockTxRecords(location.height))[location.index]
+      if (r && equalBytes(hashTx(r.tx), hash)) return r
+    }
     const evmTx = await this.deps.app.getTransactionByCometHash(hash)
     if (evmTx?.blockNumber === undefined) return undefined
     return this.findInBlock(evmTx.blockNumber, hash, evmTx.transactionIndex ?? 0)

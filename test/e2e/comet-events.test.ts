@@ -150,16 +150,17 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
     await c.call('subscribe', ["tm.event='Vote'"])
     expect(await c.call('unsubscribe_all', [])).toEqual({})
     await c.call('subscribe', ["tm.event='Vote'"])
+    const stats = () => (t.node as unknown as { cometSubscriptions: { stats(): { clients: number; subscriptions: number } } }).cometSubscriptions.stats()
+    expect(stats()).toEqual({ clients: 2, subscriptions: 3 })
     await c.close()
     // Only the main connection's two subscriptions remain once the socket is gone.
-    await waitFor(() => {
-      const events = t.node.components.engine.events
-      return events.listenerCount('Vote') >= 1
-    })
+    await waitFor(() => stats().clients === 1, 5000, 'cleanup on close')
+    expect(stats()).toEqual({ clients: 1, subscriptions: 2 })
   })
 
   it('cosmjs Comet38Client: subscribeNewBlock and txSearch', async () => {
-    const client = await Comet38Client.connect(wsUrl)
+    // cosmjs appends /websocket itself.
+    const client = await Comet38Client.connect(url.replace(/^http/, 'ws'))
     try {
       const heights: number[] = []
       await new Promise<void>((resolve, reject) => {
@@ -182,6 +183,33 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
       expect(bytesToUpperHex(found.txs[0]!.hash)).toBe(bytesToUpperHex(hashTx(getBytes(sent[0]!.raw))))
     } finally {
       client.disconnect()
+    }
+  })
+})
+
+describe('[tx_index] indexer = "null"', () => {
+  it('tx, tx_search and block_search answer that indexing is disabled; nothing is indexed', async () => {
+    const { mkdtemp, readFile, writeFile } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { initDevHome } = await import('../../src/config/init-home.js')
+    const { testNodeSettings } = await import('../../src/config/defaults.js')
+    const home = await mkdtemp(join(tmpdir(), 'nodectl-test-'))
+    await initDevHome(home, { settings: testNodeSettings() })
+    const configPath = join(home, 'config', 'config.toml')
+    const text = await readFile(configPath, 'utf8')
+    expect(text).toMatch(/^\[tx_index\][\s\S]*?^indexer = "kv"/m)
+    await writeFile(configPath, text.replace(/^(\[tx_index\][\s\S]*?^indexer = )"kv"/m, '$1"null"'))
+    const t = await startTestNode({ home })
+    try {
+      expect(t.node.components.indexer).toBeUndefined()
+      const url = t.addresses.cometRpc!.replace(/^tcp:\/\//, 'http://')
+      await waitFor(() => t.node.components.blockStore.height() >= 1, 20_000, 'height 1')
+      expect((await cometCall(url, 'tx_search', { query: 'tx.height=1' })).error?.data).toBe('transaction indexing is disabled')
+      expect((await cometCall(url, 'block_search', { query: 'block.height=1' })).error?.data).toBe('block indexing is disabled')
+      expect((await cometCall(url, 'tx', { hash: Buffer.alloc(32).toString('base64') })).error?.data).toBe('transaction indexing is disabled')
+    } finally {
+      await t.destroy()
     }
   })
 })
