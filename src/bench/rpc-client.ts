@@ -17,7 +17,12 @@ const CRLF_CRLF = Buffer.from('\r\n\r\n')
 /** One keep-alive connection answering one request at a time. */
 class Connection {
   private readonly socket: net.Socket
+  /** Bytes received and not yet consumed; a large body is collected in `chunks` until complete. */
   private buffer: Buffer = Buffer.alloc(0)
+  private chunks: Buffer[] = []
+  private received = 0
+  /** The parsed head of the response being received: body start and Content-Length. */
+  private head: { status: number; bodyStart: number; length: number | undefined } | undefined
   private pending: Pending | undefined
   closed = false
 
@@ -45,45 +50,54 @@ class Connection {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk])
-    const headerEnd = this.buffer.indexOf(CRLF_CRLF)
-    if (headerEnd < 0) return
-    const head = this.buffer.toString('latin1', 0, headerEnd)
-    const bodyStart = headerEnd + 4
-    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)
+    this.chunks.push(chunk)
+    this.received += chunk.length
+    if (!this.head) {
+      this.buffer = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks, this.received)
+      this.chunks = [this.buffer]
+      const headerEnd = this.buffer.indexOf(CRLF_CRLF)
+      if (headerEnd < 0) return
+      const text = this.buffer.toString('latin1', 0, headerEnd)
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(text)
+      this.head = { status: Number(text.slice(9, 12)), bodyStart: headerEnd + 4, length: length ? Number(length[1]) : undefined }
+    }
+    const head = this.head
+    if (head.length !== undefined && this.received < head.bodyStart + head.length) return
+    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.received)
+    this.chunks = [all]
     let body: string
     let consumed: number
-    if (length) {
-      consumed = bodyStart + Number(length[1])
-      if (this.buffer.length < consumed) return
-      body = this.buffer.toString('utf8', bodyStart, consumed)
-    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
-      const parts: Buffer[] = []
-      let at = bodyStart
-      for (;;) {
-        const lineEnd = this.buffer.indexOf('\r\n', at)
-        if (lineEnd < 0) return
-        const size = parseInt(this.buffer.toString('latin1', at, lineEnd), 16)
-        if (this.buffer.length < lineEnd + 2 + size + 2) return
-        if (size === 0) {
-          consumed = lineEnd + 4
-          break
-        }
-        parts.push(this.buffer.subarray(lineEnd + 2, lineEnd + 2 + size))
-        at = lineEnd + 2 + size + 2
-      }
-      body = Buffer.concat(parts).toString('utf8')
+    if (head.length !== undefined) {
+      consumed = head.bodyStart + head.length
+      body = all.toString('utf8', head.bodyStart, consumed)
     } else {
-      body = ''
-      consumed = bodyStart
+      const chunked = decodeChunked(all, head.bodyStart)
+      if (!chunked) return
+      ;[body, consumed] = chunked
     }
-    const status = Number(head.slice(9, 12))
-    this.buffer = this.buffer.length > consumed ? this.buffer.subarray(consumed) : Buffer.alloc(0)
+    const rest = all.subarray(consumed)
+    this.chunks = rest.length > 0 ? [rest] : []
+    this.received = rest.length
+    this.head = undefined
     const pending = this.pending
     this.pending = undefined
     if (!pending) return
-    if (status !== 200) pending.reject(new Error(`HTTP ${status}: ${body}`))
+    if (head.status !== 200) pending.reject(new Error(`HTTP ${head.status}: ${body}`))
     else pending.resolve(body)
+  }
+}
+
+/** A complete chunked body from `at`: [text, bytes consumed], or undefined while incomplete. */
+function decodeChunked(buffer: Buffer, at: number): [string, number] | undefined {
+  const parts: Buffer[] = []
+  for (;;) {
+    const lineEnd = buffer.indexOf('\r\n', at)
+    if (lineEnd < 0) return undefined
+    const size = parseInt(buffer.toString('latin1', at, lineEnd), 16)
+    if (buffer.length < lineEnd + 2 + size + 2) return undefined
+    if (size === 0) return [Buffer.concat(parts).toString('utf8'), lineEnd + 4]
+    parts.push(buffer.subarray(lineEnd + 2, lineEnd + 2 + size))
+    at = lineEnd + 2 + size + 2
   }
 }
 

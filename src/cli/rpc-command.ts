@@ -1,16 +1,18 @@
 /**
- * Base of the client commands (query, filter, subscribe): the `--node`, `--ws` and `--home` flags,
- * `--json` (oclif prints what run() returns), and one clear line for every failure:
+ * Bases of the client commands: ClientCommand (endpoints, JWT headers, errors) and RpcCommand for the
+ * HTTP ones (query, filter: `--node`, `--home`, `--json` — oclif prints what run() returns); the
+ * subscribe commands build on ClientCommand in subscription-command.ts. Every failure is one clear line:
  * `cannot reach node at URL`, or the node's JSON-RPC error with its code, with a non-zero exit.
  */
 import { Command, Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError, NodeUnreachableError, ProtocolError } from '../rpc/client/index.js'
 import { resolveEndpoints, type Endpoints } from './endpoints.js'
+import { loadAuthHeaders, mayAuthenticate } from './jwt-auth.js'
 
 /** Exit status of a failed client command. */
 export const EXIT_FAILURE = 1
 
-/** The flags every client command has. */
+/** The connection flags: query/filter commands take --node and --home, subscribe commands --ws and --home. */
 export const endpointFlags = {
   node: Flags.string({ summary: 'HTTP JSON-RPC URL of the node [default: app.toml [json-rpc] address of --home, else http://127.0.0.1:8545].', helpGroup: 'CONNECTION' }),
   ws: Flags.string({ summary: 'WebSocket JSON-RPC URL of the node [default: app.toml [json-rpc] ws-address of --home, else ws://127.0.0.1:8546].', helpGroup: 'CONNECTION' }),
@@ -25,25 +27,23 @@ export function describeClientError(err: unknown): string | undefined {
   return undefined
 }
 
-/** A command that talks to a running node over JSON-RPC. */
-export abstract class RpcCommand extends Command {
-  static override enableJsonFlag = true
-  static override baseFlags = { ...endpointFlags }
-
+/** A command that talks to a running node: endpoints, tokens and error rendering (no flags of its own). */
+export abstract class ClientCommand extends Command {
   /** Endpoints from the parsed flags (see endpoints.ts). */
   protected endpoints(flags: { node?: string; ws?: string; home?: string }): Promise<Endpoints> {
     return resolveEndpoints(flags)
   }
 
-  /** An HTTP client for the node chosen by the flags. */
-  protected async httpClient(flags: { node?: string; ws?: string; home?: string }): Promise<HttpRpcClient> {
-    return new HttpRpcClient((await this.endpoints(flags)).http)
+  /** Authorization headers for `url` (empty when no token may or can be sent). */
+  protected async authHeaders(url: string, home: string, homeGiven: boolean): Promise<() => Record<string, string>> {
+    const headers = mayAuthenticate(url, homeGiven) ? await loadAuthHeaders(home) : undefined
+    return headers ?? (() => ({}))
   }
 
   /** `--json` errors: `{"error": {"message", "code"?}}` (oclif's default would drop the message). */
   protected override toErrorJson(err: unknown): unknown {
-    const e = err as { message?: string; code?: string }
-    return { error: { message: e.message ?? String(err), ...(e.code !== undefined ? { code: Number(e.code) } : {}) } }
+    const e = err as { message?: string; rpcCode?: number }
+    return { error: { message: e.message ?? String(err), ...(e.rpcCode !== undefined ? { code: e.rpcCode } : {}) } }
   }
 
   /** Client errors become one clear line and exit status 1; `--json` prints them as `{"error": ...}`. */
@@ -51,7 +51,19 @@ export abstract class RpcCommand extends Command {
     const line = describeClientError(err)
     if (line === undefined) return super.catch(err)
     const cli = new Errors.CLIError(line, { exit: EXIT_FAILURE })
-    if (err instanceof JsonRpcClientError) Object.assign(cli, { code: String(err.code) })
+    if (err instanceof JsonRpcClientError) Object.assign(cli, { rpcCode: err.code })
     return super.catch(cli)
+  }
+}
+
+/** A command that talks to a running node over HTTP JSON-RPC (`--node`, `--home`, `--json`). */
+export abstract class RpcCommand extends ClientCommand {
+  static override enableJsonFlag = true
+  static override baseFlags = { node: endpointFlags.node, home: endpointFlags.home }
+
+  /** An HTTP client for the node chosen by the flags, sending a JWT when the home has jwt.hex (jwt-auth.ts). */
+  protected async httpClient(flags: { node?: string; ws?: string; home?: string }): Promise<HttpRpcClient> {
+    const endpoints = await this.endpoints(flags)
+    return new HttpRpcClient(endpoints.http, { headers: await this.authHeaders(endpoints.http, endpoints.home, flags.home !== undefined) })
   }
 }

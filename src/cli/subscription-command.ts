@@ -6,7 +6,7 @@
  */
 import { Flags } from '@oclif/core'
 import { WsRpcClient, type Subscription } from '../rpc/client/index.js'
-import { RpcCommand } from './rpc-command.js'
+import { ClientCommand, endpointFlags } from './rpc-command.js'
 
 /** Result of a subscribe command (returned to callers; the stream itself is what is printed). */
 export interface SubscribeResult {
@@ -29,18 +29,19 @@ export interface StreamSpec {
 }
 
 /** A subscribe command: JSON lines with `--json` instead of a final JSON document. */
-export abstract class SubscriptionCommand extends RpcCommand {
+export abstract class SubscriptionCommand extends ClientCommand {
   static override enableJsonFlag = false
   static override baseFlags = {
-    ...RpcCommand.baseFlags,
+    ws: endpointFlags.ws,
+    home: endpointFlags.home,
     json: Flags.boolean({ summary: 'Print each event as one JSON line.' }),
     count: Flags.integer({ summary: 'Stop after this many events [default: run until Ctrl-C].', min: 1 }),
     'max-reconnect-delay': Flags.integer({ summary: 'Longest wait between reconnection attempts, in ms.', default: 5_000, min: 10 }),
   }
 
   /** Subscribes and prints until stopped; see the file comment. */
-  protected async stream(flags: { node?: string; ws?: string; home?: string; json: boolean; count?: number; 'max-reconnect-delay': number }, spec: StreamSpec): Promise<SubscribeResult> {
-    const { ws } = await this.endpoints(flags)
+  protected async stream(flags: { ws?: string; home?: string; json: boolean; count?: number; 'max-reconnect-delay': number }, spec: StreamSpec): Promise<SubscribeResult> {
+    const { ws, home } = await this.endpoints(flags)
     let events = 0
     let reconnects = 0
     let subscription: Subscription | undefined
@@ -51,6 +52,7 @@ export abstract class SubscriptionCommand extends RpcCommand {
       fail = reject
     })
     const client = await WsRpcClient.connect(ws, {
+      headers: await this.authHeaders(ws, home, flags.home !== undefined),
       reconnect: { maxDelayMs: flags['max-reconnect-delay'] },
       onReconnecting: (attempt, delayMs, reason) => {
         if (flags.json) this.logToStderr(JSON.stringify({ reconnecting: { attempt, delayMs, reason } }))

@@ -24,23 +24,38 @@ interface CommandClass<T> {
   run(argv: string[], root: string): Promise<T>
 }
 
-export async function runCli<T>(command: CommandClass<T>, argv: string[]): Promise<CliRun<T>> {
+/** A command running in the background; `stdout`/`stderr` fill as it prints. Run one at a time. */
+export interface StartedCli<T> {
+  stdout: string[]
+  stderr: string[]
+  done: Promise<CliRun<Awaited<T>>>
+}
+
+export function startCli<T>(command: CommandClass<T>, argv: string[]): StartedCli<T> {
   const stdout: string[] = []
   const stderr: string[] = []
   const out = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void stdout.push(args.map(String).join(' ')))
   const err = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void stderr.push(args.map(String).join(' ')))
   const saved = process.exitCode
   process.exitCode = undefined
-  try {
-    const result = await command.run(argv, ROOT)
-    return { result, stdout, stderr, exitCode: process.exitCode as number | undefined }
-  } catch (error) {
-    return { error: error as Error, stdout, stderr, exitCode: (error as { oclif?: { exit?: number } }).oclif?.exit ?? (process.exitCode as number | undefined) }
-  } finally {
-    process.exitCode = saved
-    out.mockRestore()
-    err.mockRestore()
-  }
+  const done = (async (): Promise<CliRun<Awaited<T>>> => {
+    try {
+      const result = await command.run(argv, ROOT)
+      return { result, stdout, stderr, exitCode: process.exitCode as number | undefined }
+    } catch (error) {
+      return { error: error as Error, stdout, stderr, exitCode: (error as { oclif?: { exit?: number } }).oclif?.exit ?? (process.exitCode as number | undefined) }
+    } finally {
+      process.exitCode = saved
+      out.mockRestore()
+      err.mockRestore()
+    }
+  })()
+  return { stdout, stderr, done }
+}
+
+/** Runs a command to completion. */
+export function runCli<T>(command: CommandClass<T>, argv: string[]): Promise<CliRun<Awaited<T>>> {
+  return startCli(command, argv).done
 }
 
 /** Parses the single JSON document printed with --json. */

@@ -16,7 +16,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
-import { runTx, type RunTxResult } from '@ethereumjs/vm'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import { equalBytes, hexToBytes } from '../../primitives/hex.js'
 import { buildTx, pickData, resolveFees, type CallArgs } from './call-args.js'
@@ -39,6 +39,8 @@ export interface AccessListDeps {
   common: Common
   blockchain: EVMMockBlockchainInterface
   options: CallOptions
+  /** Installs system contracts on the copy's VM (validator-admin.ts); default none. */
+  prepareVm?: (vm: VM) => void
 }
 
 /** geth's `accessListResult` before formatting. */
@@ -53,7 +55,9 @@ export interface AccessListResult {
 /** The access list of `args` on `state` (see the file comment). */
 export async function createAccessList(deps: AccessListDeps, state: StateAt, args: CallArgs): Promise<AccessListResult> {
   const common = deps.common.copy()
-  const copy = new StateCopy(await createVmCopy(deps.db, common, deps.blockchain, state.stateRoot), state, common)
+  const vm = await createVmCopy(deps.db, common, deps.blockchain, state.stateRoot)
+  deps.prepareVm?.(vm)
+  const copy = new StateCopy(vm, state, common)
   const data = pickData(args)
   const fees = resolveFees(args, state.env.baseFee)
   const cap = deps.options.gasCap > 0n ? deps.options.gasCap : state.env.gasLimit

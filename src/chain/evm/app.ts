@@ -54,6 +54,9 @@ import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx 
 import { DecodedTxCache } from './tx-cache.js'
 import { TxDecodeError, type DecodedTx } from './tx.js'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
+import { installValidatorAdmin } from './validator-admin.js'
+import { collectValidatorUpdates } from './validator-updates.js'
+import { ValidatorRegistry } from './validator-registry.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -89,7 +92,10 @@ export interface EvmApplicationOptions {
   proposerFeeRecipient?: () => Uint8Array | undefined
   /** Size in bytes of the consensus block of a height (EvmBlock.size); default: sum of its tx bytes. */
   blockSize?: (req: FinalizeBlockRequest) => number
-  /** Validator updates returned by FinalizeBlock (hook for a future staking module); default none. */
+  /**
+   * Validator updates returned by FinalizeBlock (hook for a future staking module); default: the
+   * updates recorded by the validator-admin system contract (validator-admin.ts).
+   */
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
@@ -129,6 +135,8 @@ export class EvmApplication implements Application {
   private readonly calls: CallService
   private readonly txs: DecodedTxCache
   private readonly log: Logger
+  /** The app's copy of the validator set, for the validator-admin system contract. */
+  private readonly validators: ValidatorRegistry
   private vm: VM | undefined
   private stateManager: MerkleStateManager | undefined
   private caches: Caches | undefined
@@ -145,7 +153,9 @@ export class EvmApplication implements Application {
     this.store = new EvmStore(opts.db)
     this.blockHashes = new BlockHashes(this.store)
     this.txs = new DecodedTxCache(this.common)
-    this.calls = new CallService({ db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h) }, { ...defaultCallOptions, ...opts.calls })
+    this.validators = new ValidatorRegistry(opts.db)
+    const prepareVm = (vm: VM): void => installValidatorAdmin(vm, opts.genesis.validatorAdmin, this.validators.checkOnly())
+    this.calls = new CallService({ db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h), prepareVm }, { ...defaultCallOptions, ...opts.calls })
   }
 
   /** Builds and opens an application (loads the head and the state at its root). */
@@ -175,6 +185,8 @@ export class EvmApplication implements Application {
       this.store.setHead(block)
     }
     const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.common, this.blockHashes, head?.stateRoot)
+    await this.validators.load()
+    installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
@@ -194,6 +206,7 @@ export class EvmApplication implements Application {
     const genesisHeight = Math.max(req.initialHeight, 1) - 1
     if (this.head) {
       if (this.head.height !== genesisHeight) throw new Error(`InitChain at height ${this.head.height}: the chain is already initialised`)
+      if (!this.validators.committedValidators()) this.validators.initGenesis(req.validators)
       return { validators: [], appHash: this.head.stateRoot }
     }
     const maxGas = req.consensusParams.block.maxGas
@@ -202,6 +215,7 @@ export class EvmApplication implements Application {
     const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
     const block = createGenesisEvmBlock({ chainId: this.opts.chainId, height: genesisHeight, stateRoot, gasLimit: this.gasLimit, baseFee: initialBaseFee(this.opts.genesis.feeMarket), timestamp: req.time.seconds })
     this.store.stageParams({ gasLimit: this.gasLimit, genesisHeight })
+    this.validators.initGenesis(req.validators)
     this.store.stageBlock(block, [])
     this.store.stageHead({ height: genesisHeight, stateRoot })
     this.head = { height: genesisHeight, stateRoot, block }
@@ -248,6 +262,7 @@ export class EvmApplication implements Application {
       this.pending = undefined
       await this.stateManager!.setStateRoot(head.stateRoot)
     }
+    this.validators.discardBlock()
     const started = performance.now()
     const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
     const decoded: (DecodedTx | Error)[] = txs.map((raw) => {
@@ -269,6 +284,7 @@ export class EvmApplication implements Application {
       // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
       // The engine must drop the height's staged writes (db.discardStaged) before retrying.
       this.pending = undefined
+      this.validators.discardBlock()
       await this.stateManager!.setStateRoot(head.stateRoot)
       throw err
     }
@@ -286,7 +302,7 @@ export class EvmApplication implements Application {
     return {
       events: createBlockEvents(exec.bloom, env.baseFee),
       txResults: createExecTxResults(exec, records),
-      validatorUpdates: this.opts.validatorUpdates ? this.opts.validatorUpdates(req.height, exec) : [],
+      validatorUpdates: this.opts.validatorUpdates ? this.opts.validatorUpdates(req.height, exec) : this.validators.finishBlock(collectValidatorUpdates(exec)),
       appHash: exec.stateRoot,
     }
   }
@@ -295,6 +311,7 @@ export class EvmApplication implements Application {
     const pending = this.pending
     if (!pending) return { retainHeight: 0 }
     this.pending = undefined
+    this.validators.commitBlock()
     this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
     this.store.setHead(pending.block)
     this.calls.invalidate()
@@ -418,7 +435,8 @@ export class EvmApplication implements Application {
 
   /** eth_createAccessList at `height` (default latest): access-list.ts. */
   async createAccessList(args: CallArgs, height?: number): Promise<AccessListResult> {
-    const deps = { db: this.opts.db, common: this.common, blockchain: this.blockHashes, options: { ...defaultCallOptions, ...this.opts.calls } }
+    const prepareVm = (vm: VM): void => installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators.checkOnly())
+    const deps = { db: this.opts.db, common: this.common, blockchain: this.blockHashes, options: { ...defaultCallOptions, ...this.opts.calls }, prepareVm }
     return createAccessList(deps, await this.resolveState(height), args)
   }
 

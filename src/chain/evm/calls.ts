@@ -17,7 +17,7 @@ import type { EVMMockBlockchainInterface, EVMResult } from '@ethereumjs/evm'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
-import { runTx, type RunTxResult } from '@ethereumjs/vm'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import { equalBytes } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
@@ -60,6 +60,8 @@ export interface CallServiceDeps {
   blockchain: EVMMockBlockchainInterface
   /** Resolves a height (undefined = latest) to its state; throws UnknownBlockError when absent. */
   resolve(height: number | undefined): Promise<StateAt>
+  /** Installs system contracts on each new copy's VM (validator-admin.ts); default none. */
+  prepareVm?: (vm: VM) => void
 }
 
 /** Historical copies kept besides the latest one (all are dropped at the next commit). */
@@ -265,6 +267,7 @@ export class CallService {
     const created = (async () => {
       const common = this.deps.common.copy()
       const vm = await createVmCopy(this.deps.db, common, this.deps.blockchain, state.stateRoot)
+      this.deps.prepareVm?.(vm)
       await vm.stateManager.checkpoint()
       return new StateCopy(vm, state, common)
     })()

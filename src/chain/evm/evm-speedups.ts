@@ -1,6 +1,6 @@
 /**
- * Two caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top
- * (the versions are pinned; each falls back to the library's own code when its internal is not found):
+ * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (the
+ * versions are pinned; each falls back to the library's own code when its internal is not found):
  *
  * - JUMPDEST analysis: every message frame re-scans its code for jump destinations and decodes every
  *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution,
@@ -87,4 +87,31 @@ export function installFastIsActivatedEIP(common: Common): void {
     writable: true,
     configurable: true,
   })
+}
+
+interface AccountCacheLike {
+  get(address: Address): { accountRLP: Uint8Array | undefined } | undefined
+}
+
+let accountMemoInstalled = false
+
+/** Serves cached accounts from decoded copies (idempotent; all MerkleStateManagers of the process). */
+export function installAccountDecodeMemo(): void {
+  if (accountMemoInstalled) return
+  accountMemoInstalled = true
+  const proto = MerkleStateManager.prototype as unknown as {
+    getAccount(this: MerkleStateManager, address: Address): Promise<Account | undefined>
+  }
+  const original = proto.getAccount
+  const decoded = new WeakMap<Uint8Array, Account>()
+  proto.getAccount = function (this: MerkleStateManager, address: Address): Promise<Account | undefined> {
+    const cache = (this as unknown as { _caches?: { account?: AccountCacheLike } })._caches?.account
+    const elem = cache?.get(address)
+    if (elem === undefined) return original.call(this, address)
+    const rlp = elem.accountRLP
+    if (rlp === undefined) return Promise.resolve(undefined)
+    let account = decoded.get(rlp)
+    if (!account) decoded.set(rlp, (account = createAccountFromRLP(rlp)))
+    return Promise.resolve(new Account(account.nonce, account.balance, account.storageRoot, account.codeHash))
+  }
 }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAddress } from '../../../src/chain/evm/evm-records.js'
 import { LogLimitError } from '../../../src/chain/evm/errors.js'
 import type { LogQuery } from '../../../src/chain/evm/evm-store.js'
+import type { EvmLog } from '../../../src/chain/evm/views.js'
+import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
 import { ADDRESS2, DEV_ADDRESS, DEV_KEY, KEY2, STORE_RUNTIME, STORE_TOPIC, createHarness, deployCode, sign1559, word, type Harness } from './helpers.js'
 
@@ -93,4 +95,22 @@ describe('getLogs', () => {
     expect(seen).toEqual(['31:1:1:1'])
     expect(where(await h.app.getLogs(q({ fromBlock: 31, addresses: [b] }), 10))).toEqual(['31:B'])
   })
+
+  it('answers the same from disk after a restart, also for heights stored without a logs record', async () => {
+    const queries = [q({ addresses: [a] }), q({ topics: [[STORE_TOPIC]] }), q({}), q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }), q({ topics: [null, [pad32(ADDRESS2)]] })]
+    // bytes read back from disk may be Buffers: compare as hex
+    const view = (logs: EvmLog[]) => logs.map((l) => ({ ...l, address: hex(l.address), topics: l.topics.map(hex), data: hex(l.data), blockHash: hex(l.blockHash), transactionHash: hex(l.transactionHash) }))
+    const run = async (x: LogQuery) => view(await h.app.getLogs(x, 100))
+    const before = await Promise.all(queries.map(run))
+    expect(before.map((logs) => logs.length)).toEqual([2, 6, 6, 1, 4])
+    await h.reopen()
+    // heights written before logs records existed are read back from their transaction records
+    h.db.stageDel(heightKey(Prefix.evmLogs, 20))
+    await h.db.commitStaged()
+    for (let i = 0; i < queries.length; i++) expect(await run(queries[i]!)).toEqual(before[i])
+    // and committing a new height keeps older heights on the disk index
+    await h.finalize([])
+    for (let i = 0; i < queries.length; i++) expect(await run(queries[i]!)).toEqual(before[i])
+  })
 })
+

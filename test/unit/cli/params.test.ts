@@ -1,0 +1,57 @@
+/** Command-line values to JSON-RPC parameters, and where the client commands find the node. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { resolveEndpoints } from '../../../src/cli/endpoints.js'
+import { buildLogFilter, parseBlockNumber, parseBlockSelector, parseSlot, parseTopics } from '../../../src/cli/params.js'
+import { decimalOf, formatEther } from '../../../src/cli/render.js'
+
+const HASH = `0x${'ab'.repeat(32)}`
+
+describe('params', () => {
+  it('blocks: tags, decimal, hex, hashes; rejects the rest', () => {
+    expect(parseBlockNumber('Latest')).toBe('latest')
+    expect(parseBlockNumber('12')).toBe('0xc')
+    expect(parseBlockNumber('0x0c')).toBe('0xc')
+    expect(parseBlockSelector(HASH)).toEqual({ kind: 'hash', value: HASH })
+    expect(parseBlockSelector('0')).toEqual({ kind: 'number', value: '0x0' })
+    expect(() => parseBlockNumber('tomorrow')).toThrow(/invalid block "tomorrow"/)
+  })
+
+  it('slots and topics', () => {
+    expect(parseSlot('10')).toBe('0xa')
+    expect(parseTopics(['any', `${HASH},${HASH}`, HASH])).toEqual([null, [HASH, HASH], HASH])
+    expect(() => parseTopics(['0x12'])).toThrow(/invalid topic/)
+  })
+
+  it('log filters from flags', () => {
+    const a = `0x${'11'.repeat(20)}`
+    const b = `0x${'22'.repeat(20)}`
+    expect(buildLogFilter({})).toEqual({})
+    expect(buildLogFilter({ from: '1', to: 'latest', address: [`${a},${b}`], topic: [HASH] })).toEqual({ fromBlock: '0x1', toBlock: 'latest', address: [a, b], topics: [HASH] })
+    expect(() => buildLogFilter({ address: ['0x1'] })).toThrow(/invalid address "0x1"/)
+  })
+
+  it('renders quantities and ether', () => {
+    expect(decimalOf('0x10')).toBe('16')
+    expect(formatEther(10n ** 18n * 10_000n)).toBe('10000')
+    expect(formatEther(1_500_000_000_000_000_000n)).toBe('1.5')
+    expect(formatEther(1n)).toBe('0.000000000000000001')
+  })
+})
+
+describe('resolveEndpoints', () => {
+  it('flags win; else app.toml of the home (wildcards on loopback); else the defaults', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'nodectl-endpoints-'))
+    try {
+      expect(await resolveEndpoints({ home }, {})).toMatchObject({ http: 'http://127.0.0.1:8545', ws: 'ws://127.0.0.1:8546' })
+      await mkdir(join(home, 'config'))
+      await writeFile(join(home, 'config/app.toml'), '[json-rpc]\naddress = "127.0.0.1:9545"\nws-address = "0.0.0.0:9546"\n')
+      expect(await resolveEndpoints({ home }, {})).toMatchObject({ http: 'http://127.0.0.1:9545', ws: 'ws://127.0.0.1:9546' })
+      expect(await resolveEndpoints({ home: undefined, node: 'http://x:1', ws: 'ws://x:2' }, { NODECTL_HOME: home })).toMatchObject({ http: 'http://x:1', ws: 'ws://x:2', home })
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
+  })
+})
