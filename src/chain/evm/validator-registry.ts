@@ -36,6 +36,8 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
   private committed: Map<string, ValidatorUpdate> | undefined
   /** Updates recorded by the executing block, by upper-hex address; the last one per key wins. */
   private block = new Map<string, ValidatorUpdate>()
+  /** The committed set once the executed block commits (set by finishBlock when it changes). */
+  private pendingCommitted: Map<string, ValidatorUpdate> | undefined
 
   constructor(private readonly db: Database) {}
 
@@ -102,8 +104,6 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
     this.db.stagePut(VALIDATORS_KEY, encodeValidatorList(next))
     return changes
   }
-
-  private pendingCommitted: Map<string, ValidatorUpdate> | undefined
 
   /** The executed block committed: its updates become part of the committed set. */
   commitBlock(): void {

@@ -1,7 +1,9 @@
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { describe, expect, it } from 'vitest'
 import { getCommon } from '../../../src/chain/evm/common.js'
-import { installFastIsActivatedEIP, installJumpAnalysisCache } from '../../../src/chain/evm/evm-speedups.js'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, Address } from '@ethereumjs/util'
+import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache } from '../../../src/chain/evm/evm-speedups.js'
 
 describe('EVM speed-ups', () => {
   it('installs the JUMPDEST analysis cache', async () => {
@@ -27,5 +29,25 @@ describe('EVM speed-ups', () => {
   it('is installed on the process Common', () => {
     expect(Object.prototype.hasOwnProperty.call(getCommon(9000n), 'isActivatedEIP')).toBe(true)
     expect(getCommon(9000n).isActivatedEIP(1153)).toBe(true)
+  })
+
+  it('reads cached accounts as fresh objects that follow every write', async () => {
+    installAccountDecodeMemo()
+    const sm = new MerkleStateManager({ caches: new Caches() })
+    const address = new Address(new Uint8Array(20).fill(7))
+    expect(await sm.getAccount(address)).toBeUndefined()
+    await sm.putAccount(address, new Account(1n, 100n))
+    const first = (await sm.getAccount(address))!
+    first.nonce = 99n
+    const second = (await sm.getAccount(address))!
+    expect(second).not.toBe(first)
+    expect([second.nonce, second.balance]).toEqual([1n, 100n])
+    second.balance = 50n
+    await sm.putAccount(address, second)
+    const third = (await sm.getAccount(address))!
+    expect([third.nonce, third.balance]).toEqual([1n, 50n])
+    expect(third.serialize()).toEqual(second.serialize())
+    await sm.deleteAccount(address)
+    expect(await sm.getAccount(address)).toBeUndefined()
   })
 })

@@ -1,0 +1,62 @@
+/** `nodectl tx set-validator --pubkey --power --from`: a validator update through the validator-admin system contract. */
+import { Flags } from '@oclif/core'
+import { keyValueTable } from '../../cli/render.js'
+import { RpcCommand } from '../../cli/rpc-command.js'
+import { loadSenderKey, parseEd25519PubKey, sendAndWait } from '../../cli/tx-signing.js'
+import { validatorAddress } from '../../chain/comet/validator-set.js'
+import { VALIDATOR_ADMIN_ADDRESS, encodeSetValidator } from '../../chain/evm/validator-admin.js'
+import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
+
+/** Result of `tx set-validator`. */
+export interface SetValidatorResult {
+  hash: string
+  from: string
+  /** Consensus address of the validator (upper hex). */
+  validator: string
+  pubKey: string
+  power: string
+  blockNumber: number
+  status: 0 | 1
+  gasUsed: string
+  /** First height validated by the changed set (updates of block H apply from H+2). */
+  effectiveHeight: number
+}
+
+export default class TxSetValidator extends RpcCommand {
+  static override summary = 'Add, change or remove a validator (validator admin only).'
+  static override description =
+    'Calls setValidator(bytes32,uint64) of the validator-admin system contract at 0x0000000000000000000000000000000000000800 from --from, which must be the genesis validator_admin (dev account 0 with --dev). Power 0 removes the validator; the set can never become empty. The change applies from two heights after the block that includes it.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --pubkey 0x8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c --power 1 --from 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 0 --from ./admin.key --json',
+  ]
+  static override flags = {
+    pubkey: Flags.string({ summary: 'ed25519 public key of the validator (base64 or hex).', required: true }),
+    power: Flags.string({ summary: 'Voting power (0 removes).', required: true }),
+    from: Flags.string({ summary: 'Private key of the validator admin (64 hex digits) or a file holding it.', required: true }),
+    timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt.', default: 30_000 }),
+  }
+
+  async run(): Promise<SetValidatorResult> {
+    const { flags } = await this.parse(TxSetValidator)
+    const pubKey = parseEd25519PubKey(flags.pubkey)
+    if (!/^[0-9]+$/.test(flags.power)) throw new Error(`invalid --power "${flags.power}": want a non-negative integer`)
+    const power = BigInt(flags.power)
+    const key = await loadSenderKey(flags.from)
+    const sent = await sendAndWait(await this.httpClient(flags), key, VALIDATOR_ADMIN_ADDRESS, encodeSetValidator(pubKey, power), flags.timeout)
+    const result: SetValidatorResult = {
+      hash: sent.hash,
+      from: sent.from,
+      validator: bytesToUpperHex(validatorAddress(pubKey)),
+      pubKey: bytesToBase64(pubKey),
+      power: power.toString(),
+      blockNumber: sent.blockNumber,
+      status: sent.status,
+      gasUsed: sent.gasUsed.toString(),
+      effectiveHeight: sent.blockNumber + 2,
+    }
+    if (sent.status !== 1) this.error(`transaction ${sent.hash} failed in block ${sent.blockNumber}`, { exit: 1 })
+    if (!this.jsonEnabled()) this.log(keyValueTable(Object.entries(result).map(([k, v]) => [k, v])))
+    return result
+  }
+}
