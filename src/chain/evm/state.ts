@@ -13,7 +13,7 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
-import { installAccountDecodeMemo, installJumpAnalysisCache } from './evm-speedups.js'
+import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWriteFix } from './evm-speedups.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
@@ -22,6 +22,7 @@ export const COPY_TRIE_NODE_CACHE = 20_000
 
 function createCaches(): Caches {
   installAccountDecodeMemo()
+  installStorageWriteFix()
   return new Caches({
     account: { size: 100_000, type: 'ordered_map' },
     storage: { size: 20_000, type: 'ordered_map' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { getCommon } from '../../../src/chain/evm/common.js'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address } from '@ethereumjs/util'
-import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache } from '../../../src/chain/evm/evm-speedups.js'
+import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache, installStorageWriteFix } from '../../../src/chain/evm/evm-speedups.js'
 
 describe('EVM speed-ups', () => {
   it('installs the JUMPDEST analysis cache', async () => {
@@ -49,5 +49,29 @@ describe('EVM speed-ups', () => {
     expect(third.serialize()).toEqual(second.serialize())
     await sm.deleteAccount(address)
     expect(await sm.getAccount(address)).toBeUndefined()
+  })
+
+  it('writes storage into the cache only, with the same state root as writing the trie directly', async () => {
+    installStorageWriteFix()
+    const cached = new MerkleStateManager({ caches: new Caches() })
+    const direct = new MerkleStateManager()
+    const trieWrites = () => (cached as unknown as { _storageTries: Record<string, unknown> })._storageTries
+    const address = new Address(new Uint8Array(20).fill(9))
+    const slot = (n: number) => new Uint8Array(32).fill(n)
+    for (const sm of [cached, direct]) {
+      await sm.checkpoint()
+      await sm.putAccount(address, new Account(1n, 5n))
+      for (let i = 1; i <= 20; i++) await sm.putStorage(address, slot(i % 4), Uint8Array.of(i))
+      await sm.putStorage(address, slot(2), new Uint8Array(0))
+    }
+    // nothing reached a storage trie before the flush
+    expect(Object.keys(trieWrites())).toEqual([])
+    expect(await cached.getStorage(address, slot(1))).toEqual(Uint8Array.of(17))
+    expect(await cached.getStorage(address, slot(2))).toEqual(new Uint8Array(0))
+    const [a, b] = [await cached.getStateRoot(), await direct.getStateRoot()]
+    expect(a).toEqual(b)
+    await expect(cached.putStorage(address, new Uint8Array(31), Uint8Array.of(1))).rejects.toThrow('Storage key must be 32 bytes long')
+    await expect(cached.putStorage(address, slot(1), new Uint8Array(33))).rejects.toThrow('Storage value cannot be longer than 32 bytes')
+    await expect(cached.putStorage(new Address(new Uint8Array(20)), slot(1), Uint8Array.of(1))).rejects.toThrow('putStorage() called on non-existing account')
   })
 })
