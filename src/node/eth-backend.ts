@@ -2,14 +2,13 @@
  * The real `EthBackend` (api/eth/backend.ts) over the EVM application and the transaction pool: the
  * adapter geth calls `EthAPIBackend`. Only this file knows both sides.
  */
-import type { CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from '../api/eth/backend.js'
-import type { AccessListResult, AccountProof, PoolContent } from '../api/eth/backend.js'
+import type { AccessListResult, AccountProof, CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, PoolContent, SyncStatus } from '../api/eth/backend.js'
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../chain/evm/app.js'
 import { ExecutionRevertedError, VmExecutionError } from '../chain/evm/errors.js'
 import { calcBaseFee } from '../chain/evm/fee-market.js'
 import { createPendingEvmBlock } from '../chain/evm/pending-block.js'
-import { parseRawTx } from '../chain/evm/raw-tx.js'
+import { toPendingEvmTx } from '../chain/evm/evm-records.js'
 import type { DecodedTx } from '../chain/evm/tx.js'
 import type { EvmBlock, EvmTx } from '../chain/evm/views.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
@@ -240,28 +239,7 @@ function executionFailure(err: unknown): ExecutionResult {
   throw err
 }
 
-/** A pooled transaction as the RPC shows it: no block fields; a 1559 tx shows its fee cap as gasPrice. */
+/** A pooled transaction as the RPC shows it. */
 function pendingTx(tx: DecodedTx): EvmTx {
-  const f = parseRawTx(tx.raw)
-  return {
-    hash: tx.hash,
-    type: f.type,
-    from: tx.from,
-    to: f.to,
-    nonce: f.nonce,
-    gas: f.gas,
-    value: f.value,
-    input: f.input,
-    gasPrice: f.type === 2 ? f.maxFeePerGas! : f.gasPrice,
-    maxFeePerGas: f.maxFeePerGas,
-    maxPriorityFeePerGas: f.maxPriorityFeePerGas,
-    accessList: f.accessList,
-    chainId: f.chainId,
-    v: f.v,
-    r: f.r,
-    s: f.s,
-    blockNumber: undefined,
-    blockHash: undefined,
-    transactionIndex: undefined,
-  }
+  return toPendingEvmTx(tx.raw, tx.hash, tx.from)
 }

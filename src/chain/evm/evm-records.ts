@@ -132,17 +132,33 @@ export function decodeTxRecord(hash: Uint8Array, bytes: Uint8Array): TxRecord {
 
 /** The EvmTx of a record (gasPrice of a 1559 tx is the effective price, as mined). */
 export function toEvmTx(r: TxRecord): EvmTx {
-  const f = parseRawTx(r.raw)
+  return evmTxOf(r.raw, r.hash, r.from, { blockNumber: r.height, blockHash: r.blockHash, transactionIndex: r.index, effectiveGasPrice: r.effectiveGasPrice })
+}
+
+/** A pooled transaction as the RPC shows it: no block fields; a 1559 tx shows its fee cap as gasPrice. */
+export function toPendingEvmTx(raw: Uint8Array, hash: Uint8Array, from: Uint8Array): EvmTx {
+  return evmTxOf(raw, hash, from, undefined)
+}
+
+interface TxLocation {
+  blockNumber: number
+  blockHash: Uint8Array
+  transactionIndex: number
+  effectiveGasPrice: bigint
+}
+
+function evmTxOf(raw: Uint8Array, hash: Uint8Array, from: Uint8Array, at: TxLocation | undefined): EvmTx {
+  const f = parseRawTx(raw)
   return {
-    hash: r.hash,
+    hash,
     type: f.type,
-    from: r.from,
+    from,
     to: f.to,
     nonce: f.nonce,
     gas: f.gas,
     value: f.value,
     input: f.input,
-    gasPrice: f.type === 2 ? r.effectiveGasPrice : f.gasPrice,
+    gasPrice: f.type === 2 ? (at ? at.effectiveGasPrice : f.maxFeePerGas!) : f.gasPrice,
     maxFeePerGas: f.maxFeePerGas,
     maxPriorityFeePerGas: f.maxPriorityFeePerGas,
     accessList: f.accessList,
@@ -150,9 +166,9 @@ export function toEvmTx(r: TxRecord): EvmTx {
     v: f.v,
     r: f.r,
     s: f.s,
-    blockNumber: r.height,
-    blockHash: r.blockHash,
-    transactionIndex: r.index,
+    blockNumber: at?.blockNumber,
+    blockHash: at?.blockHash,
+    transactionIndex: at?.transactionIndex,
   }
 }
 
