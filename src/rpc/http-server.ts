@@ -12,7 +12,8 @@
  *   served (Go's Read/WriteTimeout); `http-idle-timeout` is the keep-alive timeout.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo, Server as NetServer, Socket } from 'node:net'
+import type { Server as NetServer, Socket } from 'node:net'
+import { formatUrl, listenOn } from './listen.js'
 import type { Logger } from '../utils/logger.js'
 import { createLimitedListener, type LimitedListener } from './connection-limiter.js'
 import { allowsActualRequest, answerPreflight, isPreflight, type CorsMode } from './cors.js'
@@ -110,8 +111,7 @@ export class HttpRpcServer {
 
   /** `http://host:port` of the bound address. */
   get url(): string {
-    const { host, port } = this.address
-    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    return formatUrl('http', this.address)
   }
 
   private async listen(): Promise<void> {
@@ -122,15 +122,7 @@ export class HttpRpcServer {
       // The HTTP server never listens itself: start its connection tracking (timeouts, idle closing).
       this.http.emit('listening')
     }
-    await new Promise<void>((resolve, reject) => {
-      listener.once('error', reject)
-      listener.listen({ host: this.opts.host, port: this.opts.port }, () => {
-        listener.removeListener('error', reject)
-        resolve()
-      })
-    })
-    const info = listener.address() as AddressInfo
-    this.bound = { host: info.address, port: info.port }
+    this.bound = await listenOn(listener, this.opts.host, this.opts.port)
     this.log.info('EVM JSON-RPC HTTP listening', { url: this.url })
   }
 

@@ -13,7 +13,8 @@
  *   missed ping.
  */
 import http, { STATUS_CODES, type IncomingMessage } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { Socket } from 'node:net'
+import { formatUrl, listenOn } from './listen.js'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { JsonRpcConfig } from '../config/node-config.js'
@@ -110,15 +111,7 @@ export class WsRpcServer {
   /** Creates the server and listens on `opts.host:opts.port`. */
   static async start(dispatcher: Dispatcher, opts: WsRpcServerOptions, log: Logger): Promise<WsRpcServer> {
     const server = new WsRpcServer(dispatcher, opts, log)
-    await new Promise<void>((resolve, reject) => {
-      server.http.once('error', reject)
-      server.http.listen({ host: opts.host, port: opts.port }, () => {
-        server.http.removeListener('error', reject)
-        resolve()
-      })
-    })
-    const info = server.http.address() as AddressInfo
-    server.bound = { host: info.address, port: info.port }
+    server.bound = await listenOn(server.http, opts.host, opts.port)
     log.info('EVM JSON-RPC WebSocket listening', { url: server.url })
     return server
   }
@@ -131,8 +124,7 @@ export class WsRpcServer {
 
   /** `ws://host:port` of the bound address. */
   get url(): string {
-    const { host, port } = this.address
-    return `ws://${host.includes(':') ? `[${host}]` : host}:${port}`
+    return formatUrl('ws', this.address)
   }
 
   /** Open connections. */

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { formatUrl, listenOn } from '../../rpc/listen.js'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { silentLogger, type Logger } from '../../utils/logger.js'
@@ -70,13 +71,7 @@ export class CometRpcServer {
   /** Starts listening on `options.listen` (port 0 = any free port). */
   async start(): Promise<void> {
     const { host, port } = this.options.listen
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject)
-      this.http.listen(port, host, () => {
-        this.http.off('error', reject)
-        resolve()
-      })
-    })
+    await listenOn(this.http, host, port)
     this.listening = true
     this.log.info('consensus rpc listening', { url: this.url() })
   }
@@ -90,8 +85,7 @@ export class CometRpcServer {
 
   /** `http://host:port` of the bound address. */
   url(): string {
-    const { host, port } = this.address()
-    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+    return formatUrl('http', this.address())
   }
 
   /** Stops accepting, ends waits (broadcast_tx_commit), closes WebSockets and open connections. Idempotent. */
