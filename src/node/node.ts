@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { CometRpcServer, type CometRpcOptions } from '../api/comet/index.js'
+import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { BlockStore } from '../chain/comet/block-store.js'
@@ -12,7 +12,7 @@ import { EvmApplication } from '../chain/evm/app.js'
 import { EventIndexer } from '../chain/indexer/event-indexer.js'
 import { parseAppState } from '../chain/evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
-import type { CometRpcConfig, HostPort, NodeConfig } from '../config/node-config.js'
+import type { NodeConfig } from '../config/node-config.js'
 import { ConsensusEngine, FilePV, genesisFromDoc } from '../consensus/index.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
@@ -59,21 +59,6 @@ interface Components {
   miner: MinerSettings
   /** The kv event indexer; undefined when `[tx_index] indexer = "null"`. */
   indexer: EventIndexer | undefined
-}
-
-/** The consensus RPC server's options from `[rpc]` of config.toml (transport timings keep their defaults). */
-function cometRpcOptionsFromConfig(rpc: CometRpcConfig, listen: HostPort): Partial<CometRpcOptions> {
-  return {
-    listen,
-    corsAllowedOrigins: rpc.corsAllowedOrigins,
-    corsAllowedMethods: rpc.corsAllowedMethods,
-    corsAllowedHeaders: rpc.corsAllowedHeaders,
-    maxOpenConnections: rpc.maxOpenConnections,
-    timeoutBroadcastTxCommit: rpc.timeoutBroadcastTxCommit,
-    maxRequestBatchSize: rpc.maxRequestBatchSize,
-    maxBodyBytes: rpc.maxBodyBytes,
-    maxHeaderBytes: rpc.maxHeaderBytes,
-  }
 }
 
 export class Node {
@@ -189,7 +174,7 @@ export class Node {
           { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
           cometLog,
         )
-        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc, config.rpc.laddr), log: cometLog, subscriptions: this.cometSubscriptions })
+        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc), log: cometLog, subscriptions: this.cometSubscriptions })
         await this.cometRpc.start()
         addresses.cometRpc = formatLaddr(this.cometRpc.address())
       }

@@ -2,7 +2,8 @@
  * Options of the consensus-engine RPC server, named as `CometRpcConfig` ([rpc] of config.toml) so
  * the node can pass that through, plus the transport timings CometBFT hard-codes.
  */
-import type { HostPort } from '../../config/node-config.js'
+import { defaultCometRpcConfig } from '../../config/defaults.js'
+import type { CometRpcConfig, HostPort } from '../../config/node-config.js'
 
 /** Options of `CometRpcServer`. Durations are milliseconds, sizes bytes. */
 export interface CometRpcOptions {
@@ -34,22 +35,28 @@ export interface CometRpcOptions {
   wsWriteBufferSize: number
 }
 
-/** CometBFT v0.38 `DefaultRPCConfig` and the jsonrpc server defaults (shared/reference/cometbft-rpc.md §7). */
-export const defaultCometRpcOptions: CometRpcOptions = {
-  listen: { host: '127.0.0.1', port: 26657 },
-  corsAllowedOrigins: [],
-  corsAllowedMethods: ['HEAD', 'GET', 'POST'],
-  corsAllowedHeaders: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'],
-  maxOpenConnections: 900,
-  timeoutBroadcastTxCommit: 10_000,
-  maxRequestBatchSize: 10,
-  maxBodyBytes: 1_000_000,
-  maxHeaderBytes: 1 << 20,
-  readTimeout: 10_000,
-  wsReadWait: 30_000,
-  wsPingPeriod: 27_000,
-  wsWriteBufferSize: 200,
+/** The server's options from config.toml `[rpc]` (`laddr` must be set); transport timings keep CometBFT's defaults. */
+export function cometRpcOptionsFromConfig(rpc: CometRpcConfig): CometRpcOptions {
+  if (!rpc.laddr) throw new Error('[rpc] laddr is empty: the consensus RPC is disabled')
+  return {
+    listen: rpc.laddr,
+    corsAllowedOrigins: rpc.corsAllowedOrigins,
+    corsAllowedMethods: rpc.corsAllowedMethods,
+    corsAllowedHeaders: rpc.corsAllowedHeaders,
+    maxOpenConnections: rpc.maxOpenConnections,
+    timeoutBroadcastTxCommit: rpc.timeoutBroadcastTxCommit,
+    maxRequestBatchSize: rpc.maxRequestBatchSize,
+    maxBodyBytes: rpc.maxBodyBytes,
+    maxHeaderBytes: rpc.maxHeaderBytes,
+    readTimeout: 10_000,
+    wsReadWait: 30_000,
+    wsPingPeriod: 27_000,
+    wsWriteBufferSize: 200,
+  }
 }
+
+/** CometBFT v0.38 `DefaultRPCConfig` and the jsonrpc server defaults (shared/reference/cometbft-rpc.md §7). */
+export const defaultCometRpcOptions: CometRpcOptions = cometRpcOptionsFromConfig(defaultCometRpcConfig())
 
 /** A test preset: loopback, port 0, short WebSocket timings. */
 export const testCometRpcOptions: CometRpcOptions = {
