@@ -46,9 +46,14 @@ export abstract class ClientCommand extends Command {
     return { error: { message: e.message ?? String(err), ...(e.rpcCode !== undefined ? { code: e.rpcCode } : {}) } }
   }
 
+  /** The one line shown for a client error; undefined for other errors (oclif's rendering). */
+  protected describeError(err: unknown): string | undefined {
+    return describeClientError(err)
+  }
+
   /** Client errors become one clear line and exit status 1; `--json` prints them as `{"error": ...}`. */
   protected override async catch(err: Error & { exitCode?: number }): Promise<unknown> {
-    const line = describeClientError(err)
+    const line = this.describeError(err)
     if (line === undefined) return super.catch(err)
     const cli = new Errors.CLIError(line, { exit: EXIT_FAILURE })
     if (err instanceof JsonRpcClientError) Object.assign(cli, { rpcCode: err.code })

@@ -54,6 +54,7 @@ const COMET_CHANNELS = new Uint8Array([0x40, 0x20, 0x21, 0x22, 0x23, 0x30, 0x38,
 const REJECTION_CODES: Record<TxPoolRejection, number> = {
   [TxPoolRejection.Invalid]: TxCode.TxDecode,
   [TxPoolRejection.Unprotected]: TxCode.NotSupported,
+  [TxPoolRejection.FeeCapExceeded]: TxCode.InsufficientFee,
   [TxPoolRejection.Oversized]: TxCode.InvalidRequest,
   [TxPoolRejection.GasLimit]: TxCode.OutOfGas,
   [TxPoolRejection.InitCodeSize]: TxCode.InvalidRequest,

@@ -25,6 +25,8 @@ export interface EthBackendDeps {
   peerCount: () => number
   /** Persistence of miner_setGasPrice and miner_setEtherbase. */
   miner: Pick<MinerSettings, 'saveMinGasPrice' | 'setEtherbase'>
+  /** `[json-rpc] txfee-cap` in ether, checked on eth_sendRawTransaction (0 = none). */
+  txFeeCap: number
 }
 
 export class NodeEthBackend implements EthBackend, EthEvents {
@@ -110,7 +112,7 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return (await this.deps.pool.add(raw)).hash
+    return (await this.deps.pool.add(raw, { txFeeCap: this.deps.txFeeCap })).hash
   }
 
   /**

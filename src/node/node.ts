@@ -19,6 +19,7 @@ import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { hexToBytes } from '../primitives/hex.js'
 import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
 import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
+import { createCallerAuth, readJwtSecret } from '../rpc/caller-auth.js'
 import { TxPool, getTxPoolOptions } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
@@ -186,6 +187,7 @@ export class Node {
           syncStatus: () => undefined,
           peerCount: () => 0,
           miner: c.miner,
+          txFeeCap: config.jsonRpc.txFeeCap,
         })
         const rpcLog = this.log.child({ module: 'json-rpc' })
         const overrides = this.options.jsonRpc ?? {}
@@ -194,9 +196,10 @@ export class Node {
         this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
         const tables = createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters)
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog)
-        this.http = await HttpRpcServer.start(dispatcher, httpRpcServerOptionsFromConfig(config.jsonRpc), rpcLog)
+        const auth = createCallerAuth({ secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined, trustLoopback: config.dev }, rpcLog)
+        this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)
         addresses.jsonRpcHttp = this.http.url
-        this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), ...overrides.ws }, rpcLog)
+        this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), auth, ...overrides.ws }, rpcLog)
         addresses.jsonRpcWs = this.ws.url
       }
     } catch (err) {

@@ -15,12 +15,15 @@ import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-r
 import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
 import { RawJson } from './raw-json.js'
 import { renderEvmError } from './render-evm-error.js'
-import { invalidParamsError, invalidRequestError, methodNotFoundError } from './rpc-errors.js'
+import { invalidParamsError, invalidRequestError, methodNotFoundError, unauthorizedError } from './rpc-errors.js'
+import { PRIVATE_NAMESPACES } from './caller-auth.js'
 
 /** Options of the dispatcher (the `[json-rpc]` limits that concern messages, not sockets). */
 export interface DispatcherOptions {
   /** Enabled namespaces (`--json-rpc.api`); methods of other namespaces answer -32601 like unknown ones. */
   namespaces: readonly string[]
+  /** Namespaces served only to an authorised caller (`CallContext.authorized`), else -32001. */
+  privateNamespaces: readonly string[]
   /** Most requests in one batch (`batch-request-limit`, default 1000); 0 = unlimited. */
   batchRequestLimit: number
   /** Most bytes of responses in one batch (`batch-response-max-size`, default 25 MB); 0 = unlimited. */
@@ -30,6 +33,7 @@ export interface DispatcherOptions {
 /** Defaults from shared/spec/decisions.md ("Request, batch and rate limits"). */
 export const defaultDispatcherOptions: DispatcherOptions = {
   namespaces: ['eth', 'net', 'web3'],
+  privateNamespaces: PRIVATE_NAMESPACES,
   batchRequestLimit: 1000,
   batchResponseMaxSize: 25_000_000,
 }
@@ -91,6 +95,7 @@ function decodeArgs(params: readonly Param<unknown>[], raw: unknown): unknown[] 
 /** Routes JSON-RPC messages to the enabled methods; shared by the HTTP and WebSocket servers. */
 export class Dispatcher {
   private readonly methods = new Map<string, MethodDef>()
+  private readonly privateMethods = new Set<string>()
 
   constructor(
     tables: readonly MethodTable[],
@@ -101,9 +106,17 @@ export class Dispatcher {
     for (const table of tables) {
       for (const def of table) {
         if (this.methods.has(def.name)) throw new Error(`duplicate RPC method ${def.name}`)
-        if (enabled.has(namespaceOf(def.name))) this.methods.set(def.name, def)
+        const namespace = namespaceOf(def.name)
+        if (!enabled.has(namespace)) continue
+        this.methods.set(def.name, def)
+        if (opts.privateNamespaces.includes(namespace)) this.privateMethods.add(def.name)
       }
     }
+  }
+
+  /** True when some served method needs an authorised caller. */
+  get servesPrivateMethods(): boolean {
+    return this.privateMethods.size > 0
   }
 
   /** True when `method` is served (exists and its namespace is enabled). */
@@ -144,6 +157,10 @@ export class Dispatcher {
     try {
       const def = this.methods.get(method)
       if (def === undefined) throw methodNotFoundError(method)
+      if (!ctx.authorized && this.privateMethods.has(method)) {
+        ctx.onDenied?.()
+        throw unauthorizedError()
+      }
       result = def.handler(decodeArgs(def.params, req.params), ctx)
     } catch (err) {
       return idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))

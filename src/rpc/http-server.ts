@@ -6,7 +6,8 @@
  *   such as `charset` allowed), else 415 `invalid content type, only application/json is supported`;
  * - body larger than `http-body-limit` → 413 `content length too large (N>limit)`, decided from
  *   Content-Length before reading, or while streaming without keeping more than the limit;
- * - JSON-RPC errors travel with HTTP 200; a notification-only request gets 200 with an empty body;
+ * - JSON-RPC errors travel with HTTP 200, except a refused private-namespace call (-32001), which makes
+ *   the reply 401 (caller-auth.ts); a notification-only request gets 200 with an empty body;
  * - CORS per `cors.ts`; `max-open-connections` per `connection-limiter.ts`;
  * - `http-timeout` bounds reading a request (headers and body) and socket inactivity while a request is
  *   served (Go's Read/WriteTimeout); `http-idle-timeout` is the keep-alive timeout.
@@ -19,6 +20,7 @@ import { createLimitedListener, type LimitedListener } from './connection-limite
 import { allowsActualRequest, answerPreflight, isPreflight, type CorsMode } from './cors.js'
 import type { DispatchResult, Dispatcher } from './dispatcher.js'
 import type { CallContext } from './method-table.js'
+import { denyAll, type CallerAuth } from './caller-auth.js'
 
 /** Options of the HTTP listener (the `[json-rpc]` keys named in each comment). */
 export interface HttpRpcServerOptions {
@@ -35,6 +37,8 @@ export interface HttpRpcServerOptions {
   maxOpenConnections: number
   /** `allow-all` when `enabled-unsafe-cors`, else rs/cors' default policy. */
   cors: CorsMode
+  /** Who may call the private namespaces (caller-auth.ts); a refused call makes the reply HTTP 401. */
+  auth: CallerAuth
 }
 
 /** Defaults from reference/evmos-jsonrpc.md §2 and shared/spec/decisions.md. */
@@ -46,10 +50,12 @@ export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   idleTimeout: 120_000,
   maxOpenConnections: 0,
   cors: 'default',
+  auth: denyAll,
 }
 
-/** The shared context of every HTTP call: no notifications (eth_subscribe answers -32000). */
-const HTTP_CONTEXT: CallContext = Object.freeze({ transport: 'http' })
+/** The shared contexts of HTTP calls: no notifications (eth_subscribe answers -32000). */
+const AUTHORIZED_CONTEXT: CallContext = Object.freeze({ transport: 'http', authorized: true })
+const UNAUTHORIZED_CONTEXT: CallContext = Object.freeze({ transport: 'http', authorized: false })
 
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 /** Grace period of `close()` for in-flight requests before their sockets are destroyed (ms). */
@@ -186,35 +192,46 @@ export class HttpRpcServer {
     })
     req.on('end', () => {
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+      const reply = { status: 200 }
       let out: DispatchResult | Promise<DispatchResult>
       try {
-        out = this.dispatcher.handle(body.toString('utf8'), HTTP_CONTEXT)
+        out = this.dispatcher.handle(body.toString('utf8'), this.contextOf(req, reply))
       } catch (err) {
         this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
         return sendText(res, cors, 500, 'internal server error')
       }
       if (typeof out === 'object') {
         out.then(
-          (text) => this.reply(res, cors, text),
+          (text) => this.reply(res, cors, text, reply.status),
           (err: unknown) => {
             this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
             if (!res.headersSent) sendText(res, cors, 500, 'internal server error')
           },
         )
       } else {
-        this.reply(res, cors, out)
+        this.reply(res, cors, out, reply.status)
       }
     })
   }
 
-  private reply(res: ServerResponse, cors: boolean, text: DispatchResult): void {
+  /**
+   * The call context of a request. Only when private methods are served and the caller is not
+   * authorised does it cost an object: its `onDenied` turns the reply's status into 401.
+   */
+  private contextOf(req: IncomingMessage, reply: { status: number }): CallContext {
+    if (!this.dispatcher.servesPrivateMethods) return UNAUTHORIZED_CONTEXT
+    if (this.opts.auth(req)) return AUTHORIZED_CONTEXT
+    return { transport: 'http', authorized: false, onDenied: () => (reply.status = 401) }
+  }
+
+  private reply(res: ServerResponse, cors: boolean, text: DispatchResult, status: number): void {
     if (res.destroyed) return
     // A request that was in flight when close() began must not leave an idle keep-alive socket behind.
     if (this.closing) res.setHeader('Connection', 'close')
     // Raw header list with an explicit length: no chunked encoding, no header-object merging.
     const length = text === undefined ? 0 : Buffer.byteLength(text)
     res.writeHead(
-      200,
+      status,
       cors
         ? ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin', 'Access-Control-Allow-Origin', '*']
         : ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin'],

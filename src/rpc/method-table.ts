@@ -41,6 +41,10 @@ export interface CallContext {
   readonly transport: 'http' | 'ws'
   /** Present when the transport supports notifications (eth_subscribe). */
   readonly notifications?: NotificationSink
+  /** The caller may use the private namespaces (caller-auth.ts); otherwise they answer -32001. */
+  readonly authorized: boolean
+  /** Called when a private method was refused, so HTTP can answer 401. */
+  readonly onDenied?: () => void
 }
 
 /** One method: literal name, parameter codecs, handler. */

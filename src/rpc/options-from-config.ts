@@ -3,16 +3,17 @@
  * map fields by hand (units already match: bytes and milliseconds).
  */
 import type { JsonRpcConfig } from '../config/node-config.js'
+import { PRIVATE_NAMESPACES } from './caller-auth.js'
 import type { DispatcherOptions } from './dispatcher.js'
 import type { HttpRpcServerOptions } from './http-server.js'
 
 /** Dispatcher options: enabled namespaces and batch limits. */
 export function dispatcherOptionsFromConfig(config: JsonRpcConfig): DispatcherOptions {
-  return { namespaces: config.api, batchRequestLimit: config.batchRequestLimit, batchResponseMaxSize: config.batchResponseMaxSize }
+  return { namespaces: config.api, privateNamespaces: PRIVATE_NAMESPACES, batchRequestLimit: config.batchRequestLimit, batchResponseMaxSize: config.batchResponseMaxSize }
 }
 
-/** HTTP listener options: address, body limit, timeouts, connection cap, CORS preset. */
-export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): HttpRpcServerOptions {
+/** HTTP listener options: address, body limit, timeouts, connection cap, CORS preset (the caller check is the node's). */
+export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): Omit<HttpRpcServerOptions, 'auth'> {
   return {
     host: config.address.host,
     port: config.address.port,

@@ -21,3 +21,8 @@ export function invalidRequestError(message = 'invalid request'): NodeError {
 export function notificationsUnsupportedError(): NodeError {
   return new NodeError('notifications not supported', RpcErrorCode.server)
 }
+
+/** -32001 `unauthorized`: a private-namespace method without a valid JWT (shared/spec/decisions.md). */
+export function unauthorizedError(): NodeError {
+  return new NodeError('unauthorized', RpcErrorCode.unauthorized)
+}

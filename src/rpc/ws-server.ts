@@ -22,6 +22,7 @@ import type { Logger } from '../utils/logger.js'
 import type { Dispatcher } from './dispatcher.js'
 import { WsRpcConnection } from './ws-connection.js'
 import { createOriginCheck } from './ws-origins.js'
+import { denyAll, type CallerAuth } from './caller-auth.js'
 
 /** Options of the WebSocket listener (the `[json-rpc]` keys named in each comment). */
 export interface WsRpcServerOptions {
@@ -43,6 +44,8 @@ export interface WsRpcServerOptions {
   maxConcurrentRequests: number
   /** Ping period in ms; a connection without a pong by the next ping is closed (default 30 s, geth's). */
   pingInterval: number
+  /** Who may call the private namespaces (caller-auth.ts), decided once at the upgrade. */
+  auth: CallerAuth
 }
 
 /** Defaults from shared/spec/decisions.md and geth's `rpc/websocket.go`. */
@@ -55,6 +58,7 @@ export const defaultWsRpcServerOptions: WsRpcServerOptions = {
   maxBufferedBytes: 32 * 1024 * 1024,
   maxConcurrentRequests: 100,
   pingInterval: 30_000,
+  auth: denyAll,
 }
 
 /** The listener's options from `[json-rpc]`; the others keep their defaults. */
@@ -162,7 +166,7 @@ export class WsRpcServer {
     if (max > 0 && this.connections.size >= max) return rejectUpgrade(socket, 503, 'too many open connections')
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const remote = `${(socket as Socket).remoteAddress ?? ''}:${(socket as Socket).remotePort ?? ''}`
-      const conn = new WsRpcConnection(ws, remote, this.dispatcher, this.opts, this.log)
+      const conn = new WsRpcConnection(ws, remote, this.opts.auth(req), this.dispatcher, this.opts, this.log)
       this.connections.add(conn)
       conn.onClose(() => this.connections.delete(conn))
     })

@@ -12,6 +12,8 @@ export const TxPoolRejection = {
   Invalid: 'invalid',
   /** geth ethapi: pre-EIP-155 transaction while unprotected transactions are not allowed. */
   Unprotected: 'unprotected',
+  /** geth ethapi `checkTxFee`: gas × fee cap above the RPC's `txfee-cap`. */
+  FeeCapExceeded: 'fee-cap-exceeded',
   /** ErrOversizedData. */
   Oversized: 'oversized',
   /** ErrGasLimit. */
@@ -55,6 +57,8 @@ const hexAddress = (address: string): string => toChecksumAddress(address)
 export const txPoolErrors = {
   invalid: (message: string) => new TxPoolError(TxPoolRejection.Invalid, message),
   unprotected: () => new TxPoolError(TxPoolRejection.Unprotected, 'only replay-protected (EIP-155) transactions allowed over RPC'),
+  feeCapExceeded: (feeEther: number, capEther: number) =>
+    new TxPoolError(TxPoolRejection.FeeCapExceeded, `tx fee (${feeEther.toFixed(2)} ether) exceeds the configured cap (${capEther.toFixed(2)} ether)`),
   oversized: (size: number, limit: number) => new TxPoolError(TxPoolRejection.Oversized, `oversized data: transaction size ${size}, limit ${limit}`),
   gasLimit: () => new TxPoolError(TxPoolRejection.GasLimit, 'exceeds block gas limit'),
   initCodeSize: (size: number, limit: number) => new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size} limit ${limit}`),

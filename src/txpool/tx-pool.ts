@@ -21,7 +21,7 @@ import { PoolStore } from './pool-store.js'
 import { reapByPriceAndNonce } from './reap.js'
 import { SenderAccount, type PooledTx } from './sender-account.js'
 import { txPoolErrors } from './tx-pool-error.js'
-import { computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
+import { checkTxFee, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
 
 /** The latest committed state, as far as the pool reads it. */
 export interface TxPoolState {
@@ -52,6 +52,14 @@ export interface TxPoolStatus {
   pending: number
   queued: number
 }
+
+/** Checks of one submission path on top of the pool's own (eth_sendRawTransaction's, not the consensus RPC's). */
+export interface AddOptions {
+  /** `[json-rpc] txfee-cap` in ether (geth `checkTxFee`); 0 or absent = none. */
+  txFeeCap?: number
+}
+
+const NO_ADD_OPTIONS: AddOptions = {}
 
 export class TxPool {
   readonly events = new TypedEmitter<TxPoolEvents>()
@@ -86,17 +94,18 @@ export class TxPool {
   // ---- Admission ----
 
   /**
-   * Validates a raw transaction and adds it to the pool, in geth's order: decode, replay protection,
+   * Validates a raw transaction and adds it to the pool, in geth's order: decode, the caller's fee cap, replay protection,
    * already known, the stateless checks, nonce, funds (including the sender's pending spending),
    * replacement bump, the sender's queue limit, room in the pool. Throws `TxPoolError`.
    */
-  async add(raw: Uint8Array): Promise<DecodedTx> {
+  async add(raw: Uint8Array, opts: AddOptions = NO_ADD_OPTIONS): Promise<DecodedTx> {
     let tx: DecodedTx
     try {
       tx = this.decode(raw)
     } catch (err) {
       throw translateDecodeError(raw, err instanceof Error ? err.message : String(err), this.options)
     }
+    if (opts.txFeeCap !== undefined) checkTxFee(tx, opts.txFeeCap)
     if (!this.options.allowUnprotectedTxs && isUnprotected(tx)) throw txPoolErrors.unprotected()
     if (this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
     validateTxBasics(tx, { maxTxSize: this.options.maxTxSize, maxInitCodeSize: this.options.maxInitCodeSize, blockGasLimit: this.blockGasLimit, minGasPrice: this.minGasPrice })

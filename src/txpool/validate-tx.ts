@@ -35,6 +35,19 @@ export function validateTxBasics(tx: DecodedTx, limits: TxBasicLimits): void {
 }
 
 /** Total wei a transaction can take from its sender: gasLimit × maxFeePerGas + value (geth `tx.Cost()`). */
+const WEI_PER_ETHER = 10n ** 18n
+
+/**
+ * geth ethapi `checkTxFee`: gas limit × fee cap (the gas price of legacy transactions), in ether, may
+ * not exceed `capEther` (`[json-rpc] txfee-cap`); 0 disables the check. Compared as floats, as geth does.
+ */
+export function checkTxFee(tx: DecodedTx, capEther: number): void {
+  if (capEther === 0) return
+  const feeWei = tx.gasLimit * tx.maxFeePerGas
+  const feeEther = Number(feeWei / WEI_PER_ETHER) + Number(feeWei % WEI_PER_ETHER) / 1e18
+  if (feeEther > capEther) throw txPoolErrors.feeCapExceeded(feeEther, capEther)
+}
+
 export function computeTxCost(tx: DecodedTx): bigint {
   return tx.gasLimit * tx.maxFeePerGas + tx.value
 }

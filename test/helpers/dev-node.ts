@@ -29,6 +29,8 @@ export interface StartTestNodeOptions {
   flags?: Record<string, unknown>
   /** Settings that are not configuration keys (short filter expiry, small WebSocket buffers...). */
   nodeOptions?: NodeOptions
+  /** Start without `--dev` semantics (loopback callers then need a JWT for personal/miner); default true. */
+  dev?: boolean
 }
 
 /** Set NODECTL_TEST_LOG=debug to see the node's log while a test runs. */
@@ -40,7 +42,7 @@ function testLogger() {
 export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<TestNode> {
   const home = opts.home ?? (await mkdtemp(join(tmpdir(), 'nodectl-test-')))
   if (!(await isHomeInitialised(home))) await initDevHome(home, { settings: testNodeSettings() })
-  const config = await loadNodeConfig({ home, dev: true, env: {}, flags: opts.flags ?? {} })
+  const config = await loadNodeConfig({ home, dev: opts.dev ?? true, env: {}, flags: opts.flags ?? {} })
   const node = await Node.create(config, testLogger(), opts.nodeOptions)
   const addresses = await node.start()
   const stop = () => node.stop()

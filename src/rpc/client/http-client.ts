@@ -24,10 +24,13 @@ export interface JsonRpcResponse {
   error?: { code: number; message: string; data?: unknown }
 }
 
+/** JSON-RPC `params`: positional (the EVM API) or by name (the consensus RPC, CometBFT's preferred form). */
+export type JsonRpcParams = unknown[] | Record<string, unknown>
+
 /** Interface shared by the HTTP and WebSocket clients. */
 export interface RpcCaller {
   /** Calls `method` and resolves with its `result` (typed by the caller). */
-  call<T = unknown>(method: string, params?: unknown[]): Promise<T>
+  call<T = unknown>(method: string, params?: JsonRpcParams): Promise<T>
 }
 
 /** Turns a response envelope into its result, or throws its error. */
@@ -43,14 +46,14 @@ export class HttpRpcClient implements RpcCaller {
   private readonly timeoutMs: number
 
   constructor(
-    /** The node's HTTP JSON-RPC URL (`http://127.0.0.1:8545`). */
+    /** The node's HTTP JSON-RPC URL (`http://127.0.0.1:8545`, or a consensus RPC `http://127.0.0.1:26657`). */
     readonly url: string,
     private readonly options: HttpRpcClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
   }
 
-  async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+  async call<T = unknown>(method: string, params: JsonRpcParams = []): Promise<T> {
     const id = this.nextId++
     const headers = typeof this.options.headers === 'function' ? this.options.headers() : (this.options.headers ?? {})
     let res: Response

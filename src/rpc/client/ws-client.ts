@@ -1,15 +1,19 @@
 /**
- * A typed JSON-RPC 2.0 client over WebSocket (`ws`) with `eth_subscribe` subscriptions.
+ * A typed JSON-RPC 2.0 client over WebSocket (`ws`) with subscriptions: `eth_subscribe` by default,
+ * or CometBFT's `subscribe` (see subscription-dialects.ts).
  *
- * Calls are matched to replies by id. Notifications (`{"method":"eth_subscription","params":
- * {"subscription","result"}}`) go to the subscription's handler. When the socket drops while
+ * Calls are matched to replies by id. Pushed events (`{"method":"eth_subscription","params":
+ * {"subscription","result"}}`, or CometBFT's replies to the subscribe request's id) go to the
+ * subscription's handler. A subscription the node cancels (CometBFT's -32000) drops the connection
+ * so that it is renewed like after a disconnection. When the socket drops while
  * subscriptions are open (the node restarted), the client reconnects with exponential back-off and
  * subscribes again with the same parameters, reporting each attempt through `onReconnecting` and
  * success through `onReconnected`; the subscription handles stay valid, only their server ids change.
  */
 import WebSocket from 'ws'
 import { JsonRpcClientError, NodeUnreachableError, ProtocolError, systemErrorCode } from './errors.js'
-import { DEFAULT_CALL_TIMEOUT_MS, type RpcCaller } from './http-client.js'
+import { DEFAULT_CALL_TIMEOUT_MS, type JsonRpcParams, type RpcCaller } from './http-client.js'
+import { ethSubscriptions, type SubscriptionDialect } from './subscription-dialects.js'
 
 /** Back-off of reconnection attempts. */
 export interface ReconnectOptions {
@@ -35,13 +39,17 @@ export interface WsRpcClientOptions {
   onReconnected?: (attempt: number) => void
   /** Called when the client gives up (reconnection disabled or attempts exhausted); the client is then closed. */
   onFatal?: (err: Error) => void
+  /** The subscription protocol (default {@link ethSubscriptions}). */
+  dialect?: SubscriptionDialect
+  /** Called when the node cancels a subscription; the client then reconnects and subscribes again. */
+  onCancelled?: (err: JsonRpcClientError) => void
 }
 
 /** A live subscription; stays valid across reconnections. */
 export interface Subscription {
-  /** The current server-side subscription id (changes after a reconnection). */
+  /** The current server-side subscription id (changes after a reconnection); CometBFT: the subscribe request's id. */
   readonly id: string
-  /** Calls `eth_unsubscribe` (if connected) and stops delivering events. */
+  /** Calls `eth_unsubscribe` / `unsubscribe` (if connected) and stops delivering events. */
   unsubscribe(): Promise<void>
 }
 
@@ -94,6 +102,7 @@ export class WsRpcClient implements RpcCaller {
   private reconnecting = false
   private readonly timeoutMs: number
   private readonly backoff: Required<ReconnectOptions> | false
+  private readonly dialect: SubscriptionDialect
 
   private constructor(
     /** The node's WebSocket URL (`ws://127.0.0.1:8546`). */
@@ -103,6 +112,7 @@ export class WsRpcClient implements RpcCaller {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
     this.backoff = options.reconnect === false ? false : { ...DEFAULT_RECONNECT, ...options.reconnect }
+    this.dialect = options.dialect ?? ethSubscriptions
     this.attach(socket)
   }
 
@@ -116,17 +126,18 @@ export class WsRpcClient implements RpcCaller {
     return typeof options.headers === 'function' ? options.headers() : (options.headers ?? {})
   }
 
-  call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+  call<T = unknown>(method: string, params: JsonRpcParams = []): Promise<T> {
     return this.send<T>(method, params)
   }
 
   /**
-   * `eth_subscribe` with `params` (`['newHeads']`, `['logs', {address}]`...); `onEvent` receives each
-   * notification's `result`. The subscription is renewed automatically after a reconnection.
+   * Subscribes with `params` (`eth_subscribe`: `['newHeads']`, `['logs', {address}]`...; CometBFT:
+   * `[query]`); `onEvent` receives each event (the notification's `result`, or CometBFT's
+   * `{query, data, events}`). The subscription is renewed automatically after a reconnection.
    */
   async subscribe(params: unknown[], onEvent: (result: unknown) => void): Promise<Subscription> {
     const state: SubscriptionState = { id: '', params, onEvent, active: true }
-    state.id = await this.send<string>('eth_subscribe', params, (id) => this.register(state, id))
+    await this.openSubscription(state)
     this.subs.add(state)
     return {
       get id() {
@@ -137,7 +148,8 @@ export class WsRpcClient implements RpcCaller {
         state.active = false
         this.subs.delete(state)
         this.subsById.delete(state.id)
-        if (this.socket.readyState === WebSocket.OPEN) await this.send('eth_unsubscribe', [state.id]).catch(() => undefined)
+        const request = this.dialect.unsubscribeRequest(state.id, state.params)
+        if (this.socket.readyState === WebSocket.OPEN) await this.send(request.method, request.params).catch(() => undefined)
       },
     }
   }
@@ -161,15 +173,19 @@ export class WsRpcClient implements RpcCaller {
     })
   }
 
-  /** Records the server id of a subscription synchronously, before any notification that follows. */
-  private register(state: SubscriptionState, id: unknown): void {
-    if (typeof id !== 'string') return
-    this.subsById.delete(state.id)
-    state.id = id
-    this.subsById.set(id, state)
+  /** Sends the subscribe request of `state` and records its key synchronously, before any push that follows. */
+  private async openSubscription(state: SubscriptionState): Promise<void> {
+    const request = this.dialect.subscribeRequest(state.params)
+    await this.send(request.method, request.params, (result, requestId) => {
+      const key = this.dialect.keyOf(result, requestId)
+      if (key === undefined) return
+      this.subsById.delete(state.id)
+      state.id = key
+      this.subsById.set(key, state)
+    })
   }
 
-  private send<T>(method: string, params: unknown[], onResultSync?: (result: unknown) => void): Promise<T> {
+  private send<T>(method: string, params: JsonRpcParams, onResultSync?: (result: unknown, requestId: number) => void): Promise<T> {
     if (this.closed) return Promise.reject(new ProtocolError('client closed'))
     if (this.socket.readyState !== WebSocket.OPEN) return Promise.reject(new NodeUnreachableError(this.url, 'connection lost'))
     const id = this.nextId++
@@ -181,7 +197,7 @@ export class WsRpcClient implements RpcCaller {
       this.pending.set(id, {
         method,
         resolve: (result) => {
-          onResultSync?.(result)
+          onResultSync?.(result, id)
           resolve(result as T)
         },
         reject,
@@ -208,12 +224,13 @@ export class WsRpcClient implements RpcCaller {
   }
 
   private onEnvelope(msg: Record<string, unknown>): void {
-    if (msg.method === 'eth_subscription') {
-      const params = msg.params as { subscription?: unknown; result?: unknown } | undefined
-      const state = typeof params?.subscription === 'string' ? this.subsById.get(params.subscription) : undefined
-      if (state?.active) state.onEvent(params!.result)
+    const pushed = this.dialect.pushOf(msg)
+    const state = pushed && this.subsById.get(pushed.key)
+    if (pushed && 'event' in pushed) {
+      if (state?.active) state.onEvent(pushed.event)
       return
     }
+    if (pushed && state?.active) return this.onCancelled(new JsonRpcClientError(pushed.error.code, pushed.error.message, pushed.error.data))
     const pending = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined
     if (!pending) return
     this.pending.delete(msg.id as number)
@@ -229,6 +246,12 @@ export class WsRpcClient implements RpcCaller {
       p.reject(err)
     }
     this.pending.clear()
+  }
+
+  /** The node dropped a subscription: drop the connection too, so that reconnecting renews every subscription. */
+  private onCancelled(err: JsonRpcClientError): void {
+    this.options.onCancelled?.(err)
+    this.socket.terminate()
   }
 
   private onClose(socket: WebSocket): void {
@@ -267,7 +290,7 @@ export class WsRpcClient implements RpcCaller {
       this.attach(socket)
       try {
         this.subsById.clear()
-        for (const state of this.subs) await this.send('eth_subscribe', state.params, (id) => this.register(state, id))
+        for (const state of this.subs) await this.openSubscription(state)
       } catch {
         socket.terminate()
         continue

@@ -46,6 +46,24 @@ describe('txpool admission', () => {
     expect(pool.has(decode(raw).hash)).toBe(true)
   })
 
+  it('enforces the caller\'s txfee-cap on gas × fee cap (geth checkTxFee), before replay protection', async () => {
+    const { pool } = makePool()
+    // 1,000,000 gas × 1,000 gwei = 1 ether.
+    const dear = sign1559(K0, { gasLimit: 1_000_000n, feeCap: 1000n * GWEI, tip: GWEI })
+    const err = await pool.add(dear, { txFeeCap: 0.5 }).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TxPoolError)
+    expect((err as TxPoolError).reason).toBe(TxPoolRejection.FeeCapExceeded)
+    expect((err as Error).message).toBe('tx fee (1.00 ether) exceeds the configured cap (0.50 ether)')
+    const legacy = signLegacy(K0, { gasLimit: 100_000n, gasPrice: 30_000n * GWEI })
+    expect(await pool.add(legacy, { txFeeCap: 1 }).catch((e: Error) => e.message)).toBe('tx fee (3.00 ether) exceeds the configured cap (1.00 ether)')
+    expect(await pool.add(signUnprotected(K0), { txFeeCap: 1e-9 }).catch((e: Error) => e.message)).toMatch(/^tx fee \(0\.00 ether\) exceeds the configured cap \(0\.00 ether\)$/)
+    // At the cap, with no cap (0), and on the pool's own path (no option) the transaction is accepted.
+    await pool.add(dear, { txFeeCap: 1 })
+    await pool.add(signLegacy(K0, { nonce: 1n, gasLimit: 100_000n, gasPrice: 30_000n * GWEI }), { txFeeCap: 0 })
+    await pool.add(sign1559(K0, { nonce: 2n, gasLimit: 1_000_000n, feeCap: 5000n * GWEI }))
+    expect(pool.status().pending).toBe(3)
+  })
+
   it('rejects an oversized tx', async () => {
     const raw = sign1559(K0, { data: new Uint8Array(131072), gasLimit: 1_000_000n })
     expect(await rejection(makePool().pool, raw)).toBe(`oversized data: transaction size ${raw.length}, limit 131072`)

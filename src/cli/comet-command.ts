@@ -1,0 +1,45 @@
+/**
+ * Base of the consensus-RPC client commands (`query status`, `query tx-search`, ...): `--rpc`,
+ * `--home` and `--json` (oclif prints what run() returns: the node's result as it sent it). Requests
+ * are CometBFT JSON-RPC over HTTP POST with params by name. Failures are one line with a non-zero
+ * exit: `cannot reach node at URL`, or the node's error with its code and data
+ * (`node error -32602: Invalid params: failed to parse query: offset 14: ...`).
+ */
+import { Flags } from '@oclif/core'
+import { HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'
+import { resolveCometEndpoints, type CometEndpointFlags } from './comet-endpoints.js'
+import { ClientCommand, describeClientError } from './rpc-command.js'
+
+/** The connection flags of the consensus-RPC commands. */
+export const cometFlags = {
+  rpc: Flags.string({ summary: 'Consensus RPC of the node: tcp://host:port or http(s)://host:port [default: config.toml [rpc] laddr of --home, else tcp://127.0.0.1:26657].', helpGroup: 'CONNECTION' }),
+  home: Flags.string({ summary: 'Node home whose config.toml gives the default --rpc [default: $NODECTL_HOME, else ~/.nodectl].', helpGroup: 'CONNECTION' }),
+}
+
+/** One line for a client error, CometBFT style: the code, the message and the `data` detail (a Go error string). */
+export function describeCometError(err: unknown): string | undefined {
+  if (!(err instanceof JsonRpcClientError)) return describeClientError(err)
+  const data = err.data === undefined || err.data === null || err.data === '' ? '' : `: ${typeof err.data === 'string' ? err.data : JSON.stringify(err.data)}`
+  return `node error ${err.code}: ${err.rpcMessage}${data}`
+}
+
+/** A 64-bit or `*int` parameter as cmtjson wants it: a decimal string (undefined stays absent: the node's default). */
+export function encodeCometInt(value: number | undefined): string | undefined {
+  return value === undefined ? undefined : String(value)
+}
+
+/** A command that calls a node's consensus RPC over HTTP. */
+export abstract class CometCommand extends ClientCommand {
+  static override enableJsonFlag = true
+  static override baseFlags = cometFlags
+
+  protected override describeError(err: unknown): string | undefined {
+    return describeCometError(err)
+  }
+
+  /** An HTTP client for the consensus RPC chosen by `--rpc` / `--home`. */
+  protected async cometClient(flags: CometEndpointFlags): Promise<HttpRpcClient> {
+    const { http } = await resolveCometEndpoints(flags)
+    return new HttpRpcClient(http)
+  }
+}
