@@ -817,9 +817,13 @@ export class ConsensusState {
     }
   }
 
-  /** `handleTxsAvailable`: only round 0 waits for txs; NewHeight's timeout will see them in enterNewRound. */
+  /**
+   * `handleTxsAvailable`: only round 0 waits for txs; NewHeight's timeout will see them in enterNewRound.
+   * A notification queued at an earlier height whose txs were since committed is stale: proposing on it
+   * would make an empty block without waiting (the pool is asked again, not trusted from the event).
+   */
   private async handleTxsAvailable(): Promise<void> {
-    if (this.round !== 0) return
+    if (this.round !== 0 || this.opts.mempool.size() === 0) return
     if (this.step === RoundStep.NewRound) await this.enterPropose(this.height, 0)
   }
 

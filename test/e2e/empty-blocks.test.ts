@@ -1,0 +1,39 @@
+/**
+ * Waiting for transactions (create_empty_blocks_interval > 0, as `--dev`): after a burst, the node makes
+ * the one proof block CometBFT makes (the app hash changed) and then waits again; stale txs-available
+ * notifications from the burst must not make extra empty blocks.
+ */
+import { Wallet } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
+
+describe('empty blocks while waiting for transactions', () => {
+  let t: TestNode
+  beforeAll(async () => {
+    t = await startTestNode({ flags: { 'consensus.create_empty_blocks_interval': '30s' } })
+  })
+  afterAll(() => t.destroy())
+
+  it('makes only the proof block after a burst, then waits', async () => {
+    const chainId = BigInt((await rpc(t.url, 'eth_chainId')).result)
+    const sends: Promise<{ error?: unknown }>[] = []
+    for (const account of devAccounts(4)) {
+      const wallet = new Wallet(account.privateKey)
+      for (let nonce = 0; nonce < 30; nonce++) {
+        const raw = await wallet.signTransaction({ type: 2, chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, to: wallet.address, value: 1n })
+        sends.push(rpc(t.url, 'eth_sendRawTransaction', [raw]))
+      }
+    }
+    for (const reply of await Promise.all(sends)) expect(reply.error).toBeUndefined()
+    await waitFor(async () => (await rpc(t.url, 'txpool_status')).result.pending === '0x0', 20_000, 'the pool to drain')
+    // Let the proof block (and, before the fix, the stray empty blocks) happen.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const head = Number((await rpc(t.url, 'eth_blockNumber')).result)
+    const counts: number[] = []
+    for (let h = 1; h <= head; h++) counts.push((await rpc(t.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), false])).result.transactions.length)
+    const lastWithTxs = counts.findLastIndex((n) => n > 0) + 1
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(120)
+    expect(head).toBe(lastWithTxs + 1)
+  })
+})
