@@ -106,7 +106,7 @@ export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], 
  * It must only stage (`db.stagePut`), never write or throw for the application's data.
  */
 export interface BlockIndexHook {
-  stageBlock(block: Block, response: FinalizeBlockResponse): void
+  stageBlock(block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {
@@ -203,7 +203,7 @@ export class BlockExecutor {
       blockStore.saveBlock(block, blockId, blockSize, seenCommit)
       stateStore.stageFinalizeBlockResponse(height, response)
       stateStore.stageSave(next)
-      this.opts.indexer?.stageBlock(block, response)
+      await this.opts.indexer?.stageBlock(block, response)
       await app.commit()
       await db.commitStaged()
     } catch (err) {

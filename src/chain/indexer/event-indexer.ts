@@ -41,13 +41,47 @@ const HASH_HEX = /^(0x)?[0-9a-fA-F]{64}$/
 export class EventIndexer {
   constructor(private readonly opts: EventIndexerOptions) {}
 
-  /** Stages the index entries of a block into the database's pending batch (no write happens here). */
-  stageBlock(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void {
+  /**
+   * Stages the index entries of a block into the database's pending batch (no write happens here).
+   * CometBFT's re-indexing rule: a failed tx (code ≠ 0) whose hash is already indexed as successful is
+   * not indexed, so a search keeps finding the successful one. Only blocks with failed txs need the
+   * lookups that decides this; the others stage synchronously.
+   */
+  stageBlock(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+    if (response.txResults.every((r) => r.code === 0)) return this.stage(block, response, undefined)
+    return this.supersededFailures(block, response).then((skip) => this.stage(block, response, skip))
+  }
+
+  /** Indexes of failed txs whose hash is indexed (earlier, or earlier in this block) as successful. */
+  private async supersededFailures(block: Pick<Block, 'txs'>, response: IndexedResponse): Promise<Set<number>> {
+    const skip = new Set<number>()
+    const okInBlock = new Set<string>()
+    for (let index = 0; index < block.txs.length; index++) {
+      const hash = hashTx(block.txs[index]!)
+      const key = bytesToUpperHex(hash)
+      if (response.txResults[index]?.code === 0) {
+        okInBlock.add(key)
+        continue
+      }
+      if (okInBlock.has(key)) {
+        skip.add(index)
+        continue
+      }
+      const old = await this.getTxLocation(hash)
+      if (old === undefined) continue
+      const stored = await this.opts.loadHeight(old.height)
+      if (stored?.txResults[old.index]?.code === 0) skip.add(index)
+    }
+    return skip
+  }
+
+  private stage(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse, skip: ReadonlySet<number> | undefined): void {
     const { db } = this.opts
     const height = block.header.height
     const h = u64(height)
     const empty = new Uint8Array(0)
     block.txs.forEach((tx, index) => {
+      if (skip?.has(index)) return
       const i = u32(index)
       db.stagePut(indexKey(IndexKind.txHash, hashTx(tx)), concatBytes(h, i))
       db.stagePut(indexKey(IndexKind.txHeight, h, i), empty)

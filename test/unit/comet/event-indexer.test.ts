@@ -22,10 +22,10 @@ describe('EventIndexer', () => {
   let indexer: EventIndexer
   const heights = new Map<number, IndexedHeight>()
 
-  async function addHeight(height: number, txs: { tx: string; events: AbciEvent[] }[], blockEvents: AbciEvent[] = []): Promise<void> {
-    const data = { txs: txs.map((t) => utf8ToBytes(t.tx)), txResults: txs.map((t) => result(t.events)), events: blockEvents }
+  async function addHeight(height: number, txs: { tx: string; events: AbciEvent[]; code?: number }[], blockEvents: AbciEvent[] = []): Promise<void> {
+    const data = { txs: txs.map((t) => utf8ToBytes(t.tx)), txResults: txs.map((t) => ({ ...result(t.events), code: t.code ?? 0 })), events: blockEvents }
     heights.set(height, data)
-    indexer.stageBlock({ header: { height }, txs: data.txs } as unknown as Block, data)
+    await indexer.stageBlock({ header: { height }, txs: data.txs } as unknown as Block, data)
     await db.commitStaged()
   }
   const q = (text: string) => parseQuery(text)
@@ -54,6 +54,24 @@ describe('EventIndexer', () => {
     expect(db.stagedCount).toBeGreaterThan(0)
     expect(await indexer.searchBlocks(q('block.height = 9'))).toEqual([])
     db.discardStaged()
+  })
+
+  it('keeps a successful tx indexed when the same tx fails later (CometBFT re-indexing rule)', async () => {
+    const hash = hashTx(utf8ToBytes('c'))
+    await addHeight(4, [{ tx: 'c', code: 5, events: [ev('transfer', { sender: 'mallory' })] }])
+    expect(await indexer.getTxLocation(hash)).toEqual({ height: 2, index: 0 })
+    expect(await indexer.searchTxs(q("transfer.sender = 'mallory'"))).toEqual([])
+    // Within one block too: the failed repeat after the successful one is not indexed.
+    await addHeight(5, [{ tx: 'n', events: [] }, { tx: 'n', code: 5, events: [] }])
+    expect(await indexer.getTxLocation(hashTx(utf8ToBytes('n')))).toEqual({ height: 5, index: 0 })
+  })
+
+  it('indexes a failed tx again when it succeeds later, and a failure over a failure', async () => {
+    await addHeight(4, [{ tx: 'f', code: 5, events: [] }])
+    await addHeight(5, [{ tx: 'f', code: 7, events: [] }])
+    expect(await indexer.getTxLocation(hashTx(utf8ToBytes('f')))).toEqual({ height: 5, index: 0 })
+    await addHeight(6, [{ tx: 'f', events: [] }])
+    expect(await indexer.getTxLocation(hashTx(utf8ToBytes('f')))).toEqual({ height: 6, index: 0 })
   })
 
   it('finds a tx by consensus hash (any case) and its location', async () => {
