@@ -5,15 +5,21 @@
  * exit: `cannot reach node at URL`, or the node's error with its code and data
  * (`node error -32602: Invalid params: failed to parse query: offset 14: ...`).
  */
-import { Flags } from '@oclif/core'
+import { Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'
-import { resolveCometEndpoints, type CometEndpointFlags } from './comet-endpoints.js'
-import { ClientCommand, describeClientError } from './rpc-command.js'
+import { resolveCometEndpoints, type CometEndpointFlags, type CometEndpoints } from './comet-endpoints.js'
+import { ClientCommand, describeClientError, EXIT_USAGE } from './rpc-command.js'
 
 /** The connection flags of the consensus-RPC commands. */
 export const cometFlags = {
   rpc: Flags.string({ summary: 'Consensus RPC of the node: tcp://host:port or http(s)://host:port [default: config.toml [rpc] laddr of --home, else tcp://127.0.0.1:26657].', helpGroup: 'CONNECTION' }),
   home: Flags.string({ summary: 'Node home whose config.toml gives the default --rpc [default: $NODECTL_HOME, else ~/.nodectl].', helpGroup: 'CONNECTION' }),
+}
+
+/** Pagination of `tx_search`, `block_search` and `validators` (CometBFT: page from 1; 30 per page by default, at most 100). */
+export const pageFlags = {
+  page: Flags.integer({ summary: 'Page number, from 1 [default: 1].', min: 1 }),
+  'per-page': Flags.integer({ summary: 'Results per page; the node caps it at 100 [default: 30].', min: 1 }),
 }
 
 /** One line for a client error, CometBFT style: the code, the message and the `data` detail (a Go error string). */
@@ -28,6 +34,15 @@ export function encodeCometInt(value: number | undefined): string | undefined {
   return value === undefined ? undefined : String(value)
 }
 
+/** The endpoints chosen by the flags; an unusable `--rpc` is a usage error (one line, exit 2). */
+export async function cometEndpointsOf(flags: CometEndpointFlags): Promise<CometEndpoints> {
+  try {
+    return await resolveCometEndpoints(flags)
+  } catch (err) {
+    throw new Errors.CLIError((err as Error).message, { exit: EXIT_USAGE })
+  }
+}
+
 /** A command that calls a node's consensus RPC over HTTP. */
 export abstract class CometCommand extends ClientCommand {
   static override enableJsonFlag = true
@@ -39,7 +54,7 @@ export abstract class CometCommand extends ClientCommand {
 
   /** An HTTP client for the consensus RPC chosen by `--rpc` / `--home`. */
   protected async cometClient(flags: CometEndpointFlags): Promise<HttpRpcClient> {
-    const { http } = await resolveCometEndpoints(flags)
+    const { http } = await cometEndpointsOf(flags)
     return new HttpRpcClient(http)
   }
 }

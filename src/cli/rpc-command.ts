@@ -11,6 +11,8 @@ import { loadAuthHeaders, mayAuthenticate } from './jwt-auth.js'
 
 /** Exit status of a failed client command. */
 export const EXIT_FAILURE = 1
+/** Exit status of a command given an unusable flag value (oclif's own parse errors exit 2 too). */
+export const EXIT_USAGE = 2
 
 /** The connection flags: query/filter commands take --node and --home, subscribe commands --ws and --home. */
 export const endpointFlags = {

@@ -2,10 +2,11 @@
  * Base of `nodectl subscribe ...`: opens a WebSocket subscription and prints each event (one line, or
  * one JSON line with `--json`) until Ctrl-C (SIGINT/SIGTERM: unsubscribe, close, exit 0) or `--count`
  * events. When the node goes away the client reconnects with back-off and subscribes again, saying
- * so on stderr (or as `{"reconnecting": ...}` JSON lines on stderr with `--json`).
+ * so on stderr (or as `{"reconnecting": ...}` JSON lines on stderr with `--json`). The EVM commands
+ * use `eth_subscribe` at `--ws`; `subscribe events` uses CometBFT's `subscribe` (see streamFrom).
  */
 import { Flags } from '@oclif/core'
-import { WsRpcClient, type Subscription } from '../rpc/client/index.js'
+import { WsRpcClient, type Subscription, type SubscriptionDialect } from '../rpc/client/index.js'
 import { ClientCommand, endpointFlags } from './rpc-command.js'
 
 /** Result of a subscribe command (returned to callers; the stream itself is what is printed). */
@@ -22,26 +23,44 @@ export interface SubscribeResult {
 
 /** What a concrete subscribe command supplies. */
 export interface StreamSpec {
-  /** `eth_subscribe` parameters. */
+  /** Subscription parameters (`eth_subscribe` params, or `[query]` for CometBFT). */
   params: unknown[]
   /** The human one-line rendering of an event. */
   renderLine(event: unknown): string
 }
 
-/** A subscribe command: JSON lines with `--json` instead of a final JSON document. */
-export abstract class SubscriptionCommand extends ClientCommand {
-  static override enableJsonFlag = false
-  static override baseFlags = {
-    ws: endpointFlags.ws,
-    home: endpointFlags.home,
-    json: Flags.boolean({ summary: 'Print each event as one JSON line.' }),
-    count: Flags.integer({ summary: 'Stop after this many events [default: run until Ctrl-C].', min: 1 }),
-    'max-reconnect-delay': Flags.integer({ summary: 'Longest wait between reconnection attempts, in ms.', default: 5_000, min: 10 }),
-  }
+/** Where a stream connects and which subscription protocol it speaks. */
+export interface StreamTarget {
+  /** WebSocket URL. */
+  url: string
+  /** Headers of each (re)connection (a JWT for private namespaces); none by default. */
+  headers?: () => Record<string, string>
+  /** Subscription protocol (default `eth_subscribe`). */
+  dialect?: SubscriptionDialect
+}
 
-  /** Subscribes and prints until stopped; see the file comment. */
-  protected async stream(flags: { ws?: string; home?: string; json: boolean; count?: number; 'max-reconnect-delay': number }, spec: StreamSpec): Promise<SubscribeResult> {
-    const { ws, home } = await this.endpoints(flags)
+/** The flags of every subscribe command besides its connection flags. */
+export const streamFlags = {
+  json: Flags.boolean({ summary: 'Print each event as one JSON line.' }),
+  count: Flags.integer({ summary: 'Stop after this many events [default: run until Ctrl-C].', min: 1 }),
+  'max-reconnect-delay': Flags.integer({ summary: 'Longest wait between reconnection attempts, in ms.', default: 5_000, min: 10 }),
+}
+
+/** Parsed {@link streamFlags}. */
+export interface StreamFlags {
+  json: boolean
+  count?: number
+  'max-reconnect-delay': number
+}
+
+/** A command that streams subscription events: JSON lines with `--json` instead of a final JSON document. */
+export abstract class StreamCommand extends ClientCommand {
+  static override enableJsonFlag = false
+  static override baseFlags = streamFlags
+
+  /** Subscribes at `target` and prints until stopped; see the file comment. */
+  protected async streamFrom(target: StreamTarget, flags: StreamFlags, spec: StreamSpec): Promise<SubscribeResult> {
+    const ws = target.url
     let events = 0
     let reconnects = 0
     let subscription: Subscription | undefined
@@ -52,7 +71,8 @@ export abstract class SubscriptionCommand extends ClientCommand {
       fail = reject
     })
     const client = await WsRpcClient.connect(ws, {
-      headers: await this.authHeaders(ws, home, flags.home !== undefined),
+      ...(target.headers ? { headers: target.headers } : {}),
+      ...(target.dialect ? { dialect: target.dialect } : {}),
       reconnect: { maxDelayMs: flags['max-reconnect-delay'] },
       onReconnecting: (attempt, delayMs, reason) => {
         if (flags.json) this.logToStderr(JSON.stringify({ reconnecting: { attempt, delayMs, reason } }))
@@ -62,6 +82,10 @@ export abstract class SubscriptionCommand extends ClientCommand {
         reconnects++
         if (flags.json) this.logToStderr(JSON.stringify({ reconnected: { attempt, subscription: subscription?.id } }))
         else this.logToStderr(`reconnected to ${ws}; subscribed again as ${subscription?.id}`)
+      },
+      onCancelled: (err) => {
+        if (flags.json) this.logToStderr(JSON.stringify({ cancelled: { code: err.code, message: err.rpcMessage, data: err.data } }))
+        else this.logToStderr(`subscription cancelled by the node: ${this.describeError(err) ?? err.message}`)
       },
       onFatal: (err) => fail(err),
     })
@@ -84,5 +108,16 @@ export abstract class SubscriptionCommand extends ClientCommand {
       await subscription?.unsubscribe().catch(() => undefined)
       await client.close()
     }
+  }
+}
+
+/** An `eth_subscribe` command (`--ws`, `--home`). */
+export abstract class SubscriptionCommand extends StreamCommand {
+  static override baseFlags = { ws: endpointFlags.ws, home: endpointFlags.home, ...streamFlags }
+
+  /** Subscribes with `eth_subscribe` at `--ws` and prints until stopped; see the file comment. */
+  protected async stream(flags: StreamFlags & { ws?: string; home?: string }, spec: StreamSpec): Promise<SubscribeResult> {
+    const { ws, home } = await this.endpoints(flags)
+    return this.streamFrom({ url: ws, headers: await this.authHeaders(ws, home, flags.home !== undefined) }, flags, spec)
   }
 }

@@ -1,0 +1,32 @@
+/** `nodectl subscribe events "<query>"`: stream consensus events matching a query (CometBFT subscribe over /websocket). */
+import { Args } from '@oclif/core'
+import { cometSubscriptions } from '../../rpc/client/index.js'
+import { cometEndpointsOf, cometFlags, describeCometError } from '../../cli/comet-command.js'
+import { describeEventLine } from '../../cli/comet-event-line.js'
+import type { CometEventMessage } from '../../cli/comet-types.js'
+import { StreamCommand, streamFlags, type SubscribeResult } from '../../cli/subscription-command.js'
+
+export default class SubscribeEvents extends StreamCommand {
+  static override summary = 'Stream consensus events.'
+  static override description = 'Prints one line per consensus event matching a CometBFT event query (subscribe on the consensus RPC\'s /websocket) until Ctrl-C: the event name and its key facts (height/round/step, block and tx hashes, votes). Events: NewBlock, NewBlockHeader, NewBlockEvents, Tx, ValidatorSetUpdates, NewRound, NewRoundStep, CompleteProposal, Polka, Lock, Relock, Unlock, ValidBlock, TimeoutPropose, TimeoutWait, Vote. --json prints each event as the node sent it ({query, data, events}). Reconnects with back-off if the node restarts.'
+  static override examples = [
+    `<%= config.bin %> <%= command.id %> "tm.event='NewBlock'"`,
+    `<%= config.bin %> <%= command.id %> "tm.event='Tx' AND ethereum.recipient='0x70997970c51812dc3a010c7d01b50e0d17dc79c8'" --json`,
+    `<%= config.bin %> <%= command.id %> "tm.event='Vote'" --rpc tcp://10.0.0.5:26657 --count 10`,
+  ]
+  static override baseFlags = { ...cometFlags, ...streamFlags }
+  static override args = { query: Args.string({ description: `Event query, e.g. "tm.event='NewBlock'"`, required: true }) }
+
+  protected override describeError(err: unknown): string | undefined {
+    return describeCometError(err)
+  }
+
+  async run(): Promise<SubscribeResult> {
+    const { args, flags } = await this.parse(SubscribeEvents)
+    const { ws } = await cometEndpointsOf(flags)
+    return this.streamFrom({ url: ws, dialect: cometSubscriptions }, flags, {
+      params: [args.query],
+      renderLine: (event) => describeEventLine(event as CometEventMessage),
+    })
+  }
+}
