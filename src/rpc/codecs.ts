@@ -36,10 +36,11 @@ export class DecodeError extends Error {
   }
 }
 
-/** Go's name of a JSON value's kind in `cannot unmarshal <kind> into ...`. */
+/** Go's name of a JSON value's kind in `cannot unmarshal <kind> into ...` (`bool`, not JS's `boolean`). */
 export function jsonKind(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
+  if (typeof value === 'boolean') return 'bool'
   return typeof value === 'object' ? 'object' : typeof value
 }
 
@@ -158,28 +159,34 @@ export function decodeFilterHex(value: string, length: number, what: string): Ui
 }
 
 /**
- * A storage slot as geth's `decodeHash`: optional `0x`, odd length left-padded, at most 32 bytes,
- * result left-padded to 32 bytes.
+ * A storage slot as geth's `decodeHash` (eth_getStorageAt, eth_getProof): optional `0x`, odd length
+ * left-padded, at most 32 bytes, result left-padded to 32 bytes. geth takes the key as a Go `string`
+ * and decodes it in the handler, so a bad key is a -32000 error there (`hex string invalid`), not an
+ * invalid argument: the handlers call this and wrap the failure in a NodeError.
  */
-export const storageKey: Codec<Uint8Array> = (value) => {
-  if (typeof value !== 'string') throw new DecodeError('non-string', 'string')
-  let s = has0xPrefix(value) ? value.slice(2) : value
+export function decodeStorageKey(text: string): Uint8Array {
+  let s = has0xPrefix(text) ? text.slice(2) : text
   if (s.length % 2 !== 0) s = '0' + s
-  if (!isHexDigits(s, 0)) throw new DecodeError('unable to decode storage key: hex string invalid')
-  if (s.length > 64) throw new DecodeError('unable to decode storage key: hex string too long, want at most 32 bytes')
+  if (!isHexDigits(s, 0)) throw new DecodeError('hex string invalid')
+  if (s.length > 64) throw new DecodeError('hex string too long, want at most 32 bytes')
   const out = new Uint8Array(32)
   out.set(decodeHexDigits(s, 0), 32 - s.length / 2)
   return out
 }
 
-/** A JSON boolean (Go `bool`: strings are rejected). */
+/**
+ * A JSON boolean (Go `bool`: strings are rejected). `null` is false: Go's decoder leaves a non-pointer
+ * argument at its zero value for a JSON null (geth `eth_getBlockByNumber("latest", null)` works).
+ */
 export const bool: Codec<boolean> = (value) => {
+  if (value === null) return false
   if (typeof value !== 'boolean') throw new DecodeError(jsonKind(value), 'bool')
   return value
 }
 
-/** A JSON string. */
+/** A JSON string (Go `string`); `null` is the zero value `''`, as Go decodes it. */
 export const string: Codec<string> = (value) => {
+  if (value === null) return ''
   if (typeof value !== 'string') throw new DecodeError(jsonKind(value), 'string')
   return value
 }
@@ -190,9 +197,10 @@ export const float: Codec<number> = (value) => {
   return value
 }
 
-/** An array of `item` (Go slice); the element index is not reported, as in Go. */
+/** An array of `item` (Go slice; `null` is the nil slice); the element index is not reported, as in Go. */
 export function arrayOf<T>(item: Codec<T>, goType: string): Codec<T[]> {
   return (value) => {
+    if (value === null) return []
     if (!Array.isArray(value)) throw new DecodeError(jsonKind(value), goType)
     return value.map(item)
   }

@@ -15,7 +15,7 @@ import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-r
 import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
 import { RawJson } from './raw-json.js'
 import { renderEvmError } from './render-evm-error.js'
-import { invalidParamsError, invalidRequestError, methodNotFoundError, unauthorizedError } from './rpc-errors.js'
+import { invalidParamsError, invalidRequestError, methodNotFoundError, notificationsUnsupportedError, unauthorizedError } from './rpc-errors.js'
 import { PRIVATE_NAMESPACES } from './caller-auth.js'
 
 /** Options of the dispatcher (the `[json-rpc]` limits that concern messages, not sockets). */
@@ -161,6 +161,7 @@ export class Dispatcher {
         ctx.onDenied?.()
         throw unauthorizedError()
       }
+      if (def.notificationsOnly && ctx.notifications === undefined) throw notificationsUnsupportedError()
       result = def.handler(decodeArgs(def.params, req.params), ctx)
     } catch (err) {
       return idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))

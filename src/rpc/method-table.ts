@@ -53,6 +53,8 @@ export interface MethodDef<P extends readonly Param<unknown>[] = readonly Param<
   readonly params: P
   /** Returns the JSON result (already in wire encoding), synchronously when it can (hot path). */
   handler(args: ArgsOf<P>, ctx: CallContext): R | Promise<R>
+  /** Served only over a transport with notifications; elsewhere -32000 before the params are read (geth). */
+  readonly notificationsOnly?: boolean
 }
 
 /** A list of methods; a namespace file exports a function returning one. */
@@ -63,8 +65,9 @@ export function defineMethod<const P extends readonly Param<unknown>[], R>(
   name: string,
   params: P,
   handler: (args: ArgsOf<P>, ctx: CallContext) => R | Promise<R>,
+  opts: { notificationsOnly?: boolean } = {},
 ): MethodDef {
-  return { name, params, handler } as unknown as MethodDef
+  return { name, params, handler, ...opts } as unknown as MethodDef
 }
 
 /** The namespace of a method name: the part before the first underscore (`eth_call` → `eth`). */

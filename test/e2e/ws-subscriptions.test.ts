@@ -190,7 +190,7 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
     const c = await connect()
     expect((await c.request('eth_subscribe', ['newBlocks'])).error).toEqual({ code: -32601, message: 'no "newBlocks" subscription in eth namespace' })
     expect((await c.request('eth_subscribe', [42])).error).toEqual({ code: -32602, message: 'expected subscription name as first argument' })
-    expect((await c.request('eth_subscribe', ['logs'])).error).toEqual({ code: -32602, message: 'missing value for required argument 0' })
+    expect((await c.request('eth_subscribe', ['logs'])).error).toEqual({ code: -32602, message: 'missing value for required argument 1' })
     expect((await c.request('eth_subscribe', ['newPendingTransactions', 'yes'])).error?.code).toBe(-32602)
     expect((await c.request('eth_unsubscribe', [1])).error?.code).toBe(-32602)
   })

@@ -16,6 +16,8 @@ export type BlockSelector = BlockNumberOrTag | { hash: Uint8Array; requireCanoni
 
 const TAGS: ReadonlySet<string> = new Set<BlockTag>(['latest', 'earliest', 'pending', 'safe', 'finalized'])
 const MAX_INT64 = (1n << 63n) - 1n
+/** geth's refusal of a `BlockNumberOrHash` that names no block. */
+const NEITHER = 'invalid arguments; neither block nor hash specified'
 
 /** Parses a tag or a strict QUANTITY; the bare geth reason on failure (`hex string without 0x prefix`). */
 function parseBlockNumber(text: string, tooLarge: string): BlockNumberOrTag {
@@ -54,9 +56,18 @@ export const blockSelector: Codec<BlockSelector> = (value) => {
       }
     }
     if (number !== undefined) return blockNumberOrTag(number)
-    throw new DecodeError('invalid arguments; neither block nor hash specified')
+    throw new DecodeError(NEITHER)
   }
+  // Go decodes null into the empty struct: neither a number nor a hash (geth then refuses it).
+  if (value === null) throw new DecodeError(NEITHER)
   if (typeof value !== 'string') throw new DecodeError(jsonKind(value), 'string')
-  if (value.length === 66) return { hash: hashCodec(value), requireCanonical: false }
+  if (value.length === 66) {
+    try {
+      return { hash: hashCodec(value), requireCanonical: false }
+    } catch (err) {
+      // geth parses the text with `Hash.UnmarshalText`: the bare hexutil reason, no JSON type error.
+      throw err instanceof DecodeError ? new DecodeError(err.reason) : err
+    }
+  }
   return parseBlockNumber(value, 'blocknumber too high')
 }

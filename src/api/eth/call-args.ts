@@ -40,11 +40,12 @@ export const accessList: Codec<EvmAccessListItem[]> = (value) => {
  * - `gas` and `gasLimit` both given and different → error; otherwise either is the gas;
  * - `gasPrice` together with `maxFeePerGas`/`maxPriorityFeePerGas` → error;
  * - `maxFeePerGas` < `maxPriorityFeePerGas` → error.
- * Unknown keys are ignored, as Go's decoder does.
+ * Unknown keys are ignored, as Go's decoder does; `null` is the empty object (Go leaves the struct
+ * argument at its zero value: geth runs `eth_call([null])`).
  */
 export const callArgs: Codec<CallArgs> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DecodeError(jsonKind(value), 'ethapi.TransactionArgs')
-  const obj = value as Record<string, unknown>
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new DecodeError(jsonKind(value), 'ethapi.TransactionArgs')
+  const obj = (value ?? {}) as Record<string, unknown>
   const gas = field(obj, 'gas', uint64)
   const gasLimit = field(obj, 'gasLimit', uint64)
   if (gas !== undefined && gasLimit !== undefined && gas !== gasLimit) throw new DecodeError("both 'gas' and 'gasLimit' are set and not equal")

@@ -19,16 +19,21 @@ import { resolveStateHeight } from './resolve-block.js'
  * accepted, anything else is refused rather than silently ignored (Evmos parses and ignores them).
  */
 const unsupportedOverride =
-  (what: string): Codec<undefined> =>
+  (what: string, goType: string): Codec<undefined> =>
   (value) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DecodeError(jsonKind(value), 'override.StateOverride')
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DecodeError(jsonKind(value), goType)
     if (Object.keys(value).length > 0) throw new DecodeError(`${what} are not supported`)
     return undefined
   }
 
+/** geth's 3rd parameter of eth_call / eth_estimateGas (`*override.StateOverride`). */
+export const stateOverrides = unsupportedOverride('state overrides', 'override.StateOverride')
+/** geth's 4th parameter (`*override.BlockOverrides`). */
+export const blockOverrides = unsupportedOverride('block overrides', 'override.BlockOverrides')
+
 export function createEthExecuteMethods(backend: EthBackend, options: EthApiOptions): MethodTable {
   const execution: ExecutionOptions = { gasCap: options.gasCap, timeout: options.evmTimeout }
-  const params = [required(callArgs), optional(blockSelector, 'latest'), optional(unsupportedOverride('state overrides')), optional(unsupportedOverride('block overrides'))] as const
+  const params = [required(callArgs), optional(blockSelector, 'latest'), optional(stateOverrides), optional(blockOverrides)] as const
   return [
     defineMethod('eth_call', params, async ([args, at]) => {
       const height = await resolveStateHeight(backend, at)

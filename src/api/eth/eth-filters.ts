@@ -10,8 +10,12 @@ import type { FilterSystem } from './filters.js'
 import { logFilter } from './log-filter.js'
 import { renderLogsJson } from './log-json.js'
 
-/** A filter id: any JSON string (geth `rpc.ID`); an unknown one is answered by the filter system. */
+/**
+ * A filter id: any JSON string (geth `rpc.ID`, a Go string: null is `''`); an unknown one is answered
+ * by the filter system.
+ */
 export const filterId: Codec<string> = (value) => {
+  if (value === null) return ''
   if (typeof value !== 'string') throw new DecodeError(jsonKind(value), 'rpc.ID')
   return value
 }

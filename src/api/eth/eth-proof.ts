@@ -8,7 +8,8 @@
  * is optional (`latest`), as in the execution-apis schema (geth requires it).
  */
 import { toQuantity } from '../../primitives/quantity.js'
-import { address, arrayOf, storageKey, type Codec } from '../../rpc/codecs.js'
+import { NodeError } from '../../utils/errors.js'
+import { address, arrayOf, decodeStorageKey, string } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import type { AccountProof, EthBackend, ExecutionOptions } from './backend.js'
 import { blockSelector } from './block-params.js'
@@ -26,16 +27,27 @@ interface ProofKey {
   echo: string
 }
 
-/** geth `decodeHash` (see `storageKey`), remembering how many bytes were given. */
-const proofKey: Codec<ProofKey> = (value) => {
-  const slot = storageKey(value)
-  const digits = (value as string).replace(/^0[xX]/, '')
+/**
+ * geth `decodeHash`, remembering how many bytes were given. geth decodes every key before touching the
+ * state and answers a bad one with the bare -32000 reason (`hex string invalid`).
+ */
+function decodeProofKey(text: string): ProofKey {
+  let slot: Uint8Array
+  try {
+    slot = decodeStorageKey(text)
+  } catch (err) {
+    throw new NodeError((err as Error).message)
+  }
+  const digits = text.replace(/^0[xX]/, '')
   const given = Math.ceil(digits.length / 2)
   if (given === FULL_KEY_BYTES) return { slot, echo: encodeData(slot) }
   let n = 0n
   for (const byte of slot) n = (n << 8n) | BigInt(byte)
   return { slot, echo: toQuantity(n) }
 }
+
+/** The storage keys of eth_getProof: geth `[]string` (null is the empty list). */
+export const storageKeys = arrayOf(string, '[]string')
 
 export interface ProofJson {
   address: string
@@ -70,7 +82,8 @@ export interface AccessListResultJson {
 export function createEthProofMethods(backend: EthBackend, options: EthApiOptions): MethodTable {
   const execution: ExecutionOptions = { gasCap: options.gasCap, timeout: options.evmTimeout }
   return [
-    defineMethod('eth_getProof', [required(address), required(arrayOf(proofKey, '[]string')), optional(blockSelector, 'latest')], async ([account, keys, at]) => {
+    defineMethod('eth_getProof', [required(address), required(storageKeys), optional(blockSelector, 'latest')], async ([account, texts, at]) => {
+      const keys = texts.map(decodeProofKey)
       const height = await resolveStateHeight(backend, at)
       const proof = await backend.getProof(account, keys.map((k) => k.slot), height)
       return formatProof(proof, keys.map((k) => k.echo))

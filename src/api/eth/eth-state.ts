@@ -1,9 +1,12 @@
 /**
  * eth methods reading account state at a block: balance, nonce, code, storage. The block parameter
  * (EIP-1898) is optional and defaults to `latest` (decisions.md); past the head → `header not found`.
+ * The storage key is a Go `string` in geth, decoded by the handler after the state is resolved: a bad
+ * key is -32000 `unable to decode storage key: hex string invalid`, not an invalid argument.
  */
 import { toQuantity } from '../../primitives/quantity.js'
-import { address, storageKey } from '../../rpc/codecs.js'
+import { NodeError } from '../../utils/errors.js'
+import { address, decodeStorageKey, string, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'
 import { blockSelector } from './block-params.js'
@@ -11,6 +14,18 @@ import { encodeData } from './format.js'
 import { resolveStateHeight } from './resolve-block.js'
 
 const STORAGE_WORD = 32
+
+/** The storage key of eth_getStorageAt: a Go string (geth `hexKey string`), decoded by the handler. */
+export const storageKeyText: Codec<string> = (value) => string(value)
+
+/** geth `GetStorageAt`: the key's decoding failure is a server error naming the key. */
+function decodeSlot(key: string): Uint8Array {
+  try {
+    return decodeStorageKey(key)
+  } catch (err) {
+    throw new NodeError(`unable to decode storage key: ${(err as Error).message}`)
+  }
+}
 
 export function createEthStateMethods(backend: EthBackend): MethodTable {
   const block = optional(blockSelector, 'latest')
@@ -29,8 +44,9 @@ export function createEthStateMethods(backend: EthBackend): MethodTable {
       const height = await resolveStateHeight(backend, at)
       return encodeData(await backend.getCode(account, height))
     }),
-    defineMethod('eth_getStorageAt', [required(address), required(storageKey), block], async ([account, slot, at]) => {
+    defineMethod('eth_getStorageAt', [required(address), required(storageKeyText), block], async ([account, key, at]) => {
       const height = await resolveStateHeight(backend, at)
+      const slot = decodeSlot(key)
       const value = await backend.getStorageAt(account, slot, height)
       if (value.length === STORAGE_WORD) return encodeData(value)
       const word = new Uint8Array(STORAGE_WORD)

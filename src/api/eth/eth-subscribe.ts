@@ -1,12 +1,13 @@
 /**
  * eth_subscribe / eth_unsubscribe. Over HTTP they answer -32000 `notifications not supported` (geth
- * 1.10, as Evmos), before looking at the params. The WebSocket transport (a later issue) passes a
- * `SubscriptionService` that implements them against its `NotificationSink`.
+ * 1.10, as Evmos), before looking at the params (the dispatcher does it: `notificationsOnly`). The
+ * WebSocket transport passes a `SubscriptionService` that implements them against its `NotificationSink`.
  */
 import { NodeError } from '../../utils/errors.js'
 import { any } from '../../rpc/codecs.js'
 import { defineMethod, optional, type MethodTable, type NotificationSink } from '../../rpc/method-table.js'
-import { notificationsUnsupportedError } from '../../rpc/rpc-errors.js'
+
+const NOTIFICATIONS_ONLY = { notificationsOnly: true }
 
 /** The WebSocket side of subscriptions: names `newHeads`, `logs`, `newPendingTransactions`, `syncing`. */
 export interface SubscriptionService {
@@ -18,15 +19,23 @@ export interface SubscriptionService {
 
 export function createEthSubscribeMethods(service?: SubscriptionService): MethodTable {
   return [
-    defineMethod('eth_subscribe', [optional(any), optional(any)], ([name, options], ctx) => {
-      if (ctx.notifications === undefined) throw notificationsUnsupportedError()
-      if (service === undefined) throw new NodeError('subscriptions are not available')
-      return service.subscribe(ctx.notifications, name, options)
-    }),
-    defineMethod('eth_unsubscribe', [optional(any)], ([id], ctx) => {
-      if (ctx.notifications === undefined) throw notificationsUnsupportedError()
-      if (service === undefined) throw new NodeError('subscriptions are not available')
-      return service.unsubscribe(ctx.notifications, id)
-    }),
+    defineMethod(
+      'eth_subscribe',
+      [optional(any), optional(any)],
+      ([name, options], ctx) => {
+        if (service === undefined) throw new NodeError('subscriptions are not available')
+        return service.subscribe(ctx.notifications!, name, options)
+      },
+      NOTIFICATIONS_ONLY,
+    ),
+    defineMethod(
+      'eth_unsubscribe',
+      [optional(any)],
+      ([id], ctx) => {
+        if (service === undefined) throw new NodeError('subscriptions are not available')
+        return service.unsubscribe(ctx.notifications!, id)
+      },
+      NOTIFICATIONS_ONLY,
+    ),
   ]
 }

@@ -7,7 +7,7 @@
 import type { EvmBlock } from '../../chain/evm/views.js'
 import { NodeError } from '../../utils/errors.js'
 import { toQuantity } from '../../primitives/quantity.js'
-import { DecodeError, jsonKind, type Codec } from '../../rpc/codecs.js'
+import { DecodeError, type Codec } from '../../rpc/codecs.js'
 import type { EthBackend } from './backend.js'
 import type { BlockNumberOrTag } from './block-params.js'
 import { resolveHeight } from './resolve-block.js'
@@ -20,9 +20,12 @@ export interface FeeHistoryJson {
   reward?: string[][]
 }
 
-/** geth `math.HexOrDecimal64`: a JSON number, a decimal string or a `0x` hex string. */
+/**
+ * geth `math.HexOrDecimal64`: a JSON number, a decimal string or a `0x` hex string. Anything else is
+ * quoted as its JSON text in the error, as geth quotes the raw input (`invalid hex or decimal integer "{}"`).
+ */
 export const blockCount: Codec<number> = (value) => {
-  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : jsonKind(value)
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value)
   const hex = text.startsWith('0x') || text.startsWith('0X')
   const digits = hex ? text.slice(2) : text
   const valid = hex ? /^[0-9a-fA-F]{1,16}$/.test(digits) : /^[0-9]{1,20}$/.test(digits)

@@ -11,6 +11,9 @@ export const MAX_TOPICS = 4
 /** geth `maxAddresses` (1.15): addresses one filter may list. */
 export const MAX_ADDRESSES = 1000
 
+/** geth's `FilterCriteria.UnmarshalJSON` decodes through an inner struct named `input`: Go's errors name it. */
+const INPUT_STRUCT = 'input'
+
 /** A decoded filter, range still as tags/numbers. */
 export interface LogFilter {
   blockHash: Uint8Array | undefined
@@ -45,7 +48,8 @@ function decodeAddresses(raw: unknown): Uint8Array[] {
 
 function decodeTopics(raw: unknown): (Uint8Array[] | null)[] {
   if (raw === undefined || raw === null) return []
-  if (!Array.isArray(raw)) throw new DecodeError('invalid topic(s)')
+  // geth decodes `topics` as a Go slice first, so a non-array is a type error of that field.
+  if (!Array.isArray(raw)) throw new DecodeError(jsonKind(raw), '[]interface {}', { struct: INPUT_STRUCT, name: 'topics' })
   if (raw.length > MAX_TOPICS) throw new DecodeError('exceed max topics')
   return raw.map((position: unknown) => {
     if (position === null) return null
@@ -66,10 +70,13 @@ function decodeBound(obj: Record<string, unknown>, key: 'fromBlock' | 'toBlock')
   return value === undefined || value === null ? undefined : blockNumberOrTag(value)
 }
 
-/** Decodes a filter object (eth_getLogs, eth_newFilter). */
+/**
+ * Decodes a filter object (eth_getLogs, eth_newFilter). `null` is the empty filter (geth decodes it
+ * without error: the latest block, any address).
+ */
 export const logFilter: Codec<LogFilter> = (value) => {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DecodeError(jsonKind(value), 'filters.FilterCriteria')
-  const obj = value as Record<string, unknown>
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new DecodeError(jsonKind(value), 'filters.input')
+  const obj = (value ?? {}) as Record<string, unknown>
   const rawHash = obj.blockHash ?? obj.blockhash ?? undefined
   const fromBlock = decodeBound(obj, 'fromBlock')
   const toBlock = decodeBound(obj, 'toBlock')
@@ -79,8 +86,7 @@ export const logFilter: Codec<LogFilter> = (value) => {
     try {
       blockHash = hash(rawHash)
     } catch (err) {
-      // Go decodes the filter through an inner struct named `input`.
-      throw err instanceof DecodeError ? err.inField('input', 'blockHash') : err
+      throw err instanceof DecodeError ? err.inField(INPUT_STRUCT, 'blockHash') : err
     }
   }
   return { blockHash, fromBlock, toBlock, addresses: decodeAddresses(obj.address), topics: decodeTopics(obj.topics) }

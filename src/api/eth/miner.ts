@@ -12,12 +12,22 @@
  */
 import { NodeError } from '../../utils/errors.js'
 import { RpcErrorCode } from '../../rpc/json-rpc.js'
-import { address, quantity, string, uint64 } from '../../rpc/codecs.js'
+import { DecodeError, address, jsonKind, quantity, string, uint64, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'
 
 /** geth `params.MaximumExtraDataSize`: bytes of extra data a block header may carry. */
 export const MAX_EXTRA_DATA_BYTES = 32
+
+/**
+ * miner_start's optional thread count: a Go `*int` (Evmos `Start(threads *int)`), i.e. a JSON integer,
+ * not a QUANTITY string.
+ */
+export const threadCount: Codec<number> = (value) => {
+  if (typeof value !== 'number') throw new DecodeError(jsonKind(value), 'int')
+  if (!Number.isSafeInteger(value)) throw new DecodeError(`number ${value}`, 'int')
+  return value
+}
 
 /** -32000 `unsupported rpc function: miner_<name>` (Evmos' wording). */
 function unsupported(method: string): NodeError {
@@ -41,7 +51,7 @@ export function createMinerMethods(backend: EthBackend): MethodTable {
       if (length > MAX_EXTRA_DATA_BYTES) throw new NodeError(`extra exceeds max length. ${length} > ${MAX_EXTRA_DATA_BYTES}`, RpcErrorCode.server)
       throw unsupported('miner_setExtra')
     }),
-    defineMethod('miner_start', [optional(uint64)], () => {
+    defineMethod('miner_start', [optional(threadCount)], () => {
       throw unsupported('miner_start')
     }),
     defineMethod('miner_stop', [], () => null),

@@ -57,9 +57,12 @@ function unknownSubscriptionError(name: string): NodeError {
   return new NodeError(`no "${name}" subscription in eth namespace`, RpcErrorCode.methodNotFound)
 }
 
-/** geth numbers the arguments after the subscription name from 0. */
+/**
+ * geth parses the subscription name as argument 0 together with the callback's own arguments
+ * (`rpc/handler.go handleSubscribe`), so the options object is argument 1.
+ */
 function invalidOption(err: unknown): NodeError {
-  return invalidParamsError(`invalid argument 0: ${err instanceof Error ? err.message : String(err)}`)
+  return invalidParamsError(`invalid argument 1: ${err instanceof Error ? err.message : String(err)}`)
 }
 
 function decodeNewHeadsOptions(options: unknown): boolean {
@@ -72,7 +75,7 @@ function decodeNewHeadsOptions(options: unknown): boolean {
 }
 
 function decodeLogsOptions(options: unknown): LogFilter {
-  if (options === undefined) throw invalidParamsError('missing value for required argument 0')
+  if (options === undefined) throw invalidParamsError('missing value for required argument 1')
   let criteria: LogFilter
   try {
     criteria = logFilter(options)
@@ -162,7 +165,7 @@ export class SubscriptionManager implements SubscriptionService {
       case 'newPendingTransactions':
         return { id, sink, kind: 'newPendingTransactions', fullTransactions: decodePendingOptions(options) }
       case 'syncing':
-        if (options !== undefined && options !== null) throw invalidParamsError('too many arguments, want at most 0')
+        if (options !== undefined && options !== null) throw invalidParamsError('too many arguments, want at most 1')
         return { id, sink, kind: 'syncing', lastSyncing: undefined }
       default:
         throw unknownSubscriptionError(name)

@@ -33,9 +33,9 @@ export type { CallArgs } from './call-args.js'
 export type { StateAt } from './state-copy.js'
 
 export interface CallOptions {
-  /** Gas cap of one eth_call / eth_estimateGas (json-rpc `gas-cap`). Default 25,000,000. */
+  /** Gas cap of one eth_call / eth_estimateGas (json-rpc `gas-cap`); 0 = none. Default 25,000,000. */
   gasCap: bigint
-  /** EVM timeout of one eth_call / eth_estimateGas in ms (json-rpc `evm-timeout`). Default 5,000. */
+  /** EVM timeout of one eth_call / eth_estimateGas in ms (json-rpc `evm-timeout`); 0 = none. Default 5,000. */
   evmTimeoutMs: number
 }
 
@@ -95,7 +95,7 @@ export class CallService {
     const copy = await this.copyAt(height)
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
-    const gas = args.gas === undefined || args.gas === 0n || args.gas > this.opts.gasCap ? this.opts.gasCap : args.gas
+    const gas = this.capGas(args.gas, copy.state.env.gasLimit)
     const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList)
     if (gas < intrinsic) throw new CallArgsError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
     const from = args.from ? new Address(args.from) : ZERO_ADDRESS
@@ -116,7 +116,9 @@ export class CallService {
         data,
         gasLimit: gas - intrinsic,
         isStatic: false,
-        skipNonceIncrement: true,
+        // A creation derives the new address from the caller's nonce *after* the increment (ethereumjs
+        // `_generateAddress` reads nonce - 1), so it must happen, as in geth; the copy reverts it.
+        skipNonceIncrement: args.to !== undefined,
       })
     })
     throwOnFailure(result.execResult)
@@ -135,7 +137,7 @@ export class CallService {
     const from = args.from ? new Address(args.from) : ZERO_ADDRESS
     const value = args.value ?? 0n
     let hi = args.gas !== undefined && args.gas >= TX_GAS ? args.gas : copy.state.env.gasLimit
-    if (hi > this.opts.gasCap) hi = this.opts.gasCap
+    if (this.opts.gasCap > 0n && hi > this.opts.gasCap) hi = this.opts.gasCap
     return this.run(copy, async () => {
       const balance = (await copy.sm.getAccount(from))?.balance ?? 0n
       if (value > balance) throw new VmExecutionError('insufficient funds for transfer')
@@ -205,12 +207,23 @@ export class CallService {
     return getMerkleStateProof(sm, new Address(address), slots)
   }
 
+  /**
+   * The gas of an eth_call (geth `CallDefaults`): the caller's, at most `gas-cap`; without one, the cap,
+   * or the block gas limit when `gas-cap` is 0 (no cap).
+   */
+  private capGas(requested: bigint | undefined, blockGasLimit: bigint): bigint {
+    const cap = this.opts.gasCap
+    if (requested === undefined || requested === 0n) return cap > 0n ? cap : blockGasLimit
+    return cap > 0n && requested > cap ? cap : requested
+  }
+
   /** Runs `fn` alone on `copy` inside a checkpoint that is reverted afterwards, with the EVM timeout. */
   private async run<T>(copy: StateCopy, fn: () => Promise<T>): Promise<T> {
     return copy.exclusive(async () => {
       if (copy.broken) throw new Error('state copy discarded')
       copy.timeoutMs = this.opts.evmTimeoutMs
-      copy.deadline = performance.now() + this.opts.evmTimeoutMs
+      // evm-timeout "0s" means no limit (Evmos), as in access-list.ts.
+      copy.deadline = this.opts.evmTimeoutMs > 0 ? performance.now() + this.opts.evmTimeoutMs : Infinity
       copy.dirty = false
       await copy.sm.checkpoint()
       try {

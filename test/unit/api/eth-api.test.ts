@@ -259,14 +259,14 @@ describe('eth API over HTTP (fake backend)', () => {
       const blockOne = await t.result('eth_feeHistory', ['1', '0x1', [0, 50, 100]])
       expect(blockOne.reward).toEqual([['0x1dcd6500', '0x1dcd6500', '0x3b9aca00']])
       expect((await t.call('eth_feeHistory', ['0x1', 'latest', [50, 10]])).error).toEqual({ code: -32000, message: 'invalid reward percentile: #0:50.000000 >= #1:10.000000' })
-      expect((await t.call('eth_feeHistory', ['0x1', '0x64'])).error).toEqual({ code: -32000, message: 'request beyond head block: requested 100, head 3' })
+      expect((await t.call('eth_feeHistory', ['0x1', '0x64', []])).error).toEqual({ code: -32000, message: 'request beyond head block: requested 100, head 3' })
       expect((await t.call('eth_feeHistory', ['x', 'latest'])).error?.message).toBe('invalid argument 0: invalid hex or decimal integer "x"')
     })
 
     it('eth_feeHistory clamps to feehistory-cap', async () => {
       const capped = await startTestServer(backend, { api: { feeHistoryCap: 2 } })
       try {
-        const h = await capped.result('eth_feeHistory', ['0x64', 'latest'])
+        const h = await capped.result('eth_feeHistory', ['0x64', 'latest', []])
         expect(h.gasUsedRatio).toHaveLength(2)
         expect(h.oldestBlock).toBe('0x2')
       } finally {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { address, bool, data, hash, quantity, storageKey, uint, uint64 } from '../../../src/rpc/codecs.js'
+import { address, arrayOf, bool, data, decodeStorageKey, hash, quantity, string, uint, uint64 } from '../../../src/rpc/codecs.js'
 
 const err = (fn: () => unknown): string => {
   try {
@@ -49,15 +49,25 @@ describe('DATA codecs', () => {
   })
 
   it('pads storage keys like geth decodeHash', () => {
-    expect(storageKey('0x1')[31]).toBe(1)
-    expect(storageKey('0x' + '00'.repeat(32)).length).toBe(32)
-    expect(err(() => storageKey('0x' + '00'.repeat(33)))).toContain('hex string too long')
+    expect(decodeStorageKey('0x1')[31]).toBe(1)
+    expect(decodeStorageKey('1')[31]).toBe(1)
+    expect(decodeStorageKey('').length).toBe(32)
+    expect(decodeStorageKey('0x' + '00'.repeat(32)).length).toBe(32)
+    expect(err(() => decodeStorageKey('0x' + '00'.repeat(33)))).toBe('hex string too long, want at most 32 bytes')
+    expect(err(() => decodeStorageKey('0xzz'))).toBe('hex string invalid')
   })
 })
 
-describe('bool', () => {
-  it('rejects strings', () => {
+describe('Go value types', () => {
+  it('bool rejects strings', () => {
     expect(bool(true)).toBe(true)
     expect(err(() => bool('true'))).toBe('json: cannot unmarshal string into Go value of type bool')
+  })
+
+  it('reads null as the zero value of bool, string and slices, as Go decodes a non-pointer argument', () => {
+    expect(bool(null)).toBe(false)
+    expect(string(null)).toBe('')
+    expect(arrayOf(string, '[]string')(null)).toEqual([])
+    expect(err(() => string(1))).toBe('json: cannot unmarshal number into Go value of type string')
   })
 })
