@@ -146,7 +146,9 @@ describe('miner namespace', () => {
     expect((await rpc(t.url, 'miner_setExtra', ['x'.repeat(33)])).error).toEqual({ code: -32000, message: 'extra exceeds max length. 33 > 32' })
     expect((await rpc(t.url, 'miner_setExtra', ['nodectl'])).error).toEqual({ code: -32000, message: 'unsupported rpc function: miner_setExtra' })
     expect((await rpc(t.url, 'miner_start', [])).error).toEqual({ code: -32000, message: 'unsupported rpc function: miner_start' })
-    expect((await rpc(t.url, 'miner_start', ['0x1'])).error).toEqual({ code: -32000, message: 'unsupported rpc function: miner_start' })
+    expect((await rpc(t.url, 'miner_start', [1])).error).toEqual({ code: -32000, message: 'unsupported rpc function: miner_start' })
+    // Evmos `Start(threads *int)`: a hex string is not a JSON integer.
+    expect((await rpc(t.url, 'miner_start', ['0x1'])).error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal string into Go value of type int' })
     expect((await rpc(t.url, 'miner_setGasLimit', ['0x1c9c380'])).error).toEqual({ code: -32000, message: 'unsupported rpc function: miner_setGasLimit' })
     expect((await rpc(t.url, 'miner_setGasPrice', ['1'])).error?.code).toBe(-32602)
   })
