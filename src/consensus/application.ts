@@ -56,11 +56,30 @@ export interface CommitInfo {
   votes: VoteInfo[]
 }
 
+/** ABCI `MisbehaviorType`. */
+export const MisbehaviorType = { Unknown: 0, DuplicateVote: 1, LightClientAttack: 2 } as const
+export type MisbehaviorType = (typeof MisbehaviorType)[keyof typeof MisbehaviorType]
+
+/** ABCI `Misbehavior`: committed evidence as the application sees it (for slashing). */
+export interface Misbehavior {
+  type: MisbehaviorType
+  /** The faulty validator and its power at `height`. */
+  validator: { address: Uint8Array; power: bigint }
+  /** Height of the infraction. */
+  height: number
+  /** Time of the block at `height`. */
+  time: Timestamp
+  /** Total voting power of the validator set at `height`. */
+  totalVotingPower: bigint
+}
+
 export interface PrepareProposalRequest {
   maxTxBytes: number
   /** Txs reaped from the mempool, in proposal order. */
   txs: Uint8Array[]
   localLastCommit: CommitInfo
+  /** The evidence in the proposal; the engine always sets it (optional for direct callers). */
+  misbehavior?: Misbehavior[]
   height: number
   time: Timestamp
   nextValidatorsHash: Uint8Array
@@ -70,6 +89,8 @@ export interface PrepareProposalRequest {
 export interface ProcessProposalRequest {
   txs: Uint8Array[]
   proposedLastCommit: CommitInfo
+  /** The evidence in the proposal; the engine always sets it (optional for direct callers). */
+  misbehavior?: Misbehavior[]
   hash: Uint8Array
   height: number
   time: Timestamp
@@ -80,6 +101,8 @@ export interface ProcessProposalRequest {
 export interface FinalizeBlockRequest {
   txs: Uint8Array[]
   decidedLastCommit: CommitInfo
+  /** The evidence committed in the block; the engine always sets it (optional for direct callers). */
+  misbehavior?: Misbehavior[]
   hash: Uint8Array
   height: number
   time: Timestamp

@@ -1,24 +1,26 @@
 /**
- * Builds, validates and applies blocks against the chain state (CometBFT `state/execution.go` and
- * `state/validation.go`). Applying a height is one atomic database batch: the app's writes, the block,
+ * Builds, validates and applies blocks against the chain state (CometBFT `state/execution.go`; the
+ * checks of `state/validation.go` are in validate-block.ts). Applying a height is one atomic database batch: the app's writes, the block,
  * its commit, the FinalizeBlock response and the new state are staged, then written by ONE
- * `db.commitStaged()`; only then is the mempool updated and are the block events emitted.
+ * `db.commitStaged()`; only then is the mempool updated, the evidence pool told, and are the block
+ * events emitted. Blocks carry the pool's pending evidence and are checked against it.
  */
 import type { BlockStore } from '../chain/comet/block-store.js'
-import { fillHeaderHashes, hashCommit, hashConsensusParams, hashData, hashEvidence } from '../chain/comet/hash.js'
-import { blockIdEquals } from '../chain/comet/part-set.js'
-import { BLOCK_PROTOCOL_VERSION, type Block, type BlockID, type Commit, type Validator } from '../chain/comet/types.js'
+import { fillHeaderHashes, hashConsensusParams } from '../chain/comet/hash.js'
+import { BLOCK_PROTOCOL_VERSION, type Block, type BlockID, type Commit, type DuplicateVoteEvidence, type Validator } from '../chain/comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../chain/comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
-import { compareTime, formatRfc3339Nano } from '../utils/time.js'
-import type { Application, CommitInfo, FinalizeBlockResponse, Mempool } from './application.js'
+import type { Application, CommitInfo, FinalizeBlockResponse, Mempool, Misbehavior } from './application.js'
 import { blockHash } from './block-hash.js'
 import { MAX_BLOCK_SIZE_BYTES, updateState, type ChainState } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
+import { evidenceMisbehavior } from './evidence.js'
+import type { EvidencePool } from './evidence-pool.js'
 import type { StateStore } from './state-store.js'
+import { validateBlockAgainstState } from './validate-block.js'
 
 /** CometBFT `MaxHeaderBytes`: soft maximum of an encoded header. */
 const MAX_HEADER_BYTES = 626
@@ -28,8 +30,6 @@ const MAX_OVERHEAD_FOR_BLOCK = 11
 const MAX_COMMIT_OVERHEAD_BYTES = 94
 const MAX_COMMIT_SIG_BYTES = 109
 const COMMIT_SIG_PROTO_OVERHEAD = 3
-/** Proposer addresses are 20 bytes. */
-const ADDRESS_BYTES = 20
 
 /** `types.MaxDataBytes`: room for txs in a block of `maxBytes` with `valCount` commit signatures. */
 export function maxDataBytes(maxBytes: number, evidenceBytes: number, valCount: number): number {
@@ -72,7 +72,7 @@ export function buildCommitInfo(commit: Commit, validators: ValidatorSet): Commi
  * height else MedianTime(lastCommit, lastValidators), last block id, validator/consensus/app/results
  * hashes, proposer), then the derived hashes (data, last commit, evidence).
  */
-export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], lastCommit: Commit, proposerAddress: Uint8Array): Block {
+export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], lastCommit: Commit, evidence: DuplicateVoteEvidence[], proposerAddress: Uint8Array): Block {
   const time = height === state.initialHeight ? state.lastBlockTime : medianTime(lastCommit, state.lastValidators)
   const empty = new Uint8Array(0)
   const block: Block = {
@@ -93,7 +93,7 @@ export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], 
       proposerAddress,
     },
     txs,
-    evidence: [],
+    evidence,
     lastCommit,
   }
   fillHeaderHashes(block)
@@ -116,6 +116,8 @@ export interface BlockExecutorOptions {
   app: Application
   mempool: Mempool
   events: TypedEmitter<ConsensusEvents>
+  /** Pending evidence for proposals; checks and records the evidence of blocks. */
+  evidencePool: EvidencePool
   logger: Logger
   /** Optional indexer staged into each height's batch (`[tx_index] indexer = "kv"`). */
   indexer?: BlockIndexHook
@@ -128,20 +130,23 @@ export class BlockExecutor {
   constructor(private readonly opts: BlockExecutorOptions) {}
 
   /**
-   * `CreateProposalBlock`: reap the mempool within the byte and gas limits, let the app reorder/replace
-   * in PrepareProposal, and build the block from what it returns.
+   * `CreateProposalBlock`: take pending evidence within `evidence.max_bytes`, reap the mempool within
+   * the byte (what the evidence leaves) and gas limits, let the app reorder/replace in PrepareProposal,
+   * and build the block from what it returns.
    */
   async createProposalBlock(state: ChainState, height: number, lastCommit: Commit, proposerAddress: Uint8Array): Promise<Block> {
     const unlimited = state.consensusParams.block.maxBytes === -1n
     const maxBytes = unlimited ? MAX_BLOCK_SIZE_BYTES : Number(state.consensusParams.block.maxBytes)
-    const maxData = maxDataBytes(maxBytes, 0, state.validators.size)
+    const { evidence, size: evidenceBytes } = this.opts.evidencePool.pendingEvidence(Number(state.consensusParams.evidence.maxBytes))
+    const maxData = maxDataBytes(maxBytes, evidenceBytes, state.validators.size)
     const txs = this.opts.mempool.reapMaxBytesMaxGas(unlimited ? -1 : maxData, state.consensusParams.block.maxGas)
-    const draft = makeBlock(state, height, txs, lastCommit, proposerAddress)
+    const draft = makeBlock(state, height, txs, lastCommit, evidence, proposerAddress)
     const localLastCommit = height === state.initialHeight ? { round: 0, votes: [] } : buildCommitInfo(lastCommit, state.lastValidators)
     const prepared = await this.opts.app.prepareProposal({
       maxTxBytes: maxData,
       txs,
       localLastCommit,
+      misbehavior: misbehaviorOf(evidence),
       height,
       time: draft.header.time,
       nextValidatorsHash: draft.header.nextValidatorsHash,
@@ -149,15 +154,16 @@ export class BlockExecutor {
     })
     const size = txsProtoSize(prepared.txs)
     if (size > maxData) throw new Error(`transaction data size exceeds maximum ${maxData}: PrepareProposal returned ${size} bytes`)
-    return makeBlock(state, height, prepared.txs, lastCommit, proposerAddress)
+    return makeBlock(state, height, prepared.txs, lastCommit, evidence, proposerAddress)
   }
 
-  /** `ValidateBlock`: throws with CometBFT's reason when the block cannot follow `state`. */
-  validateBlock(state: ChainState, block: Block): void {
+  /** `ValidateBlock`: throws with CometBFT's reason when the block cannot follow `state` or its evidence is not valid. */
+  async validateBlock(state: ChainState, block: Block): Promise<void> {
     const hash = blockHash(block)
     const cached = this.lastValidated
     if (cached && cached.stateHeight === state.lastBlockHeight && equalBytes(cached.hash, hash)) return
     validateBlockAgainstState(state, block)
+    if (block.evidence.length > 0) await this.opts.evidencePool.checkEvidence(block.evidence)
     this.lastValidated = { hash, stateHeight: state.lastBlockHeight }
   }
 
@@ -166,6 +172,7 @@ export class BlockExecutor {
     const res = await this.opts.app.processProposal({
       txs: block.txs,
       proposedLastCommit: this.lastCommitInfo(state, block),
+      misbehavior: misbehaviorOf(block.evidence),
       hash: blockHash(block),
       height: block.header.height,
       time: block.header.time,
@@ -177,12 +184,13 @@ export class BlockExecutor {
 
   /**
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
-   * FinalizeBlock → updateState → stage block + seen commit, response and state → app Commit → ONE
-   * atomic batch → mempool update → events. Returns the new state. A failure discards the staged
-   * writes and throws (the node must stop: the height is not applied).
+   * FinalizeBlock → updateState → stage block + seen commit, response, state and the block's evidence
+   * as committed → app Commit → ONE atomic batch → mempool update → evidence pool update → events.
+   * Returns the new state. A failure discards the staged writes and throws (the node must stop: the
+   * height is not applied).
    */
   async applyBlock(state: ChainState, blockId: BlockID, block: Block, blockSize: number, seenCommit: Commit): Promise<ChainState> {
-    const { db, app, blockStore, stateStore, mempool, logger } = this.opts
+    const { db, app, blockStore, stateStore, mempool, evidencePool, logger } = this.opts
     const height = block.header.height
     let response: FinalizeBlockResponse
     let next: ChainState
@@ -190,6 +198,7 @@ export class BlockExecutor {
       response = await app.finalizeBlock({
         txs: block.txs,
         decidedLastCommit: this.lastCommitInfo(state, block),
+        misbehavior: misbehaviorOf(block.evidence),
         hash: blockId.hash,
         height,
         time: block.header.time,
@@ -203,6 +212,7 @@ export class BlockExecutor {
       blockStore.saveBlock(block, blockId, blockSize, seenCommit)
       stateStore.stageFinalizeBlockResponse(height, response)
       stateStore.stageSave(next)
+      evidencePool.stageCommitted(block.evidence, height)
       await this.opts.indexer?.stageBlock(block, response)
       await app.commit()
       await db.commitStaged()
@@ -214,6 +224,7 @@ export class BlockExecutor {
     }
     logger.info('committed block', { height, txs: block.txs.length, hash: bytesToUpperHex(blockId.hash), appHash: bytesToUpperHex(response.appHash) })
     await mempool.update(height, block.txs, response.txResults)
+    await evidencePool.update(next, block.evidence)
     this.fireEvents(block, blockId, response)
     return next
   }
@@ -229,6 +240,7 @@ export class BlockExecutor {
     this.emit('NewBlock', { block, blockId, response })
     this.emit('NewBlockHeader', { header: block.header })
     this.emit('NewBlockEvents', { height, events: response.events, numTxs: block.txs.length })
+    for (const evidence of block.evidence) this.emit('NewEvidence', { height, evidence })
     block.txs.forEach((tx, index) => this.emit('Tx', { height, index, tx, result: response.txResults[index]! }))
     if (response.validatorUpdates.length > 0) {
       const validatorUpdates: Validator[] = response.validatorUpdates.map((u) => ({
@@ -251,49 +263,7 @@ export class BlockExecutor {
   }
 }
 
-/** `state/validation.go validateBlock` (plus the hash checks of `Block.ValidateBasic`). */
-export function validateBlockAgainstState(state: ChainState, block: Block): void {
-  const h = block.header
-  if (h.version.block !== BLOCK_PROTOCOL_VERSION || h.version.app !== state.appVersion) {
-    throw new Error(`wrong Block.Header.Version. Expected {${BLOCK_PROTOCOL_VERSION} ${state.appVersion}}, got {${h.version.block} ${h.version.app}}`)
-  }
-  if (h.chainId !== state.chainId) throw new Error(`wrong Block.Header.ChainID. Expected ${state.chainId}, got ${h.chainId}`)
-  if (state.lastBlockHeight === 0 && h.height !== state.initialHeight) {
-    throw new Error(`wrong Block.Header.Height. Expected ${state.initialHeight} for initial block, got ${h.height}`)
-  }
-  if (state.lastBlockHeight > 0 && h.height !== state.lastBlockHeight + 1) {
-    throw new Error(`wrong Block.Header.Height. Expected ${state.lastBlockHeight + 1}, got ${h.height}`)
-  }
-  if (!blockIdEquals(h.lastBlockId, state.lastBlockId)) throw new Error('wrong Block.Header.LastBlockID')
-  if (!equalBytes(h.appHash, state.appHash)) throw new Error(`wrong Block.Header.AppHash. Expected ${bytesToUpperHex(state.appHash)}, got ${bytesToUpperHex(h.appHash)}`)
-  if (!equalBytes(h.consensusHash, hashConsensusParams(state.consensusParams))) throw new Error('wrong Block.Header.ConsensusHash')
-  if (!equalBytes(h.lastResultsHash, state.lastResultsHash)) throw new Error('wrong Block.Header.LastResultsHash')
-  if (!equalBytes(h.validatorsHash, state.validators.hash())) throw new Error('wrong Block.Header.ValidatorsHash')
-  if (!equalBytes(h.nextValidatorsHash, state.nextValidators.hash())) throw new Error('wrong Block.Header.NextValidatorsHash')
-  // Block.ValidateBasic: the derived hashes bind txs, last commit and evidence to the header hash.
-  if (!equalBytes(h.lastCommitHash, hashCommit(block.lastCommit))) throw new Error('wrong Header.LastCommitHash')
-  if (!equalBytes(h.dataHash, hashData(block.txs))) throw new Error('wrong Header.DataHash')
-  if (!equalBytes(h.evidenceHash, hashEvidence(block.evidence))) throw new Error('wrong Header.EvidenceHash')
-  if (h.proposerAddress.length !== ADDRESS_BYTES) throw new Error(`invalid ProposerAddress length; got: ${h.proposerAddress.length}, expected: ${ADDRESS_BYTES}`)
-  if (h.height === state.initialHeight) {
-    if (block.lastCommit.signatures.length !== 0) throw new Error("initial block can't have LastCommit signatures")
-  } else {
-    state.lastValidators.verifyCommit(state.chainId, state.lastBlockId, h.height - 1, block.lastCommit)
-  }
-  if (!state.validators.getByAddress(h.proposerAddress)) throw new Error(`block.Header.ProposerAddress ${bytesToUpperHex(h.proposerAddress)} is not a validator`)
-  if (h.height > state.initialHeight) {
-    if (compareTime(h.time, state.lastBlockTime) <= 0) {
-      throw new Error(`block time ${formatRfc3339Nano(h.time)} not greater than last block time ${formatRfc3339Nano(state.lastBlockTime)}`)
-    }
-    const median = medianTime(block.lastCommit, state.lastValidators)
-    if (compareTime(h.time, median) !== 0) throw new Error(`invalid block time. Expected ${formatRfc3339Nano(median)}, got ${formatRfc3339Nano(h.time)}`)
-  } else if (h.height === state.initialHeight) {
-    if (compareTime(h.time, state.lastBlockTime) !== 0) {
-      throw new Error(`block time ${formatRfc3339Nano(h.time)} is not equal to genesis time ${formatRfc3339Nano(state.lastBlockTime)}`)
-    }
-  } else {
-    throw new Error(`block height ${h.height} lower than initial height ${state.initialHeight}`)
-  }
-  // No evidence pool yet: a block carrying evidence cannot be verified, so it is not accepted.
-  if (block.evidence.length > 0) throw new Error('block evidence is not supported by this node yet')
+/** The ABCI `Misbehavior` list of a block's evidence (`EvidenceList.ToABCI`). */
+export function misbehaviorOf(evidence: DuplicateVoteEvidence[]): Misbehavior[] {
+  return evidence.map(evidenceMisbehavior)
 }

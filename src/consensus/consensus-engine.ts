@@ -4,7 +4,7 @@
  * options; `stop()` finishes the height being written, then stops timers and closes the WAL.
  */
 import type { BlockStore } from '../chain/comet/block-store.js'
-import { BlockIDFlag } from '../chain/comet/types.js'
+import { BlockIDFlag, type DuplicateVoteEvidence } from '../chain/comet/types.js'
 import type { ValidatorSet } from '../chain/comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
@@ -16,6 +16,7 @@ import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
 import { hashesTo } from './block-hash.js'
 import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
+import { EvidencePool } from './evidence-pool.js'
 import { handshake } from './handshake.js'
 import { validateConsensusConfig } from './options.js'
 import type { PrivValidator } from './privval.js'
@@ -55,6 +56,7 @@ export class ConsensusEngine {
   readonly stateStore: StateStore
   private readonly log: Logger
   private cs: ConsensusState | undefined
+  private evidencePool: EvidencePool | undefined
   private wal: Wal | undefined
   private unsubscribe: (() => void)[] = []
   private started = false
@@ -88,6 +90,8 @@ export class ConsensusEngine {
     const lastCommit = await this.reconstructLastCommit(state)
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
     const transport = opts.transport ?? new LoopbackTransport()
+    const evidencePool = await EvidencePool.open({ db: opts.db, blockStore: opts.blockStore, stateStore: this.stateStore, state, logger: this.log.child({ module: 'evidence' }) })
+    this.evidencePool = evidencePool
     const blockExec = new BlockExecutor({
       db: opts.db,
       blockStore: opts.blockStore,
@@ -95,6 +99,7 @@ export class ConsensusEngine {
       app: opts.app,
       mempool: opts.mempool,
       events: this.events,
+      evidencePool,
       logger: this.log,
       ...(opts.indexer ? { indexer: opts.indexer } : {}),
     })
@@ -103,6 +108,7 @@ export class ConsensusEngine {
       state,
       lastCommit,
       blockExec,
+      evidence: evidencePool,
       blockStore: opts.blockStore,
       mempool: opts.mempool,
       privValidator: opts.privValidator,
@@ -151,6 +157,20 @@ export class ConsensusEngine {
     const cs = this.cs
     if (!cs?.proposalBlockParts || !hashesTo(cs.proposalBlock, hash)) return undefined
     return cs.proposalBlockParts.byteSize
+  }
+
+  /**
+   * Verifies evidence (`broadcast_evidence`) and keeps it for the next proposals; a no-op when it is
+   * already pending. Throws InvalidEvidenceError with the reason it is refused (already committed included).
+   */
+  async addEvidence(ev: DuplicateVoteEvidence): Promise<void> {
+    if (!this.evidencePool) throw new Error('consensus engine is not started')
+    await this.evidencePool.add(ev)
+  }
+
+  /** Number of pending evidence (0 before start). */
+  get pendingEvidenceCount(): number {
+    return this.evidencePool?.size ?? 0
   }
 
   /** The validator set of block `height` (with the proposer priorities it started with). */

@@ -3,7 +3,7 @@
  * (shared/reference/cometbft-rpc.md §4.2 and §6.3). The consensus RPC encodes them as
  * `tendermint/event/<Name>` later; payloads here are plain data.
  */
-import type { AbciEvent, Block, BlockID, ExecTxResult, Header, Validator, Vote } from '../chain/comet/types.js'
+import type { AbciEvent, Block, BlockID, DuplicateVoteEvidence, ExecTxResult, Header, Validator, Vote } from '../chain/comet/types.js'
 import type { FinalizeBlockResponse } from './application.js'
 import type { RoundStepName } from './round-step.js'
 
@@ -67,6 +67,8 @@ export type ConsensusEvents = {
   NewBlock: NewBlockEvent
   NewBlockHeader: { header: Header }
   NewBlockEvents: { height: number; events: AbciEvent[]; numTxs: number }
+  /** `EventDataNewEvidence`: once per evidence of a committed block; `height` is the block's. */
+  NewEvidence: { height: number; evidence: DuplicateVoteEvidence }
   Tx: TxEvent
   /** When FinalizeBlock returned validator updates (proposer priority 0, as CometBFT's PB2TM conversion). */
   ValidatorSetUpdates: { validatorUpdates: Validator[] }

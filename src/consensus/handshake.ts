@@ -11,7 +11,7 @@ import type { Database } from '../db/database.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'
 import type { Application, CommitInfo } from './application.js'
-import { buildCommitInfo } from './block-executor.js'
+import { buildCommitInfo, misbehaviorOf } from './block-executor.js'
 import { makeGenesisState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { StateStore } from './state-store.js'
 
@@ -116,6 +116,7 @@ async function replayBlocks(opts: HandshakeOptions, state: ChainState, appHeight
     const res = await app.finalizeBlock({
       txs: block.txs,
       decidedLastCommit,
+      misbehavior: misbehaviorOf(block.evidence),
       hash: meta.blockId.hash,
       height: h,
       time: block.header.time,

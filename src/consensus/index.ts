@@ -1,5 +1,7 @@
 /** The consensus component's public surface (what node/, api/ and p2p/ import). */
-export type { Application, Mempool, FinalizeBlockResponse, CommitInfo, InfoResponse } from './application.js'
+export type { Application, Mempool, FinalizeBlockResponse, CommitInfo, InfoResponse, Misbehavior } from './application.js'
+export { EvidencePool, type ConflictingVoteReporter } from './evidence-pool.js'
+export { InvalidEvidenceError, newDuplicateVoteEvidence, validateEvidenceBasic, verifyDuplicateVote } from './evidence.js'
 export { ConsensusEngine, type ConsensusEngineOptions } from './consensus-engine.js'
 export { makeGenesisState, genesisFromDoc, updateState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 export { StateStore } from './state-store.js'

@@ -32,6 +32,7 @@ import { blockHash, hashesTo } from './block-hash.js'
 import { BlockParts } from './block-parts.js'
 import { MAX_BLOCK_SIZE_BYTES, copyState, nextHeight, type ChainState } from './chain-state.js'
 import type { ConsensusEvents, RoundStateEvent } from './events.js'
+import type { ConflictingVoteReporter } from './evidence-pool.js'
 import { HeightVoteSet, UnwantedRoundError } from './height-vote-set.js'
 import { messageHeightRound, type ConsensusMessage } from './messages.js'
 import { precommitTimeout, prevoteTimeout, proposeTimeout, waitForTxs } from './options.js'
@@ -72,6 +73,8 @@ export interface ConsensusStateOptions {
   /** Precommits of the last block, rebuilt from the stored seen commit (undefined at genesis). */
   lastCommit: VoteSet | undefined
   blockExec: BlockExecutor
+  /** Receives the conflicting votes of other validators (the evidence pool). */
+  evidence: ConflictingVoteReporter
   blockStore: BlockStore
   mempool: Mempool
   /** Undefined for a node that follows without voting. */
@@ -558,7 +561,7 @@ export class ConsensusState {
       return
     }
     try {
-      this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
+      await this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
     } catch (err) {
       this.log.error('prevote step: consensus deems this block invalid; prevoting nil', { height, round, err })
       await this.signAddVote(SignedMsgType.Prevote, zeroBlockId())
@@ -634,7 +637,7 @@ export class ConsensusState {
     if (this.proposalBlock && hashesTo(this.proposalBlock, blockId.hash)) {
       this.log.debug('precommit step; +2/3 prevoted proposal block; locking', { height, round, hash: bytesToUpperHex(blockId.hash) })
       // +2/3 prevoted it, so it must be valid; if not, more than 1/3 is faulty and we must stop.
-      this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
+      await this.opts.blockExec.validateBlock(this.state, this.proposalBlock)
       this.lockedRound = round
       this.lockedBlock = this.proposalBlock
       this.lockedBlockParts = this.proposalBlockParts
@@ -725,7 +728,7 @@ export class ConsensusState {
     if (!block || !parts) throw new Error('cannot finalize commit; proposal block is missing')
     if (!parts.hasHeader(blockId.partSetHeader)) throw new Error('expected ProposalBlockParts header to be commit header')
     if (!hashesTo(block, blockId.hash)) throw new Error('cannot finalize commit; proposal block does not hash to commit hash')
-    this.opts.blockExec.validateBlock(this.state, block)
+    await this.opts.blockExec.validateBlock(this.state, block)
     this.log.info('finalizing commit of block', { height, hash: bytesToUpperHex(blockId.hash), root: bytesToUpperHex(block.header.appHash), txs: block.txs.length })
 
     const seenCommit = precommits.makeCommit()
@@ -894,7 +897,10 @@ export class ConsensusState {
     return this.votes.prevotes(this.proposal.polRound)?.hasTwoThirdsMajority() ?? false
   }
 
-  /** `tryAddVote`: invalid votes are logged and dropped; equivocation is reported (evidence later). */
+  /**
+   * `tryAddVote`: invalid votes are logged and dropped; another validator's equivocation goes to the
+   * evidence pool, which turns it into DuplicateVoteEvidence once the height is committed.
+   */
   private async tryAddVote(vote: Vote, peerId: string, msg: ConsensusMessage): Promise<boolean> {
     try {
       return await this.addVote(vote, peerId)
@@ -908,8 +914,8 @@ export class ConsensusState {
         if (pv && equalBytes(vote.validatorAddress, pv.address)) {
           this.log.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', { height: vote.height, round: vote.round, type: vote.type })
         } else {
-          // The evidence pool of a later issue turns this into DuplicateVoteEvidence.
-          this.log.info('found conflicting vote; evidence to be reported', { height: vote.height, round: vote.round, validator: bytesToUpperHex(vote.validatorAddress) })
+          this.opts.evidence.reportConflictingVotes(err.voteA, err.voteB)
+          this.log.debug('found and sent conflicting votes to the evidence pool', { height: vote.height, round: vote.round, validator: bytesToUpperHex(vote.validatorAddress) })
         }
         return false
       }

@@ -63,6 +63,11 @@ export class Database {
     await this.level.put(key, value)
   }
 
+  /** Deletes immediately (outside any height batch). */
+  async del(key: Bytes): Promise<void> {
+    await this.level.del(key)
+  }
+
   stagePut(key: Bytes, value: Bytes): void {
     this.staged.set(keyId(key), [key, value])
   }

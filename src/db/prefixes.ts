@@ -17,6 +17,8 @@ export const Prefix = {
   blockResults: 0x14,
   /** Consensus state: validator sets and params by height, and the head state. */
   consensusState: 0x20,
+  /** Evidence pool: pending evidence and the hashes of committed evidence (layout in consensus/evidence-store.ts). */
+  evidence: 0x21,
   /** EVM view of a height: header fields, receipts. */
   evmBlock: 0x30,
   evmReceipts: 0x31,

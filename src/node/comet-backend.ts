@@ -331,8 +331,8 @@ export class NodeCometBackend implements CometBackend {
     return this.deps.engine.getRoundState()
   }
 
-  addEvidence(_ev: DuplicateVoteEvidence): void {
-    throw new Error('evidence is not accepted yet: this node has no evidence pool')
+  addEvidence(ev: DuplicateVoteEvidence): Promise<void> {
+    return this.deps.engine.addEvidence(ev)
   }
 
   // ---- internals ----

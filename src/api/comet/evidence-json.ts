@@ -1,7 +1,8 @@
 /**
  * Decoding of the `broadcast_evidence` argument: cmtjson's typed
- * `{"type":"tendermint/DuplicateVoteEvidence","value":{vote_a, vote_b, total_voting_power, validator_power, timestamp}}`
- * with votes as `types.Vote` JSON (the inverse of `encodeEvidence` in json.ts).
+ * `{"type":"tendermint/DuplicateVoteEvidence","value":{vote_a, vote_b, TotalVotingPower, ValidatorPower, Timestamp}}`
+ * with votes as `types.Vote` JSON (the inverse of `encodeEvidence` in json.ts). The protobuf-JSON names
+ * (`total_voting_power`, `validator_power`, `timestamp`) are accepted too.
  */
 import { base64ToBytes, hexToBytes } from '../../primitives/hex.js'
 import { parseRfc3339, type Timestamp } from '../../utils/time.js'
@@ -72,8 +73,8 @@ export function decodeEvidenceJson(v: unknown): DuplicateVoteEvidence {
   return {
     voteA: decodeVoteJson(e['vote_a'], 'vote_a'),
     voteB: decodeVoteJson(e['vote_b'], 'vote_b'),
-    totalVotingPower: int64(e['total_voting_power'], 'total_voting_power'),
-    validatorPower: int64(e['validator_power'], 'validator_power'),
-    timestamp: time(e['timestamp'], 'timestamp'),
+    totalVotingPower: int64(e['TotalVotingPower'] ?? e['total_voting_power'], 'TotalVotingPower'),
+    validatorPower: int64(e['ValidatorPower'] ?? e['validator_power'], 'ValidatorPower'),
+    timestamp: time(e['Timestamp'] ?? e['timestamp'], 'Timestamp'),
   }
 }

@@ -127,16 +127,20 @@ export function encodeProposal(p: Proposal): JsonObject {
   }
 }
 
-/** Typed `DuplicateVoteEvidence` as it appears in `block.evidence.evidence`. */
+/**
+ * Typed `DuplicateVoteEvidence` as it appears in `block.evidence.evidence`, the NewEvidence event and
+ * `broadcast_evidence`. Only the votes have json tags in Go (`vote_a`, `vote_b`); cmtjson names the
+ * other fields after the Go fields: `TotalVotingPower` and `ValidatorPower` (int64 → strings), `Timestamp`.
+ */
 export function encodeEvidence(ev: DuplicateVoteEvidence): JsonObject {
   return {
     type: EVIDENCE_TYPE_DUPLICATE_VOTE,
     value: {
       vote_a: encodeVote(ev.voteA),
       vote_b: encodeVote(ev.voteB),
-      total_voting_power: encodeInt64(ev.totalVotingPower),
-      validator_power: encodeInt64(ev.validatorPower),
-      timestamp: encodeTime(ev.timestamp),
+      TotalVotingPower: encodeInt64(ev.totalVotingPower),
+      ValidatorPower: encodeInt64(ev.validatorPower),
+      Timestamp: encodeTime(ev.timestamp),
     },
   }
 }

@@ -2,8 +2,8 @@
 import { sha256 } from '../../crypto/index.js'
 import { bytesToBase64 } from '../../primitives/hex.js'
 import { encodeEvidence as encodeEvidenceProto } from '../../chain/comet/encoding.js'
-import { blockIdKey } from '../../chain/comet/part-set.js'
 import type { DuplicateVoteEvidence } from '../../chain/comet/types.js'
+import { validateEvidenceBasic } from '../../consensus/evidence.js'
 import { encodeConsensusParams, encodeInt64, encodeValidator } from './json.js'
 import { encodeRoundState, encodeRoundStateSimple } from './json-round-state.js'
 import { latestUncommittedHeight, pageOf, resolveHeight, validatePage, validatePerPage, validatorsOf, type RouteContext } from './route.js'
@@ -43,17 +43,12 @@ export async function dumpConsensusState(ctx: RouteContext): Promise<Json> {
   return { round_state: encodeRoundState(rs), peers: peers.map((p) => ({ node_address: `${p.nodeInfo.id}@${p.remoteIp}`, peer_state: {} })) }
 }
 
-/** `DuplicateVoteEvidence.ValidateBasic` checks that need no state: votes ordered by BlockID key. */
-function validateEvidence(ev: DuplicateVoteEvidence): void {
-  if (blockIdKey(ev.voteA.blockId) >= blockIdKey(ev.voteB.blockId)) throw new Error('duplicate votes in invalid order')
-}
-
 /** `broadcast_evidence`: validates and adds evidence to the pool; returns its hash (SHA-256 of its protobuf), base64. */
 export async function broadcastEvidence(ctx: RouteContext, args: { evidence: DuplicateVoteEvidence | undefined }): Promise<Json> {
   const ev = args.evidence
   if (!ev) throw new Error('no evidence was provided')
   try {
-    validateEvidence(ev)
+    validateEvidenceBasic(ev)
   } catch (err) {
     throw new Error(`evidence.ValidateBasic failed: ${(err as Error).message}`)
   }

@@ -24,7 +24,7 @@ import type {
 import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
 import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'
 import { testConsensusConfig } from '../../../src/consensus/options.js'
-import { FilePV } from '../../../src/consensus/privval.js'
+import { FilePV, type PrivValidator } from '../../../src/consensus/privval.js'
 import type { ConsensusTransport } from '../../../src/consensus/transport.js'
 import { sha256 } from '../../../src/crypto/index.js'
 import { Database } from '../../../src/db/database.js'
@@ -228,6 +228,8 @@ export interface StartNodeOptions {
   noStart?: boolean
   /** Re-gossip interval (default 100 ms in tests). */
   gossipIntervalMs?: number
+  /** Replaces the node's signer, e.g. by a byzantine one around it. */
+  wrapSigner?: (pv: FilePV) => PrivValidator
 }
 
 /** Builds a node over `dir` (db, WAL, signer state) and starts it. */
@@ -246,7 +248,7 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
     blockStore,
     app,
     mempool,
-    ...(pv ? { privValidator: pv } : {}),
+    ...(pv ? { privValidator: opts.wrapSigner ? opts.wrapSigner(pv) : pv } : {}),
     ...(opts.transport ? { transport: opts.transport } : {}),
     walPath: join(opts.dir, 'cs.wal', 'wal'),
     gossipIntervalMs: opts.gossipIntervalMs ?? 100,

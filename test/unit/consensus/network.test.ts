@@ -2,8 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { mkdir } from 'node:fs/promises'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'
-import { BlockIDFlag } from '../../../src/chain/comet/types.js'
+import { hashEvidence } from '../../../src/chain/comet/hash.js'
+import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
+import { BlockIDFlag, SignedMsgType } from '../../../src/chain/comet/types.js'
+import type { ConsensusEvents } from '../../../src/consensus/events.js'
+import type { FilePV } from '../../../src/consensus/privval.js'
 import { InMemoryNetwork } from '../../../src/consensus/transport.js'
+import { EquivocatingSigner } from './evidence-helpers.js'
 import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
 
 describe('validators over the in-memory network', () => {
@@ -113,5 +118,48 @@ describe('validators over the in-memory network', () => {
     await waitFor(() => nodes.every((n) => n.engine.height >= 5), 'all at height 5 despite losses', 50_000)
     const reference = await blockHashes(nodes[0]!, 5)
     for (const n of nodes.slice(1)) expect(await blockHashes(n, 5)).toEqual(reference)
+  })
+
+  it('a validator signing two prevotes for one height/round is caught: the evidence is committed on every honest node', async () => {
+    const keys = makeKeys(4)
+    const genesis = makeGenesis(keys)
+    const net = new InMemoryNetwork()
+    const byzantine = 3
+    let signer: EquivocatingSigner | undefined
+    nodes = await Promise.all(
+      keys.map(async (key, i) => {
+        const home = join(dir, `node${i}`)
+        await mkdir(home, { recursive: true })
+        const transport = net.join(`node${i}`)
+        const equivocate = (pv: FilePV): EquivocatingSigner =>
+          (signer = new EquivocatingSigner(pv, key, transport, (v) => v.height === 2 && v.type === SignedMsgType.Prevote))
+        return startNode({ dir: home, genesis, key, transport, noStart: true, ...(i === byzantine ? { wrapSigner: equivocate } : {}) })
+      }),
+    )
+    const seen = nodes.map(() => [] as ConsensusEvents['NewEvidence'][])
+    nodes.forEach((n, i) => n.engine.events.on('NewEvidence', (e) => seen[i]!.push(e)))
+    await Promise.all(nodes.map((n) => n.engine.start()))
+    const honest = [0, 1, 2]
+    await waitFor(() => honest.every((i) => seen[i]!.length > 0), 'evidence committed on every honest node', 50_000)
+    const conflicting = signer!.conflicting!
+    expect(conflicting.height).toBe(2)
+
+    const { height, evidence } = seen[0]![0]!
+    const time2 = (await nodes[0]!.blockStore.loadBlockMeta(2))!.header.time
+    expect(evidence.voteA.validatorAddress).toEqual(keys[byzantine]!.address)
+    expect([evidence.voteA.height, evidence.voteA.round, evidence.voteA.type]).toEqual([2, conflicting.round, SignedMsgType.Prevote])
+    expect([evidence.voteA, evidence.voteB].some((v) => blockIdEquals(v.blockId, conflicting.blockId))).toBe(true)
+    expect({ total: evidence.totalVotingPower, power: evidence.validatorPower, time: evidence.timestamp }).toEqual({ total: 40n, power: 10n, time: time2 })
+    // The same evidence in the same block everywhere, bound to the header by its evidence hash.
+    await waitFor(() => honest.every((i) => nodes[i]!.engine.height >= height + 1), 'honest nodes past the evidence block', 50_000)
+    const blockHash = bytesToUpperHex((await nodes[0]!.blockStore.loadBlockMeta(height))!.blockId.hash)
+    for (const i of honest) {
+      expect(seen[i]).toEqual([{ height, evidence }])
+      expect(bytesToUpperHex((await nodes[i]!.blockStore.loadBlockMeta(height))!.blockId.hash)).toBe(blockHash)
+      const block = (await nodes[i]!.blockStore.loadBlock(height))!
+      expect(block.evidence).toEqual([evidence])
+      expect(block.header.evidenceHash).toEqual(hashEvidence([evidence]))
+      expect(nodes[i]!.engine.pendingEvidenceCount).toBe(0)
+    }
   })
 })

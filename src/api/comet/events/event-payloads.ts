@@ -11,7 +11,7 @@ import type { ExecTxResult } from '../../../chain/comet/types.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import { bytesToBase64, bytesToUpperHex } from '../../../primitives/hex.js'
 import { encodeConsensusParamUpdates, encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from '../json-abci.js'
-import { encodeBlock, encodeBlockId, encodeBytes, encodeHeader, encodeHexBytes, encodeInt64, encodeValidator, encodeVote } from '../json.js'
+import { encodeBlock, encodeBlockId, encodeBytes, encodeEvidence, encodeHeader, encodeHexBytes, encodeInt64, encodeValidator, encodeVote } from '../json.js'
 import type { Json, JsonObject } from '../wire-json.js'
 
 /** Every event name a subscription can name with `tm.event`. */
@@ -19,6 +19,7 @@ export const SUBSCRIBABLE_EVENTS: readonly ConsensusEventName[] = [
   'NewBlock',
   'NewBlockHeader',
   'NewBlockEvents',
+  'NewEvidence',
   'Tx',
   'ValidatorSetUpdates',
   'NewRound',
@@ -39,6 +40,7 @@ const DATA_TYPE: Record<ConsensusEventName, string> = {
   NewBlock: 'NewBlock',
   NewBlockHeader: 'NewBlockHeader',
   NewBlockEvents: 'NewBlockEvents',
+  NewEvidence: 'NewEvidence',
   Tx: 'Tx',
   ValidatorSetUpdates: 'ValidatorSetUpdates',
   NewRound: 'NewRound',
@@ -123,6 +125,10 @@ function encodeEventValue<K extends ConsensusEventName>(name: K, payload: Consen
     case 'NewBlockEvents': {
       const e = p as ConsensusEvents['NewBlockEvents']
       return { height: encodeInt64(e.height), events: e.events.map((ev) => encodeEvent(ev)), num_txs: encodeInt64(e.numTxs) }
+    }
+    case 'NewEvidence': {
+      const e = p as ConsensusEvents['NewEvidence']
+      return { height: encodeInt64(e.height), evidence: encodeEvidence(e.evidence) }
     }
     case 'Tx': {
       const t = p as ConsensusEvents['Tx']

@@ -1,0 +1,89 @@
+/**
+ * Builders for the evidence tests: votes signed with a validator key, DuplicateVoteEvidence with real
+ * signatures, and a byzantine signer that equivocates once (signs a second prevote for another block and
+ * sends it to the network itself, bypassing the double-sign protection of its FilePV).
+ */
+import { blockIdKey } from '../../../src/chain/comet/part-set.js'
+import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
+import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Proposal, type Vote } from '../../../src/chain/comet/types.js'
+import type { PrivValidator } from '../../../src/consensus/privval.js'
+import type { ConsensusTransport } from '../../../src/consensus/transport.js'
+import { ed25519Sign, randomBytes } from '../../../src/crypto/index.js'
+import type { ValidatorKey } from '../../../src/keystore/validator-key.js'
+import type { Timestamp } from '../../../src/utils/time.js'
+
+/** A complete BlockID of random hashes. */
+export function randomBlockId(): BlockID {
+  return { hash: randomBytes(32), partSetHeader: { total: 1, hash: randomBytes(32) } }
+}
+
+/** Signs `vote` (its signature is replaced) with `key` over the vote sign bytes of `chainId`. */
+export function signVote(key: ValidatorKey, chainId: string, vote: Vote): Vote {
+  return { ...vote, signature: ed25519Sign(key.seed, voteSignBytes(chainId, vote)) }
+}
+
+export interface EvidenceSpec {
+  key: ValidatorKey
+  chainId: string
+  height: number
+  /** Time of the block at `height`. */
+  blockTime: Timestamp
+  validatorPower: bigint
+  totalVotingPower: bigint
+  type?: Vote['type']
+  validatorIndex?: number
+}
+
+/** Two precommits (by default) of `key` for different random blocks, ordered by BlockID key. */
+export function makeEvidence(spec: EvidenceSpec): DuplicateVoteEvidence {
+  const vote = (): Vote =>
+    signVote(spec.key, spec.chainId, {
+      type: spec.type ?? SignedMsgType.Precommit,
+      height: spec.height,
+      round: 0,
+      blockId: randomBlockId(),
+      timestamp: spec.blockTime,
+      validatorAddress: spec.key.address,
+      validatorIndex: spec.validatorIndex ?? 0,
+      signature: new Uint8Array(0),
+    })
+  const [voteA, voteB] = [vote(), vote()].sort((a, b) => (blockIdKey(a.blockId) < blockIdKey(b.blockId) ? -1 : 1)) as [Vote, Vote]
+  return { voteA, voteB, totalVotingPower: spec.totalVotingPower, validatorPower: spec.validatorPower, timestamp: spec.blockTime }
+}
+
+/**
+ * A validator that equivocates: for the first vote `when` selects, it signs a second vote of the same
+ * height/round/type for a random block with its raw key and broadcasts it itself, then returns the honest vote.
+ */
+export class EquivocatingSigner implements PrivValidator {
+  /** The conflicting vote it sent, once it did. */
+  conflicting: Vote | undefined
+
+  constructor(
+    private readonly inner: PrivValidator,
+    private readonly key: ValidatorKey,
+    private readonly transport: ConsensusTransport,
+    private readonly when: (vote: Vote) => boolean,
+  ) {}
+
+  get address(): Uint8Array {
+    return this.inner.address
+  }
+
+  get pubKey(): Uint8Array {
+    return this.inner.pubKey
+  }
+
+  async signVote(chainId: string, vote: Vote): Promise<Vote> {
+    const signed = await this.inner.signVote(chainId, vote)
+    if (!this.conflicting && this.when(signed)) {
+      this.conflicting = signVote(this.key, chainId, { ...signed, blockId: randomBlockId() })
+      this.transport.broadcast({ type: 'vote', vote: this.conflicting })
+    }
+    return signed
+  }
+
+  signProposal(chainId: string, proposal: Proposal): Promise<Proposal> {
+    return this.inner.signProposal(chainId, proposal)
+  }
+}
