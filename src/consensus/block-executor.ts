@@ -5,6 +5,7 @@
  * `db.commitStaged()`; only then is the mempool updated, the evidence pool told, and are the block
  * events emitted. Blocks carry the pool's pending evidence and are checked against it.
  */
+import { uvarintSize } from '../chain/comet/proto.js'
 import type { BlockStore } from '../chain/comet/block-store.js'
 import { fillHeaderHashes, hashConsensusParams } from '../chain/comet/hash.js'
 import { BLOCK_PROTOCOL_VERSION, type Block, type BlockID, type Commit, type DuplicateVoteEvidence, type Validator } from '../chain/comet/types.js'
@@ -44,15 +45,6 @@ export function txsProtoSize(txs: Uint8Array[]): number {
   let n = 0
   for (const tx of txs) n += 1 + uvarintSize(tx.length) + tx.length
   return n
-}
-
-function uvarintSize(n: number): number {
-  let size = 1
-  while (n >= 0x80) {
-    n = Math.floor(n / 0x80)
-    size++
-  }
-  return size
 }
 
 /** ABCI `CommitInfo` of a commit signed by `validators` (one entry per validator, in set order). */

@@ -4,6 +4,7 @@
  * infraction height, expiry, the ABCI `Misbehavior` form and the byte size an evidence list takes in a block.
  * The pool (evidence-pool.ts) applies them against the stored chain.
  */
+import { uvarintSize } from '../chain/comet/proto.js'
 import { encodeEvidence } from '../chain/comet/encoding.js'
 import { blockIdEquals, blockIdKey } from '../chain/comet/part-set.js'
 import { voteSignBytes } from '../chain/comet/sign-bytes.js'
@@ -124,13 +125,4 @@ export function evidenceListSize(list: DuplicateVoteEvidence[]): number {
   let n = 0
   for (const ev of list) n += evidenceListEntrySize(encodeEvidence(ev).length)
   return n
-}
-
-function uvarintSize(n: number): number {
-  let size = 1
-  while (n >= 0x80) {
-    n = Math.floor(n / 0x80)
-    size++
-  }
-  return size
 }

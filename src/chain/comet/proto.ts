@@ -11,6 +11,16 @@ export const WireType = { Varint: 0, Fixed64: 1, Len: 2, Fixed32: 5 } as const
 const U64_MASK = (1n << 64n) - 1n
 
 /** Appends protobuf fields to a growable buffer; `finish()` returns the message body. */
+/** Bytes of `n` (≥ 0) as an unsigned protobuf varint. */
+export function uvarintSize(n: number): number {
+  let size = 1
+  while (n >= 0x80) {
+    n = Math.floor(n / 0x80)
+    size++
+  }
+  return size
+}
+
 export class ProtoWriter {
   private buf = new Uint8Array(64)
   private len = 0
