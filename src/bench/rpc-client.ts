@@ -121,12 +121,15 @@ export class RpcClient {
     this.path = u.pathname || '/'
   }
 
-  /** Sends one request; resolves with `result` or rejects with the JSON-RPC error message. */
-  async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+  /**
+   * Sends one request; resolves with `result` or rejects with the JSON-RPC error message. `params` is
+   * positional, or named (an object) as CometBFT's consensus RPC documents its routes.
+   */
+  async call<T = unknown>(method: string, params: unknown[] | Record<string, unknown> = []): Promise<T> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params })
     const text = await this.post(body)
-    const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string } }
-    if (reply.error) throw new Error(`${method}: ${reply.error.message} (${reply.error.code})`)
+    const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string; data?: unknown } }
+    if (reply.error) throw new Error(`${method}: ${reply.error.message}${typeof reply.error.data === 'string' ? `: ${reply.error.data}` : ''} (${reply.error.code})`)
     return reply.result as T
   }
 

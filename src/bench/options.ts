@@ -1,0 +1,115 @@
+/** The flags of `npm run bench`, parsed and checked once into {@link BenchOptions}. */
+import { parseArgs } from 'node:util'
+
+/** Every workload, in the order they run; `--workloads` selects a subset (default: all). */
+export const WORKLOADS = ['reads', 'call', 'transfers', 'logs', 'ws-heads', 'tx-search', 'getlogs-range'] as const
+export type WorkloadName = (typeof WORKLOADS)[number]
+
+export interface BenchOptions {
+  /** Target EVM JSON-RPC URL; undefined = spawn `nodectl start --dev`. */
+  rpc: string | undefined
+  /** EVM JSON-RPC WebSocket URL (default: the spawned node's, or `--rpc` with a ws scheme). */
+  ws: string | undefined
+  /** Consensus (CometBFT) RPC URL (default: the spawned node's; none for an `--rpc` target). */
+  cometRpc: string | undefined
+  /** `target` field of every line (default "nodectl"). */
+  label: string
+  /** First of the spawned node's ports: JSON-RPC, +1 WebSocket, +2 consensus RPC, +3 p2p (default 18545). */
+  port: number
+  /** Seconds of each closed-loop read workload (default 10). */
+  durationMs: number
+  /** Workers of the closed-loop read workloads (default 32). */
+  concurrency: number
+  /** ERC-20 transfers sent by `transfers`, whose hashes `tx-search` looks up (default 10000). */
+  txs: number
+  /** Accounts the transfers come from (default 10, every funded dev account). */
+  senders: number
+  /** Selected workloads. */
+  workloads: ReadonlySet<WorkloadName>
+  /** getlogs-range: blocks of the queried range (default 10000; the default block-range-cap allows to − from ≤ 10000). */
+  rangeBlocks: number
+  /** getlogs-range: heights with a log of the selectively queried contract (default 5). */
+  rangeHits: number
+  /** getlogs-range: logs of the busy contract over the range (default 10000, the default logs-cap). */
+  busyLogs: number
+  /** getlogs-range: one tx with logs of another contract every this many blocks (default 2). */
+  noiseEvery: number
+  /** getlogs-range: selective queries timed; the busy query runs a fifth as often (default 50). */
+  rangeQueries: number
+  /** getlogs-range: home prepared once and reused by later runs (default: a temporary one). */
+  rangeHome: string | undefined
+  /** ws-heads: WebSocket clients subscribed to newHeads (default 50). */
+  wsClients: number
+  /** ws-heads: transactions sent, one block each (default 30). */
+  wsBlocks: number
+  /** tx-search: lookups of random transfer hashes (default 1000). */
+  searches: number
+}
+
+function positiveInt(name: string, text: string): number {
+  const n = Number(text)
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--${name}: want a positive integer, got "${text}"`)
+  return n
+}
+
+/** Parses `--workloads a,b,c`; throws on an unknown name. */
+export function parseWorkloads(text: string): Set<WorkloadName> {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean)
+  const known = new Set<string>(WORKLOADS)
+  const unknown = names.filter((n) => !known.has(n))
+  if (unknown.length) throw new Error(`--workloads: unknown ${unknown.join(', ')} (known: ${WORKLOADS.join(',')})`)
+  if (!names.length) throw new Error('--workloads: empty list')
+  return new Set(names as WorkloadName[])
+}
+
+/** Parses the bench's command line (`process.argv.slice(2)`). */
+export function parseBenchArgs(argv: string[]): BenchOptions {
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      rpc: { type: 'string' },
+      ws: { type: 'string' },
+      'comet-rpc': { type: 'string' },
+      label: { type: 'string', default: 'nodectl' },
+      port: { type: 'string', default: '18545' },
+      duration: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '32' },
+      txs: { type: 'string', default: '10000' },
+      senders: { type: 'string', default: '10' },
+      workloads: { type: 'string', default: WORKLOADS.join(',') },
+      'range-blocks': { type: 'string', default: '10000' },
+      'range-hits': { type: 'string', default: '5' },
+      'busy-logs': { type: 'string', default: '10000' },
+      'noise-every': { type: 'string', default: '2' },
+      'range-queries': { type: 'string', default: '50' },
+      'range-home': { type: 'string' },
+      'ws-clients': { type: 'string', default: '50' },
+      'ws-blocks': { type: 'string', default: '30' },
+      searches: { type: 'string', default: '1000' },
+    },
+  })
+  const senders = positiveInt('senders', v.senders!)
+  // The dev chain funds 10 accounts (Anvil and Hardhat too); getlogs-range needs 3 distinct senders.
+  if (senders > 10) throw new Error('--senders: at most 10 (the funded dev accounts)')
+  return {
+    rpc: v.rpc,
+    ws: v.ws,
+    cometRpc: v['comet-rpc'],
+    label: v.label!,
+    port: positiveInt('port', v.port!),
+    durationMs: positiveInt('duration', v.duration!) * 1000,
+    concurrency: positiveInt('concurrency', v.concurrency!),
+    txs: positiveInt('txs', v.txs!),
+    senders,
+    workloads: parseWorkloads(v.workloads!),
+    rangeBlocks: positiveInt('range-blocks', v['range-blocks']!),
+    rangeHits: positiveInt('range-hits', v['range-hits']!),
+    busyLogs: positiveInt('busy-logs', v['busy-logs']!),
+    noiseEvery: positiveInt('noise-every', v['noise-every']!),
+    rangeQueries: positiveInt('range-queries', v['range-queries']!),
+    rangeHome: v['range-home'],
+    wsClients: positiveInt('ws-clients', v['ws-clients']!),
+    wsBlocks: positiveInt('ws-blocks', v['ws-blocks']!),
+    searches: positiveInt('searches', v.searches!),
+  }
+}

@@ -1,0 +1,46 @@
+/** Latency summaries of the benchmark: nearest-rank percentiles in milliseconds, rounded to the µs. */
+
+/** p50 / p95 / p99 of a sample, in ms. */
+export interface Percentiles {
+  p50Ms: number
+  p95Ms: number
+  p99Ms: number
+}
+
+/** Percentiles plus the sample size and its maximum. */
+export interface LatencySummary extends Percentiles {
+  count: number
+  maxMs: number
+}
+
+/**
+ * Nearest-rank percentiles (the value at index ⌊q·n⌋ of the sorted sample, clamped to the last one),
+ * so every figure is a latency that was actually observed; 0 for an empty sample.
+ */
+export function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b)
+  const at = (q: number): number => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)
+  return { p50Ms: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) }
+}
+
+/** {@link percentiles} with the count and the maximum. */
+export function summarize(values: readonly number[]): LatencySummary {
+  return { count: values.length, ...percentiles(values), maxMs: round(values.reduce((m, v) => Math.max(m, v), 0)) }
+}
+
+/** `x` rounded to `digits` decimals (default 3: µs for values in ms). */
+export function round(x: number, digits = 3): number {
+  const f = 10 ** digits
+  return Math.round(x * f) / f
+}
+
+/** Runs `fn` `count` times in a row and returns each call's latency in ms. */
+export async function timeSequential(count: number, fn: (i: number) => Promise<void>): Promise<number[]> {
+  const latencies: number[] = []
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now()
+    await fn(i)
+    latencies.push(performance.now() - t0)
+  }
+  return latencies
+}

@@ -1,0 +1,69 @@
+/**
+ * `--txs` ERC-20 transfers, pre-signed, from `--senders` accounts in parallel (each sends its own in
+ * nonce order), timed from the first send to the last receipt. Sent once: `transfers` reports its
+ * throughput, `logs` queries its logs and `tx-search` looks its hashes up.
+ */
+import { getFees, getHeight, getPendingNonce, getReceipts, waitForReceipt } from '../chain.js'
+import { round } from '../stats.js'
+import type { BenchContext } from './context.js'
+import type { TokenSetup } from './token.js'
+
+export interface TransferBatch {
+  /** EVM hashes of the accepted transfers. */
+  hashes: string[]
+  /** Those of them with a receipt (status 1 or 0): in a block, so indexed. */
+  committed: string[]
+  /** Rejected sends plus failed or missing receipts. */
+  failed: number
+  seconds: number
+  sendSeconds: number
+  /** Head before the first send and after the last receipt. */
+  startBlock: number
+  endBlock: number
+}
+
+/** Where the tokens go. */
+const RECIPIENT = '0x000000000000000000000000000000000000dEaD'
+
+export async function sendTransferBatch(ctx: BenchContext, token: TokenSetup): Promise<TransferBatch> {
+  const { client, chainId } = ctx
+  const wallets = ctx.accounts.slice(0, ctx.options.senders)
+  const total = ctx.options.txs
+  const perSender = Math.ceil(total / wallets.length)
+  const fees = await getFees(client)
+  const data = token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n])
+  const signed: string[][] = await Promise.all(
+    wallets.map(async (w, s) => {
+      let nonce = await getPendingNonce(client, w.address)
+      const out: string[] = []
+      for (let i = 0; i < perSender && s * perSender + i < total; i++) {
+        out.push(await w.signTransaction({ type: 2, chainId, nonce: nonce++, gasLimit: 80_000n, ...fees, to: token.address, data }))
+      }
+      return out
+    }),
+  )
+  const hashes: string[][] = signed.map(() => [])
+  const startBlock = await getHeight(client)
+  const t0 = performance.now()
+  let sendErrors = 0
+  await Promise.all(
+    signed.map(async (txs, s) => {
+      for (const raw of txs) {
+        try {
+          hashes[s]!.push(await client.call<string>('eth_sendRawTransaction', [raw]))
+        } catch {
+          sendErrors++
+        }
+      }
+    }),
+  )
+  const sentMs = performance.now() - t0
+  await Promise.all(hashes.map((hs) => (hs.length ? waitForReceipt(client, hs[hs.length - 1]!) : undefined)))
+  const seconds = (performance.now() - t0) / 1000
+  const endBlock = await getHeight(client)
+  const all = hashes.flat()
+  const receipts = await getReceipts(client, all)
+  const failed = sendErrors + receipts.filter((r) => !r || r.status !== '0x1').length
+  const committed = all.filter((_, i) => receipts[i] !== null)
+  return { hashes: all, committed, failed, seconds: round(seconds), sendSeconds: round(sentMs / 1000), startBlock, endBlock }
+}
