@@ -4,7 +4,7 @@
  * routes and to verify commits of old blocks) and the FinalizeBlock response of each height (for
  * `block_results`). Saves are staged into the height's atomic batch; the caller commits it.
  */
-import type { ConsensusParams, Validator } from '../chain/comet/types.js'
+import type { ConsensusParams, ExecTxResult, Validator } from '../chain/comet/types.js'
 import { ValidatorSet } from '../chain/comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { Prefix, prefixedKey } from '../db/prefixes.js'
@@ -17,8 +17,12 @@ const Key = {
   state: 0x73, // 's'
   validators: 0x76, // 'v' ‖ height
   params: 0x70, // 'p' ‖ height
-  response: 0x72, // 'r' ‖ height
+  response: 0x72, // 'r' ‖ height: the response without its tx results
+  txResult: 0x74, // 't' ‖ height ‖ u32 index: one ExecTxResult, so one tx reads alone
 } as const
+
+/** What the `response` key holds; `txResults` only in homes written before results were stored per tx. */
+type StoredResponse = Omit<FinalizeBlockResponse, 'txResults'> & { txResults?: ExecTxResult[]; txCount?: number }
 
 interface StoredValidatorSet {
   validators: Validator[]
@@ -76,13 +80,36 @@ export class StateStore {
     return bytes ? decodeTaggedJson<ConsensusParams>(bytes) : undefined
   }
 
+  /** Stages a height's FinalizeBlock response: the tx results one key each, the rest under one key. */
   stageFinalizeBlockResponse(height: number, response: FinalizeBlockResponse): void {
-    this.db.stagePut(heightKey(Key.response, height), encodeTaggedJson(response))
+    const { txResults, ...rest } = response
+    this.db.stagePut(heightKey(Key.response, height), encodeTaggedJson({ ...rest, txCount: txResults.length } satisfies StoredResponse))
+    txResults.forEach((result, index) => this.db.stagePut(txResultKey(height, index), encodeTaggedJson(result)))
   }
 
   async loadFinalizeBlockResponse(height: number): Promise<FinalizeBlockResponse | undefined> {
     const bytes = await this.db.get(heightKey(Key.response, height))
-    return bytes ? decodeTaggedJson<FinalizeBlockResponse>(bytes) : undefined
+    if (!bytes) return undefined
+    const { txCount, txResults, ...rest } = decodeTaggedJson<StoredResponse>(bytes)
+    if (txResults) return { ...rest, txResults }
+    const keys = Array.from({ length: txCount ?? 0 }, (_, index) => txResultKey(height, index))
+    const values = await this.db.getMany(keys)
+    return { ...rest, txResults: values.map((v, index) => (v ? decodeTaggedJson<ExecTxResult>(v) : missingResult(height, index))) }
+  }
+
+  /** The FinalizeBlock events of a height, without reading its tx results (block_search). */
+  async loadFinalizeBlockEvents(height: number): Promise<FinalizeBlockResponse['events'] | undefined> {
+    const bytes = await this.db.get(heightKey(Key.response, height))
+    return bytes ? decodeTaggedJson<StoredResponse>(bytes).events : undefined
+  }
+
+  /** The result of the `index`-th tx of block `height`, read alone (undefined when not stored). */
+  async loadTxResult(height: number, index: number): Promise<ExecTxResult | undefined> {
+    const bytes = await this.db.get(txResultKey(height, index))
+    if (bytes) return decodeTaggedJson<ExecTxResult>(bytes)
+    // A home written before per-tx results: the whole response holds them.
+    const whole = await this.db.get(heightKey(Key.response, height))
+    return whole ? decodeTaggedJson<StoredResponse>(whole).txResults?.[index] : undefined
   }
 }
 
@@ -103,4 +130,17 @@ function heightKey(tag: number, height: number): Uint8Array {
   suffix[0] = tag
   new DataView(suffix.buffer).setBigUint64(1, BigInt(height))
   return prefixedKey(Prefix.consensusState, suffix)
+}
+
+function txResultKey(height: number, index: number): Uint8Array {
+  const suffix = new Uint8Array(13)
+  suffix[0] = Key.txResult
+  const view = new DataView(suffix.buffer)
+  view.setBigUint64(1, BigInt(height))
+  view.setUint32(9, index)
+  return prefixedKey(Prefix.consensusState, suffix)
+}
+
+function missingResult(height: number, index: number): never {
+  throw new Error(`state store: tx result ${index} of height ${height} is missing`)
 }

@@ -218,11 +218,8 @@ export class NodeCometBackend implements CometBackend {
    */
   async getTx(hash: Uint8Array): Promise<TxRecord | undefined> {
     // The kv indexer's primary entry (hash → height, index) also knows txs the EVM refused.
-    const location = await this.deps.indexer?.getTxLocation(hash)
-    if (location) {
-      const r = (await this.blockTxRecords(location.height))[location.index]
-      if (r && equalBytes(hashTx(r.tx), hash)) return r
-    }
+    const indexed = await this.deps.indexer?.getTx(hash)
+    if (indexed) return indexed
     const evmTx = await this.deps.app.getTransactionByCometHash(hash)
     if (evmTx?.blockNumber === undefined) return undefined
     return this.findInBlock(evmTx.blockNumber, hash, evmTx.transactionIndex ?? 0)
@@ -235,16 +232,7 @@ export class NodeCometBackend implements CometBackend {
    */
   async searchTxs(query: string): Promise<TxRecord[]> {
     const indexer = this.requireIndexer('transaction')
-    const locations = await indexer.searchTxs(parseSearchQuery(query))
-    const heights = new Map<number, Promise<TxRecord[]>>()
-    const out: TxRecord[] = []
-    for (const { height, index } of locations) {
-      let records = heights.get(height)
-      if (!records) heights.set(height, (records = this.blockTxRecords(height)))
-      const r = (await records)[index]
-      if (r) out.push(r)
-    }
-    return out
+    return indexer.searchTxs(parseSearchQuery(query))
   }
 
   /** Heights of the blocks whose FinalizeBlock events and `block.height` match the query. */
@@ -354,17 +342,8 @@ export class NodeCometBackend implements CometBackend {
       }
     }
     if (index < 0) return undefined
-    const response = await this.deps.engine.stateStore.loadFinalizeBlockResponse(height)
-    const result = response?.txResults[index]
+    const result = await this.deps.engine.stateStore.loadTxResult(height, index)
     return result ? { height, index, tx: block.txs[index]!, result } : undefined
-  }
-
-  /** Every tx of block `height` with its result (empty when the height is not stored). */
-  private async blockTxRecords(height: number): Promise<TxRecord[]> {
-    if (!Number.isSafeInteger(height) || height <= 0) return []
-    const [block, response] = await Promise.all([this.deps.blockStore.loadBlock(height), this.deps.engine.stateStore.loadFinalizeBlockResponse(height)])
-    if (!block || !response) return []
-    return block.txs.map((tx, index) => ({ height, index, tx, result: response.txResults[index]! }))
   }
 }
 

@@ -122,10 +122,11 @@ export class Node {
           ? undefined
           : new EventIndexer({
               db,
-              loadHeight: async (height) => {
-                const [block, response] = await Promise.all([blockStore.loadBlock(height), engine?.stateStore.loadFinalizeBlockResponse(height)])
-                return block && response ? { txs: block.txs, txResults: response.txResults, events: response.events } : undefined
+              loadTx: async (height, index) => {
+                const [tx, result] = await Promise.all([blockStore.loadBlockTx(height, index), engine?.stateStore.loadTxResult(height, index)])
+                return tx && result ? { tx, result } : undefined
               },
+              loadBlockEvents: async (height) => engine?.stateStore.loadFinalizeBlockEvents(height),
             })
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
       engine = new ConsensusEngine({

@@ -10,7 +10,7 @@
 import type { Database } from '../../db/database.js'
 import { heightKey, metaKey, Prefix, prefixedKey } from '../../db/prefixes.js'
 import { bytesToUpperHex } from '../../primitives/hex.js'
-import { decodeBlock, decodeBlockId, decodeCommit, decodeHeader, encodeBlock, encodeBlockId, encodeCommit, encodeHeader } from './encoding.js'
+import { decodeBlock, decodeBlockId, decodeBlockTx, decodeCommit, decodeHeader, encodeBlock, encodeBlockId, encodeCommit, encodeHeader } from './encoding.js'
 import { ProtoReader, ProtoWriter } from './proto.js'
 import type { Block, BlockID, Commit, Header } from './types.js'
 
@@ -56,6 +56,12 @@ export class BlockStore {
   async loadBlock(height: number): Promise<Block | undefined> {
     const bytes = await this.loadBlockBytes(height)
     return bytes && decodeBlock(bytes)
+  }
+
+  /** The `index`-th tx of block `height`, decoded alone (tx lookups and searches). */
+  async loadBlockTx(height: number, index: number): Promise<Uint8Array | undefined> {
+    const bytes = await this.loadBlockBytes(height)
+    return bytes && decodeBlockTx(bytes, index)
   }
 
   /** The block's protobuf bytes, as hashed into its part set (for serving block sync). */

@@ -366,6 +366,26 @@ export function encodeBlock(block: Block): Uint8Array {
     .finish()
 }
 
+/** The `index`-th tx of an encoded block, read without decoding the rest (undefined past the end). */
+export function decodeBlockTx(bytes: Uint8Array, index: number): Uint8Array | undefined {
+  const r = new ProtoReader(bytes)
+  while (r.next()) {
+    if (r.field !== 2) {
+      r.skip()
+      continue
+    }
+    const d = new ProtoReader(r.bytes())
+    let i = 0
+    while (d.next()) {
+      if (d.field !== 1) d.skip()
+      else if (i++ === index) return d.bytes()
+      else d.skip()
+    }
+    return undefined
+  }
+  return undefined
+}
+
 /** Inverse of `encodeBlock`; throws on light-client-attack evidence, which this node does not handle. */
 export function decodeBlock(bytes: Uint8Array): Block {
   let header: Header | undefined

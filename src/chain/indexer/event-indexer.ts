@@ -9,24 +9,24 @@
  */
 import type { Database } from '../../db/database.js'
 import { prefixEnd } from '../../db/prefixes.js'
-import { bytesToUpperHex, concatBytes, hexToBytes } from '../../primitives/hex.js'
+import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../../primitives/hex.js'
 import { hashTx } from '../comet/hash.js'
 import type { AbciEvent, Block, ExecTxResult } from '../comet/types.js'
 import { QueryOp, ReservedKey, eventTypeOf, foldHex, matchQuery, matchValue, type EventMap, type Query, type QueryCondition } from '../comet/query/index.js'
 import { BLOCK_ATTR_TAIL, IndexKind, TX_ATTR_TAIL, attrPrefix, attrValueOf, indexKey, readU32, readU64, u32, u64, type TxLocation } from './index-keys.js'
 
-/** What a searched height looks like, read back from the block and state stores. */
-export interface IndexedHeight {
-  txs: readonly Uint8Array[]
-  txResults: readonly ExecTxResult[]
-  /** FinalizeBlock events. */
-  events: readonly AbciEvent[]
+/** A committed tx with its result, read back from the block and state stores. */
+export interface IndexedTx extends TxLocation {
+  tx: Uint8Array
+  result: ExecTxResult
 }
 
 export interface EventIndexerOptions {
   db: Database
-  /** Loads a height's txs and FinalizeBlock results (undefined when not stored). */
-  loadHeight: (height: number) => Promise<IndexedHeight | undefined>
+  /** Loads one committed tx and its result, alone (undefined when not stored). */
+  loadTx: (height: number, index: number) => Promise<Pick<IndexedTx, 'tx' | 'result'> | undefined>
+  /** Loads a height's FinalizeBlock events (undefined when not stored). */
+  loadBlockEvents: (height: number) => Promise<readonly AbciEvent[] | undefined>
 }
 
 /** The parts of a FinalizeBlock response the indexer reads. */
@@ -69,8 +69,8 @@ export class EventIndexer {
       }
       const old = await this.getTxLocation(hash)
       if (old === undefined) continue
-      const stored = await this.opts.loadHeight(old.height)
-      if (stored?.txResults[old.index]?.code === 0) skip.add(index)
+      const stored = await this.opts.loadTx(old.height, old.index)
+      if (stored?.result.code === 0) skip.add(index)
     }
     return skip
   }
@@ -101,26 +101,25 @@ export class EventIndexer {
     return v ? { height: readU64(v, 0), index: readU32(v, 8) } : undefined
   }
 
-  /** Every tx matching the query, in (height, index) order. */
-  async searchTxs(query: Query): Promise<TxLocation[]> {
-    const loads = new Map<number, Promise<IndexedHeight | undefined>>()
-    const load = (height: number) => {
-      let p = loads.get(height)
-      if (!p) loads.set(height, (p = this.opts.loadHeight(height)))
-      return p
-    }
-    const out: TxLocation[] = []
+  /** The indexed tx with this consensus hash, with its bytes and result. */
+  async getTx(hash: Uint8Array): Promise<IndexedTx | undefined> {
+    const loc = await this.getTxLocation(hash)
+    const found = loc && (await this.opts.loadTx(loc.height, loc.index))
+    return found && equalBytes(hashTx(found.tx), hash) ? { ...loc, ...found } : undefined
+  }
+
+  /** Every tx matching the query, in (height, index) order, with its bytes and result. */
+  async searchTxs(query: Query): Promise<IndexedTx[]> {
+    const out: IndexedTx[] = []
     for (const loc of await this.txCandidates(query)) {
-      const data = await load(loc.height)
-      const tx = data?.txs[loc.index]
-      const result = data?.txResults[loc.index]
-      if (!tx || !result) continue
+      const found = await this.opts.loadTx(loc.height, loc.index)
+      if (!found) continue
       const reserved: EventMap = new Map([
         [ReservedKey.event, ['Tx']],
-        [ReservedKey.txHash, [bytesToUpperHex(hashTx(tx))]],
+        [ReservedKey.txHash, [bytesToUpperHex(hashTx(found.tx))]],
         [ReservedKey.txHeight, [String(loc.height)]],
       ])
-      if (matchReservedAndEvents(query.conditions, reserved, result.events)) out.push(loc)
+      if (matchReservedAndEvents(query.conditions, reserved, found.result.events)) out.push({ ...loc, ...found })
     }
     return out
   }
@@ -146,8 +145,8 @@ export class EventIndexer {
         if (matchQuery({ conditions: query.conditions.filter((c) => c.tag !== ReservedKey.event) }, reserved)) out.push(height)
         continue
       }
-      const data = await this.opts.loadHeight(height)
-      if (data && matchReservedAndEvents(query.conditions.filter((c) => c.tag !== ReservedKey.event), reserved, data.events)) out.push(height)
+      const events = await this.opts.loadBlockEvents(height)
+      if (events && matchReservedAndEvents(query.conditions.filter((c) => c.tag !== ReservedKey.event), reserved, events)) out.push(height)
     }
     return out
   }

@@ -4,6 +4,7 @@ import { bytesToHex, bytesToUpperHex, hexToBytes, utf8ToBytes } from '../../../s
 import { GO_ZERO_TIME } from '../../../src/utils/time.js'
 import {
   decodeBlock,
+  decodeBlockTx,
   decodeBlockId,
   decodeCommit,
   decodeEvidence,
@@ -56,6 +57,16 @@ describe('block encoding', () => {
     expect(bytesToUpperHex(blockId.hash)).toBe('97EA623844694395542AA9FEC7155D9601C2C3914E32CF9B83595DCCFB4AA153')
     expect(blockId.partSetHeader.total).toBe(1)
     expect(bytesToUpperHex(blockId.partSetHeader.hash)).toBe('A2B4D76753C13B6CE09CF5CC7303B69196252D5AF9C97444BC6613B664EB4B7D')
+  })
+
+  it('reads one tx of an encoded block without decoding the rest', () => {
+    const block = { ...realBlock(), txs: [utf8ToBytes('first'), utf8ToBytes('second'), new Uint8Array(0)] }
+    const bytes = encodeBlock(block)
+    expect(decodeBlockTx(bytes, 0)).toEqual(utf8ToBytes('first'))
+    expect(decodeBlockTx(bytes, 1)).toEqual(utf8ToBytes('second'))
+    expect(decodeBlockTx(bytes, 2)).toEqual(new Uint8Array(0))
+    expect(decodeBlockTx(bytes, 3)).toBeUndefined()
+    expect(decodeBlockTx(hexToBytes(REAL_BLOCK_HEX), 0)).toBeUndefined()
   })
 
   it('decodes the real block bytes back to the same block', () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hashTx } from '../../../src/chain/comet/hash.js'
 import { parseQuery } from '../../../src/chain/comet/query/index.js'
 import type { AbciEvent, Block, ExecTxResult } from '../../../src/chain/comet/types.js'
-import { EventIndexer, type IndexedHeight } from '../../../src/chain/indexer/event-indexer.js'
+import { EventIndexer } from '../../../src/chain/indexer/event-indexer.js'
 import { Database } from '../../../src/db/database.js'
 import { bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 
@@ -20,7 +20,7 @@ describe('EventIndexer', () => {
   let dir: string
   let db: Database
   let indexer: EventIndexer
-  const heights = new Map<number, IndexedHeight>()
+  const heights = new Map<number, { txs: Uint8Array[]; txResults: ExecTxResult[]; events: AbciEvent[] }>()
 
   async function addHeight(height: number, txs: { tx: string; events: AbciEvent[]; code?: number }[], blockEvents: AbciEvent[] = []): Promise<void> {
     const data = { txs: txs.map((t) => utf8ToBytes(t.tx)), txResults: txs.map((t) => ({ ...result(t.events), code: t.code ?? 0 })), events: blockEvents }
@@ -29,13 +29,22 @@ describe('EventIndexer', () => {
     await db.commitStaged()
   }
   const q = (text: string) => parseQuery(text)
+  /** The locations of the matches (each also carries its tx bytes and result). */
+  const search = async (text: string) => (await indexer.searchTxs(q(text))).map(({ height, index }) => ({ height, index }))
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'nodectl-indexer-'))
     db = new Database({ path: dir })
     await db.open()
     heights.clear()
-    indexer = new EventIndexer({ db, loadHeight: async (h) => heights.get(h) })
+    indexer = new EventIndexer({
+      db,
+      loadTx: async (h, i) => {
+        const data = heights.get(h)
+        return data?.txs[i] ? { tx: data.txs[i]!, result: data.txResults[i]! } : undefined
+      },
+      loadBlockEvents: async (h) => heights.get(h)?.events,
+    })
     await addHeight(1, [
       { tx: 'a', events: [ev('transfer', { sender: 'alice', amount: '5' }), ev('transfer', { sender: 'bob', amount: '50' })] },
       { tx: 'b', events: [ev('ethereum_tx', { ethereumTxHash: '0xabcdef0000000000000000000000000000000000000000000000000000000001' })] },
@@ -60,7 +69,7 @@ describe('EventIndexer', () => {
     const hash = hashTx(utf8ToBytes('c'))
     await addHeight(4, [{ tx: 'c', code: 5, events: [ev('transfer', { sender: 'mallory' })] }])
     expect(await indexer.getTxLocation(hash)).toEqual({ height: 2, index: 0 })
-    expect(await indexer.searchTxs(q("transfer.sender = 'mallory'"))).toEqual([])
+    expect(await search("transfer.sender = 'mallory'")).toEqual([])
     // Within one block too: the failed repeat after the successful one is not indexed.
     await addHeight(5, [{ tx: 'n', events: [] }, { tx: 'n', code: 5, events: [] }])
     expect(await indexer.getTxLocation(hashTx(utf8ToBytes('n')))).toEqual({ height: 5, index: 0 })
@@ -77,33 +86,35 @@ describe('EventIndexer', () => {
   it('finds a tx by consensus hash (any case) and its location', async () => {
     const hash = hashTx(utf8ToBytes('c'))
     expect(await indexer.getTxLocation(hash)).toEqual({ height: 2, index: 0 })
-    expect(await indexer.searchTxs(q(`tx.hash='${bytesToUpperHex(hash).toLowerCase()}'`))).toEqual([{ height: 2, index: 0 }])
-    expect(await indexer.searchTxs(q(`tx.hash='${bytesToUpperHex(hash)}' AND tx.height=1`))).toEqual([])
-    expect(await indexer.searchTxs(q("tx.hash='zz'"))).toEqual([])
+    expect(await indexer.getTx(hash)).toEqual({ height: 2, index: 0, tx: utf8ToBytes('c'), result: heights.get(2)!.txResults[0] })
+    expect(await indexer.getTx(hashTx(utf8ToBytes('nope')))).toBeUndefined()
+    expect(await search(`tx.hash='${bytesToUpperHex(hash).toLowerCase()}'`)).toEqual([{ height: 2, index: 0 }])
+    expect(await search(`tx.hash='${bytesToUpperHex(hash)}' AND tx.height=1`)).toEqual([])
+    expect(await search("tx.hash='zz'")).toEqual([])
   })
 
   it('finds txs by attribute, hex values in any letter case', async () => {
-    expect(await indexer.searchTxs(q("ethereum_tx.ethereumTxHash='0xABCDEF0000000000000000000000000000000000000000000000000000000001'"))).toEqual([{ height: 1, index: 1 }])
-    expect(await indexer.searchTxs(q("tm.event='Tx' AND transfer.sender='alice'"))).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
-    expect(await indexer.searchTxs(q('transfer.amount > 10'))).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
-    expect(await indexer.searchTxs(q('transfer.amount EXISTS AND tx.height >= 2'))).toEqual([{ height: 2, index: 0 }])
+    expect(await search("ethereum_tx.ethereumTxHash='0xABCDEF0000000000000000000000000000000000000000000000000000000001'")).toEqual([{ height: 1, index: 1 }])
+    expect(await search("tm.event='Tx' AND transfer.sender='alice'")).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
+    expect(await search('transfer.amount > 10')).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
+    expect(await search('transfer.amount EXISTS AND tx.height >= 2')).toEqual([{ height: 2, index: 0 }])
   })
 
   it('matches conditions on one event type within a single event', async () => {
     // At height 1 alice sent 5 and bob sent 50: no single event has alice AND 50.
-    expect(await indexer.searchTxs(q("transfer.sender='alice' AND transfer.amount=50"))).toEqual([{ height: 2, index: 0 }])
-    expect(await indexer.searchTxs(q("transfer.sender='bob' AND transfer.amount=50"))).toEqual([{ height: 1, index: 0 }])
+    expect(await search("transfer.sender='alice' AND transfer.amount=50")).toEqual([{ height: 2, index: 0 }])
+    expect(await search("transfer.sender='bob' AND transfer.amount=50")).toEqual([{ height: 1, index: 0 }])
   })
 
   it('does not index attributes with index: false, nor search with tm.event other than Tx', async () => {
-    expect(await indexer.searchTxs(q("secret.key='x'"))).toEqual([])
-    expect(await indexer.searchTxs(q("tm.event='NewBlock' AND tx.height=2"))).toEqual([])
+    expect(await search("secret.key='x'")).toEqual([])
+    expect(await search("tm.event='NewBlock' AND tx.height=2")).toEqual([])
   })
 
   it('ranges on tx.height', async () => {
-    expect(await indexer.searchTxs(q('tx.height=1'))).toEqual([{ height: 1, index: 0 }, { height: 1, index: 1 }])
-    expect(await indexer.searchTxs(q('tx.height>1 AND tx.height<=3'))).toEqual([{ height: 2, index: 0 }])
-    expect(await indexer.searchTxs(q('tx.height>=1'))).toHaveLength(3)
+    expect(await search('tx.height=1')).toEqual([{ height: 1, index: 0 }, { height: 1, index: 1 }])
+    expect(await search('tx.height>1 AND tx.height<=3')).toEqual([{ height: 2, index: 0 }])
+    expect(await search('tx.height>=1')).toHaveLength(3)
   })
 
   it('searches blocks by height and by FinalizeBlock events', async () => {

@@ -7,6 +7,8 @@ import { ValidatorSet } from '../../../src/chain/comet/validator-set.js'
 import type { FinalizeBlockResponse } from '../../../src/consensus/application.js'
 import { makeGenesisState, updateState } from '../../../src/consensus/chain-state.js'
 import { StateStore } from '../../../src/consensus/state-store.js'
+import { encodeTaggedJson } from '../../../src/consensus/tagged-json.js'
+import { Prefix, prefixedKey } from '../../../src/db/prefixes.js'
 import { sha256 } from '../../../src/crypto/index.js'
 import { Database } from '../../../src/db/database.js'
 import { bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
@@ -97,6 +99,23 @@ describe('chain state', () => {
       expect(await store.loadValidators(4)).toBeUndefined()
       expect(await store.loadFinalizeBlockResponse(1)).toEqual(res)
       expect(await store.loadConsensusParams(2)).toEqual(s1.consensusParams)
+    })
+
+    it('stores tx results one key each: one result or the events read alone; older whole responses still read', async () => {
+      const store = new StateStore(db)
+      const result = (log: string) => ({ code: 0, data: utf8ToBytes(log), log, info: '', gasWanted: 1n, gasUsed: 1n, events: [{ type: 't', attributes: [{ key: 'k', value: log, index: true }] }], codespace: '' })
+      const res = response({ txResults: [result('a'), result('b'), result('c')], events: [{ type: 'block', attributes: [] }] })
+      store.stageFinalizeBlockResponse(7, res)
+      await db.commitStaged()
+      expect(await store.loadFinalizeBlockResponse(7)).toEqual(res)
+      expect(await store.loadTxResult(7, 1)).toEqual(result('b'))
+      expect(await store.loadTxResult(7, 3)).toBeUndefined()
+      expect(await store.loadFinalizeBlockEvents(7)).toEqual(res.events)
+      // A home written before per-tx results keeps the whole response under the height's key.
+      const oldKey = prefixedKey(Prefix.consensusState, new Uint8Array([0x72, 0, 0, 0, 0, 0, 0, 0, 8]))
+      await db.put(oldKey, encodeTaggedJson(res))
+      expect(await store.loadFinalizeBlockResponse(8)).toEqual(res)
+      expect(await store.loadTxResult(8, 2)).toEqual(result('c'))
     })
   })
 })
