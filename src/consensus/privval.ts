@@ -4,8 +4,7 @@
  * `data/priv_validator_state.json`, written and fsynced BEFORE a signature is returned, so a restarted node
  * can never sign two different things for one step (shared/reference/cometbft-hashing.md §4, §7).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ProtoReader } from '../chain/comet/proto.js'
 import { proposalSignBytes, voteSignBytes } from '../chain/comet/sign-bytes.js'
@@ -51,6 +50,8 @@ const CANONICAL_PROPOSAL_TIME_FIELD = 6
 export class FilePV implements PrivValidator {
   private lss: LastSignState
   private lock: Promise<unknown> = Promise.resolve()
+  /** The state file's folder was created (once per process, not per signature). */
+  private dirReady = false
 
   constructor(readonly key: ValidatorKey, readonly statePath: string, state?: LastSignState) {
     this.lss = state ?? { height: 0, round: 0, step: SignStep.None }
@@ -151,31 +152,34 @@ export class FilePV implements PrivValidator {
   }
 
   /**
-   * Atomic replace: write a temp file, fsync it, rename over the state file, fsync the folder. Done with
-   * synchronous calls: the file is ~300 bytes and on the signing path, where a few thread-pool round trips
-   * cost more than the writes (CometBFT blocks its goroutine the same way).
+   * Atomic replace: write a temp file, fsync it, rename over the state file, fsync the folder. The calls
+   * are asynchronous so the event loop keeps serving RPC while the disk syncs (CometBFT blocks only the
+   * signing goroutine); signing waits for them, and `serialize` keeps saves in order.
    */
   private async saveState(): Promise<void> {
     const json: Record<string, unknown> = { height: String(this.lss.height), round: this.lss.round, step: this.lss.step }
     if (this.lss.signature) json.signature = bytesToBase64(this.lss.signature)
     if (this.lss.signBytes) json.signbytes = bytesToUpperHex(this.lss.signBytes)
     const dir = dirname(this.statePath)
-    mkdirSync(dir, { recursive: true })
-    const tmp = `${this.statePath}.tmp`
-    const fd = openSync(tmp, 'w', 0o600)
-    try {
-      writeFileSync(fd, JSON.stringify(json, null, 2) + '\n')
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
+    if (!this.dirReady) {
+      await mkdir(dir, { recursive: true })
+      this.dirReady = true
     }
-    renameSync(tmp, this.statePath)
+    const tmp = `${this.statePath}.tmp`
+    const file = await open(tmp, 'w', 0o600)
     try {
-      const dfd = openSync(dir, 'r')
+      await file.writeFile(JSON.stringify(json, null, 2) + '\n')
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    await rename(tmp, this.statePath)
+    try {
+      const folder = await open(dir, 'r')
       try {
-        fsyncSync(dfd)
+        await folder.sync()
       } finally {
-        closeSync(dfd)
+        await folder.close()
       }
     } catch {
       // Some platforms cannot fsync a directory; the file itself is synced.
