@@ -37,6 +37,11 @@ export async function getPendingNonce(client: RpcClient, address: string): Promi
   return Number(await client.call<string>('eth_getTransactionCount', [address, 'pending']))
 }
 
+/** The account's nonce at the latest block: its mined transactions. */
+export async function getNonce(client: RpcClient, address: string): Promise<number> {
+  return Number(await client.call<string>('eth_getTransactionCount', [address, 'latest']))
+}
+
 export async function getHeight(client: RpcClient): Promise<number> {
   return Number(await client.call<string>('eth_blockNumber'))
 }

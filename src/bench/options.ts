@@ -24,6 +24,12 @@ export interface BenchOptions {
   txs: number
   /** Accounts the transfers come from (default 10, every funded dev account). */
   senders: number
+  /**
+   * Transfers sent but not yet mined, at most, over all senders (default 4000): below the pool's 5120
+   * pending slots, so a node that mines slower than the bench sends never evicts any (geth's pool
+   * drops the excess, leaving nonce gaps).
+   */
+  inFlight: number
   /** Selected workloads. */
   workloads: ReadonlySet<WorkloadName>
   /** getlogs-range: blocks of the queried range (default 10000; the default block-range-cap allows to − from ≤ 10000). */
@@ -76,6 +82,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       concurrency: { type: 'string', default: '32' },
       txs: { type: 'string', default: '10000' },
       senders: { type: 'string', default: '10' },
+      'in-flight': { type: 'string', default: '4000' },
       workloads: { type: 'string', default: WORKLOADS.join(',') },
       'range-blocks': { type: 'string', default: '10000' },
       'range-hits': { type: 'string', default: '5' },
@@ -101,6 +108,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     concurrency: positiveInt('concurrency', v.concurrency!),
     txs: positiveInt('txs', v.txs!),
     senders,
+    inFlight: positiveInt('in-flight', v['in-flight']!),
     workloads: parseWorkloads(v.workloads!),
     rangeBlocks: positiveInt('range-blocks', v['range-blocks']!),
     rangeHits: positiveInt('range-hits', v['range-hits']!),

@@ -1,9 +1,9 @@
 /**
  * `--txs` ERC-20 transfers, pre-signed, from `--senders` accounts in parallel (each sends its own in
- * nonce order), timed from the first send to the last receipt. Sent once: `transfers` reports its
+ * nonce order, keeping at most `--in-flight` / senders unmined), timed from the first send to the last receipt. Sent once: `transfers` reports its
  * throughput, `logs` queries its logs and `tx-search` looks its hashes up.
  */
-import { getFees, getHeight, getPendingNonce, getReceipts, waitForReceipt } from '../chain.js'
+import { getFees, getHeight, getNonce, getPendingNonce, getReceipts, waitForReceipt } from '../chain.js'
 import { round } from '../stats.js'
 import type { BenchContext } from './context.js'
 import type { TokenSetup } from './token.js'
@@ -32,23 +32,30 @@ export async function sendTransferBatch(ctx: BenchContext, token: TokenSetup): P
   const perSender = Math.ceil(total / wallets.length)
   const fees = await getFees(client)
   const data = token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n])
+  const firstNonces = await Promise.all(wallets.map((w) => getPendingNonce(client, w.address)))
   const signed: string[][] = await Promise.all(
     wallets.map(async (w, s) => {
-      let nonce = await getPendingNonce(client, w.address)
       const out: string[] = []
       for (let i = 0; i < perSender && s * perSender + i < total; i++) {
-        out.push(await w.signTransaction({ type: 2, chainId, nonce: nonce++, gasLimit: 80_000n, ...fees, to: token.address, data }))
+        out.push(await w.signTransaction({ type: 2, chainId, nonce: firstNonces[s]! + i, gasLimit: 80_000n, ...fees, to: token.address, data }))
       }
       return out
     }),
   )
+  const window = Math.max(1, Math.floor(ctx.options.inFlight / wallets.length))
   const hashes: string[][] = signed.map(() => [])
   const startBlock = await getHeight(client)
   const t0 = performance.now()
   let sendErrors = 0
   await Promise.all(
     signed.map(async (txs, s) => {
-      for (const raw of txs) {
+      let mined = 0
+      for (const [i, raw] of txs.entries()) {
+        // Back-pressure: at most `window` of this sender's transfers wait in the pool.
+        while (i - mined >= window) {
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          mined = (await getNonce(client, wallets[s]!.address)) - firstNonces[s]!
+        }
         try {
           hashes[s]!.push(await client.call<string>('eth_sendRawTransaction', [raw]))
         } catch {
