@@ -17,13 +17,24 @@ export function encodeTaggedJson(value: unknown): Uint8Array {
 }
 
 export function decodeTaggedJson<T>(bytes: Uint8Array): T {
-  return JSON.parse(bytesToUtf8(bytes), (_key, v: unknown) => {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      const o = v as Record<string, unknown>
-      const keys = Object.keys(o)
-      if (keys.length === 1 && typeof o.$big === 'string') return BigInt(o.$big)
-      if (keys.length === 1 && typeof o.$bytes === 'string') return hexToBytes(o.$bytes)
-    }
+  // A walk over the parsed tree is about twice as fast as a JSON.parse reviver (block_results reads many).
+  return revive(JSON.parse(bytesToUtf8(bytes))) as T
+}
+
+/** Replaces, in place and bottom-up, every one-key `{$big}` / `{$bytes}` object by its value. */
+function revive(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = revive(v[i])
     return v
-  }) as T
+  }
+  const o = v as Record<string, unknown>
+  let keys = 0
+  for (const _ in o) if (++keys > 1) break
+  if (keys === 1) {
+    if (typeof o.$big === 'string') return BigInt(o.$big)
+    if (typeof o.$bytes === 'string') return hexToBytes(o.$bytes)
+  }
+  for (const k in o) o[k] = revive(o[k])
+  return o
 }
