@@ -5,7 +5,7 @@
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { publicKeyToAddress, sha256 } from '../../crypto/index.js'
+import { keccak256, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { txCommonOf } from './common.js'
 
@@ -76,7 +76,10 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   }
   if (chainId !== undefined && chainId !== common.chainId()) throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
-  const hash = tx.hash()
+  // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
+  // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the frozen tx's cache.
+  const hash = keccak256(raw)
+  ;(tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = hash
   return {
     raw,
     tx,
