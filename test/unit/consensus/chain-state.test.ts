@@ -13,7 +13,7 @@ import { sha256 } from '../../../src/crypto/index.js'
 import { Database } from '../../../src/db/database.js'
 import { bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { now } from '../../../src/utils/time.js'
-import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+import { makeGenesis, makeKeys, makeTempDir, nodeFolderPerTest, removeDir, waitFor, type TestNode } from './helpers.js'
 
 function response(over: Partial<FinalizeBlockResponse> = {}): FinalizeBlockResponse {
   return { events: [], txResults: [], validatorUpdates: [], appHash: sha256(utf8ToBytes('app')), ...over }
@@ -121,20 +121,13 @@ describe('chain state', () => {
 })
 
 describe('validator set changes through the engine', () => {
-  let dir: string
-  let node: TestNode | undefined
-  beforeEach(async () => {
-    dir = await makeTempDir()
-  })
-  afterEach(async () => {
-    await node?.stop()
-    await removeDir(dir)
-  })
+  const folder = nodeFolderPerTest()
+  let node: TestNode
 
   it('an update returned at height 2 shows in header 3 next_validators_hash and signs from height 4', async () => {
     const keys = makeKeys(2)
     const updates = new Map([[2, [{ pubKey: keys[1]!.publicKey, power: 1n }]]])
-    node = await startNode({ dir, genesis: makeGenesis(keys.slice(0, 1)), key: keys[0]!, app: { validatorUpdates: updates } })
+    node = await folder.start({ genesis: makeGenesis(keys.slice(0, 1)), key: keys[0]!, app: { validatorUpdates: updates } })
     const events: number[] = []
     node.engine.events.on('ValidatorSetUpdates', (e) => events.push(e.validatorUpdates.length))
     await waitFor(() => node!.engine.height >= 5, 'height 5')

@@ -21,7 +21,7 @@ import { Database } from '../../../src/db/database.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 import { addMillis } from '../../../src/utils/time.js'
 import { makeEvidence, signVote, type EvidenceSpec } from './evidence-helpers.js'
-import { CHAIN_ID, makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+import { CHAIN_ID, makeGenesis, makeKeys, makeTempDir, nodeFolderPerTest, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
 
 const keys = makeKeys(2)
 const KEY = keys[0]!
@@ -207,19 +207,11 @@ describe('evidence pool verification and storage', () => {
 })
 
 describe('evidence in proposals of a running validator', () => {
-  let dir: string
-  let node: TestNode | undefined
-  beforeEach(async () => {
-    dir = await makeTempDir()
-  })
-  afterEach(async () => {
-    await node?.stop()
-    node = undefined
-    await removeDir(dir)
-  })
+  const folder = nodeFolderPerTest()
+  let node: TestNode
 
   it('proposes pending evidence (header hash, max data bytes, ABCI misbehavior), commits it once and emits NewEvidence', async () => {
-    node = await startNode({ dir, genesis: makeGenesis([KEY]), key: KEY })
+    node = await folder.start({ genesis: makeGenesis([KEY]), key: KEY })
     const n = node
     await waitFor(() => n.engine.height >= 2, 'height 2')
     const prepare = vi.spyOn(n.app, 'prepareProposal')

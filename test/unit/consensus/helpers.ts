@@ -4,6 +4,7 @@
  * deterministic validator keys, a genesis, and a node builder over a temp home.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
+import { afterEach, beforeEach } from 'vitest'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BlockStore } from '../../../src/chain/comet/block-store.js'
@@ -269,6 +270,40 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
       stopped = true
       await engine.stop()
       await db.close()
+    },
+  }
+}
+
+/** A node folder per test, with the nodes started in it; see {@link nodeFolderPerTest}. */
+export interface NodeFolder {
+  /** The current test's folder. */
+  readonly dir: string
+  /** `startNode` in the folder; the node is stopped after the test. */
+  start(opts: Omit<StartNodeOptions, 'dir'>): Promise<TestNode>
+}
+
+/**
+ * Registers beforeEach / afterEach hooks: a fresh temp folder before each test; after it, every node the
+ * test started there is stopped and the folder removed.
+ */
+export function nodeFolderPerTest(): NodeFolder {
+  let dir = ''
+  const started: TestNode[] = []
+  beforeEach(async () => {
+    dir = await makeTempDir()
+  })
+  afterEach(async () => {
+    for (const node of started.splice(0)) await node.stop()
+    await removeDir(dir)
+  })
+  return {
+    get dir() {
+      return dir
+    },
+    async start(opts) {
+      const node = await startNode({ ...opts, dir })
+      started.push(node)
+      return node
     },
   }
 }

@@ -1,21 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
 import { readAllWal } from '../../../src/consensus/wal.js'
-import { makeGenesis, makeKeys, makeTempDir, recordingLogger, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+import { makeGenesis, makeKeys, nodeFolderPerTest, recordingLogger, waitFor, type TestNode } from './helpers.js'
 
 describe('restart', () => {
-  let dir: string
-  let node: TestNode | undefined
-  beforeEach(async () => {
-    dir = await makeTempDir()
-  })
-  afterEach(async () => {
-    await node?.stop()
-    node = undefined
-    await removeDir(dir)
-  })
+  const folder = nodeFolderPerTest()
+  let node: TestNode
 
   async function expectLinkedChain(n: TestNode, upTo: number): Promise<void> {
     const vals = (await n.engine.getValidators(1))!
@@ -30,17 +22,17 @@ describe('restart', () => {
   it('a validator stopped mid-chain continues from the stored height without double signing', async () => {
     const keys = makeKeys(1)
     const genesis = makeGenesis(keys)
-    node = await startNode({ dir, genesis, key: keys[0]! })
+    node = await folder.start({ genesis, key: keys[0]! })
     await waitFor(() => node!.engine.height >= 4, 'height 4')
     node.mempool.add('before=1')
     await waitFor(() => node!.app.kv.get('before') === '1', 'tx committed')
     await node.stop()
     const stoppedAt = node.blockStore.height()
-    const signState = JSON.parse(await readFile(join(dir, 'priv_validator_state.json'), 'utf8')) as { height: string }
+    const signState = JSON.parse(await readFile(join(folder.dir, 'priv_validator_state.json'), 'utf8')) as { height: string }
     expect(Number(signState.height)).toBeGreaterThanOrEqual(stoppedAt)
 
     const { logger, lines } = recordingLogger()
-    node = await startNode({ dir, genesis, key: keys[0]!, logger })
+    node = await folder.start({ genesis, key: keys[0]!, logger })
     expect(node.app.height).toBe(stoppedAt)
     await waitFor(() => node!.engine.height >= stoppedAt + 3, 'three more heights')
     await expectLinkedChain(node, stoppedAt + 3)
@@ -51,16 +43,16 @@ describe('restart', () => {
   it('a crash after #ENDHEIGHT h but before the batch is finished by replaying height h from the WAL', async () => {
     const keys = makeKeys(1)
     const genesis = makeGenesis(keys)
-    node = await startNode({ dir, genesis, key: keys[0]!, app: { failCommitAt: 3 } })
+    node = await folder.start({ genesis, key: keys[0]!, app: { failCommitAt: 3 } })
     await waitFor(() => node!.engine.fatalError !== undefined, 'simulated crash at height 3')
     expect(node.engine.fatalError?.message).toMatch(/simulated crash/)
     expect(node.blockStore.height()).toBe(2)
     await node.stop()
-    const wal = await readAllWal(join(dir, 'cs.wal', 'wal'))
+    const wal = await readAllWal(join(folder.dir, 'cs.wal', 'wal'))
     expect(wal.some((m) => m.msg.type === 'endHeight' && m.msg.height === 3)).toBe(true)
 
     const { logger, lines } = recordingLogger()
-    node = await startNode({ dir, genesis, key: keys[0]!, logger })
+    node = await folder.start({ genesis, key: keys[0]!, logger })
     await waitFor(() => node!.engine.height >= 5, 'height 5 after replay')
     expect(lines.some((l) => /#ENDHEIGHT of the current height/.test(l.msg))).toBe(true)
     expect(lines.some((l) => l.msg === 'replaying WAL messages')).toBe(true)
@@ -71,7 +63,7 @@ describe('restart', () => {
   it('an application that lost its state gets InitChain and the stored blocks replayed (with progress logs)', async () => {
     const keys = makeKeys(1)
     const genesis = makeGenesis(keys)
-    node = await startNode({ dir, genesis, key: keys[0]!, app: { inMemory: true } })
+    node = await folder.start({ genesis, key: keys[0]!, app: { inMemory: true } })
     await waitFor(() => node!.engine.height >= 2, 'height 2')
     node.mempool.add('x=1')
     await waitFor(() => node!.app.kv.get('x') === '1', 'tx committed')
@@ -80,7 +72,7 @@ describe('restart', () => {
     const stored = node.blockStore.height()
 
     const { logger, lines } = recordingLogger()
-    node = await startNode({ dir, genesis, key: keys[0]!, app: { inMemory: true }, logger })
+    node = await folder.start({ genesis, key: keys[0]!, app: { inMemory: true }, logger })
     // The fresh app was brought to the store height before consensus resumed.
     expect(node.app.finalized.slice(0, stored)).toEqual(Array.from({ length: stored }, (_, i) => i + 1))
     expect(node.app.kv.get('x')).toBe('1')

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
 import { hashHeader } from '../../../src/chain/comet/hash.js'
 import { BlockIDFlag } from '../../../src/chain/comet/types.js'
@@ -6,25 +6,17 @@ import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
 import { bytesToUtf8 } from '../../../src/primitives/hex.js'
 import { compareTime } from '../../../src/utils/time.js'
-import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+import { makeGenesis, makeKeys, nodeFolderPerTest, waitFor, type TestNode } from './helpers.js'
 
 describe('single validator', () => {
-  let dir: string
-  let node: TestNode | undefined
-  beforeEach(async () => {
-    dir = await makeTempDir()
-  })
-  afterEach(async () => {
-    await node?.stop()
-    node = undefined
-    await removeDir(dir)
-  })
+  const folder = nodeFolderPerTest()
+  let node: TestNode
 
   it('commits consecutive heights, each block carrying the previous commit with a valid signature', async () => {
     const keys = makeKeys(1)
     const genesis = makeGenesis(keys)
     const events: (keyof ConsensusEvents)[] = []
-    node = await startNode({ dir, genesis, key: keys[0]!, noStart: true })
+    node = await folder.start({ genesis, key: keys[0]!, noStart: true })
     for (const name of ['NewRound', 'CompleteProposal', 'Polka', 'Lock', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Vote', 'NewRoundStep'] as const) {
       node.engine.events.on(name, () => events.push(name))
     }
@@ -64,7 +56,7 @@ describe('single validator', () => {
 
   it('proposes and commits a transaction from the mempool, emitting Tx events', async () => {
     const keys = makeKeys(1)
-    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]! })
+    node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]! })
     const txEvents: { height: number; index: number; tx: string }[] = []
     node.engine.events.on('Tx', (e) => txEvents.push({ height: e.height, index: e.index, tx: bytesToUtf8(e.tx) }))
     await waitFor(() => node!.engine.height >= 2, 'height 2')
@@ -83,7 +75,7 @@ describe('single validator', () => {
 
   it('with createEmptyBlocks off waits for txs, proposing only proof blocks and blocks with txs', async () => {
     const keys = makeKeys(1)
-    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true } })
+    node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true } })
     // Height 1 is a proof block (first height); then nothing happens without txs.
     await waitFor(() => node!.engine.height >= 1, 'height 1')
     await new Promise((r) => setTimeout(r, 300))
@@ -104,7 +96,7 @@ describe('single validator', () => {
 
   it('with createEmptyBlocksInterval proposes an empty block after the interval', async () => {
     const keys = makeKeys(1)
-    node = await startNode({ dir, genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocksInterval: 200, timeoutCommit: 0, skipTimeoutCommit: true } })
+    node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocksInterval: 200, timeoutCommit: 0, skipTimeoutCommit: true } })
     await waitFor(() => node!.engine.height >= 3, 'empty blocks every interval', 30_000)
     const t1 = (await node.blockStore.loadBlock(2))!.header.time
     const t2 = (await node.blockStore.loadBlock(3))!.header.time
@@ -113,7 +105,7 @@ describe('single validator', () => {
 
   it('a non-validator node started alone does not produce blocks', async () => {
     const keys = makeKeys(1)
-    node = await startNode({ dir, genesis: makeGenesis(keys) })
+    node = await folder.start({ genesis: makeGenesis(keys) })
     await new Promise((r) => setTimeout(r, 400))
     expect(node.engine.height).toBe(0)
     expect(node.engine.getRoundState().round).toBeGreaterThanOrEqual(0)
