@@ -48,16 +48,17 @@ export class EventIndexer {
    * lookups that decides this; the others stage synchronously.
    */
   stageBlock(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
-    if (response.txResults.every((r) => r.code === 0)) return this.stage(block, response, undefined)
-    return this.supersededFailures(block, response).then((skip) => this.stage(block, response, skip))
+    const hashes = block.txs.map(hashTx)
+    if (response.txResults.every((r) => r.code === 0)) return this.stage(block.header.height, hashes, response, undefined)
+    return this.supersededFailures(hashes, response).then((skip) => this.stage(block.header.height, hashes, response, skip))
   }
 
   /** Indexes of failed txs whose hash is indexed (earlier, or earlier in this block) as successful. */
-  private async supersededFailures(block: Pick<Block, 'txs'>, response: IndexedResponse): Promise<Set<number>> {
+  private async supersededFailures(hashes: readonly Uint8Array[], response: IndexedResponse): Promise<Set<number>> {
     const skip = new Set<number>()
     const okInBlock = new Set<string>()
-    for (let index = 0; index < block.txs.length; index++) {
-      const hash = hashTx(block.txs[index]!)
+    for (let index = 0; index < hashes.length; index++) {
+      const hash = hashes[index]!
       const key = bytesToUpperHex(hash)
       if (response.txResults[index]?.code === 0) {
         okInBlock.add(key)
@@ -75,15 +76,15 @@ export class EventIndexer {
     return skip
   }
 
-  private stage(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse, skip: ReadonlySet<number> | undefined): void {
+  /** Stages the entries of a height whose txs have consensus hashes `hashes`, but those in `skip`. */
+  private stage(height: number, hashes: readonly Uint8Array[], response: IndexedResponse, skip: ReadonlySet<number> | undefined): void {
     const { db } = this.opts
-    const height = block.header.height
     const h = u64(height)
     const empty = new Uint8Array(0)
-    block.txs.forEach((tx, index) => {
+    hashes.forEach((hash, index) => {
       if (skip?.has(index)) return
       const i = u32(index)
-      db.stagePut(indexKey(IndexKind.txHash, hashTx(tx)), concatBytes(h, i))
+      db.stagePut(indexKey(IndexKind.txHash, hash), concatBytes(h, i))
       db.stagePut(indexKey(IndexKind.txHeight, h, i), empty)
       forEachIndexedAttribute(response.txResults[index]?.events ?? [], (tag, value, seq) => {
         db.stagePut(indexKey(IndexKind.txAttr, attrPrefix(tag, foldHex(value)), h, i, u32(seq)), empty)
