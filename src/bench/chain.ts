@@ -33,14 +33,11 @@ export async function getFees(client: RpcClient): Promise<Fees> {
 }
 
 /** The next nonce of `address`, counting its pool transactions. */
-export async function getPendingNonce(client: RpcClient, address: string): Promise<number> {
-  return Number(await client.call<string>('eth_getTransactionCount', [address, 'pending']))
+/** The account's nonce: at `pending` it counts the pool too, at `latest` only mined transactions. */
+export async function getNonce(client: RpcClient, address: string, block: 'latest' | 'pending' = 'pending'): Promise<number> {
+  return Number(await client.call<string>('eth_getTransactionCount', [address, block]))
 }
 
-/** The account's nonce at the latest block: its mined transactions. */
-export async function getNonce(client: RpcClient, address: string): Promise<number> {
-  return Number(await client.call<string>('eth_getTransactionCount', [address, 'latest']))
-}
 
 export async function getHeight(client: RpcClient): Promise<number> {
   return Number(await client.call<string>('eth_blockNumber'))

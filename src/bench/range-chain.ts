@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Interface, toBeHex, type Wallet } from 'ethers'
-import { getFees, getHeight, getPendingNonce, getReceipts, sleep, waitForReceipt, type Receipt } from './chain.js'
+import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt, type Receipt } from './chain.js'
 import { planRangeLogs, type RangePlanOptions, type RangeRole } from './range-plan.js'
 import type { RpcClient } from './rpc-client.js'
 import { compileContracts } from './solidity.js'
@@ -102,7 +102,7 @@ export async function buildRangeChain(client: RpcClient, chainId: bigint, accoun
   const fees = await getFees(client)
   const senders = accounts
   if (senders.length < 3) throw new Error('getlogs-range needs 3 funded accounts')
-  const nonces = await Promise.all(senders.map((w) => getPendingNonce(client, w.address)))
+  const nonces = await Promise.all(senders.map((w) => getNonce(client, w.address)))
   const sign = (s: number, tx: { to?: string; data: string; gasLimit: bigint }): Promise<string> => senders[s]!.signTransaction({ type: 2, chainId, nonce: nonces[s]!++, ...fees, ...tx })
 
   const deployHashes: string[] = []

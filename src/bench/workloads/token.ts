@@ -1,6 +1,6 @@
 /** The ERC-20 of the call, transfers, logs and tx-search workloads: deployed by account 0, which gives every other sender a balance. */
 import { Interface } from 'ethers'
-import { getFees, getPendingNonce, sendAndWait, waitForReceipt } from '../chain.js'
+import { getFees, getNonce, sendAndWait, waitForReceipt } from '../chain.js'
 import { compileContracts } from '../solidity.js'
 import type { BenchContext } from './context.js'
 
@@ -21,7 +21,7 @@ export async function deployToken(ctx: BenchContext): Promise<TokenSetup> {
   const abi = new Interface(Token!.abi as never)
   const [deployer, ...others] = ctx.accounts.slice(0, ctx.options.senders)
   const fees = await getFees(client)
-  let nonce = await getPendingNonce(client, deployer!.address)
+  let nonce = await getNonce(client, deployer!.address)
   const deployTx = await deployer!.signTransaction({ type: 2, chainId, nonce: nonce++, gasLimit: 2_000_000n, ...fees, data: Token!.bytecode + abi.encodeDeploy([SUPPLY]).slice(2) })
   const receipt = await sendAndWait(client, deployTx)
   if (receipt.status !== '0x1' || !receipt.contractAddress) throw new Error('token deployment failed')

@@ -3,7 +3,7 @@
  * nonce order, keeping at most `--in-flight` / senders unmined), timed from the first send to the last receipt. Sent once: `transfers` reports its
  * throughput, `logs` queries its logs and `tx-search` looks its hashes up.
  */
-import { getFees, getHeight, getNonce, getPendingNonce, getReceipts, waitForReceipt } from '../chain.js'
+import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt } from '../chain.js'
 import { round } from '../stats.js'
 import type { BenchContext } from './context.js'
 import type { TokenSetup } from './token.js'
@@ -32,7 +32,7 @@ export async function sendTransferBatch(ctx: BenchContext, token: TokenSetup): P
   const perSender = Math.ceil(total / wallets.length)
   const fees = await getFees(client)
   const data = token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n])
-  const firstNonces = await Promise.all(wallets.map((w) => getPendingNonce(client, w.address)))
+  const firstNonces = await Promise.all(wallets.map((w) => getNonce(client, w.address)))
   const signed: string[][] = await Promise.all(
     wallets.map(async (w, s) => {
       const out: string[] = []
@@ -53,8 +53,8 @@ export async function sendTransferBatch(ctx: BenchContext, token: TokenSetup): P
       for (const [i, raw] of txs.entries()) {
         // Back-pressure: at most `window` of this sender's transfers wait in the pool.
         while (i - mined >= window) {
-          await new Promise((resolve) => setTimeout(resolve, 20))
-          mined = (await getNonce(client, wallets[s]!.address)) - firstNonces[s]!
+          await sleep(20)
+          mined = (await getNonce(client, wallets[s]!.address, 'latest')) - firstNonces[s]!
         }
         try {
           hashes[s]!.push(await client.call<string>('eth_sendRawTransaction', [raw]))

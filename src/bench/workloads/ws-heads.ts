@@ -5,7 +5,7 @@
  * tx→head, from eth_sendRawTransaction returning to each client receiving the head of the block that
  * holds the tx. All clients live in the bench process: their arrival stamps include its event loop.
  */
-import { getFees, getPendingNonce, sleep, type Receipt } from '../chain.js'
+import { getFees, getNonce, sleep, type Receipt } from '../chain.js'
 import { HeadSubscriber } from '../head-subscriber.js'
 import { measureHeadDelivery } from '../head-delivery.js'
 import { summarize } from '../stats.js'
@@ -39,7 +39,7 @@ export async function runWsHeads(ctx: BenchContext): Promise<void> {
     const after = Math.max(...clients.map((c) => c.highest), Number(await ctx.client.call<string>('eth_blockNumber')))
     const sender = ctx.accounts[0]!
     const fees = await getFees(ctx.client)
-    let nonce = await getPendingNonce(ctx.client, sender.address)
+    let nonce = await getNonce(ctx.client, sender.address)
     const txToHead: number[] = []
     const txToFirstHead: number[] = []
     let last = after
