@@ -11,6 +11,14 @@ export const PASSWORD_ENV = 'NODECTL_PASSWORD'
 /** The environment variable holding the new passphrase of `keys change-password`. */
 export const NEW_PASSWORD_ENV = 'NODECTL_NEW_PASSWORD'
 
+/** A passphrase (or other secret) could not be had: no source, an unreadable file, or two prompts that differ. */
+export class PassphraseError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'PassphraseError'
+  }
+}
+
 /** Where one passphrase may come from. */
 export interface PassphraseSource {
   /** `--password-file` (or `--new-password-file`). */
@@ -42,12 +50,12 @@ export async function readPassphrase(source: PassphraseSource): Promise<string> 
   const fromEnv = (source.env ?? process.env)[envVar]
   if (fromEnv !== undefined) return fromEnv
   if (!(source.interactive ?? isInteractive())) {
-    throw new Error(`no passphrase: there is no terminal to prompt on; give ${fileFlag} FILE or set ${envVar}`)
+    throw new PassphraseError(`no passphrase: there is no terminal to prompt on; give ${fileFlag} FILE or set ${envVar}`)
   }
   const first = await prompt(source.message)
   if (!source.confirm) return first
   const second = await prompt('Repeat the passphrase')
-  if (first !== second) throw new Error('the passphrases do not match; nothing was written')
+  if (first !== second) throw new PassphraseError('the passphrases do not match; nothing was written')
   return first
 }
 
@@ -57,7 +65,7 @@ export async function readPasswordFile(path: string, flag = '--password-file'): 
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
-    throw new Error(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+    throw new PassphraseError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
   }
   return text.split(/\r?\n/, 1)[0] ?? ''
 }
@@ -66,6 +74,11 @@ export async function readPasswordFile(path: string, flag = '--password-file'): 
 async function promptModule() {
   const { default: inquirer } = await import('inquirer')
   return inquirer.createPromptModule({ output: process.stderr })
+}
+
+/** A hidden prompt for a secret (the caller checks {@link isInteractive} first). */
+export async function promptSecret(message: string): Promise<string> {
+  return prompt(message)
 }
 
 /** A hidden prompt. */

@@ -209,10 +209,15 @@ export class KeyStore {
     return { ...account, name }
   }
 
-  private async checkNew(address: string, name: string | undefined): Promise<void> {
+  /**
+   * Throws as importKey/importKeyFile would for `address` and `name` (duplicate account, name taken,
+   * invalid name), so a command can refuse before asking for a passphrase; the write re-checks under the lock.
+   * An undefined `address` checks the name only (a key not generated yet).
+   */
+  async checkNew(address: string | undefined, name: string | undefined): Promise<void> {
     if (name !== undefined) checkName(name)
     const accounts = await this.list()
-    const existing = accounts.find((a) => a.address.toLowerCase() === address.toLowerCase())
+    const existing = address === undefined ? undefined : accounts.find((a) => a.address.toLowerCase() === address.toLowerCase())
     if (existing) throw new DuplicateAccountError(`account ${address} is already in the key store${existing.name ? ` as "${existing.name}"` : ''} (${existing.file})`)
     const holder = name === undefined ? undefined : accounts.find((a) => a.name === name)
     if (holder) throw new KeyStoreError(`the name "${name}" is already used by ${holder.address}`)

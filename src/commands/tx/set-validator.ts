@@ -2,7 +2,7 @@
 import { Flags } from '@oclif/core'
 import { keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
-import { loadSenderKey, parseEd25519PubKey, sendAndWait } from '../../cli/tx-signing.js'
+import { describeSenderError, parseEd25519PubKey, senderOf, signerFlags, submitTx, waitForReceipt } from '../../cli/tx-signing.js'
 import { validatorAddress } from '../../chain/comet/validator-set.js'
 import { VALIDATOR_ADMIN_ADDRESS, encodeSetValidator } from '../../chain/evm/validator-admin.js'
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
@@ -25,16 +25,18 @@ export interface SetValidatorResult {
 export default class TxSetValidator extends RpcCommand {
   static override summary = 'Add, change or remove a validator (validator admin only).'
   static override description =
-    'Calls setValidator(bytes32,uint64) of the validator-admin system contract at 0x0000000000000000000000000000000000000800 from --from, which must be the genesis validator_admin (dev account 0 with --dev). Power 0 removes the validator; the set can never become empty. The change applies from two heights after the block that includes it.'
+    'Calls setValidator(bytes32,uint64) of the validator-admin system contract at 0x0000000000000000000000000000000000000800 from --from, which must be the genesis validator_admin (dev account 0 with --dev): a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a prompt, or a raw private key. Power 0 removes the validator; the set can never become empty. The change applies from two heights after the block that includes it.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --pubkey 0x8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c --power 1 --from 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
     '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 0 --from ./admin.key --json',
+    '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 1 --from admin --password-file ./pw.txt',
   ]
   static override flags = {
     pubkey: Flags.string({ summary: 'ed25519 public key of the validator (base64 or hex).', required: true }),
     power: Flags.string({ summary: 'Voting power (0 removes).', required: true }),
-    from: Flags.string({ summary: 'Private key of the validator admin (64 hex digits) or a file holding it.', required: true }),
+    from: Flags.string({ summary: 'The validator admin: key-store name or address (any letter case), or its private key (64 hex digits) or a file holding it.', required: true }),
     timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt.', default: 30_000 }),
+    ...signerFlags,
   }
 
   async run(): Promise<SetValidatorResult> {
@@ -42,8 +44,9 @@ export default class TxSetValidator extends RpcCommand {
     const pubKey = parseEd25519PubKey(flags.pubkey)
     if (!/^[0-9]+$/.test(flags.power)) throw new Error(`invalid --power "${flags.power}": want a non-negative integer`)
     const power = BigInt(flags.power)
-    const key = await loadSenderKey(flags.from)
-    const sent = await sendAndWait(await this.httpClient(flags), key, VALIDATOR_ADMIN_ADDRESS, encodeSetValidator(pubKey, power), flags.timeout)
+    const client = await this.httpClient(flags)
+    const submitted = await submitTx(client, senderOf(flags), { to: VALIDATOR_ADMIN_ADDRESS, data: encodeSetValidator(pubKey, power) })
+    const sent = { ...submitted, ...(await waitForReceipt(client, submitted.hash, flags.timeout)) }
     const result: SetValidatorResult = {
       hash: sent.hash,
       from: sent.from,
@@ -58,5 +61,9 @@ export default class TxSetValidator extends RpcCommand {
     if (sent.status !== 1) this.error(`transaction ${sent.hash} failed in block ${sent.blockNumber}`, { exit: 1 })
     if (!this.jsonEnabled()) this.log(keyValueTable(Object.entries(result).map(([k, v]) => [k, v])))
     return result
+  }
+
+  protected override describeError(err: unknown): string | undefined {
+    return describeSenderError(err) ?? super.describeError(err)
   }
 }

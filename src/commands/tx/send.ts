@@ -1,0 +1,99 @@
+/** `nodectl tx send --from --to --value [--data] [--wait]`: sign locally with a key-store account and submit. */
+import { Flags } from '@oclif/core'
+import { formatEther, keyValueTable } from '../../cli/render.js'
+import { EXIT_FAILURE, RpcCommand } from '../../cli/rpc-command.js'
+import { describeSenderError, getRevertReason, parseData, parseTo, parseValue, senderOf, signerFlags, submitTx, waitForReceipt, type TxRequest } from '../../cli/tx-signing.js'
+
+/** Result of `tx send`; the receipt fields are there with `--wait`. */
+export interface TxSendResult {
+  hash: string
+  /** EIP-55 sender. */
+  from: string
+  /** Recipient; null for a contract creation. */
+  to: string | null
+  /** Wei, decimal. */
+  value: string
+  nonce: number
+  /** Gas limit. */
+  gas: string
+  type: 'eip1559' | 'legacy'
+  /** 1 success, 0 failed (with --wait). */
+  status?: 0 | 1
+  blockNumber?: number
+  /** Decimal (with --wait). */
+  gasUsed?: string
+  /** The created contract (with --wait); null when none. */
+  contractAddress?: string | null
+  /** Why it failed, from an eth_call replay at the parent block (with --wait); null when it succeeded or no reason was found. */
+  revertReason?: string | null
+}
+
+export default class TxSend extends RpcCommand {
+  static override summary = 'Sign a transaction with a key-store account and send it.'
+  static override description =
+    'Signs locally with --from (a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a prompt) and submits with eth_sendRawTransaction. Nonce (pending), gas (eth_estimateGas) and fees (EIP-1559: 2 × base fee + eth_maxPriorityFeePerGas) are filled as geth does unless given. Without --to, --data is contract creation code. Prints the hash; --wait waits for the receipt, prints it, and exits 1 when the transaction failed, with its revert reason.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --from alice --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 --value 1.5ether --wait',
+    'NODECTL_PASSWORD=… <%= config.bin %> <%= command.id %> --from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --to 0x7099…79C8 --value 1000gwei --json',
+    '<%= config.bin %> <%= command.id %> --from alice --data 0x6080… --wait --password-file ./pw.txt',
+  ]
+  static override flags = {
+    from: Flags.string({ summary: 'Sender: key-store name or address (any letter case), or a private key (64 hex digits) or a file holding one.', required: true }),
+    to: Flags.string({ summary: 'Recipient address; omit to create a contract from --data.' }),
+    value: Flags.string({ summary: 'Amount: 1.5ether, 1000gwei, 21000wei or a plain integer (wei).', default: '0' }),
+    data: Flags.string({ summary: 'Call data, or contract creation code without --to (hex).' }),
+    gas: Flags.integer({ summary: 'Gas limit [default: eth_estimateGas].', min: 1 }),
+    nonce: Flags.integer({ summary: 'Nonce [default: the pending nonce of --from].', min: 0 }),
+    wait: Flags.boolean({ summary: 'Wait for the receipt and print it.' }),
+    timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt with --wait.', default: 60_000 }),
+    ...signerFlags,
+  }
+
+  async run(): Promise<TxSendResult> {
+    const { flags } = await this.parse(TxSend)
+    if (flags.to === undefined && flags.data === undefined) throw new Error('give --to, or --data without --to to create a contract')
+    const req: TxRequest = {
+      to: flags.to === undefined ? undefined : parseTo(flags.to),
+      value: parseValue(flags.value),
+      data: flags.data === undefined ? undefined : parseData(flags.data),
+      gas: flags.gas === undefined ? undefined : BigInt(flags.gas),
+      nonce: flags.nonce === undefined ? undefined : BigInt(flags.nonce),
+    }
+    const client = await this.httpClient(flags)
+    const sent = await submitTx(client, senderOf(flags), req)
+    const result: TxSendResult = { hash: sent.hash, from: sent.from, to: sent.to ?? null, value: sent.value.toString(), nonce: Number(sent.nonce), gas: sent.gas.toString(), type: sent.type }
+    if (!flags.wait) {
+      if (!this.jsonEnabled()) this.log(sent.hash)
+      return result
+    }
+    const mined = await waitForReceipt(client, sent.hash, flags.timeout)
+    const revertReason = mined.status === 1 ? null : ((await getRevertReason(client, sent, mined.blockNumber)) ?? null)
+    Object.assign(result, { status: mined.status, blockNumber: mined.blockNumber, gasUsed: mined.gasUsed.toString(), contractAddress: mined.contractAddress ?? null, revertReason })
+    if (!this.jsonEnabled()) this.log(renderReceipt(result))
+    if (mined.status !== 1) {
+      const line = `transaction ${sent.hash} failed in block ${mined.blockNumber}${revertReason ? `: ${revertReason}` : ''}`
+      if (!this.jsonEnabled()) this.error(line, { exit: EXIT_FAILURE })
+      process.exitCode = EXIT_FAILURE
+    }
+    return result
+  }
+
+  protected override describeError(err: unknown): string | undefined {
+    return describeSenderError(err) ?? super.describeError(err)
+  }
+}
+
+/** The human form of a waited-for result. */
+function renderReceipt(r: TxSendResult): string {
+  const rows: [string, unknown][] = [
+    ['hash', r.hash],
+    ['status', r.status === 1 ? 'success' : 'failed'],
+    ['block', r.blockNumber],
+    ['from', r.from],
+    [r.to === null ? 'contract' : 'to', r.to ?? r.contractAddress],
+    ['value (ether)', formatEther(BigInt(r.value))],
+    ['gas used', `${r.gasUsed} of ${r.gas}`],
+  ]
+  if (r.revertReason) rows.push(['revert reason', r.revertReason])
+  return keyValueTable(rows)
+}
