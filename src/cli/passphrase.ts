@@ -81,10 +81,10 @@ export async function promptSecret(message: string): Promise<string> {
   return prompt(message)
 }
 
-/** A hidden prompt. */
+/** A hidden prompt that echoes nothing, not even the length (as geth). */
 async function prompt(message: string): Promise<string> {
   const ask = await promptModule()
-  const { value } = await ask<{ value: string }>([{ type: 'password', name: 'value', message, mask: '*' }])
+  const { value } = await ask<{ value: string }>([{ type: 'password', name: 'value', message }])
   return value
 }
 

@@ -2,7 +2,9 @@
 import { Flags } from '@oclif/core'
 import { formatEther, keyValueTable } from '../../cli/render.js'
 import { EXIT_FAILURE, RpcCommand } from '../../cli/rpc-command.js'
-import { describeSenderError, getRevertReason, parseData, parseTo, parseValue, senderOf, signerFlags, submitTx, waitForReceipt, type TxRequest } from '../../cli/tx-signing.js'
+import { describeSenderError, senderOf, signerFlags } from '../../cli/sender-key.js'
+import { getRevertReason, submitTx, waitForReceipt, type TxRequest } from '../../cli/tx-signing.js'
+import { parseData, parseTo, parseValue } from '../../cli/tx-values.js'
 
 /** Result of `tx send`; the receipt fields are there with `--wait`. */
 export interface TxSendResult {
