@@ -96,6 +96,8 @@ export class KeyStore {
     for (const [name, address] of Object.entries(names)) byAddress.set(address.toLowerCase(), name)
     const out: KeyInfo[] = []
     const seen = new Set<string>()
+    const present = new Set(entries.map((entry) => join(this.dir, entry)))
+    for (const file of this.cache.keys()) if (!present.has(file)) this.cache.delete(file)
     for (const entry of entries.sort()) {
       if (entry.startsWith('.') || entry.startsWith('~') || entry.endsWith('.tmp')) continue
       const file = join(this.dir, entry)
@@ -166,11 +168,15 @@ export class KeyStore {
 
   /** Re-encrypts an account's key under a new passphrase (this store's scrypt strength), replacing its file atomically. */
   async changePassphrase(nameOrAddress: string, oldPassphrase: string, newPassphrase: string): Promise<KeyInfo> {
-    const { privateKey, account } = await this.decrypt(nameOrAddress, oldPassphrase)
+    const account = await this.find(nameOrAddress)
+    const before = await stat(account.file)
+    const { privateKey } = await decryptKey(await this.readKeyFile(account), oldPassphrase)
     try {
       const text = serializeKeyFile(await encryptKey(privateKey, newPassphrase, this.scrypt))
       await this.withLock(async () => {
-        await stat(account.file) // still there: deleted meanwhile → ENOENT, nothing written
+        // Deleted (ENOENT) or rewritten by another process meanwhile: refuse rather than overwrite its change.
+        const now = await stat(account.file)
+        if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) throw new KeyStoreError(`the key file ${account.file} changed while its passphrase was being changed; nothing was written, try again`)
         await this.writeAtomic(account.file, text)
       })
       return account
