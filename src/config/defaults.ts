@@ -105,6 +105,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     httpIdleTimeout: 120_000,
     maxOpenConnections: 0,
     allowUnprotectedTxs: false,
+    allowInsecureUnlock: false,
     enableIndexer: false,
     batchRequestLimit: 1000,
     batchResponseMaxSize: 25_000_000,

@@ -120,6 +120,11 @@ export interface JsonRpcConfig {
   maxOpenConnections: number
   /** Accept transactions without EIP-155 replay protection over RPC (default false). */
   allowUnprotectedTxs: boolean
+  /**
+   * Serve personal_unlockAccount to callers that are not on loopback (geth `--allow-insecure-unlock`;
+   * default false): an unlocked account signs eth_sendTransaction for anyone who reaches the JSON-RPC.
+   */
+  allowInsecureUnlock: boolean
   /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */
   enableIndexer: boolean
   /** Requests per batch (default 1000). */

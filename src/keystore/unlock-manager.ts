@@ -83,6 +83,12 @@ export class UnlockManager {
     return this.keyOf(address) !== undefined
   }
 
+  /** True when `address` is unlocked until {@link lockAll} (duration 0, or a `--dev` account). */
+  isUnlockedUntilStop(address: string): boolean {
+    const entry = this.keys.get(address.toLowerCase())
+    return entry !== undefined && entry.expiresAt === undefined
+  }
+
   /** Addresses unlocked now (lower case). */
   unlockedAddresses(): string[] {
     return [...this.keys.keys()].filter((id) => this.isUnlocked(id))

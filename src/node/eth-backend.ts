@@ -133,11 +133,6 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return this.deps.syncStatus()
   }
 
-  /** Key-store accounts arrive with the key store; none yet. */
-  accounts(): Uint8Array[] {
-    return []
-  }
-
   coinbase(): Uint8Array | undefined {
     return this.deps.coinbase()
   }

@@ -16,6 +16,10 @@ import type { NodeConfig } from '../config/node-config.js'
 import { ConsensusEngine, FilePV, genesisFromDoc } from '../consensus/index.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
+import { devAccounts } from '../keystore/dev-accounts.js'
+import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
+import type { UnlockClock } from '../keystore/unlock-manager.js'
+import type { ScryptParams } from '../crypto/index.js'
 import { hexToBytes } from '../primitives/hex.js'
 import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
 import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
@@ -25,6 +29,7 @@ import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
+import { NodeAccounts } from './node-accounts.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -49,6 +54,13 @@ export interface NodeOptions {
     /** WebSocket listener settings over those from `[json-rpc]`. */
     ws?: Partial<WsRpcServerOptions>
   }
+  /** The key store and unlocked accounts. */
+  accounts?: {
+    /** Time source of unlock expiry (default the system clock): tests advance a fake one instead of sleeping. */
+    clock?: UnlockClock
+    /** scrypt strength of key files the node writes (default: light under `--dev`, a throw-away home; else geth's standard). */
+    scrypt?: ScryptParams
+  }
 }
 
 interface Components {
@@ -60,6 +72,8 @@ interface Components {
   miner: MinerSettings
   /** The kv event indexer; undefined when `[tx_index] indexer = "null"`. */
   indexer: EventIndexer | undefined
+  /** The key store (`<home>/keystore`) and the unlocked accounts. */
+  accounts: NodeAccounts
 }
 
 export class Node {
@@ -141,7 +155,13 @@ export class Node {
         logger: log,
         ...(indexer ? { indexer } : {}),
       })
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer }, options)
+      const accounts = new NodeAccounts({
+        dir: config.paths.keystoreDir,
+        scrypt: options.accounts?.scrypt ?? (config.dev ? LIGHT_SCRYPT : STANDARD_SCRYPT),
+        ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
+        logger: log.child({ module: 'accounts' }),
+      })
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts }, options)
     } catch (err) {
       await db.close()
       throw err
@@ -151,6 +171,8 @@ export class Node {
   /** Starts consensus (handshake, WAL replay) and the RPC listeners. */
   async start(): Promise<NodeAddresses> {
     const { config, c } = this
+    // As geth --dev, Anvil and Hardhat: the dev accounts sign from the first request on.
+    if (config.dev) c.accounts.startDevAccounts(devAccounts())
     await c.engine.start()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
@@ -195,7 +217,7 @@ export class Node {
         // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
         this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters })
         this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
-        const tables = createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters)
+        const tables = createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts)
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog)
         const auth = createCallerAuth({ secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined, trustLoopback: config.dev }, rpcLog)
         this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)
@@ -224,6 +246,8 @@ export class Node {
     this.subscriptions?.close()
     this.filters?.stop()
     await this.http?.close(1000)
+    // No request can sign any more: finish the dev key files, then overwrite every unlocked key.
+    await this.c.accounts.stop()
     await this.c.engine.stop()
     await this.c.db.close()
     this.log.info('node stopped')

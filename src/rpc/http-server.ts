@@ -20,7 +20,7 @@ import { createLimitedListener, type LimitedListener } from './connection-limite
 import { allowsActualRequest, answerPreflight, isPreflight, type CorsMode } from './cors.js'
 import type { DispatchResult, Dispatcher } from './dispatcher.js'
 import type { CallContext } from './method-table.js'
-import { denyAll, type CallerAuth } from './caller-auth.js'
+import { denyAll, isLoopbackAddress, type CallerAuth } from './caller-auth.js'
 
 /** Options of the HTTP listener (the `[json-rpc]` keys named in each comment). */
 export interface HttpRpcServerOptions {
@@ -53,9 +53,15 @@ export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   auth: denyAll,
 }
 
-/** The shared contexts of HTTP calls: no notifications (eth_subscribe answers -32000). */
-const AUTHORIZED_CONTEXT: CallContext = Object.freeze({ transport: 'http', authorized: true })
-const UNAUTHORIZED_CONTEXT: CallContext = Object.freeze({ transport: 'http', authorized: false })
+/**
+ * The shared contexts of HTTP calls (no notifications: eth_subscribe answers -32000), one per
+ * combination of authorised and loopback, so a request costs no context object.
+ */
+const httpContext = (authorized: boolean, loopback: boolean): CallContext => Object.freeze({ transport: 'http', authorized, loopback })
+const AUTHORIZED_LOOPBACK = httpContext(true, true)
+const AUTHORIZED_REMOTE = httpContext(true, false)
+const UNAUTHORIZED_LOOPBACK = httpContext(false, true)
+const UNAUTHORIZED_REMOTE = httpContext(false, false)
 
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 /** Grace period of `close()` for in-flight requests before their sockets are destroyed (ms). */
@@ -216,12 +222,14 @@ export class HttpRpcServer {
 
   /**
    * The call context of a request. Only when private methods are served and the caller is not
-   * authorised does it cost an object: its `onDenied` turns the reply's status into 401.
+   * authorised does it cost an object: its `onDenied` turns the reply's status into 401. `loopback`
+   * is read from the socket (net caches the peer address after the first read).
    */
   private contextOf(req: IncomingMessage, reply: { status: number }): CallContext {
-    if (!this.dispatcher.servesPrivateMethods) return UNAUTHORIZED_CONTEXT
-    if (this.opts.auth(req)) return AUTHORIZED_CONTEXT
-    return { transport: 'http', authorized: false, onDenied: () => (reply.status = 401) }
+    const loopback = isLoopbackAddress(req.socket.remoteAddress)
+    if (!this.dispatcher.servesPrivateMethods) return loopback ? UNAUTHORIZED_LOOPBACK : UNAUTHORIZED_REMOTE
+    if (this.opts.auth(req)) return loopback ? AUTHORIZED_LOOPBACK : AUTHORIZED_REMOTE
+    return { transport: 'http', authorized: false, loopback, onDenied: () => (reply.status = 401) }
   }
 
   private reply(res: ServerResponse, cors: boolean, text: DispatchResult, status: number): void {

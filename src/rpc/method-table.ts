@@ -43,6 +43,11 @@ export interface CallContext {
   readonly notifications?: NotificationSink
   /** The caller may use the private namespaces (caller-auth.ts); otherwise they answer -32001. */
   readonly authorized: boolean
+  /**
+   * The caller is connected from a loopback address (127.0.0.0/8, ::1), decided from the socket's remote
+   * address; personal_unlockAccount is refused to others unless `allow-insecure-unlock` (geth).
+   */
+  readonly loopback: boolean
   /** Called when a private method was refused, so HTTP can answer 401. */
   readonly onDenied?: () => void
 }

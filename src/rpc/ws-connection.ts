@@ -56,12 +56,12 @@ export class WsRpcConnection implements NotificationSink {
   constructor(
     private readonly socket: WebSocket,
     readonly remote: string,
-    authorized: boolean,
+    caller: { authorized: boolean; loopback: boolean },
     private readonly dispatcher: Dispatcher,
     private readonly limits: WsConnectionLimits,
     private readonly log: Logger,
   ) {
-    this.ctx = Object.freeze({ transport: 'ws', notifications: this, authorized })
+    this.ctx = Object.freeze({ transport: 'ws', notifications: this, authorized: caller.authorized, loopback: caller.loopback })
     socket.on('message', (data) => this.onMessage(data))
     socket.on('pong', () => {
       this.alive = true

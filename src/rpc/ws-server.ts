@@ -22,7 +22,7 @@ import type { Logger } from '../utils/logger.js'
 import type { Dispatcher } from './dispatcher.js'
 import { WsRpcConnection } from './ws-connection.js'
 import { createOriginCheck } from './ws-origins.js'
-import { denyAll, type CallerAuth } from './caller-auth.js'
+import { denyAll, isLoopbackAddress, type CallerAuth } from './caller-auth.js'
 
 /** Options of the WebSocket listener (the `[json-rpc]` keys named in each comment). */
 export interface WsRpcServerOptions {
@@ -165,8 +165,11 @@ export class WsRpcServer {
     const max = this.opts.maxConnections
     if (max > 0 && this.connections.size >= max) return rejectUpgrade(socket, 503, 'too many open connections')
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const remote = `${(socket as Socket).remoteAddress ?? ''}:${(socket as Socket).remotePort ?? ''}`
-      const conn = new WsRpcConnection(ws, remote, this.opts.auth(req), this.dispatcher, this.opts, this.log)
+      const remoteAddress = (socket as Socket).remoteAddress
+      const remote = `${remoteAddress ?? ''}:${(socket as Socket).remotePort ?? ''}`
+      // Both decided once per connection: the caller's address cannot change, and a token is checked at the upgrade.
+      const caller = { authorized: this.opts.auth(req), loopback: isLoopbackAddress(remoteAddress) }
+      const conn = new WsRpcConnection(ws, remote, caller, this.dispatcher, this.opts, this.log)
       this.connections.add(conn)
       conn.onClose(() => this.connections.delete(conn))
     })

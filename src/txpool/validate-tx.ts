@@ -40,8 +40,9 @@ const WEI_PER_ETHER = 10n ** 18n
 /**
  * geth ethapi `checkTxFee`: gas limit × fee cap (the gas price of legacy transactions), in ether, may
  * not exceed `capEther` (`[json-rpc] txfee-cap`); 0 disables the check. Compared as floats, as geth does.
+ * Also eth_signTransaction's check, before it signs (only the two fee fields are read).
  */
-export function checkTxFee(tx: DecodedTx, capEther: number): void {
+export function checkTxFee(tx: Pick<DecodedTx, 'gasLimit' | 'maxFeePerGas'>, capEther: number): void {
   if (capEther === 0) return
   const feeWei = tx.gasLimit * tx.maxFeePerGas
   const feeEther = Number(feeWei / WEI_PER_ETHER) + Number(feeWei % WEI_PER_ETHER) / 1e18

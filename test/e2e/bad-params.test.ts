@@ -15,9 +15,9 @@ import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.
 import { PARAM_KINDS, SELF_DECODED, listAllMethods, type ParamKind } from '../helpers/param-cases.js'
 import { RawWsClient } from '../helpers/ws-client.js'
 
-const NAMESPACES = ['web3', 'eth', 'net', 'txpool', 'miner']
+const NAMESPACES = ['web3', 'eth', 'net', 'txpool', 'miner', 'personal']
 /** Methods whose accepted values would change the node: only their refusals are sent. */
-const CHANGES_STATE = new Set(['miner_setGasPrice', 'miner_setEtherbase', 'eth_sendRawTransaction'])
+const CHANGES_STATE = new Set(['miner_setGasPrice', 'miner_setEtherbase', 'eth_sendRawTransaction', 'eth_sendTransaction', 'personal_newAccount', 'personal_importRawKey', 'personal_lockAccount', 'personal_sendTransaction'])
 const INVALID_PARAMS = -32602
 const DEV_ADDRESS = devAccounts(1)[0]!.address.toLowerCase()
 

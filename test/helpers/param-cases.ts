@@ -21,6 +21,9 @@ import { blockCount } from '../../src/api/eth/fee-history.js'
 import { createEthApi, defaultEthApiOptions } from '../../src/api/eth/index.js'
 import { logFilter } from '../../src/api/eth/log-filter.js'
 import { threadCount } from '../../src/api/eth/miner.js'
+import { typedDataDigest } from '../../src/api/eth/eth-signing.js'
+import { unlockDuration } from '../../src/api/eth/personal.js'
+import { sendArgs } from '../../src/api/eth/send-args.js'
 import { address, any, bool, data, hash, quantity, string, uint, uint64, type Codec } from '../../src/rpc/codecs.js'
 import type { MethodDef } from '../../src/rpc/method-table.js'
 
@@ -130,6 +133,35 @@ const callArgsKind: ParamKind = {
     { value: { input: '0xzz' }, reason: inField('invalid hex string', 'TransactionArgs', 'input', 'hexutil.Bytes') },
   ],
   accepts: [null],
+}
+
+const MISSING_FROM = "missing required field 'from' for TransactionArgs"
+/** The call object of the signing methods: `from` required (send-args.ts). */
+const sendArgsKind: ParamKind = {
+  valid: { from: '0x' + '00'.repeat(20) },
+  bad: [
+    { value: 1, reason: unmarshal('number', TX_ARGS) },
+    { value: [], reason: unmarshal('array', TX_ARGS) },
+    { value: null, reason: MISSING_FROM },
+    { value: {}, reason: MISSING_FROM },
+    { value: { to: '0x' + '11'.repeat(20) }, reason: MISSING_FROM },
+    { value: { from: '0x12' }, reason: 'hex string has length 2, want 40 for common.Address' },
+    { value: { from: '0x' + '11'.repeat(20), gas: '0x1', gasLimit: '0x2' }, reason: "both 'gas' and 'gasLimit' are set and not equal" },
+  ],
+  accepts: [],
+}
+
+/** A minimal EIP-712 document. */
+const TYPED_DATA = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', domain: { name: 'n' }, message: { text: 't' } }
+const typedDataKind: ParamKind = {
+  valid: TYPED_DATA,
+  bad: [
+    { value: 1, reason: 'typed data must be an object' },
+    { value: {}, reason: 'typed data "types" must be an object' },
+    { value: { ...TYPED_DATA, primaryType: 'Missing' }, reason: 'primary type "Missing" is undefined' },
+  ],
+  // MetaMask, ethers and viem send the document as a JSON string.
+  accepts: [JSON.stringify(TYPED_DATA)],
 }
 
 const FILTER_INPUT = 'filters.input'
@@ -285,6 +317,21 @@ export const PARAM_KINDS = new Map<Codec<unknown>, ParamKind>([
         { value: 'x', reason: unmarshal('string', 'override.BlockOverrides') },
       ],
       accepts: [],
+    },
+  ],
+  [sendArgs, sendArgsKind],
+  [typedDataDigest, typedDataKind],
+  [
+    unlockDuration,
+    {
+      valid: 1,
+      bad: [
+        { value: '0x1', reason: unmarshal('string', 'uint64') },
+        { value: -1, reason: unmarshal('number -1', 'uint64') },
+        { value: 1.5, reason: unmarshal('number 1.5', 'uint64') },
+        { value: {}, reason: unmarshal('object', 'uint64') },
+      ],
+      accepts: [0],
     },
   ],
   [

@@ -154,8 +154,6 @@ export interface EthBackend {
 
   /** undefined when synced (eth_syncing `false`). */
   syncStatus(): SyncStatus | undefined
-  /** Accounts the node can sign for (eth_accounts); empty for now. */
-  accounts(): Uint8Array[]
   /** The validator's fee recipient (eth_coinbase); undefined when the node has none. */
   coinbase(): Uint8Array | undefined
   /** EIP-1186 proof of an account and storage slots against the state root of block `height`. */

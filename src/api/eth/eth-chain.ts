@@ -1,4 +1,4 @@
-/** eth methods about the chain and the node: ids, head, sync, accounts, mining stubs. */
+/** eth methods about the chain and the node: ids, head, sync, coinbase, mining stubs (eth_accounts: eth-signing.ts). */
 import { NodeError } from '../../utils/errors.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { defineMethod, type MethodTable } from '../../rpc/method-table.js'
@@ -23,7 +23,6 @@ export function createEthChainMethods(backend: EthBackend): MethodTable {
         highestBlock: toQuantity(status.highestBlock),
       }
     }),
-    defineMethod('eth_accounts', [], () => backend.accounts().map(encodeData)),
     defineMethod('eth_coinbase', [], () => {
       const coinbase = backend.coinbase()
       if (coinbase === undefined) throw new NodeError('etherbase must be explicitly specified')

@@ -1,9 +1,11 @@
 /**
- * The web3, net, eth, txpool and miner namespaces over an `EthBackend`. The node builds the tables once and hands them
- * to the transport's Dispatcher with the enabled namespaces:
- *   const dispatcher = new Dispatcher(createEthApi(backend, config.jsonRpc), {namespaces: config.jsonRpc.api, ...}, log)
+ * The web3, net, eth, txpool, miner and personal namespaces over an `EthBackend` and an
+ * `AccountsBackend`. The node builds the tables once and hands them to the transport's Dispatcher with
+ * the enabled namespaces:
+ *   const dispatcher = new Dispatcher(createEthApi(backend, config.jsonRpc, subs, filters, accounts), {namespaces: config.jsonRpc.api, ...}, log)
  */
 import type { MethodTable } from '../../rpc/method-table.js'
+import { noAccounts, type AccountsBackend } from './accounts-backend.js'
 import type { EthBackend } from './backend.js'
 import { createEthBlockMethods } from './eth-blocks.js'
 import { createEthChainMethods } from './eth-chain.js'
@@ -13,6 +15,7 @@ import { createEthFeeMethods } from './eth-fees.js'
 import { createEthLogMethods } from './eth-logs.js'
 import { createEthPendingMethods } from './eth-pending.js'
 import { createEthProofMethods } from './eth-proof.js'
+import { createEthSigningMethods } from './eth-signing.js'
 import { createEthStateMethods } from './eth-state.js'
 import { createEthSubscribeMethods, type SubscriptionService } from './eth-subscribe.js'
 import { createEthTransactionMethods } from './eth-transactions.js'
@@ -20,9 +23,13 @@ import type { FilterSystem } from './filters.js'
 import { createMinerMethods } from './miner.js'
 import { createNetMethods } from './net.js'
 import type { EthApiOptions } from './options.js'
+import { createPersonalMethods } from './personal.js'
+import { TransactionSender } from './transaction-signer.js'
 import { createTxPoolMethods } from './txpool.js'
 import { createWeb3Methods } from './web3.js'
 
+export type { AccountSigner, AccountsBackend, KeyStoreWallet, RecoverableSignature } from './accounts-backend.js'
+export { AccountError, accountErrors } from './account-errors.js'
 export type { EthBackend, CallArgs, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from './backend.js'
 export type { AccessListResult, AccountProof, PoolContent } from './backend.js'
 export type { BlockNumberOrTag, BlockSelector, BlockTag } from './block-params.js'
@@ -37,10 +44,18 @@ export { FilterSystem, defaultFilterOptions, type FilterOptions } from './filter
 export { SubscriptionManager, defaultSubscriptionOptions, type SubscriptionOptions } from './subscriptions.js'
 
 /**
- * All tables of the web3, net and eth namespaces. `subscriptions` serves eth_subscribe on WebSocket
- * connections, `filters` the polling filters; without them those methods answer -32000.
+ * All tables of the web3, net, eth, txpool, miner and personal namespaces. `subscriptions` serves
+ * eth_subscribe on WebSocket connections, `filters` the polling filters; without them those methods
+ * answer -32000. `accounts` is the key store; without it eth_accounts is empty and nothing signs.
  */
-export function createEthApi(backend: EthBackend, options: EthApiOptions, subscriptions?: SubscriptionService, filters?: FilterSystem): MethodTable[] {
+export function createEthApi(
+  backend: EthBackend,
+  options: EthApiOptions,
+  subscriptions?: SubscriptionService,
+  filters?: FilterSystem,
+  accounts: AccountsBackend = noAccounts,
+): MethodTable[] {
+  const sender = new TransactionSender(backend, accounts, { gasCap: options.gasCap, timeout: options.evmTimeout })
   return [
     createWeb3Methods(backend),
     createNetMethods(backend),
@@ -55,7 +70,9 @@ export function createEthApi(backend: EthBackend, options: EthApiOptions, subscr
     createEthFilterMethods(filters),
     createEthProofMethods(backend, options),
     createEthPendingMethods(backend),
+    createEthSigningMethods(backend, accounts, sender, options),
     createTxPoolMethods(backend),
     createMinerMethods(backend),
+    createPersonalMethods(accounts, sender, options),
   ]
 }

@@ -1,7 +1,7 @@
 /** Options of the eth API: the `[json-rpc]` limits its handlers enforce or pass to the backend. */
 import type { JsonRpcConfig } from '../../config/node-config.js'
 
-export type EthApiOptions = Pick<JsonRpcConfig, 'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap'>
+export type EthApiOptions = Pick<JsonRpcConfig, 'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock'>
 
 /** Evmos' defaults (reference/evmos-jsonrpc.md §2); 0 disables a cap. */
 export const defaultEthApiOptions: EthApiOptions = {
@@ -15,4 +15,8 @@ export const defaultEthApiOptions: EthApiOptions = {
   logsCap: 10_000,
   /** Largest `toBlock - fromBlock` of eth_getLogs. */
   blockRangeCap: 10_000,
+  /** Fee cap (ether) of transactions the node signs or relays; 0 = none. */
+  txFeeCap: 1,
+  /** personal_unlockAccount from non-loopback callers (geth --allow-insecure-unlock). */
+  allowInsecureUnlock: false,
 }

@@ -7,7 +7,7 @@ import { createLogger } from '../../../src/utils/logger.js'
 
 const logged: string[] = []
 const log = createLogger({ level: 'debug', format: 'plain', write: (line) => logged.push(line) })
-const ctx: CallContext = { transport: 'http', authorized: true }
+const ctx: CallContext = { transport: 'http', authorized: true, loopback: true }
 const calls: string[] = []
 
 const table = [
