@@ -117,8 +117,9 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
     const id = await c.call('eth_subscribe', ['newHeads', { includeTransactions: true }])
     const hash = await sendTransfer()
     const n = await c.waitForNotification(id, (m) => m.result.transactions.some((tx: { hash: string }) => tx.hash === hash))
-    const full = (await rpc(t.url, 'eth_getBlockByNumber', [n.result.number, true])).result
-    expect(n.result).toEqual(full)
+    const reply = await rpc(t.url, 'eth_getBlockByNumber', [n.result.number, true])
+    expect(reply.error).toBeUndefined()
+    expect(n.result).toEqual(reply.result)
     expect(n.result.transactions.find((tx: { hash: string }) => tx.hash === hash)).toEqual((await rpc(t.url, 'eth_getTransactionByHash', [hash])).result)
     await expect(c.request('eth_subscribe', ['newHeads', { includeTransactions: 'yes' }])).resolves.toMatchObject({ error: { code: -32602 } })
   })
