@@ -106,6 +106,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     maxOpenConnections: 0,
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
+    tracerConcurrency: 2,
     enableIndexer: false,
     batchRequestLimit: 1000,
     batchResponseMaxSize: 25_000_000,

@@ -125,6 +125,8 @@ export interface JsonRpcConfig {
    * default false): an unlocked account signs eth_sendTransaction for anyone who reaches the JSON-RPC.
    */
   allowInsecureUnlock: boolean
+  /** debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2). */
+  tracerConcurrency: number
   /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */
   enableIndexer: boolean
   /** Requests per batch (default 1000). */

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
+import { createDebugApi } from '../api/debug/index.js'
 import { BlockStore } from '../chain/comet/block-store.js'
 import { EvmApplication } from '../chain/evm/app.js'
 import { EventIndexer } from '../chain/indexer/event-indexer.js'
@@ -28,6 +29,7 @@ import { TxPool, getTxPoolOptions } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
+import { NodeDebugBackend } from './debug-backend.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
 
@@ -217,7 +219,11 @@ export class Node {
         // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
         this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters })
         this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
-        const tables = createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts)
+        const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
+        const tables = [
+          ...createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts),
+          ...createDebugApi(debugBackend, { tracerConcurrency: config.jsonRpc.tracerConcurrency }),
+        ]
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog)
         const auth = createCallerAuth({ secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined, trustLoopback: config.dev }, rpcLog)
         this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)

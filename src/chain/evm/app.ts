@@ -57,6 +57,7 @@ import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
 import { installValidatorAdmin } from './validator-admin.js'
 import { collectValidatorUpdates } from './validator-updates.js'
 import { ValidatorRegistry } from './validator-registry.js'
+import { TraceExecutor } from './tracing/trace-executor.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -133,6 +134,8 @@ export class EvmApplication implements Application {
   private readonly store: EvmStore
   private readonly blockHashes: BlockHashes
   private readonly calls: CallService
+  /** debug_trace*: re-execution of committed blocks and calls on private state copies (tracing/trace-executor.ts). */
+  readonly traces: TraceExecutor
   private readonly txs: DecodedTxCache
   private readonly log: Logger
   /** The app's copy of the validator set, for the validator-admin system contract. */
@@ -156,6 +159,7 @@ export class EvmApplication implements Application {
     this.validators = new ValidatorRegistry(opts.db)
     const prepareVm = (vm: VM): void => installValidatorAdmin(vm, opts.genesis.validatorAdmin, this.validators.checkOnly())
     this.calls = new CallService({ db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h), prepareVm }, { ...defaultCallOptions, ...opts.calls })
+    this.traces = new TraceExecutor({ db: opts.db, common: this.common, blockchain: this.blockHashes, prepareVm, gasCap: opts.calls?.gasCap ?? defaultCallOptions.gasCap })
   }
 
   /** Builds and opens an application (loads the head and the state at its root). */
@@ -388,6 +392,22 @@ export class EvmApplication implements Application {
   }
 
   /** The receipt of a committed transaction by EVM hash. */
+  /** The stored records (raw bytes, receipt fields) of a committed block's transactions, in order. */
+  async getBlockTxRecords(height: number): Promise<TxRecord[] | undefined> {
+    const block = await this.getBlock(height)
+    return block ? this.store.getBlockTxs(block) : undefined
+  }
+
+  /** The stored record of a committed transaction by EVM hash. */
+  getTxRecord(hash: Uint8Array): Promise<TxRecord | undefined> {
+    return this.committedTx(hash)
+  }
+
+  /** The state after committed block `height` (default latest); throws UnknownBlockError. */
+  stateAt(height?: number): Promise<StateAt> {
+    return this.resolveState(height)
+  }
+
   async getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined> {
     const r = await this.committedTx(hash)
     return r ? toEvmReceipt(r) : undefined

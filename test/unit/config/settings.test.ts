@@ -39,7 +39,7 @@ describe('settings table', () => {
   it('holds exactly the Evmos [json-rpc] keys plus the documented limits', () => {
     const keys = SETTINGS.filter((s) => s.section === 'json-rpc').map((s) => s.key).sort()
     expect(keys).toEqual(
-      ['enable', 'address', 'ws-address', 'api', 'gas-cap', 'evm-timeout', 'txfee-cap', 'filter-cap', 'feehistory-cap', 'logs-cap', 'block-range-cap', 'http-timeout', 'http-idle-timeout', 'allow-insecure-unlock', 'allow-unprotected-txs', 'max-open-connections', 'enable-indexer', 'batch-request-limit', 'batch-response-max-size', 'http-body-limit', 'ws-origins'].sort(),
+      ['enable', 'address', 'ws-address', 'api', 'gas-cap', 'evm-timeout', 'txfee-cap', 'filter-cap', 'feehistory-cap', 'logs-cap', 'block-range-cap', 'http-timeout', 'http-idle-timeout', 'allow-insecure-unlock', 'tracer-concurrency', 'allow-unprotected-txs', 'max-open-connections', 'enable-indexer', 'batch-request-limit', 'batch-response-max-size', 'http-body-limit', 'ws-origins'].sort(),
     )
   })
 })
@@ -91,6 +91,7 @@ describe('TOML templates', () => {
       'http-timeout': '30s',
       'http-idle-timeout': '2m0s',
       'allow-insecure-unlock': false,
+      'tracer-concurrency': 2,
       'allow-unprotected-txs': false,
       'max-open-connections': 0,
       'enable-indexer': false,

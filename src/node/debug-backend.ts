@@ -1,0 +1,98 @@
+/**
+ * The real `DebugBackend` (api/debug/backend.ts) over the EVM application and the transaction pool:
+ * finds what to re-execute (a committed transaction's block, the state after a height), resolves the
+ * request's tracer (tracing/tracer-registry.ts) and hands both to the application's trace executor;
+ * encodes the raw block data (chain/evm/raw-block.ts). Only this file knows both sides.
+ */
+import type { CallArgs } from '../api/eth/backend.js'
+import type { CallOverrides, DebugBackend, TracerRequest, TxTraceResult } from '../api/debug/backend.js'
+import type { EvmApplication } from '../chain/evm/app.js'
+import { encodeRawBlock, encodeRawHeader, encodeRawReceipt } from '../chain/evm/raw-block.js'
+import { GenesisNotTraceableError, TraceTxNotFoundError } from '../chain/evm/tracing/trace-errors.js'
+import type { TracedBlock } from '../chain/evm/tracing/trace-executor.js'
+import { prepareTracer, type JsTracerEngine } from '../chain/evm/tracing/tracer-registry.js'
+import { decodeRawTx } from '../chain/evm/tx.js'
+import type { EvmBlock } from '../chain/evm/views.js'
+import type { TxPool } from '../txpool/tx-pool.js'
+
+export interface DebugBackendDeps {
+  app: EvmApplication
+  /** Pooled transactions for debug_getRawTransaction. */
+  pool: Pick<TxPool, 'get'>
+  /** The sandboxed JavaScript tracers; without it only built-in tracers are served. */
+  js?: JsTracerEngine
+}
+
+/** The first byte of a typed transaction is its type (EIP-2718); a legacy one starts an RLP list. */
+const MAX_TX_TYPE = 0x7f
+
+export class NodeDebugBackend implements DebugBackend {
+  constructor(private readonly deps: DebugBackendDeps) {}
+
+  latestHeight(): number {
+    return this.deps.app.latestHeight()
+  }
+
+  getBlockByNumber(height: number): Promise<EvmBlock | undefined> {
+    return this.deps.app.getBlock(height)
+  }
+
+  getBlockByHash(hash: Uint8Array): Promise<EvmBlock | undefined> {
+    return this.deps.app.getBlock(hash)
+  }
+
+  /** geth order: the transaction is looked up first (`transaction not found`), then the tracer. */
+  async traceTransaction(hash: Uint8Array, request: TracerRequest): Promise<unknown> {
+    const record = await this.deps.app.getTxRecord(hash)
+    if (!record) throw new TraceTxNotFoundError()
+    const block = await this.tracedBlock(record.height)
+    const source = await prepareTracer(request, this.deps.js)
+    return this.deps.app.traces.traceTransaction(block, record.index, source, request.timeoutMs)
+  }
+
+  async traceBlock(block: EvmBlock, request: TracerRequest): Promise<TxTraceResult[]> {
+    const traced = await this.tracedBlock(block.number)
+    const source = await prepareTracer(request, this.deps.js)
+    return this.deps.app.traces.traceBlock(traced, source, request.timeoutMs)
+  }
+
+  async traceCall(args: CallArgs, height: number, overrides: CallOverrides, request: TracerRequest): Promise<unknown> {
+    const at = await this.deps.app.stateAt(height)
+    const source = await prepareTracer(request, this.deps.js)
+    const { chainId: _chainId, ...callArgs } = args
+    const req = { args: callArgs, stateOverrides: overrides.stateOverrides, blockOverrides: overrides.blockOverrides }
+    return this.deps.app.traces.traceCall(at, req, source, request.timeoutMs)
+  }
+
+  /** A committed block with the state before it and its transactions decoded (senders recovered). */
+  private async tracedBlock(height: number): Promise<TracedBlock> {
+    const app = this.deps.app
+    if (height <= app.earliestHeight()) throw new GenesisNotTraceableError()
+    const [block, parent, records] = await Promise.all([app.getBlock(height), app.getBlock(height - 1), app.getBlockTxRecords(height)])
+    if (!block || !parent || !records) throw new Error(`block ${height} or its parent is missing`)
+    return {
+      env: { height, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
+      hash: block.hash,
+      parentStateRoot: parent.stateRoot,
+      txs: records.map((r) => decodeRawTx(r.raw, app.common)),
+    }
+  }
+
+  async getRawHeader(block: EvmBlock): Promise<Uint8Array> {
+    return encodeRawHeader(block)
+  }
+
+  async getRawBlock(block: EvmBlock): Promise<Uint8Array> {
+    const records = (await this.deps.app.getBlockTxRecords(block.number)) ?? []
+    return encodeRawBlock(block, records.map((r) => r.raw))
+  }
+
+  async getRawReceipts(block: EvmBlock): Promise<Uint8Array[]> {
+    const records = (await this.deps.app.getBlockTxRecords(block.number)) ?? []
+    return records.map((r) => encodeRawReceipt({ type: r.raw[0]! < MAX_TX_TYPE ? r.raw[0]! : 0, status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs }))
+  }
+
+  async getRawTransaction(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    return (await this.deps.app.getTxRecord(hash))?.raw ?? this.deps.pool.get(hash)?.raw
+  }
+}
