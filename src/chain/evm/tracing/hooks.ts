@@ -147,6 +147,8 @@ export interface Tracer extends TraceHooks {
   result(): unknown | Promise<unknown>
   /** Stops the tracer early (timeout); `result()` then fails with `reason`. */
   stop?(reason: Error): void
+  /** Frees what the tracer holds outside the JS heap (a sandbox) when the trace failed before `result()`. */
+  dispose?(): void
 }
 
 /** What a tracer is built from: the request's `tracerConfig` (already an object or undefined). */

@@ -44,7 +44,7 @@ export interface TracerSource {
 
 /** Frees what a tracer holds outside the JS heap (a JavaScript tracer's sandbox), if anything. */
 export function releaseTracer(tracer: Tracer): void {
-  ;(tracer as Tracer & { dispose?: () => void }).dispose?.()
+  tracer.dispose?.()
 }
 
 /** The registered tracers for one request (JavaScript ones carry its timeout). */
