@@ -208,3 +208,23 @@ export function arrayOf<T>(item: Codec<T>, goType: string): Codec<T[]> {
 
 /** Any JSON value, unchecked (for handlers that inspect it themselves). */
 export const any: Codec<unknown> = (value) => value
+
+/** A JSON object argument (Go struct or map), else a DecodeError naming the Go type. */
+export function objectOf(value: unknown, goType: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new DecodeError(jsonKind(value), goType)
+  return value as Record<string, unknown>
+}
+
+/**
+ * One field of a Go struct argument: absent or null is Go's zero value (undefined); a bad value is a
+ * DecodeError naming `struct.name` (`… into Go struct field TransactionArgs.gas of type hexutil.Uint64`).
+ */
+export function structField<T>(obj: Record<string, unknown>, struct: string, name: string, codec: Codec<T>): T | undefined {
+  const value = obj[name]
+  if (value === undefined || value === null) return undefined
+  try {
+    return codec(value)
+  } catch (err) {
+    throw err instanceof DecodeError ? err.inField(struct, name) : err
+  }
+}

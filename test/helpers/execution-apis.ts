@@ -9,9 +9,12 @@ import { parse } from 'yaml'
 
 const SRC = resolve(import.meta.dirname, '../fixtures/execution-apis/src')
 
-interface MethodSpec {
+/** A method of the OpenRPC document: its params, result schema and examples. */
+export interface MethodSpec {
   name: string
+  params: { name: string; required?: boolean; schema: unknown }[]
   result: { schema: unknown }
+  examples?: { params: { value: unknown }[] }[]
 }
 
 function loadYaml(dir: string): unknown[] {
@@ -21,13 +24,15 @@ function loadYaml(dir: string): unknown[] {
 }
 
 const schemas: Record<string, unknown> = Object.assign({}, ...loadYaml(join(SRC, 'schemas')))
-const methods = new Map<string, MethodSpec>((loadYaml(join(SRC, 'eth')).flat() as MethodSpec[]).map((m) => [m.name, m]))
+/** The eth methods the schemas define, by name. */
+export const methodSpecs = new Map<string, MethodSpec>((loadYaml(join(SRC, 'eth')).flat() as MethodSpec[]).map((m) => [m.name, m]))
 const ajv = new Ajv2019.default({ strict: false, allErrors: true })
 ajv.addSchema({ $id: 'openrpc', components: { schemas } })
 
 export type Validator = (value: unknown) => string | undefined
 
-function compile(schema: unknown): Validator {
+/** Compiles `schema` with its `#/components/schemas/...` references resolved against the loaded schemas. */
+export function compileSchema(schema: unknown): Validator {
   const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"openrpc#/components/schemas/'))
   const validate = ajv.compile(rewritten)
   return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors) + '\n' + JSON.stringify(value))
@@ -35,12 +40,12 @@ function compile(schema: unknown): Validator {
 
 /** The validator of `method`'s result (throws when the schemas do not define the method). */
 export function resultValidator(method: string): Validator {
-  const spec = methods.get(method)
+  const spec = methodSpecs.get(method)
   if (!spec) throw new Error(`execution-apis defines no ${method}`)
-  return compile(spec.result.schema)
+  return compileSchema(spec.result.schema)
 }
 
 /** The validator of a component schema (`TransactionInfo`, `bytes65`...). */
 export function componentValidator(name: string): Validator {
-  return compile({ $ref: `#/components/schemas/${name}` })
+  return compileSchema({ $ref: `#/components/schemas/${name}` })
 }

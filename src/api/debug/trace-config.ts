@@ -12,7 +12,7 @@ import { defaultStructLoggerOptions } from '../../chain/evm/tracing/struct-logge
 import { DEFAULT_TRACE_TIMEOUT_MS } from '../../chain/evm/tracing/trace-deadline.js'
 import type { TracerRequest } from '../../chain/evm/tracing/tracer-registry.js'
 import { parseDuration } from '../../config/duration.js'
-import { DecodeError, bool, jsonKind, string, type Codec } from '../../rpc/codecs.js'
+import { DecodeError, bool, jsonKind, objectOf, string, structField, type Codec } from '../../rpc/codecs.js'
 import type { CallOverrides } from './backend.js'
 import { blockOverrides, stateOverrides } from './overrides.js'
 
@@ -47,42 +47,25 @@ const tracerConfig: Codec<Record<string, unknown> | undefined> = (value) => {
   return value as Record<string, unknown>
 }
 
-function field<T>(obj: Record<string, unknown>, struct: string, name: string, codec: Codec<T>): T | undefined {
-  const value = obj[name]
-  // Go leaves a field absent from the JSON, or null, at its zero value
-  if (value === undefined || value === null) return undefined
-  try {
-    return codec(value)
-  } catch (err) {
-    throw err instanceof DecodeError ? err.inField(struct, name) : err
-  }
-}
-
-function objectOf(value: unknown, goType: string): Record<string, unknown> {
-  if (value === null) return {}
-  if (typeof value !== 'object' || Array.isArray(value)) throw new DecodeError(jsonKind(value), goType)
-  return value as Record<string, unknown>
-}
-
 function readTraceConfig(obj: Record<string, unknown>, struct: string): TracerRequest {
   const req = defaultTracerRequest()
-  const tracer = field(obj, struct, 'tracer', string)
+  const tracer = structField(obj, struct, 'tracer', string)
   req.tracer = tracer === '' ? undefined : tracer
-  req.tracerConfig = field(obj, struct, 'tracerConfig', tracerConfig)
-  req.timeoutMs = field(obj, struct, 'timeout', duration) ?? DEFAULT_TRACE_TIMEOUT_MS
-  field(obj, struct, 'reexec', integer('uint64', 0))
-  field(obj, struct, 'debug', bool)
+  req.tracerConfig = structField(obj, struct, 'tracerConfig', tracerConfig)
+  req.timeoutMs = structField(obj, struct, 'timeout', duration) ?? DEFAULT_TRACE_TIMEOUT_MS
+  structField(obj, struct, 'reexec', integer('uint64', 0))
+  structField(obj, struct, 'debug', bool)
   const logger = req.structLogger
-  logger.enableMemory = field(obj, struct, 'enableMemory', bool) ?? false
-  logger.disableStack = field(obj, struct, 'disableStack', bool) ?? false
-  logger.disableStorage = field(obj, struct, 'disableStorage', bool) ?? false
-  logger.enableReturnData = field(obj, struct, 'enableReturnData', bool) ?? false
-  logger.limit = field(obj, struct, 'limit', integer('int', Number.MIN_SAFE_INTEGER)) ?? 0
+  logger.enableMemory = structField(obj, struct, 'enableMemory', bool) ?? false
+  logger.disableStack = structField(obj, struct, 'disableStack', bool) ?? false
+  logger.disableStorage = structField(obj, struct, 'disableStorage', bool) ?? false
+  logger.enableReturnData = structField(obj, struct, 'enableReturnData', bool) ?? false
+  logger.limit = structField(obj, struct, 'limit', integer('int', Number.MIN_SAFE_INTEGER)) ?? 0
   return req
 }
 
 /** geth `*TraceConfig` of debug_traceTransaction and debug_traceBlockBy*. */
-export const traceConfig: Codec<TracerRequest> = (value) => readTraceConfig(objectOf(value, 'tracers.TraceConfig'), 'TraceConfig')
+export const traceConfig: Codec<TracerRequest> = (value) => readTraceConfig(objectOf(value ?? {}, 'tracers.TraceConfig'), 'TraceConfig')
 
 /** debug_traceCall's config: TraceConfig plus state and block overrides (`txIndex` is ignored). */
 export interface TraceCallConfig {
@@ -92,12 +75,12 @@ export interface TraceCallConfig {
 
 /** geth `*TraceCallConfig`. */
 export const traceCallConfig: Codec<TraceCallConfig> = (value) => {
-  const obj = objectOf(value, 'tracers.TraceCallConfig')
+  const obj = objectOf(value ?? {}, 'tracers.TraceCallConfig')
   return {
     request: readTraceConfig(obj, 'TraceCallConfig'),
     overrides: {
-      stateOverrides: field(obj, 'TraceCallConfig', 'stateOverrides', stateOverrides) ?? [],
-      blockOverrides: field(obj, 'TraceCallConfig', 'blockOverrides', blockOverrides),
+      stateOverrides: structField(obj, 'TraceCallConfig', 'stateOverrides', stateOverrides) ?? [],
+      blockOverrides: structField(obj, 'TraceCallConfig', 'blockOverrides', blockOverrides),
     },
   }
 }

@@ -6,19 +6,13 @@
  */
 import type { EvmAccessListItem } from '../../chain/evm/views.js'
 import { equalBytes } from '../../primitives/hex.js'
-import { DecodeError, address, data, hash, jsonKind, quantity, uint64, type Codec } from '../../rpc/codecs.js'
+import { DecodeError, address, data, hash, jsonKind, quantity, structField, uint64, type Codec } from '../../rpc/codecs.js'
 import type { CallArgs } from './backend.js'
 
 const STRUCT = 'TransactionArgs'
 
 function field<T>(obj: Record<string, unknown>, name: string, codec: Codec<T>): T | undefined {
-  const value = obj[name]
-  if (value === undefined || value === null) return undefined
-  try {
-    return codec(value)
-  } catch (err) {
-    throw err instanceof DecodeError ? err.inField(STRUCT, name) : err
-  }
+  return structField(obj, STRUCT, name, codec)
 }
 
 /** geth `types.AccessList`: `[{address, storageKeys: [hash...]}...]`, both keys required. */

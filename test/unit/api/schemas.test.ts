@@ -3,45 +3,12 @@
  * the schemas define is called on the fake chain and its result validated against the method's result
  * schema; and every example request of those methods must be accepted by our param codecs.
  */
-import { readFileSync, readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import Ajv2019 from 'ajv/dist/2019.js'
-import { parse } from 'yaml'
 import { hexlify } from 'ethers'
 import { FakeBackend, wallet } from './fake-backend.js'
 import { startTestServer, type TestServer } from './test-server.js'
 import { formatBlock, formatLog, formatReceipt, formatTransaction } from '../../../src/api/eth/format.js'
-
-/** The execution-apis OpenRPC schemas (CC0), vendored from shared/execution-apis; see its README. */
-const SRC = resolve(import.meta.dirname, '../../fixtures/execution-apis/src')
-
-interface MethodSpec {
-  name: string
-  params: { name: string; required?: boolean; schema: unknown }[]
-  result: { schema: unknown }
-  examples?: { params: { value: unknown }[] }[]
-}
-
-function loadYaml(dir: string): unknown[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((f) => parse(readFileSync(join(dir, f), 'utf8')) as unknown)
-}
-
-const schemas: Record<string, unknown> = Object.assign({}, ...loadYaml(join(SRC, 'schemas')))
-const methods = new Map<string, MethodSpec>((loadYaml(join(SRC, 'eth')).flat() as MethodSpec[]).map((m) => [m.name, m]))
-// A CommonJS module: under NodeNext the default import is `module.exports`, whose `.default` is the class.
-const ajv = new Ajv2019.default({ strict: false, allErrors: true })
-ajv.addSchema({ $id: 'openrpc', components: { schemas } })
-
-/** Compiles `schema` with its `#/components/schemas/...` references resolved against the loaded schemas. */
-function compile(schema: unknown): (value: unknown) => string | undefined {
-  const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"openrpc#/components/schemas/'))
-  const validate = ajv.compile(rewritten)
-  return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors) + '\n' + JSON.stringify(value))
-}
-const component = (name: string) => compile({ $ref: `#/components/schemas/${name}` })
+import { compileSchema, componentValidator, methodSpecs } from '../../helpers/execution-apis.js'
 
 describe('execution-apis schemas', () => {
   let backend: FakeBackend
@@ -53,10 +20,10 @@ describe('execution-apis schemas', () => {
   afterAll(() => t.close())
 
   it('formatters produce valid Block, TransactionInfo, ReceiptInfo and Log objects', async () => {
-    const block = component('Block')
-    const txInfo = component('TransactionInfo')
-    const receipt = component('ReceiptInfo')
-    const log = component('Log')
+    const block = componentValidator('Block')
+    const txInfo = componentValidator('TransactionInfo')
+    const receipt = componentValidator('ReceiptInfo')
+    const log = componentValidator('Log')
     // The validators do reject: a block without its required fields, a receipt with an extra field.
     expect(block({ number: '0x1' })).toBeDefined()
     expect(receipt({ ...formatReceipt((await backend.getBlockReceipts(backend.blocks[1]!))[0]!), extra: 1 })).toBeDefined()
@@ -115,20 +82,20 @@ describe('execution-apis schemas', () => {
     ]
     const failures: string[] = []
     for (const [name, params] of calls) {
-      const spec = methods.get(name)
+      const spec = methodSpecs.get(name)
       expect(spec, name).toBeDefined()
       const res = await t.call(name, params)
       if (res.error) {
         failures.push(`${name}: ${res.error.message}`)
         continue
       }
-      const problem = compile(spec!.result.schema)(res.result)
+      const problem = compileSchema(spec!.result.schema)(res.result)
       if (problem) failures.push(`${name}(${JSON.stringify(params)}): ${problem}`)
     }
     backend.syncing = { startingBlock: 0, currentBlock: 2, highestBlock: 9 }
     const syncing = await t.call('eth_syncing', [])
     backend.syncing = undefined
-    const problem = compile(methods.get('eth_syncing')!.result.schema)(syncing.result)
+    const problem = compileSchema(methodSpecs.get('eth_syncing')!.result.schema)(syncing.result)
     if (problem) failures.push(`eth_syncing (syncing): ${problem}`)
     expect(failures).toEqual([])
   })
@@ -138,7 +105,7 @@ describe('execution-apis schemas', () => {
     const rejected: string[] = []
     let examples = 0
     for (const name of served) {
-      for (const example of methods.get(name)?.examples ?? []) {
+      for (const example of methodSpecs.get(name)?.examples ?? []) {
         examples++
         const params = example.params.map((p) => p.value)
         const res = await t.call(name, params)
