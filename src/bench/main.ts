@@ -6,6 +6,7 @@
  *   npm run bench -- --rpc http://127.0.0.1:8545 --label anvil
  *   npm run bench -- --workloads reads,call --duration 5
  *   npm run bench -- --workloads getlogs-range --range-home ~/.cache/nodectl-bench-range
+ *   npm run bench -- --workloads trace
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when spawned.
  * Flags: see options.ts (and the README's Benchmark section).
@@ -19,6 +20,7 @@ import { runEthCall } from './workloads/eth-call.js'
 import { runGetLogsRange } from './workloads/getlogs-range.js'
 import { runLogs } from './workloads/logs.js'
 import { runReads } from './workloads/reads.js'
+import { runTrace } from './workloads/trace.js'
 import { runTransfers } from './workloads/transfers.js'
 import { runTxSearch } from './workloads/tx-search.js'
 import { runWsHeads } from './workloads/ws-heads.js'
@@ -31,6 +33,7 @@ const MAIN_WORKLOADS: [WorkloadName, (ctx: BenchContext) => Promise<void>][] = [
   ['logs', runLogs],
   ['ws-heads', runWsHeads],
   ['tx-search', runTxSearch],
+  ['trace', runTrace],
 ]
 
 /** The WebSocket URL of an `--rpc` target: `--ws`, else the same host and port (Anvil and Hardhat serve both). */

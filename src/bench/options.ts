@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 
 /** Every workload, in the order they run; `--workloads` selects a subset (default: all). */
-export const WORKLOADS = ['reads', 'call', 'transfers', 'logs', 'ws-heads', 'tx-search', 'getlogs-range'] as const
+export const WORKLOADS = ['reads', 'call', 'transfers', 'logs', 'ws-heads', 'tx-search', 'trace', 'getlogs-range'] as const
 export type WorkloadName = (typeof WORKLOADS)[number]
 
 export interface BenchOptions {

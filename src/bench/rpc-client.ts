@@ -101,6 +101,13 @@ function decodeChunked(buffer: Buffer, at: number): [string, number] | undefined
   }
 }
 
+/** The `result` of a JSON-RPC response body; throws `method: message[: data] (code)` for an error. */
+export function parseReply<T = unknown>(method: string, text: string): T {
+  const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string; data?: unknown } }
+  if (reply.error) throw new Error(`${method}: ${reply.error.message}${typeof reply.error.data === 'string' ? `: ${reply.error.data}` : ''} (${reply.error.code})`)
+  return reply.result as T
+}
+
 interface Job extends Pending {
   request: string
 }
@@ -126,11 +133,12 @@ export class RpcClient {
    * positional, or named (an object) as CometBFT's consensus RPC documents its routes.
    */
   async call<T = unknown>(method: string, params: unknown[] | Record<string, unknown> = []): Promise<T> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params })
-    const text = await this.post(body)
-    const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string; data?: unknown } }
-    if (reply.error) throw new Error(`${method}: ${reply.error.message}${typeof reply.error.data === 'string' ? `: ${reply.error.data}` : ''} (${reply.error.code})`)
-    return reply.result as T
+    return parseReply<T>(method, await this.callRaw(method, params))
+  }
+
+  /** {@link call}'s response body unparsed (see {@link parseReply}): a large result timed without the client's JSON.parse. */
+  callRaw(method: string, params: unknown[] | Record<string, unknown> = []): Promise<string> {
+    return this.post(JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params }))
   }
 
   private post(body: string): Promise<string> {
