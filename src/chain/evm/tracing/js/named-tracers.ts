@@ -90,7 +90,10 @@ const EVMDIS = `{
     var error = log.getError();
     if (error) { frame.error = error; return; }
     var depth = log.getDepth();
-    if (depth !== this.frames.length) {
+    // Deeper than the frames kept: the init code of a CREATE/CREATE2 (and what it calls), which is
+    // no frame here, as in geth's evmdis; recording it would file its opcodes under the creator.
+    if (depth > this.frames.length) return;
+    if (depth < this.frames.length) {
       // Back in an outer frame: drop the frames that returned.
       this.frames = this.frames.slice(0, depth);
       frame = this.frames[this.frames.length - 1];
