@@ -42,26 +42,6 @@ export function devConsensusConfig(): ConsensusConfig {
   return { ...defaultConsensusConfig(), timeoutCommit: 0, skipTimeoutCommit: true, createEmptyBlocks: true, createEmptyBlocksInterval: DEV_EMPTY_BLOCK_INTERVAL_MS }
 }
 
-/**
- * Consensus settings for tests (CometBFT `TestConsensusConfig` scale: tens of ms), so an in-process
- * node commits a block within a few ms of a transaction and rounds time out quickly.
- */
-export function testConsensusConfig(): ConsensusConfig {
-  return {
-    timeoutPropose: 40,
-    timeoutProposeDelta: 1,
-    timeoutPrevote: 10,
-    timeoutPrevoteDelta: 1,
-    timeoutPrecommit: 10,
-    timeoutPrecommitDelta: 1,
-    timeoutCommit: 0,
-    skipTimeoutCommit: true,
-    createEmptyBlocks: true,
-    createEmptyBlocksInterval: 1000,
-    doubleSignCheckHeight: 0,
-  }
-}
-
 /** CometBFT `DefaultRPCConfig` (limits also in decisions.md "Request, batch and rate limits"). */
 export function defaultCometRpcConfig(): CometRpcConfig {
   return {
@@ -148,21 +128,5 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }
   settings.jsonRpc.api = [...EVM_NAMESPACES]
   settings.minGasPrice = 0n
-  return settings
-}
-
-/**
- * The preset of in-process test nodes: the dev preset with every listener on 127.0.0.1 port 0 (the OS
- * picks free ports; `node.start()` reports them) and {@link testConsensusConfig}. Write it into a home
- * with `initDevHome(home, { settings: testNodeSettings() })`.
- */
-export function testNodeSettings(moniker = 'test'): NodeSettings {
-  const settings = devNodeSettings(moniker)
-  settings.consensus = testConsensusConfig()
-  settings.rpc.laddr = { host: '127.0.0.1', port: 0 }
-  settings.p2p.laddr = { host: '127.0.0.1', port: 0 }
-  settings.jsonRpc.address = { host: '127.0.0.1', port: 0 }
-  settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 0 }
-  settings.logLevel = 'none'
   return settings
 }

@@ -1,6 +1,6 @@
 /** The public API of config/: home layout, loading, presets, genesis, `init`. */
 export { DEFAULT_CHAIN_ID, DEV_CHAIN_ID, parseChainId } from './chain-id.js'
-export { defaultNodeSettings, devNodeSettings, testNodeSettings, testConsensusConfig, devConsensusConfig, defaultConsensusConfig, type NodeSettings } from './defaults.js'
+export { defaultNodeSettings, devNodeSettings, devConsensusConfig, defaultConsensusConfig, type NodeSettings } from './defaults.js'
 export { formatDuration, parseDuration } from './duration.js'
 export { EVM_DENOM, parseMinimumGasPrices } from './gas-price.js'
 export { createGenesis, decodeGenesis, encodeGenesis, loadGenesis, saveGenesis, type GenesisAccount, type GenesisDoc, type GenesisValidator } from './genesis.js'

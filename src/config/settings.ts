@@ -172,11 +172,6 @@ export const SETTINGS: readonly Setting[] = [
   jsonRpc('ws-origins', c.stringListCodec, 'Origins allowed to open a WebSocket connection (default ["127.0.0.1", "localhost"]).', (s) => s.jsonRpc.wsOrigins, (s, v) => { s.jsonRpc.wsOrigins = v }),
 ]
 
-/** The setting a flag name (without dashes) sets, if any. */
-export function settingByFlag(flag: string): Setting | undefined {
-  return SETTINGS.find((s) => s.flag === flag)
-}
-
 /** Where a value came from, as error messages name it: `config.toml [rpc] laddr`, `app.toml minimum-gas-prices`. */
 export function fileKeyLabel(setting: Setting): string {
   return `${setting.file}${setting.section ? ` [${setting.section}]` : ''} ${setting.key}`

@@ -10,7 +10,7 @@ import { blockIdEquals, blockIdKey } from '../chain/comet/part-set.js'
 import { voteSignBytes } from '../chain/comet/sign-bytes.js'
 import { SignedMsgType, type ConsensusParams, type DuplicateVoteEvidence, type Vote } from '../chain/comet/types.js'
 import { validatorAddress, type ValidatorSet } from '../chain/comet/validator-set.js'
-import { ed25519Verify, sha256 } from '../crypto/index.js'
+import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import { formatRfc3339Nano, fromNanos, toNanos, type Timestamp } from '../utils/time.js'
 import { MisbehaviorType, type Misbehavior } from './application.js'
@@ -93,11 +93,6 @@ export function expiredMessage(ev: DuplicateVoteEvidence, heightNow: number, tim
   const minHeight = BigInt(heightNow) - params.maxAgeNumBlocks
   const notOlder = fromNanos(toNanos(timeNow) + params.maxAgeDurationNs)
   return `evidence from height ${ev.voteA.height} (created at: ${formatRfc3339Nano(ev.timestamp)}) is too old; min height is ${minHeight} and evidence can not be older than ${formatRfc3339Nano(notOlder)}`
-}
-
-/** `Evidence.Hash()`: SHA-256 of the concrete evidence protobuf. */
-export function evidenceHash(ev: DuplicateVoteEvidence): Uint8Array {
-  return sha256(encodeEvidence(ev))
 }
 
 /** `DuplicateVoteEvidence.ABCI()`. */

@@ -1,7 +1,8 @@
 /**
  * Consensus options: the `[consensus]` section of config.toml (`ConsensusConfig`; its CometBFT defaults and
- * the `--dev` preset live with the other settings in config/defaults.ts), a preset for in-process
- * multi-validator tests, and the round-dependent timeouts (CometBFT `config/config.go`).
+ * the `--dev` preset live with the other settings in config/defaults.ts), the one test preset (used by the
+ * in-process networks of the consensus tests and, through node/test-settings.ts, by every test node), and
+ * the round-dependent timeouts (CometBFT `config/config.go`).
  */
 import type { ConsensusConfig } from '../config/node-config.js'
 

@@ -33,9 +33,3 @@ export function roundStepName(step: RoundStep): RoundStepName {
 export function isRoundStep(n: number): n is RoundStep {
   return Number.isInteger(n) && n >= 1 && n <= 8
 }
-
-/** Parses a step name back (WAL records); undefined when unknown. */
-export function roundStepFromName(name: string): RoundStep | undefined {
-  for (const [k, v] of Object.entries(NAMES)) if (v === name) return Number(k) as RoundStep
-  return undefined
-}

@@ -1,7 +1,6 @@
 /** Hash functions. `crypto/` is the only folder that imports curve and hash libraries. */
 import nodeCrypto, { createHash } from 'node:crypto'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js'
 import { createWasmKeccak256 } from './keccak-wasm.js'
 
 const wasmKeccak256 = process.env.NODECTL_PURE_JS_CRYPTO === '1' ? undefined : createWasmKeccak256()
@@ -19,8 +18,4 @@ const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, en
 export function sha256(data: Uint8Array): Uint8Array {
   const digest = oneShot ? oneShot('sha256', data, 'buffer') : createHash('sha256').update(data).digest()
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength)
-}
-
-export function ripemd160(data: Uint8Array): Uint8Array {
-  return nobleRipemd160(data)
 }

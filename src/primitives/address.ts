@@ -2,7 +2,6 @@
 import { keccak256 } from '../crypto/hash.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from './hex.js'
 
-export const ADDRESS_LENGTH = 20
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 export function isAddress(s: unknown): s is string {

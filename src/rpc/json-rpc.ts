@@ -6,9 +6,6 @@
 /** The protocol version string of every response. */
 export const JSONRPC_VERSION = '2.0'
 
-/** A request id as the client sent it (geth echoes anything that is not an object or array). */
-export type JsonRpcId = string | number | boolean | null
-
 /** The `error` member of a failure response. */
 export interface JsonRpcErrorObject {
   code: number

@@ -193,7 +193,7 @@ describe('[tx_index] indexer = "null"', () => {
     const { tmpdir } = await import('node:os')
     const { join } = await import('node:path')
     const { initDevHome } = await import('../../src/config/init-home.js')
-    const { testNodeSettings } = await import('../../src/config/defaults.js')
+    const { testNodeSettings } = await import('../../src/node/test-settings.js')
     const home = await mkdtemp(join(tmpdir(), 'nodectl-test-'))
     await initDevHome(home, { settings: testNodeSettings() })
     const configPath = join(home, 'config', 'config.toml')

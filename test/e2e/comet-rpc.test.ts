@@ -148,7 +148,7 @@ describe('consensus RPC (cosmjs Comet38Client) against a dev node', () => {
     expect(r.proof!.rootHash).toEqual(block.block.header.dataHash)
     const proof = { total: r.proof!.proof.total, index: r.proof!.proof.index, leafHash: r.proof!.proof.leafHash, aunts: [...r.proof!.proof.aunts] }
     expect(verifyMerkleProof(r.proof!.rootHash, hash, proof)).toBe(true)
-    // tx.height is answered before the full query engine exists.
+    // tx_search by tx.height finds it.
     const search = await client.txSearch({ query: `tx.height=${r.height}` })
     expect(search.txs.map((x) => x.hash)).toContainEqual(hash)
     // An unknown hash is an error, not a crash.

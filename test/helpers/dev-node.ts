@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { testNodeSettings } from '../../src/config/defaults.js'
+import { testNodeSettings } from '../../src/node/test-settings.js'
 import { initDevHome, isHomeInitialised } from '../../src/config/init-home.js'
 import { loadNodeConfig } from '../../src/config/load.js'
 import { Node, type NodeAddresses, type NodeOptions } from '../../src/node/node.js'

@@ -214,7 +214,7 @@ export interface CometBackend {
   getTx(hash: Uint8Array): Awaitable<TxRecord | undefined>
   /**
    * Every tx matching the event query (any order; the route sorts and paginates). Throws with the
-   * query error text (`failed to parse query: …`) or, until the query engine exists, "not implemented".
+   * query error text (`failed to parse query: …`).
    */
   searchTxs(query: string): Awaitable<TxRecord[]>
   /** Heights of every block whose FinalizeBlock events match the query. */

@@ -156,10 +156,3 @@ export class CometRpcServer {
     })
   }
 }
-
-/** Builds and starts a server. */
-export async function startCometRpcServer(deps: CometRpcServerDeps): Promise<CometRpcServer> {
-  const server = new CometRpcServer(deps)
-  await server.start()
-  return server
-}

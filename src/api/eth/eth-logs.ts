@@ -12,7 +12,7 @@ import { logFilter, type LogFilter } from './log-filter.js'
 import type { EthApiOptions } from './options.js'
 import { resolveHeight } from './resolve-block.js'
 
-/** Runs a decoded filter against the chain; shared with the polling filters of a later issue. */
+/** Runs a decoded filter against the chain; shared with the polling filters (filters.ts). */
 export async function getLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<LogJson[]> {
   return (await queryLogs(backend, filter, options)).map(formatLog)
 }

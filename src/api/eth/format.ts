@@ -7,7 +7,7 @@ import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../
 import { toQuantity } from '../../primitives/quantity.js'
 
 /**
- * DATA (`0x` + two lower-case hex digits per byte), as primitives' `toData` but with Buffer's native
+ * DATA (`0x` + two lower-case hex digits per byte), as `bytesToHex` but with Buffer's native
  * encoder: this is the formatting hot spot (256-byte blooms, every hash).
  */
 export function encodeData(bytes: Uint8Array): string {

@@ -19,9 +19,6 @@ export interface PartSet {
   parts: Part[]
 }
 
-/** `types.MaxBlockPartsCount` = MaxBlockSizeBytes (100 MiB) / part size + 1 = 1601. */
-export const MAX_BLOCK_PARTS = Math.floor(104857600 / BLOCK_PART_SIZE_BYTES) + 1
-
 /** Splits encoded block bytes into parts and computes the PartSetHeader. */
 export function makePartSet(blockBytes: Uint8Array): PartSet {
   const chunks: Uint8Array[] = []
@@ -45,14 +42,13 @@ export function makeBlockId(block: Block): { blockId: BlockID; bytes: Uint8Array
 /**
  * Checks a part against the header: index in range, proof well formed (`Part.ValidateBasic`: every part but
  * the last is exactly 65,536 bytes, none is larger) and its Merkle proof leads to the header's hash.
- * Reassembly of verified parts is done by `PartSetAssembler`.
  */
 export function verifyPart(header: PartSetHeader, part: Part): boolean {
   return checkPart(header, part) === undefined
 }
 
 /** The reason a part does not fit the header, or undefined when it does (see `verifyPart`). */
-export function checkPart(header: PartSetHeader, part: Part): string | undefined {
+function checkPart(header: PartSetHeader, part: Part): string | undefined {
   if (!Number.isInteger(part.index) || part.index < 0 || part.index >= header.total) return `unexpected part index ${part.index}`
   if (part.bytes.length > BLOCK_PART_SIZE_BYTES) return `part too big: ${part.bytes.length} bytes`
   if (part.index < header.total - 1 && part.bytes.length !== BLOCK_PART_SIZE_BYTES) return `part ${part.index} is not ${BLOCK_PART_SIZE_BYTES} bytes`

@@ -28,11 +28,3 @@ export function proposalSignBytes(chainId: string, proposal: Proposal): Uint8Arr
   w.message(6, encodeTimestamp(proposal.timestamp)).string(7, chainId)
   return marshalDelimited(w.finish())
 }
-
-/**
- * `VoteExtensionSignBytes`: MarshalDelimited(CanonicalVoteExtension{extension=1, height=2 sfixed64,
- * round=3 sfixed64, chain_id=4}). Only used when vote extensions are enabled (they are off by default).
- */
-export function voteExtensionSignBytes(chainId: string, height: number, round: number, extension: Uint8Array): Uint8Array {
-  return marshalDelimited(new ProtoWriter().bytes(1, extension).sfixed64(2, height).sfixed64(3, round).string(4, chainId).finish())
-}

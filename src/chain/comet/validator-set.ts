@@ -7,7 +7,7 @@ import { bytesToUpperHex, compareBytes, equalBytes } from '../../primitives/hex.
 import { clipInt64, floorDiv, safeAddClip, safeSubClip, wrapInt64 } from './int64.js'
 import { merkleRoot } from './merkle.js'
 import { MAX_TOTAL_VOTING_POWER, type BlockID, type Commit, type Validator, type ValidatorUpdate } from './types.js'
-import { decodeValidatorSetState, encodeSimpleValidator, encodeValidatorSetState } from './validator-set-codec.js'
+import { encodeSimpleValidator } from './validator-set-codec.js'
 import { verifyCommit } from './verify-commit.js'
 
 export { medianTime } from './median-time.js'
@@ -232,20 +232,6 @@ export function validatorAddress(pubKey: Uint8Array): Uint8Array {
 export function newValidator(pubKey: Uint8Array, power: bigint): Validator {
   if (pubKey.length !== ED25519_PUBKEY_SIZE) throw new Error(`invalid ed25519 public key size ${pubKey.length}`)
   return { address: validatorAddress(pubKey), pubKey, votingPower: power, proposerPriority: 0n }
-}
-
-/** Storage form of a set: the validators with their priorities, and the proposer. */
-export function encodeValidatorSet(set: ValidatorSet): Uint8Array {
-  return encodeValidatorSetState(set.validators, set.proposer, set.totalVotingPower())
-}
-
-/** Inverse of `encodeValidatorSet`: the set with the same priorities and proposer. */
-export function decodeValidatorSet(bytes: Uint8Array): ValidatorSet {
-  const { validators, proposer } = decodeValidatorSetState(bytes)
-  const set = ValidatorSet.restore(validators, proposer?.address)
-  // A proposer removed by a change set stays the proposer until the next increment, as in CometBFT.
-  if (proposer && !set.proposer) set.proposer = proposer
-  return set
 }
 
 function copyValidator(v: Validator): Validator {

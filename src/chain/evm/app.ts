@@ -33,6 +33,7 @@ import type {
   QueryRequest,
   QueryResponse,
 } from '../../consensus/application.js'
+import { parseChainId } from '../../config/chain-id.js'
 import { TypedEmitter } from '../../utils/events.js'
 import { silentLogger, type Logger } from '../../utils/logger.js'
 import { BlockHashes } from './block-hashes.js'
@@ -45,7 +46,7 @@ import { toEvmReceipt, toEvmTx, type TxRecord } from './evm-records.js'
 import { EvmStore, type LogQuery } from './evm-store.js'
 import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
-import { parseEvmChainId, type EvmGenesis, type FeeMarketParams } from './genesis.js'
+import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
 import { answerQuery } from './abci-query.js'
@@ -150,7 +151,7 @@ export class EvmApplication implements Application {
   private opening: Promise<void> | undefined
 
   constructor(private readonly opts: EvmApplicationOptions) {
-    this.evmChainId = opts.evmChainId ?? parseEvmChainId(opts.chainId)
+    this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
     this.common = getCommon(this.evmChainId)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
     this.store = new EvmStore(opts.db)

@@ -1,15 +1,18 @@
 /**
- * geth's TransactionArgs rules for eth_call and eth_estimateGas (internal/ethapi/transaction_args.go):
- * `data` vs `input`, fee fields, and the unsigned transaction estimateGas runs.
+ * The execution-time half of geth's TransactionArgs rules for eth_call and eth_estimateGas
+ * (internal/ethapi/transaction_args.go `CallDefaults`): fee defaults against the block's base fee, and the
+ * unsigned transaction the call runs. The request-shape rules (`data` vs `input`, `gas` vs `gasLimit`,
+ * `gasPrice` with 1559 fee fields, both fee caps given and inverted) are checked once, where the arguments
+ * are decoded: api/eth/call-args.ts. Arguments reaching here already obey them.
  */
 import type { Common } from '@ethereumjs/common'
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { bytesToHex, equalBytes } from '../../primitives/hex.js'
+import { bytesToHex } from '../../primitives/hex.js'
 import { CallArgsError } from './errors.js'
 import type { EvmAccessListItem } from './views.js'
 
-/** geth TransactionArgs, decoded. */
+/** geth TransactionArgs, decoded and checked by api/eth/call-args.ts (`input` is the call data). */
 export interface CallArgs {
   from?: Uint8Array
   to?: Uint8Array
@@ -18,7 +21,6 @@ export interface CallArgs {
   maxFeePerGas?: bigint
   maxPriorityFeePerGas?: bigint
   value?: bigint
-  data?: Uint8Array
   input?: Uint8Array
   nonce?: bigint
   accessList?: EvmAccessListItem[]
@@ -34,18 +36,18 @@ export interface Fees {
   given: boolean
 }
 
-/** `input` wins; both given and different is an error (geth TransactionArgs.data). */
+/** The call data: `input`, or none (geth TransactionArgs.data). */
 export function pickData(args: CallArgs): Uint8Array {
-  if (args.data && args.input && !equalBytes(args.data, args.input)) {
-    throw new CallArgsError(`both 'data' and 'input' are set and not equal. Please use 'input' to pass transaction call data`)
-  }
-  return args.input ?? args.data ?? new Uint8Array(0)
+  return args.input ?? new Uint8Array(0)
 }
 
-/** geth TransactionArgs.ToMessage fee rules for calls. */
+/**
+ * geth TransactionArgs.CallDefaults/ToMessage fee rules for calls. `gasPrice` never comes with the 1559
+ * fields (the decoder refuses it); a missing `maxFeePerGas` defaults to 0, which geth then checks against
+ * the tip, so that comparison stays here.
+ */
 export function resolveFees(args: CallArgs, baseFee: bigint): Fees {
   const dynamic = args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined
-  if (args.gasPrice !== undefined && dynamic) throw new CallArgsError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   if (args.gasPrice !== undefined) return { gasPrice: args.gasPrice, feeCap: args.gasPrice, tip: args.gasPrice, dynamic: false, given: args.gasPrice > 0n }
   if (!dynamic) return { gasPrice: 0n, feeCap: 0n, tip: 0n, dynamic: false, given: false }
   const feeCap = args.maxFeePerGas ?? 0n

@@ -22,7 +22,7 @@ function num(value: bigint | undefined): string {
 
 /** A string naming the height and every argument that can change a call's outcome. */
 export function callKey(height: number, args: CallArgs): string {
-  let key = `${height}|${hex(args.from)}|${hex(args.to)}|${num(args.gas)}|${num(args.gasPrice)}|${num(args.maxFeePerGas)}|${num(args.maxPriorityFeePerGas)}|${num(args.value)}|${num(args.nonce)}|${hex(args.data)}|${hex(args.input)}`
+  let key = `${height}|${hex(args.from)}|${hex(args.to)}|${num(args.gas)}|${num(args.gasPrice)}|${num(args.maxFeePerGas)}|${num(args.maxPriorityFeePerGas)}|${num(args.value)}|${num(args.nonce)}|${hex(args.input)}`
   if (args.accessList) for (const item of args.accessList) key += `|${hex(item.address)}:${item.storageKeys.map(hex).join(',')}`
   return key
 }

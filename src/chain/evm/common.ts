@@ -6,7 +6,7 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { keccak256, recoverPublicKey, sha256 } from '../../crypto/index.js'
-import { installFastIsActivatedEIP } from './evm-speedups.js'
+import { installFastIsActivatedEIP } from './ethereumjs-patches.js'
 
 const cache = new Map<bigint, Common>()
 /** The transaction Common of each process Common (see `txCommonOf`). */

@@ -92,17 +92,6 @@ export class GenesisError extends Error {
   }
 }
 
-const CHAIN_ID_RE = /^[a-z]+_([1-9][0-9]*)-[1-9][0-9]*$/
-
-/** The EVM chain id of a consensus chain id: the middle number (`nodectl_9000-1` → 9000n). */
-export function parseEvmChainId(chainId: string): bigint {
-  const m = CHAIN_ID_RE.exec(chainId)
-  if (!m) throw new Error(`invalid chain-id "${chainId}": expected <name>_<EVM chain id>-<version>, e.g. nodectl_9000-1`)
-  const id = BigInt(m[1]!)
-  if (id > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`invalid chain-id "${chainId}": EVM chain id too large`)
-  return id
-}
-
 /** Returns the first problem of an `app_state` value (parsed JSON), or undefined when it is valid. */
 export function validateAppState(value: unknown): string | undefined {
   try {

@@ -9,6 +9,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import { equalBytes } from '../../primitives/hex.js'
 import { CallTimeoutError } from './errors.js'
+import { getOpcodeTable } from './ethereumjs-patches.js'
 import { createExecutionBlock, type BlockEnv } from './executor.js'
 
 /** The deadline hook reads the clock every this many jumps/calls (a power of 2). */
@@ -90,25 +91,23 @@ export class StateCopy {
   }
 }
 
-type OpHandler = (runState: unknown, common: unknown) => unknown
-
 /**
  * Makes `check` run before every JUMP, JUMPI, CALL-family and CREATE opcode of this EVM instance (its
  * own opcode table entries; the consensus VM is untouched). A thrown non-EVM error aborts the call.
  * This costs nothing on other opcodes, unlike a `step` listener, with which the interpreter builds a
  * step object (stack and memory copies) for every opcode: ~14% of an eth_call here. The opcode table
- * is an ethereumjs 10.1.3 internal (the version is pinned); when it is not found, the documented
+ * is an ethereumjs 10.1.3 internal (ethereumjs-patches.ts); when it is not found, the documented
  * `step` event is used instead.
  */
 function installDeadline(evm: EVM, check: () => void): void {
-  const map = (evm as unknown as { _opcodeMap?: ({ opHandler: OpHandler } | undefined)[] })._opcodeMap
-  if (!Array.isArray(map) || DEADLINE_OPCODES.some((op) => typeof map[op]?.opHandler !== 'function')) {
+  const map = getOpcodeTable(evm)
+  if (!map || DEADLINE_OPCODES.some((op) => typeof map[op]?.opHandler !== 'function')) {
     evm.events.on('step', check)
     return
   }
   for (const op of DEADLINE_OPCODES) {
     const entry = map[op]!
-    const original = entry.opHandler
+    const original = entry.opHandler!
     entry.opHandler = (runState, common) => {
       check()
       return original(runState, common)

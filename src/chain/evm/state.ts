@@ -13,7 +13,7 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
-import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWriteFix } from './evm-speedups.js'
+import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 

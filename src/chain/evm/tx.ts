@@ -8,6 +8,7 @@ import { Address } from '@ethereumjs/util'
 import { keccak256, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { txCommonOf } from './common.js'
+import { seedTxHash } from './ethereumjs-patches.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
@@ -79,7 +80,7 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
   // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the frozen tx's cache.
   const hash = keccak256(raw)
-  ;(tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = hash
+  seedTxHash(tx, hash)
   return {
     raw,
     tx,

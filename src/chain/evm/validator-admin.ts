@@ -17,12 +17,13 @@
  * Gas: a fixed SET_VALIDATOR_GAS on every call that gets past the input decoding, successful or
  * not (malformed input reverts with the same charge).
  */
-import { getActivePrecompiles, EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
+import { EVMError, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { keccak256 } from '../../crypto/index.js'
 import { bytesToBigint, concatBytes, equalBytes, hexToBytes, utf8ToBytes, bigintToBytes } from '../../primitives/hex.js'
 import { MAX_TOTAL_VOTING_POWER } from '../comet/types.js'
+import { addCustomPrecompile, wrapExecuteCall } from './ethereumjs-patches.js'
 import type { ValidatorUpdateSink } from './validator-registry.js'
 
 /** Address of the validator-admin system contract. */
@@ -116,12 +117,6 @@ interface MessageLike {
  * one call at a time, so it is still the current one when the precompile runs.
  */
 export function installValidatorAdmin(vm: VM, admin: Uint8Array | undefined, sink: ValidatorUpdateSink): void {
-  const evm = vm.evm as unknown as {
-    _customPrecompiles?: CustomPrecompile[]
-    _precompiles: Map<string, unknown>
-    _executeCall(message: MessageLike): Promise<unknown>
-    common: PrecompileInput['common']
-  }
   let current: MessageLike | undefined
   const precompile = (input: PrecompileInput): ExecResult => {
     const message = current
@@ -134,12 +129,8 @@ export function installValidatorAdmin(vm: VM, admin: Uint8Array | undefined, sin
     if (reason === undefined) return { returnValue: new Uint8Array(0), executionGasUsed: SET_VALIDATOR_GAS }
     return { returnValue: encodeRevertReason(reason), executionGasUsed: SET_VALIDATOR_GAS, exceptionError: new EVMError(EVMError.errorMessages.REVERT) }
   }
-  const custom: CustomPrecompile[] = [...(evm._customPrecompiles ?? []), { address: new Address(VALIDATOR_ADMIN_ADDRESS), function: precompile }]
-  evm._customPrecompiles = custom
-  evm._precompiles = getActivePrecompiles(evm.common, custom)
-  const executeCall = evm._executeCall.bind(evm)
-  evm._executeCall = (message) => {
+  addCustomPrecompile(vm.evm, { address: new Address(VALIDATOR_ADMIN_ADDRESS), function: precompile })
+  wrapExecuteCall<MessageLike>(vm.evm, (message) => {
     if (equalBytes(message.codeAddress.bytes, VALIDATOR_ADMIN_ADDRESS)) current = message
-    return executeCall(message)
-  }
+  })
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { concatBytes } from '../../../src/primitives/hex.js'
-import { PartSetAssembler } from '../../../src/chain/comet/part-set-assembler.js'
 import { merkleRoot } from '../../../src/chain/comet/merkle.js'
 import { blockIdEquals, blockIdKey, isZeroBlockId, makePartSet, verifyPart, zeroBlockId } from '../../../src/chain/comet/part-set.js'
 import { BLOCK_PART_SIZE_BYTES } from '../../../src/chain/comet/types.js'
@@ -29,20 +28,6 @@ describe('part sets', () => {
     expect(verifyPart({ ...ps.header, total: 4 }, p1)).toBe(false)
     const other = makePartSet(new Uint8Array(BLOCK_PART_SIZE_BYTES + 10))
     expect(verifyPart(ps.header, other.parts[0]!)).toBe(false)
-  })
-
-  it('assembles parts in any order, ignores duplicates and throws on bad parts', () => {
-    const ps = makePartSet(data)
-    const asm = new PartSetAssembler(ps.header)
-    expect(asm.addPart(ps.parts[2]!)).toBe(true)
-    expect(asm.addPart(ps.parts[2]!)).toBe(false)
-    expect(asm.isComplete()).toBe(false)
-    expect(() => asm.bytes()).toThrow(/incomplete/)
-    expect(() => asm.addPart({ ...ps.parts[0]!, bytes: ps.parts[1]!.bytes })).toThrow(/invalid part proof/)
-    asm.addPart(ps.parts[0]!)
-    asm.addPart(ps.parts[1]!)
-    expect(asm.isComplete()).toBe(true)
-    expect(asm.bytes()).toEqual(data)
   })
 
   it('block id helpers', () => {

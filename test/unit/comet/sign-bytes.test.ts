@@ -3,7 +3,7 @@ import { ed25519FromSeed, ed25519Sign, ed25519Verify, sha256 } from '../../../sr
 import { bytesToHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { GO_ZERO_TIME, parseRfc3339 } from '../../../src/utils/time.js'
 import { zeroBlockId } from '../../../src/chain/comet/part-set.js'
-import { proposalSignBytes, voteExtensionSignBytes, voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
+import { proposalSignBytes, voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
 import { SignedMsgType, type Proposal, type Vote } from '../../../src/chain/comet/types.js'
 import { realBlock } from './fixtures.js'
 
@@ -44,9 +44,6 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
     })
     expect(hex(voteSignBytes('test_chain_id', v))).toBe(
       '7c0802113930000000000000190200000000000000224a0a208b01023386c371778ecb6368573e539afc3cc860ec3a2f614e54fe5652f4fc80122608c0843d122072db3d959635dff1bb567bedaa70573392c5159666a3f8caf11e413aac52207a2a0b08b1d381d20510809dca6f320d746573745f636861696e5f6964',
-    )
-    expect(hex(voteExtensionSignBytes('test_chain_id', 12345, 2, utf8ToBytes('extension')))).toBe(
-      '2c0a09657874656e73696f6e113930000000000000190200000000000000220d746573745f636861696e5f6964',
     )
   })
 

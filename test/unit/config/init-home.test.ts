@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'smol-toml'
 import { afterAll, describe, expect, it } from 'vitest'
-import { testConsensusConfig, testNodeSettings } from '../../../src/config/defaults.js'
+import { testNodeSettings } from '../../../src/node/test-settings.js'
 import { homePaths, resolveHome } from '../../../src/config/home.js'
 import { HomeExistsError, initDevHome, initHome, isHomeInitialised } from '../../../src/config/init-home.js'
 import { loadNodeConfig } from '../../../src/config/load.js'
@@ -149,7 +149,7 @@ describe('initDevHome', () => {
     await initDevHome(home, { settings: testNodeSettings() })
     const config = await loadNodeConfig({ home, env: {}, dev: true })
     expect([config.rpc.laddr?.port, config.p2p.laddr.port, config.jsonRpc.address.port, config.jsonRpc.wsAddress.port]).toEqual([0, 0, 0, 0])
-    expect(config.consensus).toEqual(testConsensusConfig())
+    expect(config.consensus).toEqual(testNodeSettings().consensus)
     expect(config.logLevel).toBe('none')
   })
 })

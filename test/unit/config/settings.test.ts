@@ -1,6 +1,7 @@
 import { parse } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
-import { defaultNodeSettings, devNodeSettings, testConsensusConfig, type NodeSettings } from '../../../src/config/defaults.js'
+import { defaultNodeSettings, devNodeSettings, type NodeSettings } from '../../../src/config/defaults.js'
+import { testConsensusConfig } from '../../../src/consensus/options.js'
 import { renderAppToml, renderConfigToml } from '../../../src/config/render-toml.js'
 import { SECTIONS, SETTINGS, envNameOf } from '../../../src/config/settings.js'
 
@@ -53,7 +54,7 @@ describe('TOML templates', () => {
 
   it('round-trip the dev preset and unusual values', () => {
     const settings = devNodeSettings('dev "quoted" \\ name')
-    settings.consensus = testConsensusConfig()
+    settings.consensus = { ...testConsensusConfig }
     settings.rpc.laddr = undefined
     settings.jsonRpc.gasCap = 2n ** 62n
     settings.jsonRpc.txFeeCap = 0.25

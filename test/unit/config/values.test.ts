@@ -17,6 +17,11 @@ describe('chain ids', () => {
     expect(() => parseChainId(id)).toThrow(/invalid chain id/)
   })
 
+  it('refuses EVM chain ids past 2^53 - 1', () => {
+    expect(parseChainId(`a_${Number.MAX_SAFE_INTEGER}-1`)).toBe(BigInt(Number.MAX_SAFE_INTEGER))
+    expect(() => parseChainId(`a_${BigInt(Number.MAX_SAFE_INTEGER) + 1n}-1`)).toThrow(/invalid chain id .*larger than/)
+  })
+
   it('refuses ids longer than CometBFT allows', () => {
     expect(() => parseChainId('a'.repeat(45) + '_9000-1')).toThrow(/longer than 50/)
   })

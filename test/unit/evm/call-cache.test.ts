@@ -29,32 +29,31 @@ describe('eth_call memo', () => {
   })
 
   it('remembers reverts but not timeouts', async () => {
-    const revert = () => h.app.call({ to: contract, data: new Uint8Array(4) }).catch((e: unknown) => e)
+    const revert = () => h.app.call({ to: contract, input: new Uint8Array(4) }).catch((e: unknown) => e)
     const first = await revert()
     expect(first).toBeInstanceOf(ExecutionRevertedError)
     expect(await revert()).toBe(first)
-    const loop = () => h.app.call({ to: contract, data: new Uint8Array(2) }).catch((e: unknown) => e)
+    const loop = () => h.app.call({ to: contract, input: new Uint8Array(2) }).catch((e: unknown) => e)
     const timeout = await loop()
     expect(timeout).toBeInstanceOf(CallTimeoutError)
     expect(await loop()).not.toBe(timeout)
   })
 
   it('keys on every argument', () => {
-    const base = { to: contract, data: word(1n) }
+    const base = { to: contract, input: word(1n) }
     const keys = new Set([
       callKey(1, base),
       callKey(2, base),
       callKey(1, { ...base, from: contract }),
       callKey(1, { ...base, gas: 50_000n }),
       callKey(1, { ...base, value: 1n }),
-      callKey(1, { ...base, data: word(2n) }),
-      callKey(1, { ...base, input: word(1n) }),
+      callKey(1, { ...base, input: word(2n) }),
       callKey(1, { ...base, gasPrice: 1n }),
       callKey(1, { ...base, maxFeePerGas: 1n }),
       callKey(1, { ...base, maxPriorityFeePerGas: 1n }),
       callKey(1, { ...base, nonce: 1n }),
       callKey(1, { ...base, accessList: [{ address: contract, storageKeys: [] }] }),
     ])
-    expect(keys.size).toBe(12)
+    expect(keys.size).toBe(11)
   })
 })

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { parseAppState, parseEvmChainId, validateAppState, GenesisError } from '../../../src/chain/evm/genesis.js'
+import { parseAppState, validateAppState, GenesisError } from '../../../src/chain/evm/genesis.js'
 import { calcBaseFee, initialBaseFee } from '../../../src/chain/evm/fee-market.js'
 import { bytesToHex } from '../../../src/primitives/hex.js'
 
 const ADDR = '0x' + '12'.repeat(20)
-
-describe('parseEvmChainId', () => {
-  it('takes the middle number', () => {
-    expect(parseEvmChainId('nodectl_9000-1')).toBe(9000n)
-    expect(parseEvmChainId('evmos_9001-2')).toBe(9001n)
-  })
-  it.each(['nodectl-9000-1', 'nodectl_09000-1', 'Nodectl_9000-1', 'nodectl_9000', 'nodectl_9000-0', '_9000-1', 'nodectl_0-1'])('rejects %s', (id) => {
-    expect(() => parseEvmChainId(id)).toThrow(/invalid chain-id/)
-  })
-})
 
 describe('parseAppState', () => {
   const valid = {

@@ -171,9 +171,9 @@ describe('validator-admin system contract in the EVM application', () => {
   it('answers eth_call and estimateGas', async () => {
     await start()
     const data = encodeSetValidator(V1, 1n)
-    expect((await app.call({ from: admin, to: VALIDATOR_ADMIN_ADDRESS, data })).returnValue.length).toBe(0)
-    await expect(app.call({ from: hexToBytes(ADDRESS2), to: VALIDATOR_ADMIN_ADDRESS, data })).rejects.toThrow(ExecutionRevertedError)
-    const gas = await app.estimateGas({ from: admin, to: VALIDATOR_ADMIN_ADDRESS, data })
+    expect((await app.call({ from: admin, to: VALIDATOR_ADMIN_ADDRESS, input: data })).returnValue.length).toBe(0)
+    await expect(app.call({ from: hexToBytes(ADDRESS2), to: VALIDATOR_ADMIN_ADDRESS, input: data })).rejects.toThrow(ExecutionRevertedError)
+    const gas = await app.estimateGas({ from: admin, to: VALIDATOR_ADMIN_ADDRESS, input: data })
     expect(gas).toBeGreaterThanOrEqual(21_000n + SET_VALIDATOR_GAS)
     // eth_call never records an update
     expect((await finalize([])).validatorUpdates).toEqual([])

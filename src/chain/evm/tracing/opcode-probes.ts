@@ -11,6 +11,7 @@
 import type { EVM } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { bigintToBytes } from '../../../primitives/hex.js'
+import { getOpcodeTable, type OpcodeTableEntry } from '../ethereumjs-patches.js'
 import { CALL_OPCODES, CREATE_OPCODES, JUMP_OPCODES, LOG_OPCODES, SELFDESTRUCT_OPCODE } from './opcodes.js'
 
 /** The parts of ethereumjs' RunState (interpreter.ts, 10.1.3) the probes read. */
@@ -61,18 +62,13 @@ export interface OpcodeStepProbe {
   onOpcode(runState: ProbedRunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void
 }
 
-type OpHandler = (runState: ProbedRunState, common: unknown) => unknown
-type GasHandler = (runState: ProbedRunState, gas: bigint, common: unknown) => Promise<bigint> | bigint
-interface OpcodeEntry {
-  opHandler?: OpHandler
-  gasHandler?: GasHandler
-  opcodeInfo: { isAsync: boolean; dynamicGas: boolean }
-}
-type OpcodeTable = (OpcodeEntry | undefined)[]
+type OpcodeEntry = OpcodeTableEntry<ProbedRunState>
+type OpHandler = NonNullable<OpcodeEntry['opHandler']>
+type GasHandler = NonNullable<OpcodeEntry['gasHandler']>
 
-function tableOf(evm: EVM): OpcodeTable | undefined {
-  const table = (evm as unknown as { _opcodeMap?: OpcodeTable })._opcodeMap
-  return Array.isArray(table) ? table : undefined
+/** The EVM's own opcode table (an ethereumjs internal: ethereumjs-patches.ts). */
+function tableOf(evm: EVM): (OpcodeEntry | undefined)[] | undefined {
+  return getOpcodeTable<ProbedRunState>(evm)
 }
 
 /** ethereumjs' own test for its errors (`EVMError`), which end a frame rather than the call. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { getCommon } from '../../../src/chain/evm/common.js'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address } from '@ethereumjs/util'
-import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache, installStorageWriteFix } from '../../../src/chain/evm/evm-speedups.js'
+import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache, installStorageWriteFix } from '../../../src/chain/evm/ethereumjs-patches.js'
 
 describe('EVM speed-ups', () => {
   it('installs the JUMPDEST analysis cache', async () => {

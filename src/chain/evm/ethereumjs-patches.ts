@@ -1,6 +1,15 @@
 /**
- * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (the
- * versions are pinned; each falls back to the library's own code when its internal is not found):
+ * Every use of @ethereumjs internals (members outside the documented API) is in this module; the
+ * versions are pinned in package.json and test/unit/evm/ethereumjs-patches.test.ts fails, naming the
+ * patch, when an installed version no longer has the member with the shape used here.
+ *
+ * Hooks other modules use: {@link getOpcodeTable} (`EVM._opcodeMap`: call deadlines in state-copy.ts,
+ * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
+ * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
+ * {@link seedTxHash} (a transaction's `cache.hash`: tx.ts).
+ *
+ * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
+ * falls back to the library's own code when its internal is not found):
  *
  * - JUMPDEST analysis: every message frame re-scans its code for jump destinations and decodes every
  *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution,
@@ -19,6 +28,7 @@
  *   flush (getStateRoot, once per block) writes each slot's final value, so roots are unchanged.
  */
 import type { Common } from '@ethereumjs/common'
+import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, createAccountFromRLP, unpadBytes, type Address } from '@ethereumjs/util'
@@ -151,4 +161,53 @@ export function installStorageWriteFix(): void {
     if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
     storage.put(address, key, RLP.encode(unpadBytes(value)))
   }
+}
+
+/** One entry of an EVM's opcode table (`EVM._opcodeMap`, indexed by opcode), as 10.1.3 lays it out. */
+export interface OpcodeTableEntry<RunState = unknown> {
+  opHandler?: (runState: RunState, common: unknown) => unknown
+  gasHandler?: (runState: RunState, gas: bigint, common: unknown) => Promise<bigint> | bigint
+  opcodeInfo: { isAsync: boolean; dynamicGas: boolean }
+}
+
+/**
+ * The opcode table of one EVM instance (`_opcodeMap`: its own entries, so replacing a handler affects
+ * only that EVM), or undefined when this version has none; callers then fall back to the `step` event.
+ */
+export function getOpcodeTable<RunState = unknown>(evm: object): (OpcodeTableEntry<RunState> | undefined)[] | undefined {
+  const table = (evm as { _opcodeMap?: unknown })._opcodeMap
+  return Array.isArray(table) ? (table as (OpcodeTableEntry<RunState> | undefined)[]) : undefined
+}
+
+/**
+ * Makes `before` see every message the EVM is about to run (`EVM._executeCall`, called once per call
+ * frame); ethereumjs passes a precompile only its calldata and gas, so this is how one learns its caller.
+ */
+export function wrapExecuteCall<Message>(evm: object, before: (message: Message) => void): void {
+  const target = evm as { _executeCall(message: Message): Promise<unknown> }
+  const executeCall = target._executeCall.bind(evm)
+  target._executeCall = (message) => {
+    before(message)
+    return executeCall(message)
+  }
+}
+
+/**
+ * Adds a precompile to a created EVM: `customPrecompiles` is a creation option only, so the EVM's
+ * `_customPrecompiles` list is extended and its active map (`_precompiles`) rebuilt the way the
+ * constructor builds it.
+ */
+export function addCustomPrecompile(evm: object, precompile: CustomPrecompile): void {
+  const target = evm as { _customPrecompiles?: CustomPrecompile[]; _precompiles: Map<string, unknown>; common: Common }
+  const custom = [...(target._customPrecompiles ?? []), precompile]
+  target._customPrecompiles = custom
+  target._precompiles = getActivePrecompiles(target.common, custom)
+}
+
+/**
+ * Seeds a frozen transaction's hash cache (`cache.hash`, which `hash()` answers from) with a hash
+ * computed elsewhere, saving ethereumjs' re-serialisation and Keccak.
+ */
+export function seedTxHash(tx: object, hash: Uint8Array): void {
+  ;(tx as { cache: { hash?: Uint8Array } }).cache.hash = hash
 }

@@ -1,0 +1,88 @@
+/**
+ * The real binary, as a user runs it: `node bin/run.js start --dev` in a child process answers
+ * JSON-RPC, stops on SIGINT with status 0 and deletes its temporary home. Runs the built `dist/`
+ * (`npm ci` builds it through `prepare`); skipped when it has not been built.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { ROOT } from '../helpers/cli.js'
+import { rpc } from '../helpers/dev-node.js'
+
+const BUILT = existsSync(join(ROOT, 'dist/commands/start.js'))
+if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/commands/start.js is missing; run `npm run build` first')
+
+/** Resolves with the whole stdout once `done(stdout)` holds; rejects if the process exits first. */
+function readStdoutUntil(child: ChildProcess, done: (text: string) => boolean, stderr: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString('utf8')
+      if (done(text)) {
+        child.stdout!.off('data', onData)
+        child.off('exit', onExit)
+        resolve(text)
+      }
+    }
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      reject(new Error(`node exited (code ${code}, signal ${signal}) before its banner; stdout:\n${text}\nstderr:\n${stderr()}`))
+    child.stdout!.on('data', onData)
+    child.once('exit', onExit)
+  })
+}
+
+/** The value of a banner row (`Label:   value`). */
+function bannerRow(banner: string, label: string): string {
+  const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(banner)
+  if (!m) throw new Error(`no "${label}" row in the banner:\n${banner}`)
+  return m[1]!
+}
+
+describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
+  let child: ChildProcess | undefined
+
+  afterAll(() => {
+    // Only reached with a live child when an assertion failed before SIGINT.
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
+
+  it('answers JSON-RPC, stops on SIGINT with status 0 and deletes its temporary home', async () => {
+    // Port 0 everywhere: the OS picks free ports and the banner shows the bound ones.
+    child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin/run.js'), 'start', '--dev',
+        '--json-rpc.address', '127.0.0.1:0',
+        '--json-rpc.ws-address', '127.0.0.1:0',
+        '--rpc.laddr', 'tcp://127.0.0.1:0',
+        '--p2p.laddr', 'tcp://127.0.0.1:0',
+        '--log_level', 'warn',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })))
+
+    const banner = await readStdoutUntil(child, (t) => t.includes('Press Ctrl-C to stop.'), () => stderr)
+    const homeRow = bannerRow(banner, 'Home')
+    expect(homeRow).toMatch(/ \(temporary, deleted on exit\)$/)
+    const home = homeRow.replace(/ \(temporary, deleted on exit\)$/, '')
+    expect(existsSync(home)).toBe(true)
+    const url = /^(http:\/\/127\.0\.0\.1:\d+) /.exec(bannerRow(banner, 'EVM JSON-RPC'))?.[1]
+    expect(url, banner).toBeDefined()
+    expect(url).not.toMatch(/:0$/)
+
+    expect((await rpc(url!, 'eth_chainId')).result).toBe('0x7a69')
+    const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
+    expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
+
+    child.kill('SIGINT')
+    const { code, signal } = await exited
+    expect({ code, signal }, `stderr:\n${stderr}`).toEqual({ code: 0, signal: null })
+    expect(stderr).toContain('SIGINT received, stopping')
+    expect(existsSync(home)).toBe(false)
+  }, 60_000)
+})
