@@ -1,7 +1,8 @@
 /**
  * Transport-independent JSON-RPC 2.0 dispatch: one HTTP body or WebSocket text frame in, the serialized
  * response out (or nothing, for notifications). Behaviour follows geth's `rpc/handler.go`:
- * - a request may omit `jsonrpc`; ids may be numbers or strings (anything but an object/array is echoed);
+ * - a request may omit `jsonrpc`, but one that is not exactly "2.0" is -32600; ids may be numbers or strings
+ *   (anything but an object/array is echoed);
  * - a message without `id` is a notification: it runs but gets no reply;
  * - params are positional; `null`/absent means no arguments, an object is `non-array args`;
  * - batches run in order; `[]` is a single -32600 `empty batch`; more than `batchRequestLimit` requests
@@ -152,6 +153,11 @@ export class Dispatcher {
     if (idJson === undefined && req.id !== undefined) {
       // An object or array id: neither a call nor a notification (geth `invalid request`, id null).
       return errorResponse('null', renderEvmError(invalidRequestError(), method, this.log))
+    }
+    // JSON-RPC 2.0 §4: `jsonrpc` MUST be exactly "2.0". Absent is accepted: the spec's eth_subscribe
+    // examples omit it. A wrong version is an Invalid Request, answered even without an id.
+    if (req.jsonrpc !== undefined && req.jsonrpc !== JSONRPC_VERSION) {
+      return errorResponse(idJson ?? 'null', { code: RpcErrorCode.invalidRequest, message: `invalid request: "jsonrpc" must be "${JSONRPC_VERSION}"` })
     }
     let result: unknown
     try {

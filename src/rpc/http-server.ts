@@ -4,8 +4,9 @@
  * - `POST /` only: another path → 404 `404 page not found`, another method on `/` → 405;
  * - Content-Type `application/json`, `application/json-rpc` or `application/jsonrequest` (parameters
  *   such as `charset` allowed), else 415 `invalid content type, only application/json is supported`;
- * - body larger than `http-body-limit` → 413 `content length too large (N>limit)`, decided from
- *   Content-Length before reading, or while streaming without keeping more than the limit;
+ * - body larger than `http-body-limit` → 413 with a JSON-RPC error (-32600 `content length too large
+ *   (N>limit)`), decided from Content-Length before reading, or while streaming without keeping more
+ *   than the limit; the rest of the body is drained so the client reads the answer;
  * - JSON-RPC errors travel with HTTP 200, except a refused private-namespace call (-32001), which makes
  *   the reply 401 (caller-auth.ts); a notification-only request gets 200 with an empty body;
  * - CORS per `cors.ts`; `max-open-connections` per `connection-limiter.ts`;
@@ -80,6 +81,32 @@ function sendText(res: ServerResponse, cors: boolean, status: number, text: stri
   if (cors) headers['Access-Control-Allow-Origin'] = '*'
   res.writeHead(status, headers)
   res.end(text + '\n')
+}
+
+/**
+ * Bytes of an oversized body read and thrown away after the 413: the client can finish sending and read
+ * the answer instead of a broken pipe; a client that keeps sending past this loses its connection.
+ */
+const DRAIN_LIMIT = 64 * 1024 * 1024
+
+/**
+ * 413 with a JSON-RPC error body (-32600, id null), then the rest of the body is drained (up to
+ * {@link DRAIN_LIMIT}) rather than the socket closed under a client that is still writing.
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, cors: boolean, size: string, limit: number): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (${size}>${limit})` } })
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Vary: 'Origin' }
+  if (cors) headers['Access-Control-Allow-Origin'] = '*'
+  res.writeHead(413, headers)
+  res.end(body)
+  req.removeAllListeners('data')
+  req.removeAllListeners('end')
+  let drained = 0
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > DRAIN_LIMIT) req.socket.destroy()
+  })
+  req.resume()
 }
 
 /** The running HTTP JSON-RPC listener. */
@@ -173,10 +200,7 @@ export class HttpRpcServer {
     if (req.method !== 'POST') return sendText(res, cors, 405, 'method not allowed', { Allow: 'POST, OPTIONS' })
     const limit = this.opts.bodyLimit
     const declared = req.headers['content-length']
-    if (declared !== undefined && Number(declared) > limit) {
-      res.setHeader('Connection', 'close')
-      return sendText(res, cors, 413, `content length too large (${declared}>${limit})`)
-    }
+    if (declared !== undefined && Number(declared) > limit) return refuseTooLarge(req, res, cors, declared, limit)
     if (!isAcceptedContentType(req.headers['content-type'])) {
       return sendText(res, cors, 415, 'invalid content type, only application/json is supported')
     }
@@ -185,13 +209,7 @@ export class HttpRpcServer {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) {
-        if (!res.headersSent) {
-          res.setHeader('Connection', 'close')
-          sendText(res, cors, 413, `content length too large (${size}>${limit})`)
-          req.removeAllListeners('data')
-          req.removeAllListeners('end')
-          req.resume()
-        }
+        if (!res.headersSent) refuseTooLarge(req, res, cors, String(size), limit)
         return
       }
       chunks.push(chunk)

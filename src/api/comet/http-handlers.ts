@@ -29,15 +29,24 @@ class BodyTooLargeError extends Error {
   }
 }
 
-/** Reads the body, failing once more than `limit` bytes arrive. */
+/**
+ * Bytes of an oversized body still read (and thrown away) after the refusal, so a client that is still
+ * sending reads the answer instead of a broken pipe; past it the connection is closed.
+ */
+const DRAIN_LIMIT = 64 * 1024 * 1024
+
+/** Reads the body, failing once more than `limit` bytes arrive (the rest is drained, up to DRAIN_LIMIT). */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     let failed = false
     req.on('data', (chunk: Buffer) => {
-      if (failed) return
       size += chunk.length
+      if (failed) {
+        if (size > limit + DRAIN_LIMIT) req.socket.destroy()
+        return
+      }
       if (size > limit) {
         failed = true
         reject(new BodyTooLargeError())

@@ -45,6 +45,13 @@ describe('Dispatcher: single requests', () => {
     expect(await send(d, { id: 1, method: 'test_async' })).toEqual({ jsonrpc: '2.0', id: 1, result: 'later' })
   })
 
+  it('refuses a jsonrpc member that is not exactly "2.0" as an Invalid Request, notifications included', async () => {
+    for (const version of ['1.0', '2', 2, null, '2.0 ']) {
+      expect(await send(d, { jsonrpc: version, id: 3, method: 'test_echo', params: ['0x1'] })).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'invalid request: "jsonrpc" must be "2.0"' } })
+    }
+    expect(await send(d, { jsonrpc: '1.0', method: 'test_note' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: "jsonrpc" must be "2.0"' } })
+  })
+
   it('answers synchronously when the handler is synchronous (hot path)', () => {
     const out = d.handle('{"jsonrpc":"2.0","id":1,"method":"test_echo","params":["0x1"]}', ctx)
     expect(typeof out).toBe('string')

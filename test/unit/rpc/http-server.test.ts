@@ -89,7 +89,24 @@ describe('HttpRpcServer', () => {
       req.write('{') // headers only plus one byte: the server must answer before the body arrives
     })
     expect(res.status).toBe(413)
-    expect(res.body).toBe('content length too large (6291456>5242880)\n')
+    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'content length too large (6291456>5242880)' } })
+  })
+
+  it('413 drains the rest of an oversized body: a client still sending reads the answer, no broken pipe', async () => {
+    const total = 6 * 1024 * 1024
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(total) } }, (r) => {
+        let body = ''
+        r.on('data', (c) => (body += c))
+        r.on('end', () => resolve({ status: r.statusCode!, body }))
+      })
+      req.on('error', reject)
+      const chunk = Buffer.alloc(64 * 1024, 0x20)
+      for (let sent = 0; sent < total; sent += chunk.length) req.write(chunk)
+      req.end()
+    })
+    expect(res.status).toBe(413)
+    expect(JSON.parse(res.body).error.code).toBe(-32600)
   })
 
   it('413 while streaming a chunked body past the limit', async () => {
@@ -106,7 +123,7 @@ describe('HttpRpcServer', () => {
         setTimeout(() => req.write(' '.repeat(600)), 20)
       })
       expect(res.status).toBe(413)
-      expect(res.body).toMatch(/^content length too large \(\d+>1000\)\n$/)
+      expect(JSON.parse(res.body).error.message).toMatch(/^content length too large \(\d+>1000\)$/)
     } finally {
       await small.close()
     }
