@@ -1,12 +1,15 @@
 /**
  * The layering rule of DESIGN.md: imports only go downward (L5 → L0), and `crypto/` is the only
- * importer of curve and hash libraries. Checked by reading the import lines of every source file.
+ * importer of curve and hash libraries. What ships is `src/` alone: it never imports from outside
+ * `src/` (the benchmark in `test/bench/` and the test helpers may import `src/`, never the reverse)
+ * nor a dev dependency. Checked by reading the import lines of every source file.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, dirname, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-const SRC = resolve(import.meta.dirname, '../src')
+const ROOT = resolve(import.meta.dirname, '..')
+const SRC = resolve(ROOT, 'src')
 
 const LAYER: Record<string, number> = {
   primitives: 0, crypto: 0, utils: 0,
@@ -14,7 +17,7 @@ const LAYER: Record<string, number> = {
   chain: 2, txpool: 2, consensus: 2, p2p: 2,
   api: 3,
   node: 4,
-  commands: 5, bench: 5, cli: 5,
+  commands: 5, cli: 5,
 }
 
 const CRYPTO_LIBS = [/^@noble\//, /^ethereum-cryptography/, /^secp256k1$/, /^keccak$/, /^@scure\//]
@@ -35,6 +38,13 @@ function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
 }
 
 const folderOf = (file: string): string => relative(SRC, file).split('/')[0]!
+
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath or `node:` builtins. */
+function packageOf(spec: string): string | undefined {
+  if (spec.startsWith('.') || spec.startsWith('node:')) return undefined
+  const parts = spec.split('/')
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
+}
 
 describe('architecture', () => {
   const files = sourceFiles(SRC)
@@ -73,6 +83,31 @@ describe('architecture', () => {
     for (const file of files) {
       if (folderOf(file) === 'crypto') continue
       for (const { spec } of importsOf(file)) if (CRYPTO_LIBS.some((re) => re.test(spec))) violations.push(`${relative(SRC, file)} imports ${spec}`)
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('src/ imports nothing outside src/ (not test/bench, not test/helpers)', () => {
+    const violations: string[] = []
+    for (const file of files) {
+      for (const { spec } of importsOf(file)) {
+        if (!spec.startsWith('.')) continue
+        const target = relative(SRC, resolve(dirname(file), spec))
+        if (target.startsWith('..')) violations.push(`${relative(SRC, file)} imports ${spec} (${relative(ROOT, resolve(dirname(file), spec))})`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
+
+  it('src/ imports no dev dependency (ethers, solc, viem… are for tests and the benchmark)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }
+    const dev = new Set(Object.keys(pkg.devDependencies ?? {}))
+    const violations: string[] = []
+    for (const file of files) {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        const name = packageOf(spec)
+        if (name !== undefined && dev.has(name) && !typeOnly) violations.push(`${relative(SRC, file)} imports ${spec}`)
+      }
     }
     expect(violations).toEqual([])
   })

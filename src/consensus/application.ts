@@ -108,6 +108,13 @@ export interface FinalizeBlockRequest {
   time: Timestamp
   nextValidatorsHash: Uint8Array
   proposerAddress: Uint8Array
+  /**
+   * Byte size of the decided block as encoded (its part set's size, CometBFT's `BlockMeta.block_size`),
+   * for the EVM view's block `size`. Not in CometBFT's request: an addition so the application never has
+   * to ask the engine. The engine always sets it, to the same value live and when the handshake replays
+   * the block from the store (optional for direct callers).
+   */
+  blockSize?: number
 }
 
 export interface FinalizeBlockResponse {

@@ -196,6 +196,7 @@ export class BlockExecutor {
         time: block.header.time,
         nextValidatorsHash: block.header.nextValidatorsHash,
         proposerAddress: block.header.proposerAddress,
+        blockSize,
       })
       if (response.txResults.length !== block.txs.length) {
         throw new Error(`expected tx results length to match size of transactions in block. Expected ${block.txs.length}, got ${response.txResults.length}`)

@@ -13,7 +13,6 @@ import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import type { Application, Mempool } from './application.js'
 import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
-import { hashesTo } from './block-hash.js'
 import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
 import { EvidencePool } from './evidence-pool.js'
@@ -146,17 +145,6 @@ export class ConsensusEngine {
   /** Height and round being decided, votes received, locks. */
   getRoundState(): RoundStateSummary {
     return this.requireCs().getRoundState()
-  }
-
-  /**
-   * Byte size of the decided block with this hash while it is being applied (its part set's size:
-   * CometBFT's `BlockMeta.block_size`), for the EVM view's block `size`; undefined for any other
-   * block, e.g. one replayed by the handshake.
-   */
-  decidedBlockSize(hash: Uint8Array): number | undefined {
-    const cs = this.cs
-    if (!cs?.proposalBlockParts || !hashesTo(cs.proposalBlock, hash)) return undefined
-    return cs.proposalBlockParts.byteSize
   }
 
   /**

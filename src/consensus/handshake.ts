@@ -122,6 +122,8 @@ async function replayBlocks(opts: HandshakeOptions, state: ChainState, appHeight
       time: block.header.time,
       nextValidatorsHash: block.header.nextValidatorsHash,
       proposerAddress: block.header.proposerAddress,
+      // As committed live: the size the block store recorded for it.
+      blockSize: meta.blockSize,
     })
     const expected = await stateStore.loadFinalizeBlockResponse(h)
     if (expected && !equalBytes(expected.appHash, res.appHash)) {

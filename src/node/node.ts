@@ -14,7 +14,7 @@ import { EventIndexer } from '../chain/indexer/event-indexer.js'
 import { parseAppState } from '../chain/evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
-import { ConsensusEngine, FilePV, genesisFromDoc } from '../consensus/index.js'
+import { ConsensusEngine, FilePV, StateStore, genesisFromDoc } from '../consensus/index.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { devAccounts } from '../keystore/dev-accounts.js'
@@ -101,8 +101,6 @@ export class Node {
     await db.open()
     try {
       const genesis = config.genesis
-      // Bound below: the app is built before the engine, but only executes blocks once it runs.
-      let engine: ConsensusEngine | undefined
       const miner = await MinerSettings.load({
         appTomlPath: config.paths.appToml,
         minGasPriceFromFlag: config.minGasPriceFromFlag,
@@ -118,8 +116,6 @@ export class Node {
         proposerFeeRecipient: () => miner.etherbase,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
-        // The consensus block's encoded size (as block_size); blocks replayed at start-up fall back to their tx bytes.
-        blockSize: (req) => engine?.decidedBlockSize(req.hash) ?? req.txs.reduce((n, tx) => n + tx.length, 0),
         logger: log.child({ module: 'evm' }),
       })
       await app.open()
@@ -132,24 +128,27 @@ export class Node {
       })
       const blockStore = new BlockStore(db)
       await blockStore.open()
-      // Reads back through the engine's state store once blocks exist; staged by the engine into each height's batch.
+      // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
+      const stateStore = new StateStore(db)
+      // Staged by the engine into each height's batch; reads the tx results and block events back from the state store.
       const indexer =
         config.txIndex.indexer === 'null'
           ? undefined
           : new EventIndexer({
               db,
               loadTx: async (height, index) => {
-                const [tx, result] = await Promise.all([blockStore.loadBlockTx(height, index), engine?.stateStore.loadTxResult(height, index)])
+                const [tx, result] = await Promise.all([blockStore.loadBlockTx(height, index), stateStore.loadTxResult(height, index)])
                 return tx && result ? { tx, result } : undefined
               },
-              loadBlockEvents: async (height) => engine?.stateStore.loadFinalizeBlockEvents(height),
+              loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      engine = new ConsensusEngine({
+      const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
         db,
         blockStore,
+        stateStore,
         app,
         mempool: pool,
         privValidator,

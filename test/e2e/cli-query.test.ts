@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import QueryBalance from '../../src/commands/query/balance.js'
 import QueryBlock from '../../src/commands/query/block.js'

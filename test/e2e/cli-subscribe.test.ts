@@ -6,7 +6,7 @@
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import SubscribeLogs from '../../src/commands/subscribe/logs.js'
 import SubscribeNewHeads from '../../src/commands/subscribe/newHeads.js'

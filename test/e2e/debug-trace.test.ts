@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, Wallet, getCreateAddress, type TransactionRequest } from 'ethers'
 import { RLP } from '@ethereumjs/rlp'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { orderedTrieRoot } from '../../src/chain/evm/ordered-trie.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToHex, hexToBytes } from '../../src/primitives/hex.js'

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { startTestNode, type TestNode } from '../helpers/dev-node.js'
 

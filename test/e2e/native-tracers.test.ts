@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, Wallet, getCreateAddress, type TransactionRequest } from 'ethers'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { readGolden } from '../helpers/golden.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'

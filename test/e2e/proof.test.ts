@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, getBytes, hexlify, keccak256, toBeHex, zeroPadValue } from 'ethers'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, http, parseAbi, type Abi, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { compileContracts } from '../../src/bench/solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 

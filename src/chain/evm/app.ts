@@ -92,8 +92,6 @@ export interface EvmApplicationOptions {
    * other nodes inside the block (fee-recipient-tx.ts), never as a local setting.
    */
   proposerFeeRecipient?: () => Uint8Array | undefined
-  /** Size in bytes of the consensus block of a height (EvmBlock.size); default: sum of its tx bytes. */
-  blockSize?: (req: FinalizeBlockRequest) => number
   /**
    * Validator updates returned by FinalizeBlock (hook for a future staking module); default: the
    * updates recorded by the validator-admin system contract (validator-admin.ts).
@@ -297,7 +295,8 @@ export class EvmApplication implements Application {
 
   private async executeAndStage(req: FinalizeBlockRequest, head: Head, env: BlockEnv, decoded: (DecodedTx | Error)[], started: number): Promise<FinalizeBlockResponse> {
     const exec = await executeBlock(this.vm!, this.common, env, decoded)
-    const size = this.opts.blockSize ? this.opts.blockSize(req) : req.txs.reduce((n, t) => n + t.length, 0)
+    // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
+    const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
     const records = createTxRecords(exec, req.height, req.hash)
     this.store.stageBlock(block, records)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { measureHeadDelivery } from '../../../src/bench/head-delivery.js'
-import { parseWorkloads, WORKLOADS } from '../../../src/bench/options.js'
-import { BUSY_LOGS_PER_TX, PLANNED_SHARE, planRangeLogs } from '../../../src/bench/range-plan.js'
-import { percentiles, summarize } from '../../../src/bench/stats.js'
-import { isSingleMatch } from '../../../src/bench/workloads/tx-search.js'
+import { measureHeadDelivery } from '../../bench/head-delivery.js'
+import { parseWorkloads, WORKLOADS } from '../../bench/options.js'
+import { BUSY_LOGS_PER_TX, PLANNED_SHARE, planRangeLogs } from '../../bench/range-plan.js'
+import { percentiles, summarize } from '../../bench/stats.js'
+import { isSingleMatch } from '../../bench/workloads/tx-search.js'
 
 describe('percentiles', () => {
   it('takes nearest-rank values of 1..100', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countFrames, isUnsupported } from '../../../src/bench/workloads/trace.js'
+import { countFrames, isUnsupported } from '../../bench/workloads/trace.js'
 
 describe('trace workload helpers', () => {
   it('counts callTracer frames by type, the top one included', () => {

@@ -88,6 +88,8 @@ export class KvApp implements Application {
   appHash: Uint8Array = new Uint8Array(0)
   readonly kv = new Map<string, string>()
   finalized: number[] = []
+  /** The `blockSize` of each FinalizeBlock request, by height. */
+  readonly blockSizes = new Map<number, number | undefined>()
   private pending: { height: number; appHash: Uint8Array; sets: [string, string][] } | undefined
 
   constructor(private readonly db: Database, private readonly opts: KvAppOptions = {}) {}
@@ -122,6 +124,7 @@ export class KvApp implements Application {
   }
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
+    this.blockSizes.set(req.height, req.blockSize)
     const sets: [string, string][] = req.txs.map((t) => {
       const [k, v] = bytesToUtf8(t).split('=')
       return [k ?? '', v ?? '']

@@ -70,12 +70,20 @@ describe('restart', () => {
     await waitFor(() => node!.engine.height >= 6, 'height 6')
     await node.stop()
     const stored = node.blockStore.height()
+    const liveSizes = node.app.blockSizes
 
     const { logger, lines } = recordingLogger()
     node = await folder.start({ genesis, key: keys[0]!, app: { inMemory: true }, logger })
     // The fresh app was brought to the store height before consensus resumed.
     expect(node.app.finalized.slice(0, stored)).toEqual(Array.from({ length: stored }, (_, i) => i + 1))
     expect(node.app.kv.get('x')).toBe('1')
+    // FinalizeBlock carries the same block size replayed as live: the one the block store recorded.
+    for (let h = 1; h <= stored; h++) {
+      const meta = (await node.blockStore.loadBlockMeta(h))!
+      expect(meta.blockSize).toBeGreaterThan(0)
+      expect(liveSizes.get(h), `live size of ${h}`).toBe(meta.blockSize)
+      expect(node.app.blockSizes.get(h), `replayed size of ${h}`).toBe(meta.blockSize)
+    }
     const progress = lines.filter((l) => l.msg === 'replaying blocks')
     expect(progress.at(-1)?.ctx).toMatchObject({ replayed: stored, total: stored })
     await waitFor(() => node!.engine.height >= stored + 2, 'continues after replay')

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { REPO_ROOT } from '../helpers/repo-root.js'
 import type { RpcClient } from './rpc-client.js'
 
 /**
@@ -37,7 +38,7 @@ export interface DevNode {
  */
 export function spawnNode(port: number, options: { home?: string; flags?: readonly string[] } = {}): DevNode {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-'))
-  const bin = resolve(import.meta.dirname, '../../bin/run.js')
+  const bin = resolve(REPO_ROOT, 'bin/run.js')
   const args = [
     bin, 'start', '--dev', '--home', home,
     '--json-rpc.address', `127.0.0.1:${port}`,

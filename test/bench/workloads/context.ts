@@ -1,6 +1,6 @@
 /** What every workload gets: the options, the target, the funded accounts, and the shared setup. */
 import { Wallet } from 'ethers'
-import { devAccounts } from '../../keystore/dev-accounts.js'
+import { devAccounts } from '../../../src/keystore/dev-accounts.js'
 import type { BenchOptions } from '../options.js'
 import type { RpcClient } from '../rpc-client.js'
 import { deployToken, type TokenSetup } from './token.js'

@@ -9,7 +9,7 @@ import { Interface, toBeHex, type Wallet } from 'ethers'
 import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt, type Receipt } from './chain.js'
 import { planRangeLogs, type RangePlanOptions, type RangeRole } from './range-plan.js'
 import type { RpcClient } from './rpc-client.js'
-import { compileContracts } from './solidity.js'
+import { compileContracts } from '../helpers/solidity.js'
 import { round } from './stats.js'
 
 /** Noise contracts: "other addresses" the noise logs rotate over. */

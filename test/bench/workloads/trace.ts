@@ -8,7 +8,7 @@
 import { Interface } from 'ethers'
 import { getFees, getNonce, sendAndWait, type Receipt } from '../chain.js'
 import { parseReply } from '../rpc-client.js'
-import { compileContracts } from '../solidity.js'
+import { compileContracts } from '../../helpers/solidity.js'
 import { percentiles, round } from '../stats.js'
 import type { BenchContext } from './context.js'
 

@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createRequire } from 'node:module'
+import { REPO_ROOT } from './repo-root.js'
 
 /** The Solidity sources of the tests and the benchmark. */
-export const CONTRACTS_DIR = resolve(import.meta.dirname, '../../test/fixtures/contracts')
+export const CONTRACTS_DIR = resolve(REPO_ROOT, 'test/fixtures/contracts')
 
 interface Solc {
   compile(input: string): string

@@ -1,7 +1,7 @@
 /** The ERC-20 of the call, transfers, logs and tx-search workloads: deployed by account 0, which gives every other sender a balance. */
 import { Interface } from 'ethers'
 import { getFees, getNonce, sendAndWait, waitForReceipt } from '../chain.js'
-import { compileContracts } from '../solidity.js'
+import { compileContracts } from '../../helpers/solidity.js'
 import type { BenchContext } from './context.js'
 
 export interface TokenSetup {
