@@ -51,6 +51,8 @@ export interface NodeOptions {
   jsonRpc?: {
     /** Polling filters; `cap` defaults to `filter-cap`. */
     filters?: Partial<FilterOptions>
+    /** The clock of filter expiry (ms, monotonic); `performance.now()` by default. Tests advance it by hand. */
+    filterClock?: () => number
     /** eth_subscribe limits. */
     subscriptions?: Partial<SubscriptionOptions>
     /** WebSocket listener settings over those from `[json-rpc]`. */
@@ -216,7 +218,7 @@ export class Node {
         const rpcLog = this.log.child({ module: 'json-rpc' })
         const overrides = this.options.jsonRpc ?? {}
         // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
-        this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters })
+        this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters }, overrides.filterClock)
         this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
         const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
         const tables = [

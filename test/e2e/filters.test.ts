@@ -19,6 +19,8 @@ const [A0, A1, A2, A3] = devAccounts(4)
 const FILTER_ID = /^0x[0-9a-f]{1,32}$/
 /** Injected filter expiry: long enough for the tests' polls, short enough to watch a filter expire. */
 const FILTER_TIMEOUT = 1_500
+/** The node's filter-expiry clock (ms): only the expiry test moves it. */
+let filterClock = 0
 const FILTER_CAP = 12
 
 describe('polling filters on a dev node', () => {
@@ -50,7 +52,7 @@ describe('polling filters on a dev node', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestNode({ flags: { 'json-rpc.filter-cap': String(FILTER_CAP) }, nodeOptions: { jsonRpc: { filters: { timeout: FILTER_TIMEOUT } } } })
+    t = await startTestNode({ flags: { 'json-rpc.filter-cap': String(FILTER_CAP) }, nodeOptions: { jsonRpc: { filters: { timeout: FILTER_TIMEOUT }, filterClock: () => filterClock } } })
     provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
     const deployed = await new ContractFactory(Store!.abi as never, Store!.bytecode, new Wallet(A0!.privateKey, provider)).deploy(1n)
     await deployed.waitForDeployment()
@@ -146,10 +148,10 @@ describe('polling filters on a dev node', () => {
   it('expires a filter not polled within the timeout; polling keeps it alive', async () => {
     const idle = await result('eth_newBlockFilter')
     const polled = await result('eth_newBlockFilter')
-    const until = Date.now() + FILTER_TIMEOUT * 2
-    while (Date.now() < until) {
+    // Two timeouts pass on the injected clock; `polled` is polled every fifth of one.
+    for (let i = 0; i < 10; i++) {
       await result('eth_getFilterChanges', [polled])
-      await new Promise((r) => setTimeout(r, FILTER_TIMEOUT / 5))
+      filterClock += FILTER_TIMEOUT / 5
     }
     expect((await rpc(t.url, 'eth_getFilterChanges', [idle])).error).toEqual({ code: -32000, message: 'filter not found' })
     expect(await result('eth_uninstallFilter', [idle])).toBe(false)
@@ -191,8 +193,11 @@ describe('polling filters on a dev node', () => {
   it('ethers JsonRpcProvider: contract.on polls a log filter', async () => {
     const watcher = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 })
     const methods: string[] = []
+    let inFlight = 0
     watcher.on('debug', (info: { action: string; payload?: { method: string } | { method: string }[] }) => {
+      if (info.action === 'receiveRpcResult' || info.action === 'receiveRpcError') inFlight--
       if (info.action !== 'sendRpcPayload' || info.payload === undefined) return
+      inFlight++
       for (const p of Array.isArray(info.payload) ? info.payload : [info.payload]) methods.push(p.method)
     })
     try {
@@ -207,8 +212,9 @@ describe('polling filters on a dev node', () => {
       expect(events[0]).toEqual({ value: 321n, note: 'polled by ethers' })
       expect(methods).toContain('eth_getFilterChanges')
       await watched.removeAllListeners()
+      // ethers uninstalls the filter without awaiting it: let that request (and any poll) be answered.
+      await waitFor(() => methods.includes('eth_uninstallFilter') && inFlight === 0, 10_000, 'ethers to uninstall its filter')
     } finally {
-      await new Promise((r) => setTimeout(r, 200))
       watcher.destroy()
     }
   })

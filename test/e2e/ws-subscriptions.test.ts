@@ -181,9 +181,12 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
     expect(await c.call('eth_unsubscribe', ['0x1234'])).toBe(false)
     expect(await c.call('eth_unsubscribe', [id])).toBe(true)
     expect(await c.call('eth_unsubscribe', [id])).toBe(false)
-    // Nothing more arrives for it.
+    // Nothing more arrives for it. Fence: a second newHeads subscription on the same connection sees two
+    // more blocks; the first block's heads have then been sent for every live subscription.
     const count = c.notifications(id).length
-    await new Promise((r) => setTimeout(r, 1_500))
+    const fence = await c.call('eth_subscribe', ['newHeads'])
+    const head = await c.waitForNotification(fence)
+    await c.waitForNotification(fence, (n) => BigInt(n.result.number) > BigInt(head.result.number))
     expect(c.notifications(id).length).toBe(count)
   })
 
@@ -259,8 +262,9 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
       wsProvider = new WebSocketProvider(wsUrl, undefined, { staticNetwork: true })
     })
     afterAll(async () => {
-      // Let ethers finish the eth_unsubscribe calls of removeAllListeners before it is torn down.
-      await new Promise((r) => setTimeout(r, 300))
+      // Let ethers finish the eth_unsubscribe calls of removeAllListeners (sent without being awaited)
+      // before it is torn down: a later request on the same socket is answered after them.
+      await wsProvider?.send('eth_blockNumber', [])
       await wsProvider?.destroy()
     })
 
@@ -331,7 +335,9 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
         },
       })
       try {
-        await new Promise((r) => setTimeout(r, 200))
+        // The eth_subscribe answer has arrived (viem records the subscription id): the node is watching.
+        const rpcClient = await client.transport.getRpcClient()
+        await waitFor(() => rpcClient.subscriptions.size > 0, 10_000, 'logs subscription')
         const hash = await wallet.writeContract({ address: token, abi, functionName: 'transfer', args: [A1!.address, 55n], account, chain })
         await waitFor(() => logs.length >= 1, 10_000, 'Transfer log')
         expect(logs[0]).toEqual({ to: A1!.address, value: 55n, hash })

@@ -7,10 +7,30 @@ import { defineMethod, required } from '../../../src/rpc/method-table.js'
 import { any } from '../../../src/rpc/codecs.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 
+/** `test_slow` stays in flight until the test calls `slow.release()`; `slow.entered` resolves when it starts. */
+const slow = (() => {
+  let onEnter: () => void = () => {}
+  let onRelease: () => void = () => {}
+  let entered = new Promise<void>((r) => (onEnter = r))
+  const released = new Promise<void>((r) => (onRelease = r))
+  return {
+    get entered() {
+      return entered
+    },
+    release: () => onRelease(),
+    run: async (): Promise<string> => {
+      onEnter()
+      entered = new Promise<void>((r) => (onEnter = r))
+      await released
+      return 'slow'
+    },
+  }
+})()
+
 const table = [
   defineMethod('test_ping', [], () => 'pong'),
   defineMethod('test_echo', [required(any)], ([v]) => v),
-  defineMethod('test_slow', [], () => new Promise((resolve) => setTimeout(() => resolve('slow'), 200))),
+  defineMethod('test_slow', [], () => slow.run()),
 ]
 const dispatcher = new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'] }, silentLogger)
 
@@ -19,13 +39,14 @@ async function start(opts: Partial<HttpRpcServerOptions> = {}): Promise<HttpRpcS
 }
 
 /** A raw node:http request (fetch hides some statuses and cannot send an oversized declared length). */
-function request(url: string, opts: http.RequestOptions & { body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(url: string, opts: http.RequestOptions & { body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, opts, (res) => {
+      const socket = res.socket // detached from the response once a keep-alive agent takes it back
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, socket }))
     })
     req.on('error', reject)
     if (opts.body !== undefined) req.write(opts.body)
@@ -83,7 +104,10 @@ describe('HttpRpcServer', () => {
       const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) } }, (r) => {
         let body = ''
         r.on('data', (c) => (body += c))
-        r.on('end', () => resolve({ status: r.statusCode!, body }))
+        r.on('end', () => {
+          req.destroy() // the body will never be completed: do not leave close() waiting for it
+          resolve({ status: r.statusCode!, body })
+        })
       })
       req.on('error', reject)
       req.write('{') // headers only plus one byte: the server must answer before the body arrives
@@ -116,11 +140,14 @@ describe('HttpRpcServer', () => {
         const req = http.request(small.url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
           let body = ''
           r.on('data', (c) => (body += c))
-          r.on('end', () => resolve({ status: r.statusCode!, body }))
+          r.on('end', () => {
+            req.destroy() // the chunked body is never ended: do not leave close() waiting for it
+            resolve({ status: r.statusCode!, body })
+          })
         })
         req.on('error', reject)
-        req.write('['.padEnd(600, ' '))
-        setTimeout(() => req.write(' '.repeat(600)), 20)
+        // The second chunk goes out once the first has been flushed: the limit is crossed mid-stream.
+        req.write('['.padEnd(600, ' '), () => req.write(' '.repeat(600)))
       })
       expect(res.status).toBe(413)
       expect(JSON.parse(res.body).error.message).toMatch(/^content length too large \(\d+>1000\)$/)
@@ -170,14 +197,51 @@ describe('HttpRpcServer connections', () => {
   it('max-open-connections queues extra connections until one closes', async () => {
     const server = await start({ maxOpenConnections: 1 })
     try {
-      // A raw connection holds the only slot.
+      // A raw keep-alive connection holds the only slot; pingHolder() is a request/answer round trip on it.
       const holder = net.connect(server.address.port, server.address.host)
       await new Promise((r) => holder.once('connect', r))
-      const t0 = Date.now()
-      setTimeout(() => holder.destroy(), 300)
-      const second = await request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })
-      expect(JSON.parse(second.body).result).toBe('pong')
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(250)
+      holder.setEncoding('utf8')
+      const pingHolder = (): Promise<string> =>
+        new Promise((resolve) => {
+          let text = ''
+          const onData = (c: string): void => {
+            text += c
+            if (!text.includes('"pong"')) return
+            holder.off('data', onData)
+            resolve(text)
+          }
+          holder.on('data', onData)
+          holder.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${PING.length}\r\n\r\n${PING}`)
+        })
+      expect(await pingHolder()).toMatch(/^HTTP\/1\.1 200/)
+
+      let holderDestroyed = false
+      let answeredBeforeRelease: boolean | undefined
+      let sent!: () => void
+      const secondSent = new Promise<void>((r) => (sent = r))
+      const second = new Promise<string>((resolve, reject) => {
+        const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+          answeredBeforeRelease = !holderDestroyed
+          let body = ''
+          res.setEncoding('utf8')
+          res.on('data', (c: string) => (body += c))
+          res.on('end', () => resolve(body))
+        })
+        req.on('error', reject)
+        req.on('finish', () => sent())
+        req.end(PING)
+      })
+      // Fence: the second request has been handed to the kernel, then the holder gets two more answers;
+      // a server without the limit would have answered the second request by then.
+      await secondSent
+      await pingHolder()
+      await pingHolder()
+      expect(answeredBeforeRelease).toBeUndefined()
+
+      holderDestroyed = true
+      holder.destroy()
+      expect(JSON.parse(await second).result).toBe('pong')
+      expect(answeredBeforeRelease).toBe(false)
     } finally {
       await server.close()
     }
@@ -188,11 +252,23 @@ describe('HttpRpcServer connections', () => {
     const agent = new http.Agent({ keepAlive: true })
     const idle = await request(server.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' }, body: PING })
     expect(idle.status).toBe(200)
-    const inflight = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'test_slow' }) })
-    await new Promise((r) => setTimeout(r, 50))
-    const t0 = Date.now()
-    await server.close()
-    expect(Date.now() - t0).toBeLessThan(2000)
+    const idleClosed = idle.socket.destroyed ? Promise.resolve() : new Promise((r) => idle.socket.once('close', r))
+    const entered = slow.entered
+    let answered = false
+    const inflight = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'test_slow' }) }).then((r) => {
+      answered = true
+      return r
+    })
+    await entered // the slow request is being served
+    let closed = false
+    // A grace far beyond the test timeout: close() must resolve because the in-flight request ends.
+    const closing = server.close(10 * 60_000).then(() => (closed = true))
+    // Fence: the idle keep-alive socket is closed while the slow request is still held.
+    await idleClosed
+    expect(closed).toBe(false)
+    expect(answered).toBe(false)
+    slow.release()
+    await closing
     const res = await inflight
     expect(JSON.parse(res.body).result).toBe('slow')
     expect(res.headers.connection).toBe('close')
