@@ -5,7 +5,7 @@
  * line with exit status 1, or `{"error": {"message"}}` with `--json`. Nothing here prints a passphrase
  * or a private key.
  */
-import { Command, Errors, Flags, ux } from '@oclif/core'
+import { Args, Command, Errors, Flags, ux } from '@oclif/core'
 import { homePaths, resolveHome } from '../config/home.js'
 import { KeyFileFormatError, LIGHT_SCRYPT, STANDARD_SCRYPT, WrongPassphraseError } from '../keystore/key-file.js'
 import { KeyStore, KeyStoreError, type KeyInfo } from '../keystore/key-store.js'
@@ -20,6 +20,11 @@ export const keystoreFlags = {
   'keystore-dir': Flags.string({ summary: 'Key-store folder, instead of <home>/keystore.', helpGroup: 'KEY STORE' }),
   'light-kdf': Flags.boolean({ summary: 'Encrypt files written with scrypt n=4096 instead of 262144 (geth --lightkdf): fast, for tests and throw-away keys only.', helpGroup: 'KEY STORE' }),
   'password-file': Flags.string({ summary: 'File whose first line is the passphrase [default: $NODECTL_PASSWORD, else a hidden prompt].', helpGroup: 'KEY STORE' }),
+}
+
+/** The argument of the commands that act on one account: its name, or its address in any letter case. */
+export const accountArgs = {
+  account: Args.string({ description: 'Name or address of the account.', required: true }),
 }
 
 /** The parsed values of {@link keystoreFlags}. */

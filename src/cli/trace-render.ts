@@ -12,6 +12,7 @@
  * The headline of a traced transaction or call states how it ended (`succeeded`, `reverted: <reason>`,
  * `failed: <error>`).
  */
+import type { StructLogJson } from '../chain/evm/tracing/struct-logger.js'
 import { decodeRevertReason } from '../chain/evm/vm-errors.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '../primitives/hex.js'
@@ -33,16 +34,6 @@ export interface CallFrameJson {
   logs?: { address: string; topics?: string[]; data?: string; position?: string }[]
 }
 
-/** One struct-logger step (geth `StructLogRes`). */
-export interface StructLogJson {
-  pc: number
-  op: string
-  gas: number
-  gasCost: number
-  depth: number
-  error?: string
-  [key: string]: unknown
-}
 
 /** The struct logger's result (geth `ExecutionResult`). */
 export interface StructTraceJson {

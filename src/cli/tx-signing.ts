@@ -3,9 +3,8 @@
  * `eth_sendTransaction` does (pending nonce, gas estimate, fees), sign locally with the key of `--from`
  * (sender-key.ts), wipe the key, submit with eth_sendRawTransaction, and wait for the receipt.
  */
-import { createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
-import { getCommon } from '../chain/evm/common.js'
-import { wipe } from '../crypto/index.js'
+import { createUnsignedTx, type UnsignedTxFields } from '../chain/evm/unsigned-tx.js'
+import { signHash, wipe } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import { JsonRpcClientError, type HttpRpcClient } from '../rpc/client/index.js'
@@ -72,18 +71,18 @@ export async function submitTx(client: HttpRpcClient, sender: SenderOptions, req
       req.gas ?? client.call<string>('eth_estimateGas', [callOf(key.address, req)]).then(BigInt),
       client.call<{ baseFeePerGas?: string } | null>('eth_getBlockByNumber', ['latest', false]),
     ])
-    const opts = { common: getCommon(chainId) }
-    const fields = { nonce, gasLimit: gas, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array() }
+    const base = { chainId, nonce, gasLimit: gas, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array(), accessList: undefined }
+    let fields: UnsignedTxFields
     if (head?.baseFeePerGas !== undefined) {
       const tip = BigInt(await client.call<string>('eth_maxPriorityFeePerGas'))
-      const maxFeePerGas = tip + BASE_FEE_HEADROOM * BigInt(head.baseFeePerGas)
-      raw = createFeeMarket1559Tx({ ...fields, chainId, maxFeePerGas, maxPriorityFeePerGas: tip }, opts).sign(key.privateKey).serialize()
-      filled = { nonce, gas, type: 'eip1559' }
+      fields = { ...base, gasPrice: undefined, maxFeePerGas: tip + BASE_FEE_HEADROOM * BigInt(head.baseFeePerGas), maxPriorityFeePerGas: tip }
     } else {
-      const gasPrice = BigInt(await client.call<string>('eth_gasPrice'))
-      raw = createLegacyTx({ ...fields, gasPrice }, opts).sign(key.privateKey).serialize()
-      filled = { nonce, gas, type: 'legacy' }
+      fields = { ...base, gasPrice: BigInt(await client.call<string>('eth_gasPrice')), maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }
     }
+    // The node's own signing path (eth_sendTransaction): crypto/ decides which secp256k1 implementation signs.
+    const unsigned = createUnsignedTx(fields)
+    raw = unsigned.serializeSigned(signHash(unsigned.signingHash, key.privateKey))
+    filled = { nonce, gas, type: unsigned.type === 2 ? 'eip1559' : 'legacy' }
   } finally {
     wipe(key.privateKey)
   }

@@ -8,6 +8,7 @@ import type { CallArgs } from '../api/eth/backend.js'
 import type { CallOverrides, DebugBackend, TracerRequest, TxTraceResult } from '../api/debug/backend.js'
 import type { EvmApplication } from '../chain/evm/app.js'
 import { encodeRawBlock, encodeRawHeader, encodeRawReceipt } from '../chain/evm/raw-block.js'
+import { rawTxType } from '../chain/evm/raw-tx.js'
 import { GenesisNotTraceableError, TraceTxNotFoundError } from '../chain/evm/tracing/trace-errors.js'
 import type { TracedBlock } from '../chain/evm/tracing/trace-executor.js'
 import { prepareTracer, type JsTracerEngine } from '../chain/evm/tracing/tracer-registry.js'
@@ -23,8 +24,6 @@ export interface DebugBackendDeps {
   js?: JsTracerEngine
 }
 
-/** The first byte of a typed transaction is its type (EIP-2718); a legacy one starts an RLP list. */
-const MAX_TX_TYPE = 0x7f
 
 export class NodeDebugBackend implements DebugBackend {
   constructor(private readonly deps: DebugBackendDeps) {}
@@ -89,7 +88,7 @@ export class NodeDebugBackend implements DebugBackend {
 
   async getRawReceipts(block: EvmBlock): Promise<Uint8Array[]> {
     const records = (await this.deps.app.getBlockTxRecords(block.number)) ?? []
-    return records.map((r) => encodeRawReceipt({ type: r.raw[0]! < MAX_TX_TYPE ? r.raw[0]! : 0, status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs }))
+    return records.map((r) => encodeRawReceipt({ type: rawTxType(r.raw), status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs }))
   }
 
   async getRawTransaction(hash: Uint8Array): Promise<Uint8Array | undefined> {

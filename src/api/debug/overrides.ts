@@ -31,18 +31,13 @@ const storage: Codec<StorageEntry[]> = (value) => {
 function accountOverride(value: unknown): AccountOverride {
   const obj = value === null ? {} : objectOf(value, 'override.OverrideAccount')
   if (obj.movePrecompileToAddress !== undefined && obj.movePrecompileToAddress !== null) throw new DecodeError('movePrecompileToAddress is not supported')
-  const account: AccountOverride = {}
-  const nonce = structField(obj, ACCOUNT, 'nonce', uint64)
-  if (nonce !== undefined) account.nonce = nonce
-  const code = structField(obj, ACCOUNT, 'code', data)
-  if (code !== undefined) account.code = code
-  const balance = structField(obj, ACCOUNT, 'balance', quantity)
-  if (balance !== undefined) account.balance = balance
-  const state = structField(obj, ACCOUNT, 'state', storage)
-  if (state !== undefined) account.state = state
-  const stateDiff = structField(obj, ACCOUNT, 'stateDiff', storage)
-  if (stateDiff !== undefined) account.stateDiff = stateDiff
-  return account
+  return {
+    nonce: structField(obj, ACCOUNT, 'nonce', uint64),
+    code: structField(obj, ACCOUNT, 'code', data),
+    balance: structField(obj, ACCOUNT, 'balance', quantity),
+    state: structField(obj, ACCOUNT, 'state', storage),
+    stateDiff: structField(obj, ACCOUNT, 'stateDiff', storage),
+  }
 }
 
 /** geth `override.StateOverride`: `{"0xaddress": {balance?, nonce?, code?, state?, stateDiff?}}`. */
@@ -65,18 +60,12 @@ export const blockOverrides: Codec<BlockOverrides> = (value) => {
   const obj = objectOf(value, 'override.BlockOverrides')
   structField(obj, BLOCK, 'difficulty', quantity)
   structField(obj, BLOCK, 'blobBaseFee', quantity)
-  const out: BlockOverrides = {}
-  const number = structField(obj, BLOCK, 'number', quantity)
-  if (number !== undefined) out.number = number
-  const time = structField(obj, BLOCK, 'time', uint64)
-  if (time !== undefined) out.time = time
-  const gasLimit = structField(obj, BLOCK, 'gasLimit', uint64)
-  if (gasLimit !== undefined) out.gasLimit = gasLimit
-  const coinbase = either(obj, ['feeRecipient', 'coinbase'], address)
-  if (coinbase !== undefined) out.coinbase = coinbase
-  const baseFee = either(obj, ['baseFeePerGas', 'baseFee'], quantity)
-  if (baseFee !== undefined) out.baseFee = baseFee
-  const random = either(obj, ['prevRandao', 'random'], hash)
-  if (random !== undefined) out.random = random
-  return out
+  return {
+    number: structField(obj, BLOCK, 'number', quantity),
+    time: structField(obj, BLOCK, 'time', uint64),
+    gasLimit: structField(obj, BLOCK, 'gasLimit', uint64),
+    coinbase: either(obj, ['feeRecipient', 'coinbase'], address),
+    baseFee: either(obj, ['baseFeePerGas', 'baseFee'], quantity),
+    random: either(obj, ['prevRandao', 'random'], hash),
+  }
 }

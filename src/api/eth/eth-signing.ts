@@ -8,7 +8,9 @@
  *   and the fee is checked against `txfee-cap` before signing, as geth does;
  * - eth_sendTransaction(args): filled as geth (tx-defaults.ts), signed, and submitted like eth_sendRawTransaction.
  */
+import { toPendingEvmTx } from '../../chain/evm/evm-records.js'
 import { hashTypedData, parseTypedData, TypedDataError } from '../../chain/evm/typed-data.js'
+import { keccak256 } from '../../crypto/index.js'
 import { DecodeError, address, data, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import { checkTxFee } from '../../txpool/validate-tx.js'
@@ -46,8 +48,8 @@ export function createEthSigningMethods(backend: EthBackend, accounts: AccountsB
       checkTxFee({ gasLimit: fields.gasLimit, maxFeePerGas: fields.maxFeePerGas ?? fields.gasPrice! }, options.txFeeCap)
       const signer = await accounts.openSigner(args.from)
       try {
-        const signed = signTransactionFields(signer, args.from, fields)
-        return { raw: encodeData(signed.raw), tx: formatTransaction(signed.tx) }
+        const raw = signTransactionFields(signer, fields)
+        return { raw: encodeData(raw), tx: formatTransaction(toPendingEvmTx(raw, keccak256(raw), args.from)) }
       } finally {
         signer.close()
       }

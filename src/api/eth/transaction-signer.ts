@@ -4,32 +4,17 @@
  * account or a wrong passphrase answers at once rather than after the estimate (geth fills first);
  * the signed bytes then take the same pool path as eth_sendRawTransaction, txfee-cap included.
  */
-import { toPendingEvmTx } from '../../chain/evm/evm-records.js'
 import { createUnsignedTx, type UnsignedTxFields } from '../../chain/evm/unsigned-tx.js'
-import type { EvmTx } from '../../chain/evm/views.js'
-import { keccak256 } from '../../crypto/index.js'
 import type { AccountSigner, AccountsBackend } from './accounts-backend.js'
 import { AddressLocks } from './address-locks.js'
 import type { EthBackend, ExecutionOptions } from './backend.js'
 import type { SendArgs } from './send-args.js'
 import { fillTransaction } from './tx-defaults.js'
 
-/** A transaction signed by the node. */
-export interface SignedTx {
-  /** The raw signed bytes (eth_sendRawTransaction's argument). */
-  raw: Uint8Array
-  /** EVM hash: keccak256(raw). */
-  hash: Uint8Array
-  /** As the RPC shows a pending transaction. */
-  tx: EvmTx
-}
-
-/** Signs complete fields with an opened account. */
-export function signTransactionFields(signer: AccountSigner, from: Uint8Array, fields: UnsignedTxFields): SignedTx {
+/** Signs complete fields with an opened account; returns the raw signed bytes (eth_sendRawTransaction's argument). */
+export function signTransactionFields(signer: AccountSigner, fields: UnsignedTxFields): Uint8Array {
   const unsigned = createUnsignedTx(fields)
-  const raw = unsigned.serializeSigned(signer.signHash(unsigned.signingHash))
-  const hash = keccak256(raw)
-  return { raw, hash, tx: toPendingEvmTx(raw, hash, from) }
+  return unsigned.serializeSigned(signer.signHash(unsigned.signingHash))
 }
 
 export class TransactionSender {
@@ -50,7 +35,7 @@ export class TransactionSender {
     try {
       const submit = async (): Promise<Uint8Array> => {
         const fields = await fillTransaction(this.backend, args, this.execution)
-        return this.backend.sendRawTransaction(signTransactionFields(signer, args.from, fields).raw)
+        return this.backend.sendRawTransaction(signTransactionFields(signer, fields))
       }
       return await (args.nonce === undefined ? this.nonceLocks.run(args.from, submit) : submit())
     } finally {

@@ -71,3 +71,12 @@ export function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: 
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
   return tx
 }
+
+/**
+ * The gas of a simulated call (geth `CallDefaults`): the caller's, at most `gasCap`; without one, the
+ * cap, or the block gas limit when `gasCap` is 0 (no cap). eth_call and debug_traceCall share it.
+ */
+export function capCallGas(requested: bigint | undefined, gasCap: bigint, blockGasLimit: bigint): bigint {
+  if (requested === undefined || requested === 0n) return gasCap > 0n ? gasCap : blockGasLimit
+  return gasCap > 0n && requested > gasCap ? gasCap : requested
+}

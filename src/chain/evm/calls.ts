@@ -21,7 +21,7 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import { equalBytes } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
-import { buildTx, pickData, resolveFees, type CallArgs } from './call-args.js'
+import { buildTx, capCallGas, pickData, resolveFees, type CallArgs } from './call-args.js'
 import { CallResultCache, callKey } from './call-cache.js'
 import { CallArgsError, CallTimeoutError, ExecutionRevertedError, VmExecutionError } from './errors.js'
 import { TX_GAS, intrinsicGas } from './intrinsic-gas.js'
@@ -95,7 +95,7 @@ export class CallService {
     const copy = await this.copyAt(height)
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
-    const gas = this.capGas(args.gas, copy.state.env.gasLimit)
+    const gas = capCallGas(args.gas, this.opts.gasCap, copy.state.env.gasLimit)
     const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList)
     if (gas < intrinsic) throw new CallArgsError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
     const from = args.from ? new Address(args.from) : ZERO_ADDRESS
@@ -205,16 +205,6 @@ export class CallService {
     const state = await this.deps.resolve(height)
     const sm = await createStateCopy(this.deps.db, this.deps.common.copy(), state.stateRoot)
     return getMerkleStateProof(sm, new Address(address), slots)
-  }
-
-  /**
-   * The gas of an eth_call (geth `CallDefaults`): the caller's, at most `gas-cap`; without one, the cap,
-   * or the block gas limit when `gas-cap` is 0 (no cap).
-   */
-  private capGas(requested: bigint | undefined, blockGasLimit: bigint): bigint {
-    const cap = this.opts.gasCap
-    if (requested === undefined || requested === 0n) return cap > 0n ? cap : blockGasLimit
-    return cap > 0n && requested > cap ? cap : requested
   }
 
   /** Runs `fn` alone on `copy` inside a checkpoint that is reverted afterwards, with the EVM timeout. */

@@ -7,9 +7,12 @@
  * (CometBFT) block hash (DESIGN.md "Blocks and the EVM view").
  */
 import { RLP } from '@ethereumjs/rlp'
+import type { TransactionType } from '@ethereumjs/tx'
+import { encodeReceipt } from '@ethereumjs/vm'
 import { hexToBytes } from '../../primitives/hex.js'
 import { logsBloom } from './bloom.js'
 import type { RawLog } from './executor.js'
+import { rawTxType } from './raw-tx.js'
 import type { EvmBlock } from './views.js'
 
 /** Keccak-256 of RLP([]): the ommers hash of a block without uncles. */
@@ -50,7 +53,7 @@ export function encodeRawHeader(block: EvmBlock): Uint8Array {
  * string, a legacy one its RLP list (EIP-2718).
  */
 export function encodeRawBlock(block: EvmBlock, rawTxs: readonly Uint8Array[]): Uint8Array {
-  const txs = rawTxs.map((raw) => (raw[0]! >= 0xc0 ? (RLP.decode(raw) as Nested) : raw))
+  const txs = rawTxs.map((raw) => (rawTxType(raw) === 0 ? (RLP.decode(raw) as Nested) : raw))
   return RLP.encode([headerFields(block), txs, []])
 }
 
@@ -62,12 +65,8 @@ export interface RawReceiptFields {
   logs: readonly RawLog[]
 }
 
-/** `Receipt.MarshalBinary`: RLP[status, cumulativeGas, bloom, logs], prefixed with the type for typed transactions. */
+/** `Receipt.MarshalBinary`: the consensus encoding the block's receiptsRoot commits to (executor.ts encodes it the same way). */
 export function encodeRawReceipt(r: RawReceiptFields): Uint8Array {
-  const body = RLP.encode([r.status === 1 ? 1 : new Uint8Array(0), r.cumulativeGasUsed, logsBloom(r.logs), r.logs.map((l) => [l.address, l.topics, l.data])])
-  if (r.type === 0) return body
-  const out = new Uint8Array(body.length + 1)
-  out[0] = r.type
-  out.set(body, 1)
-  return out
+  const logs = r.logs.map((l): [Uint8Array, Uint8Array[], Uint8Array] => [l.address, l.topics, l.data])
+  return encodeReceipt({ status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: logsBloom(r.logs), logs }, r.type as TransactionType)
 }

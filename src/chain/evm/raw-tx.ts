@@ -47,9 +47,14 @@ function accessList(x: Nested | undefined): EvmAccessListItem[] {
   })
 }
 
+/** EIP-2718: a typed transaction starts with its type byte (0x00–0x7f); a legacy one starts an RLP list (type 0). */
+export function rawTxType(raw: Uint8Array): number {
+  return raw[0]! <= 0x7f ? raw[0]! : 0
+}
+
 /** Decodes the fields of a raw (already validated) transaction. */
 export function parseRawTx(raw: Uint8Array): RawTxFields {
-  const type = raw[0]! <= 0x7f ? raw[0]! : 0
+  const type = rawTxType(raw)
   if (type > 2) throw new Error(`unsupported stored transaction type ${type}`)
   const f = RLP.decode(type === 0 ? raw : raw.subarray(1)) as Nested[]
   if (type === 0) {

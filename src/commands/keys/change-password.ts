@@ -1,6 +1,6 @@
 /** `nodectl keys change-password <name|address>`: re-encrypts a key under a new passphrase (geth `account update`). */
-import { Args, Flags } from '@oclif/core'
-import { describeAccount, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { Flags } from '@oclif/core'
+import { accountArgs, describeAccount, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { isInteractive, NEW_PASSWORD_ENV, readPassphrase } from '../../cli/passphrase.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { wipe } from '../../crypto/index.js'
@@ -12,9 +12,7 @@ export default class KeysChangePassword extends KeystoreCommand {
     '<%= config.bin %> <%= command.id %> alice',
     '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --password-file ./old.txt --new-password-file ./new.txt --json',
   ]
-  static override args = {
-    account: Args.string({ description: 'Name or address of the account.', required: true }),
-  }
+  static override args = accountArgs
   static override flags = {
     'new-password-file': Flags.string({ summary: `File whose first line is the new passphrase [default: $${NEW_PASSWORD_ENV}, else a hidden prompt typed twice].` }),
   }

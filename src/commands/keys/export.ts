@@ -3,8 +3,8 @@
  * `--out` file), or with `--unsafe-raw` its unencrypted private key, after a warning and a confirmation.
  */
 import { open, rm } from 'node:fs/promises'
-import { Args, Flags } from '@oclif/core'
-import { describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { Flags } from '@oclif/core'
+import { accountArgs, describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { wipe } from '../../crypto/index.js'
 import { serializeKeyFile, type KeyFileV3 } from '../../keystore/key-file.js'
@@ -25,9 +25,7 @@ export default class KeysExport extends KeystoreCommand {
     '<%= config.bin %> <%= command.id %> alice --keystore > alice.json',
     '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --unsafe-raw',
   ]
-  static override args = {
-    account: Args.string({ description: 'Name or address of the account.', required: true }),
-  }
+  static override args = accountArgs
   static override flags = {
     keystore: Flags.boolean({ summary: 'Export the encrypted v3 key file.', exactlyOne: ['keystore', 'unsafe-raw'] }),
     out: Flags.string({ summary: 'Write the key file to this new file instead of stdout.', dependsOn: ['keystore'] }),

@@ -1,6 +1,5 @@
 /** `nodectl keys show <name|address>`: one account of the key store and how its file is encrypted. */
-import { Args } from '@oclif/core'
-import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { accountArgs, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { keyValueTable } from '../../cli/render.js'
 
 /** What `keys show` reports. */
@@ -16,9 +15,7 @@ export default class KeysShow extends KeystoreCommand {
   static override description =
     'Finds the account by its name or its address (any letter case) and shows its name, EIP-55 address, key file, file id and key derivation. Needs no passphrase and never shows the key.'
   static override examples = ['<%= config.bin %> <%= command.id %> alice', '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --json']
-  static override args = {
-    account: Args.string({ description: 'Name or address of the account.', required: true }),
-  }
+  static override args = accountArgs
 
   async run(): Promise<KeyShowResult> {
     const { args, flags } = await this.parse(KeysShow)

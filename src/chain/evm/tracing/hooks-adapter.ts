@@ -26,7 +26,7 @@ import { generateAddress, generateAddress2, type Address } from '@ethereumjs/uti
 import { bigintToBytes } from '../../../primitives/hex.js'
 import { gethFrameError, isOpcodeFault, type FinalRunState } from './frame-error.js'
 import type { FrameType, OpcodeStep, TraceStateReader, Tracer } from './hooks.js'
-import { CALL_OPCODES, STACK_LIMIT, frameTypeOf, gethOpName } from './opcodes.js'
+import { STACK_LIMIT, frameTypeOf, gethOpName, isCallOpcode } from './opcodes.js'
 import { installOpcodeHooks, installOpcodeProbes, wordToAddress, type OpcodeProbe, type OpcodeStepProbe, type ProbedRunState } from './opcode-probes.js'
 import { EventLoopYield } from './event-loop-yield.js'
 import { createStateReader } from './state-reader.js'
@@ -168,7 +168,7 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
     const { stack, memory, env } = runState
     const values = stack._store.slice(0, stack._len)
     let gasCost = cost
-    if ((CALL_OPCODES as readonly number[]).includes(op)) gasCost += callGas(gasLeft - cost, values.at(-1) ?? 0n)
+    if (isCallOpcode(op)) gasCost += callGas(gasLeft - cost, values.at(-1) ?? 0n)
     const step: OpcodeStep = {
       pc: runState.programCounter,
       op,
@@ -203,7 +203,7 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
 
   beforeFrameOpcode(op: number, runState: ProbedRunState): PendingCall | undefined {
     this.pendingOpcode = op
-    if (!(CALL_OPCODES as readonly number[]).includes(op) || runState.stack.length < 6) return undefined
+    if (!isCallOpcode(op) || runState.stack.length < 6) return undefined
     return { entered: this.entered, gas: runState.messageGasLimit ?? 0n, args: runState.stack.peek(op === 0xf1 || op === 0xf2 ? 7 : 6) }
   }
 

@@ -56,11 +56,6 @@ export function gethOpName(op: number): string {
   return NAMES.get(op) ?? `opcode 0x${op.toString(16)} not defined`
 }
 
-/** Whether the byte is an opcode of the active (Cancun) rules. */
-export function isDefinedOpcode(op: number): boolean {
-  return NAMES.has(op) && op !== 0xfe
-}
-
 /**
  * geth's text of a stack error at `op` with `stackLen` items (core/vm/errors.go ErrStackUnderflow /
  * ErrStackOverflow: `stack underflow (1 <=> 2)`, `stack limit reached 1024 (1023)`), undefined when the
@@ -101,6 +96,11 @@ export function frameTypeOf(op: number): FrameType | undefined {
 
 /** CALL, CALLCODE, DELEGATECALL, STATICCALL. */
 export const CALL_OPCODES = [0xf1, 0xf2, 0xf4, 0xfa] as const
+
+/** CALL, CALLCODE, DELEGATECALL or STATICCALL (asked once per traced opcode). */
+export function isCallOpcode(op: number): boolean {
+  return op === 0xf1 || op === 0xf2 || op === 0xf4 || op === 0xfa
+}
 /** CREATE, CREATE2. */
 export const CREATE_OPCODES = [0xf0, 0xf5] as const
 /** JUMP, JUMPI: every loop passes one. */

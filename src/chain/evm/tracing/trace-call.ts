@@ -12,7 +12,7 @@ import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
 import { toChecksumAddress } from '../../../primitives/address.js'
 import { applyStateOverrides, type BlockOverrides, type StateOverride } from '../call-overrides.js'
-import { buildTx, pickData, resolveFees, type CallArgs } from '../call-args.js'
+import { buildTx, capCallGas, pickData, resolveFees, type CallArgs } from '../call-args.js'
 import type { BlockEnv } from '../executor.js'
 import { intrinsicGas } from '../intrinsic-gas.js'
 import type { StateAt } from '../state-copy.js'
@@ -48,15 +48,6 @@ function createCallBlock(env: BlockEnv & { mixHash: Uint8Array }, baseFee: bigin
   )
 }
 
-/**
- * The gas of the call (geth `CallDefaults`, calls.ts): the caller's, at most `gasCap`; without one, the
- * cap, or the block gas limit when the cap is 0.
- */
-function callGas(requested: bigint | undefined, gasCap: bigint, blockGasLimit: bigint): bigint {
-  if (requested === undefined || requested === 0n) return gasCap > 0n ? gasCap : blockGasLimit
-  return gasCap > 0n && requested > gasCap ? gasCap : requested
-}
-
 /** Applies the state overrides to `copy` and builds the transaction to trace; throws geth's errors. */
 export async function prepareTracedCall(copy: TraceCopy, at: StateAt, req: TraceCallRequest, gasCap: bigint, common: Common): Promise<TracedTx> {
   const env = overriddenEnv(at.env, req.blockOverrides)
@@ -65,7 +56,7 @@ export async function prepareTracedCall(copy: TraceCopy, at: StateAt, req: Trace
   const { args } = req
   const data = pickData(args)
   const fees = resolveFees(args, env.baseFee)
-  const gas = callGas(args.gas, gasCap, env.gasLimit)
+  const gas = capCallGas(args.gas, gasCap, env.gasLimit)
   const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList)
   if (gas < intrinsic) throw new TracingFailedError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
   const from = args.from ?? ZERO_ADDRESS
