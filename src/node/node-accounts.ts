@@ -55,6 +55,11 @@ export class NodeAccounts implements AccountsBackend {
     this.devKeysSaved = this.saveDevKeys(accounts)
   }
 
+  /** Resolves once the `--dev` key files are written (at once when there are none to write). */
+  whenDevKeysSaved(): Promise<void> {
+    return this.devKeysSaved
+  }
+
   /** Waits for the dev key files, then locks every account (node stop). */
   async stop(): Promise<void> {
     await this.devKeysSaved

@@ -38,6 +38,8 @@ describe('nodectl tx send against a dev node', () => {
     t = await startTestNode()
     keystoreDir = join(t.home, 'keystore')
     const keys = new KeyStore({ dir: keystoreDir, scrypt: LIGHT_SCRYPT })
+    // the node writes the dev accounts' key files in the background: replace them only once they are there
+    await t.node.components.accounts.whenDevKeysSaved()
     for (const [account, name] of [[ALICE!, 'alice'], [ADMIN!, 'admin']] as const) {
       // a dev home may already hold the dev accounts under another passphrase: replace them with ours
       if (await keys.lookup(account.address)) await keys.delete(account.address)
