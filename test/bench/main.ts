@@ -3,26 +3,31 @@
  * targets `--rpc URL`, so the same workloads run against Anvil or Hardhat side by side).
  *
  *   npm run bench                              # spawn `nodectl start --dev` on 127.0.0.1:18545…18548
+ *   npm run bench -- --compare anvil           # spawn Anvil, then nodectl: both figures and their ratios
  *   npm run bench -- --rpc http://127.0.0.1:8545 --label anvil
  *   npm run bench -- --workloads reads,call --duration 5
  *   npm run bench -- --workloads getlogs-range --range-home ~/.cache/nodectl-bench-range
  *   npm run bench -- --workloads trace
+ *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
  *
- * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when spawned.
+ * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
  * Flags: see options.ts (and the README's Benchmark section).
  */
-import { rssMb, spawnNode, stopNode, waitForRpc, type DevNode } from './node-process.js'
+import { cpus } from 'node:os'
+import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
+import { rssMb, spawnAnvil, spawnNode, stopNode, waitForEthCall, waitForRpc, type DevNode } from './node-process.js'
 import { parseBenchArgs, type BenchOptions, type WorkloadName } from './options.js'
 import { RpcClient } from './rpc-client.js'
-import { round } from './stats.js'
 import { createContext, type BenchContext, type Emit } from './workloads/context.js'
 import { runEthCall } from './workloads/eth-call.js'
 import { runGetLogsRange } from './workloads/getlogs-range.js'
 import { runLogs } from './workloads/logs.js'
 import { runReads } from './workloads/reads.js'
+import { runSoak } from './workloads/soak.js'
 import { runTrace } from './workloads/trace.js'
 import { runTransfers } from './workloads/transfers.js'
 import { runTxSearch } from './workloads/tx-search.js'
+import { runValueTransfers } from './workloads/value-transfers.js'
 import { runWsHeads } from './workloads/ws-heads.js'
 
 /** The workloads that run on the main target, in order. */
@@ -30,11 +35,36 @@ const MAIN_WORKLOADS: [WorkloadName, (ctx: BenchContext) => Promise<void>][] = [
   ['reads', runReads],
   ['call', runEthCall],
   ['transfers', runTransfers],
+  ['value-transfers', runValueTransfers],
   ['logs', runLogs],
   ['ws-heads', runWsHeads],
   ['tx-search', runTxSearch],
   ['trace', runTrace],
 ]
+
+/** A spawned Anvil listens this far above `--port`, clear of the main node's four ports and the range node's. */
+const ANVIL_PORT_OFFSET = 20
+
+/** Longest wait for a target's first answer. */
+const STARTUP_TIMEOUT_MS = 30_000
+
+/** Where the workloads run. */
+interface Target {
+  label: string
+  /** Spawns the node; undefined for an `--rpc` target. */
+  spawn: (() => DevNode) | undefined
+  /** Whether getlogs-range builds its chain on a nodectl of its own rather than on this target. */
+  ownRange: boolean
+}
+
+/** `--compare`'s node first, then ours (spawned, or `--rpc`). */
+function targetsOf(options: BenchOptions): Target[] {
+  const ours: Target = options.rpc
+    ? { label: options.label, spawn: undefined, ownRange: false }
+    : { label: options.label, spawn: () => spawnNode(options.port), ownRange: true }
+  if (!options.compare) return [ours]
+  return [{ label: options.compare, spawn: () => spawnAnvil(options.port + ANVIL_PORT_OFFSET), ownRange: false }, ours]
+}
 
 /** The WebSocket URL of an `--rpc` target: `--ws`, else the same host and port (Anvil and Hardhat serve both). */
 function wsUrlOf(options: BenchOptions): string | undefined {
@@ -45,33 +75,49 @@ function wsUrlOf(options: BenchOptions): string | undefined {
   return u.toString()
 }
 
-async function main(options: BenchOptions): Promise<void> {
-  const emit: Emit = (workload, result) => process.stdout.write(JSON.stringify({ target: options.label, workload, ...result }) + '\n')
+/** Runs the selected workloads on one target; a spawned node is stopped before the next target starts. */
+async function benchTarget(options: BenchOptions, target: Target, emit: Emit): Promise<void> {
   const selected = (name: WorkloadName): boolean => options.workloads.has(name)
   let node: DevNode | undefined
   let client: RpcClient | undefined
-  let ctx: BenchContext | undefined
   try {
-    if (MAIN_WORKLOADS.some(([name]) => selected(name)) || options.rpc) {
-      if (!options.rpc) node = spawnNode(options.port)
+    if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.ownRange) {
+      node = target.spawn?.()
       client = new RpcClient(node?.url ?? options.rpc!, options.concurrency * 2)
-      await waitForRpc(client, 30_000)
-      if (node) emit('startup', { msToFirstAnswer: round(performance.now() - node.spawnedAt, 1) })
-      ctx = await createContext(options, client, emit, { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc })
+      if (node) emit('startup', { ...(await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)) })
+      else await waitForRpc(client, STARTUP_TIMEOUT_MS)
+      const urls = { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc }
+      const ctx = await createContext(options, client, emit, urls)
       for (const [name, run] of MAIN_WORKLOADS) if (selected(name)) await run(ctx)
       if (node) emit('memory', { rssMb: rssMb(node.child.pid) })
+      if (selected('getlogs-range') && !target.ownRange) await runGetLogsRange(options, emit, ctx)
     }
-    if (node) {
-      client?.close()
-      client = undefined
-      await stopNode(node)
-      node = undefined
-    }
-    if (selected('getlogs-range')) await runGetLogsRange(options, emit, options.rpc ? ctx : undefined)
   } finally {
     client?.close()
     if (node) await stopNode(node)
   }
+  if (selected('getlogs-range') && target.ownRange) await runGetLogsRange(options, emit, undefined)
+}
+
+async function main(options: BenchOptions): Promise<void> {
+  /** Every target's lines, as printed, for the comparison. */
+  const lines = new Map<string, Line[]>()
+  const emitFor = (target: string): Emit => {
+    const mine = lines.get(target) ?? []
+    lines.set(target, mine)
+    return (workload, result) => {
+      mine.push({ workload, ...result })
+      process.stdout.write(JSON.stringify({ target, workload, ...result }) + '\n')
+    }
+  }
+  if (options.soakSeconds !== undefined) return runSoak(options, options.soakSeconds, emitFor(options.label))
+  for (const target of targetsOf(options)) await benchTarget(options, target, emitFor(target.label))
+  if (!options.compare) return
+  const [theirs, ours] = [options.compare, options.label]
+  const rows = compareLines(COMPARE_METRICS, lines.get(theirs) ?? [], lines.get(ours) ?? [])
+  emitFor(ours)('compare', compareRecord(rows, theirs, ours))
+  const title = `${ours} vs ${theirs}, one after the other on ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`
+  process.stderr.write(`\n${title}\n\n${formatCompareTable(rows, options, theirs, ours)}`)
 }
 
 try {

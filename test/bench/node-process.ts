@@ -1,10 +1,24 @@
-/** The `nodectl start --dev` child process the bench measures: spawn, wait for it, read its RSS, stop. */
+/** The child processes the bench measures, `nodectl start --dev` and Anvil: spawn, wait for them, read their RSS, stop. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../helpers/repo-root.js'
-import type { RpcClient } from './rpc-client.js'
+import { parseReply, type RpcClient } from './rpc-client.js'
+import { round } from './stats.js'
+
+/** The Anvil binary of the `@foundry-rs/anvil-linux-amd64` dev dependency. */
+const ANVIL_BIN = resolve(REPO_ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
+
+/** Anvil's block interval in seconds: `anvil --block-time 1`, a dev node that mines on a clock. */
+const ANVIL_BLOCK_TIME_S = 1
+
+/**
+ * Init code that returns the 32-byte word 42 (PUSH1 0x2a PUSH1 0 MSTORE PUSH1 0x20 PUSH1 0 RETURN): an
+ * eth_call of it without `to` runs the EVM, so its answer means more than an open port.
+ */
+const RETURN_42_INIT_CODE = '0x602a60005260206000f3'
+const WORD_42 = `0x${'2a'.padStart(64, '0')}`
 
 /**
  * Consensus flags for empty blocks back to back: propose at once even without txs (the dev default
@@ -19,13 +33,14 @@ export const FAST_EMPTY_BLOCK_FLAGS: readonly string[] = [
 
 export interface DevNode {
   child: ChildProcess
-  home: string
+  /** The node's home; none for Anvil (its chain lives in memory). */
+  home: string | undefined
   /** EVM JSON-RPC over HTTP. */
   url: string
   /** EVM JSON-RPC over WebSocket. */
   wsUrl: string
-  /** Consensus RPC (CometBFT routes) over HTTP. */
-  cometUrl: string
+  /** Consensus RPC (CometBFT routes) over HTTP; none for Anvil. */
+  cometUrl: string | undefined
   /** performance.now() at spawn. */
   spawnedAt: number
   /** Whether `stopNode` deletes the home (a temporary one). */
@@ -60,6 +75,17 @@ export function spawnNode(port: number, options: { home?: string; flags?: readon
   }
 }
 
+/**
+ * Spawns `anvil --block-time 1 --port <port> --silent`: JSON-RPC over HTTP and WebSocket on `port`, the
+ * 10 accounts of the mnemonic `nodectl start --dev` funds too.
+ */
+export function spawnAnvil(port: number): DevNode {
+  const args = ['--block-time', String(ANVIL_BLOCK_TIME_S), '--port', String(port), '--silent']
+  const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const [url, wsUrl] = [`http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}`]
+  return { child, home: undefined, url, wsUrl, cometUrl: undefined, spawnedAt: performance.now(), removeHome: false }
+}
+
 /** SIGTERM, wait for the exit, delete a temporary home. */
 export async function stopNode(node: DevNode): Promise<void> {
   if (node.child.exitCode === null && node.child.signalCode === null) {
@@ -67,7 +93,7 @@ export async function stopNode(node: DevNode): Promise<void> {
     node.child.kill('SIGTERM')
     await exited
   }
-  if (node.removeHome) rmSync(node.home, { recursive: true, force: true })
+  if (node.removeHome && node.home) rmSync(node.home, { recursive: true, force: true })
 }
 
 /** Polls eth_chainId until it answers. */
@@ -81,6 +107,33 @@ export async function waitForRpc(client: RpcClient, timeoutMs: number): Promise<
       if (performance.now() > deadline) throw new Error(`node did not answer within ${timeoutMs} ms: ${String(err)}`)
       await new Promise((r) => setTimeout(r, 2))
     }
+  }
+}
+
+/** How long a spawned node took, in ms from spawn: to its first answer of any kind, and to a correct eth_call. */
+export interface Startup {
+  msToFirstAnswer: number
+  msToEthCall: number
+}
+
+/** Polls an eth_call of {@link RETURN_42_INIT_CODE} until it answers 42. */
+export async function waitForEthCall(client: RpcClient, spawnedAt: number, timeoutMs: number): Promise<Startup> {
+  const deadline = spawnedAt + timeoutMs
+  let msToFirstAnswer: number | undefined
+  let last: unknown
+  for (;;) {
+    try {
+      const body = await client.callRaw('eth_call', [{ data: RETURN_42_INIT_CODE }, 'latest'])
+      msToFirstAnswer ??= performance.now() - spawnedAt
+      if (parseReply('eth_call', body) === WORD_42) {
+        return { msToFirstAnswer: round(msToFirstAnswer, 1), msToEthCall: round(performance.now() - spawnedAt, 1) }
+      }
+      last = body
+    } catch (err) {
+      last = err
+    }
+    if (performance.now() > deadline) throw new Error(`node did not answer eth_call with 42 within ${timeoutMs} ms: ${String(last)}`)
+    await new Promise((r) => setTimeout(r, 2))
   }
 }
 

@@ -1,9 +1,18 @@
 /** The flags of `npm run bench`, parsed and checked once into {@link BenchOptions}. */
 import { parseArgs } from 'node:util'
 
-/** Every workload, in the order they run; `--workloads` selects a subset (default: all). */
-export const WORKLOADS = ['reads', 'call', 'transfers', 'logs', 'ws-heads', 'tx-search', 'trace', 'getlogs-range'] as const
+/** Every workload, in the order they run; `--workloads` selects a subset (default: all, or {@link COMPARE_WORKLOADS} with `--compare`). */
+export const WORKLOADS = [
+  'reads', 'call', 'transfers', 'value-transfers', 'logs', 'ws-heads', 'tx-search', 'trace', 'getlogs-range',
+] as const
 export type WorkloadName = (typeof WORKLOADS)[number]
+
+/** The workloads of `--compare`'s table (issue 12), its default selection. */
+export const COMPARE_WORKLOADS: readonly WorkloadName[] = ['reads', 'call', 'transfers', 'value-transfers', 'logs', 'ws-heads']
+
+/** The nodes `--compare` can spawn next to ours. */
+export const COMPARE_TARGETS = ['anvil'] as const
+export type CompareTarget = (typeof COMPARE_TARGETS)[number]
 
 export interface BenchOptions {
   /** Target EVM JSON-RPC URL; undefined = spawn `nodectl start --dev`. */
@@ -12,16 +21,22 @@ export interface BenchOptions {
   ws: string | undefined
   /** Consensus (CometBFT) RPC URL (default: the spawned node's; none for an `--rpc` target). */
   cometRpc: string | undefined
-  /** `target` field of every line (default "nodectl"). */
+  /** `target` field of every line of our node or the `--rpc` target (default "nodectl"). */
   label: string
+  /** Also spawn this node and run the same workloads on it first, then print both and their ratios. */
+  compare: CompareTarget | undefined
+  /** Soak instead of the workloads: a light load on a spawned node for this many seconds, RSS each minute. */
+  soakSeconds: number | undefined
   /** First of the spawned node's ports: JSON-RPC, +1 WebSocket, +2 consensus RPC, +3 p2p (default 18545). */
   port: number
   /** Seconds of each closed-loop read workload (default 10). */
   durationMs: number
   /** Workers of the closed-loop read workloads (default 32). */
   concurrency: number
-  /** ERC-20 transfers sent by `transfers`, whose hashes `tx-search` looks up (default 10000). */
+  /** Transactions of `transfers` (ERC-20, whose hashes `tx-search` looks up) and of `value-transfers` (default 3000). */
   txs: number
+  /** eth_sendRawTransaction requests of a batch in flight at once, over all senders (default 64). */
+  sendConcurrency: number
   /** Accounts the transfers come from (default 10, every funded dev account). */
   senders: number
   /**
@@ -30,7 +45,7 @@ export interface BenchOptions {
    * drops the excess, leaving nonce gaps).
    */
   inFlight: number
-  /** Selected workloads. */
+  /** Selected workloads (default: all; with `--compare`, {@link COMPARE_WORKLOADS}). */
   workloads: ReadonlySet<WorkloadName>
   /** getlogs-range: blocks of the queried range (default 10000; the default block-range-cap allows to − from ≤ 10000). */
   rangeBlocks: number
@@ -68,6 +83,14 @@ export function parseWorkloads(text: string): Set<WorkloadName> {
   return new Set(names as WorkloadName[])
 }
 
+/** Parses `--compare NAME`; throws on a node it cannot spawn. */
+export function parseCompareTarget(text: string): CompareTarget {
+  if (!(COMPARE_TARGETS as readonly string[]).includes(text)) {
+    throw new Error(`--compare: unknown ${text} (known: ${COMPARE_TARGETS.join(',')})`)
+  }
+  return text as CompareTarget
+}
+
 /** Parses the bench's command line (`process.argv.slice(2)`). */
 export function parseBenchArgs(argv: string[]): BenchOptions {
   const { values: v } = parseArgs({
@@ -77,13 +100,16 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       ws: { type: 'string' },
       'comet-rpc': { type: 'string' },
       label: { type: 'string', default: 'nodectl' },
+      compare: { type: 'string' },
+      soak: { type: 'string' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '32' },
-      txs: { type: 'string', default: '10000' },
+      txs: { type: 'string', default: '3000' },
+      'send-concurrency': { type: 'string', default: '64' },
       senders: { type: 'string', default: '10' },
       'in-flight': { type: 'string', default: '4000' },
-      workloads: { type: 'string', default: WORKLOADS.join(',') },
+      workloads: { type: 'string' },
       'range-blocks': { type: 'string', default: '10000' },
       'range-hits': { type: 'string', default: '5' },
       'busy-logs': { type: 'string', default: '10000' },
@@ -98,18 +124,28 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   const senders = positiveInt('senders', v.senders!)
   // The dev chain funds 10 accounts (Anvil and Hardhat too); getlogs-range needs 3 distinct senders.
   if (senders > 10) throw new Error('--senders: at most 10 (the funded dev accounts)')
+  const compare = v.compare === undefined ? undefined : parseCompareTarget(v.compare)
+  const soakSeconds = v.soak === undefined ? undefined : positiveInt('soak', v.soak)
+  const remote = v.rpc !== undefined ? 'rpc' : v.ws !== undefined ? 'ws' : v['comet-rpc'] !== undefined ? 'comet-rpc' : undefined
+  if (compare && remote) throw new Error(`--compare spawns both nodes: it takes no --${remote}`)
+  if (compare === v.label) throw new Error(`--label: ${v.label} names the --compare node`)
+  const notWithSoak = compare ? 'compare' : remote
+  if (soakSeconds !== undefined && notWithSoak) throw new Error(`--soak runs on a spawned nodectl only: it takes no --${notWithSoak}`)
   return {
     rpc: v.rpc,
     ws: v.ws,
     cometRpc: v['comet-rpc'],
     label: v.label!,
+    compare,
+    soakSeconds,
     port: positiveInt('port', v.port!),
     durationMs: positiveInt('duration', v.duration!) * 1000,
     concurrency: positiveInt('concurrency', v.concurrency!),
     txs: positiveInt('txs', v.txs!),
+    sendConcurrency: positiveInt('send-concurrency', v['send-concurrency']!),
     senders,
     inFlight: positiveInt('in-flight', v['in-flight']!),
-    workloads: parseWorkloads(v.workloads!),
+    workloads: v.workloads !== undefined ? parseWorkloads(v.workloads) : new Set(compare ? COMPARE_WORKLOADS : WORKLOADS),
     rangeBlocks: positiveInt('range-blocks', v['range-blocks']!),
     rangeHits: positiveInt('range-hits', v['range-hits']!),
     busyLogs: positiveInt('busy-logs', v['busy-logs']!),

@@ -4,7 +4,7 @@ import { devAccounts } from '../../../src/keystore/dev-accounts.js'
 import type { BenchOptions } from '../options.js'
 import type { RpcClient } from '../rpc-client.js'
 import { deployToken, type TokenSetup } from './token.js'
-import { sendTransferBatch, type TransferBatch } from './transfer-batch.js'
+import { erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
 
 /** Prints one JSON line: `{ target, workload, ...result }`. */
 export type Emit = (workload: string, result: Record<string, unknown>) => void
@@ -51,7 +51,7 @@ export async function createContext(options: BenchOptions, client: RpcClient, em
     emit,
     ...urls,
     token: once(() => deployToken(ctx)),
-    transferBatch: once(async () => sendTransferBatch(ctx, await ctx.token())),
+    transferBatch: once(async () => sendBatch(ctx, erc20TransferCall(await ctx.token()))),
   }
   return ctx
 }

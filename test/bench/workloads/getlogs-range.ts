@@ -4,11 +4,11 @@
  * `--busy-logs` logs over the whole range, default 10,000 = the default logs-cap), while most blocks of
  * the range hold logs of 8 other contracts.
  *
- * Against a spawned node the chain is built by its own node (own home, ports `--port` + 10…13), with
+ * Against a spawned nodectl the chain is built by its own node (own home, ports `--port` + 10…13), with
  * empty blocks back to back ({@link FAST_EMPTY_BLOCK_FLAGS}); the node is then restarted with the dev
  * settings, so the queries do not compete with a block every few ms. `--range-home DIR` keeps that
- * home: the next run with the same DIR and range flags reuses it. An `--rpc` target builds it by
- * mining (Anvil, Hardhat); one that cannot is skipped.
+ * home: the next run with the same DIR and range flags reuses it. An `--rpc` target or the
+ * `--compare` node builds it by mining (Anvil, Hardhat); one that cannot is skipped.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -75,7 +75,7 @@ async function sampleBlockRate(client: RpcClient): Promise<number> {
   return round((h1 - h0) / ((performance.now() - t0) / 1000), 1)
 }
 
-/** Against a spawned node: build (or reuse) the range in its own home, then query it. */
+/** Against a spawned nodectl: build (or reuse) the range in its own home, then query it. */
 async function runOnOwnNode(options: BenchOptions, emit: Emit): Promise<void> {
   const home = options.rangeHome ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-range-'))
   const port = options.port + PORT_OFFSET

@@ -7,6 +7,8 @@ import type { BenchContext } from './context.js'
 export interface TokenSetup {
   address: string
   abi: Interface
+  /** The block of the deployment, whose Transfer log (the mint) is the token's first. */
+  deployBlock: number
 }
 
 /** Minted to the deployer: 10^12 tokens of 18 decimals. */
@@ -32,5 +34,5 @@ export async function deployToken(ctx: BenchContext): Promise<TokenSetup> {
     hashes.push(await client.call<string>('eth_sendRawTransaction', [raw]))
   }
   for (const h of hashes) await waitForReceipt(client, h)
-  return { address, abi }
+  return { address, abi, deployBlock: Number(receipt.blockNumber) }
 }

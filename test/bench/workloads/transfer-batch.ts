@@ -1,7 +1,9 @@
 /**
- * `--txs` ERC-20 transfers, pre-signed, from `--senders` accounts in parallel (each sends its own in
- * nonce order, keeping at most `--in-flight` / senders unmined), timed from the first send to the last receipt. Sent once: `transfers` reports its
- * throughput, `logs` queries its logs and `tx-search` looks its hashes up.
+ * `--txs` transactions, pre-signed, from `--senders` accounts (round-robin, each sender's in nonce
+ * order), sent `--send-concurrency` at a time while each sender keeps at most `--in-flight` / senders
+ * unmined; timed from the first send to the last receipt. The ERC-20 batch is sent once: `transfers`
+ * reports its throughput, `logs` queries its logs and `tx-search` looks its hashes up; `value-transfers`
+ * sends a batch of its own.
  */
 import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt } from '../chain.js'
 import { round } from '../stats.js'
@@ -9,7 +11,7 @@ import type { BenchContext } from './context.js'
 import type { TokenSetup } from './token.js'
 
 export interface TransferBatch {
-  /** EVM hashes of the accepted transfers. */
+  /** EVM hashes of the accepted transactions. */
   hashes: string[]
   /** Those of them with a receipt (status 1 or 0): in a block, so indexed. */
   committed: string[]
@@ -22,53 +24,85 @@ export interface TransferBatch {
   endBlock: number
 }
 
-/** Where the tokens go. */
+/** What every transaction of a batch carries besides its type, chain id, nonce and fees. */
+export interface BatchCall {
+  to: string
+  data?: string
+  value?: bigint
+  gasLimit: bigint
+}
+
+/** Where the tokens and the wei go. */
 const RECIPIENT = '0x000000000000000000000000000000000000dEaD'
 
-export async function sendTransferBatch(ctx: BenchContext, token: TokenSetup): Promise<TransferBatch> {
+/** An ERC-20 `transfer` of one token unit. */
+export function erc20TransferCall(token: TokenSetup): BatchCall {
+  return { to: token.address, data: token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n]), gasLimit: 80_000n }
+}
+
+/** A plain transfer of 1 wei: 21,000 gas, no EVM code run. */
+export const VALUE_TRANSFER_CALL: BatchCall = { to: RECIPIENT, value: 1n, gasLimit: 21_000n }
+
+interface Job {
+  sender: number
+  /** Position in the sender's nonce order. */
+  index: number
+  raw: string
+}
+
+export async function sendBatch(ctx: BenchContext, call: BatchCall): Promise<TransferBatch> {
   const { client, chainId } = ctx
   const wallets = ctx.accounts.slice(0, ctx.options.senders)
   const total = ctx.options.txs
-  const perSender = Math.ceil(total / wallets.length)
   const fees = await getFees(client)
-  const data = token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n])
   const firstNonces = await Promise.all(wallets.map((w) => getNonce(client, w.address)))
+  const perSender = wallets.map((_, s) => Math.floor(total / wallets.length) + (s < total % wallets.length ? 1 : 0))
   const signed: string[][] = await Promise.all(
     wallets.map(async (w, s) => {
       const out: string[] = []
-      for (let i = 0; i < perSender && s * perSender + i < total; i++) {
-        out.push(await w.signTransaction({ type: 2, chainId, nonce: firstNonces[s]! + i, gasLimit: 80_000n, ...fees, to: token.address, data }))
+      for (let i = 0; i < perSender[s]!; i++) {
+        out.push(await w.signTransaction({ type: 2, chainId, nonce: firstNonces[s]! + i, ...fees, ...call }))
       }
       return out
     }),
   )
+  const jobs: Job[] = []
+  // round-robin over the senders, each one's in nonce order
+  for (let i = 0; i < perSender[0]!; i++) {
+    for (const [s, txs] of signed.entries()) if (i < txs.length) jobs.push({ sender: s, index: i, raw: txs[i]! })
+  }
   const window = Math.max(1, Math.floor(ctx.options.inFlight / wallets.length))
-  const hashes: string[][] = signed.map(() => [])
+  const mined = wallets.map(() => 0)
+  const hashes: (string | undefined)[][] = signed.map((txs) => new Array<string | undefined>(txs.length))
+  // Open the connections before timing: a send on a new one waits for the node to accept it, while later
+  // nonces of the same sender, sent on open ones, fill the pool's queue of 64 per account (geth's) and are refused.
+  await Promise.all(Array.from({ length: ctx.options.sendConcurrency }, () => client.call('eth_chainId')))
   const startBlock = await getHeight(client)
   const t0 = performance.now()
   let sendErrors = 0
-  await Promise.all(
-    signed.map(async (txs, s) => {
-      let mined = 0
-      for (const [i, raw] of txs.entries()) {
-        // Back-pressure: at most `window` of this sender's transfers wait in the pool.
-        while (i - mined >= window) {
-          await sleep(20)
-          mined = (await getNonce(client, wallets[s]!.address, 'latest')) - firstNonces[s]!
-        }
-        try {
-          hashes[s]!.push(await client.call<string>('eth_sendRawTransaction', [raw]))
-        } catch {
-          sendErrors++
-        }
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const { sender, index, raw } = jobs[next++]!
+      // Back-pressure: at most `window` of this sender's transactions wait in the pool.
+      while (index - mined[sender]! >= window) {
+        await sleep(20)
+        mined[sender] = (await getNonce(client, wallets[sender]!.address, 'latest')) - firstNonces[sender]!
       }
-    }),
-  )
+      try {
+        hashes[sender]![index] = await client.call<string>('eth_sendRawTransaction', [raw])
+      } catch {
+        sendErrors++
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: ctx.options.sendConcurrency }, worker))
   const sentMs = performance.now() - t0
-  await Promise.all(hashes.map((hs) => (hs.length ? waitForReceipt(client, hs[hs.length - 1]!) : undefined)))
+  const accepted = hashes.map((hs) => hs.filter((h): h is string => h !== undefined))
+  await Promise.all(accepted.map((hs) => (hs.length ? waitForReceipt(client, hs[hs.length - 1]!) : undefined)))
   const seconds = (performance.now() - t0) / 1000
   const endBlock = await getHeight(client)
-  const all = hashes.flat()
+  const all = accepted.flat()
   const receipts = await getReceipts(client, all)
   const failed = sendErrors + receipts.filter((r) => !r || r.status !== '0x1').length
   const committed = all.filter((_, i) => receipts[i] !== null)

@@ -1,9 +1,10 @@
 /** `transfers`: throughput of `--txs` committed ERC-20 transfers (see transfer-batch.ts). */
 import type { BenchContext } from './context.js'
+import type { TransferBatch } from './transfer-batch.js'
 
-export async function runTransfers(ctx: BenchContext): Promise<void> {
-  const b = await ctx.transferBatch()
-  ctx.emit('erc20_transfers', {
+/** Prints a batch's line: transactions, failures, seconds from the first send to the last receipt, tx/s, blocks. */
+export function emitBatch(ctx: BenchContext, line: string, b: TransferBatch): void {
+  ctx.emit(line, {
     txs: b.hashes.length,
     failed: b.failed,
     seconds: b.seconds,
@@ -11,4 +12,8 @@ export async function runTransfers(ctx: BenchContext): Promise<void> {
     sendSeconds: b.sendSeconds,
     blocks: b.endBlock - b.startBlock,
   })
+}
+
+export async function runTransfers(ctx: BenchContext): Promise<void> {
+  emitBatch(ctx, 'erc20_transfers', await ctx.transferBatch())
 }

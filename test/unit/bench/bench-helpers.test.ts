@@ -3,6 +3,7 @@ import { measureHeadDelivery } from '../../bench/head-delivery.js'
 import { parseWorkloads, WORKLOADS } from '../../bench/options.js'
 import { BUSY_LOGS_PER_TX, PLANNED_SHARE, planRangeLogs } from '../../bench/range-plan.js'
 import { percentiles, summarize } from '../../bench/stats.js'
+import { holderWord } from '../../bench/workloads/eth-call.js'
 import { isSingleMatch } from '../../bench/workloads/tx-search.js'
 
 describe('percentiles', () => {
@@ -72,5 +73,13 @@ describe('isSingleMatch', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64')
     const r = { total_count: '1', txs: [{ tx_result: { events: [{ type: 'ethereum_tx', attributes: [{ key: b64('ethereumTxHash'), value: b64('0xabcdef') }] }] } }] }
     expect(isSingleMatch(r, hash)).toBe(true)
+  })
+})
+
+describe('holderWord', () => {
+  it('gives each call its own holder, an ABI-encoded address', () => {
+    expect(holderWord(0)).toBe(`${'0'.repeat(24)}b${'0'.repeat(39)}`)
+    expect(holderWord(255)).toMatch(/^0{24}b0{37}ff$/)
+    expect(new Set([0, 1, 2, 1000].map(holderWord)).size).toBe(4)
   })
 })
