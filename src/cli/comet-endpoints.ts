@@ -68,8 +68,8 @@ export function cometWsUrlOf(http: string): string {
 
 /** The `[rpc] laddr` of config.toml; `undefined` when absent, empty (disabled) or unparsable. */
 function laddrIn(config: Record<string, unknown> | undefined): HostPort | undefined {
-  const table = config?.['rpc']
-  const value = isTable(table) ? table['laddr'] : undefined
+  const table = config?.rpc
+  const value = isTable(table) ? table.laddr : undefined
   if (typeof value !== 'string') return undefined
   try {
     return parseLaddr(value.trim())

@@ -8,7 +8,7 @@ export function parseEd25519PubKey(input: string): Uint8Array {
   let key: Uint8Array | undefined
   if (/^(0x)?[0-9a-fA-F]{64}$/.test(s)) key = hexToBytes(s.startsWith('0x') ? s : `0x${s}`)
   else if (/^[A-Za-z0-9+/]{43}=?$/.test(s)) key = base64ToBytes(s)
-  if (!key || key.length !== 32) throw new Error(`invalid --pubkey "${input}": want a 32-byte ed25519 public key in base64 or hex`)
+  if (key?.length !== 32) throw new Error(`invalid --pubkey "${input}": want a 32-byte ed25519 public key in base64 or hex`)
   return key
 }
 

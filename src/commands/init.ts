@@ -5,7 +5,7 @@
 import { Args, Command, Flags } from '@oclif/core'
 import { DEFAULT_CHAIN_ID } from '../config/chain-id.js'
 import { resolveHome } from '../config/home.js'
-import { HomeExistsError, initHome } from '../config/init-home.js'
+import { HomeExistsError, initHome, type InitHomeResult } from '../config/init-home.js'
 import { ConfigError } from '../utils/errors.js'
 
 /** What `init` created (the `--json` output). */
@@ -59,7 +59,7 @@ export default class Init extends Command {
   async run(): Promise<InitResult> {
     const { args, flags } = await this.parse(Init)
     const home = resolveHome(flags.home)
-    let created
+    let created: InitHomeResult
     try {
       created = await initHome({ home, moniker: args.moniker, chainId: flags['chain-id'] ?? DEFAULT_CHAIN_ID, overwrite: flags.overwrite })
     } catch (err) {

@@ -7,7 +7,7 @@ import { sha256 } from '../crypto/index.js'
 import { isAddress } from '../primitives/address.js'
 import { base64ToBytes, bytesToUpperHex, equalBytes, hexToBytes } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
-import { parseRfc3339 } from '../utils/time.js'
+import { parseRfc3339, type Timestamp } from '../utils/time.js'
 import { parseChainId } from './chain-id.js'
 import { decodeConsensusParams, readInt64, readObject } from './consensus-params.js'
 import { PUBKEY_ED25519_TYPE, type GenesisDoc, type GenesisValidator } from './genesis-doc.js'
@@ -33,7 +33,7 @@ function decode(json: unknown): GenesisDoc {
   const root = json as Record<string, unknown>
 
   if (typeof root.genesis_time !== 'string') throw new Error('genesis_time: want an RFC3339 time string such as "2024-01-01T00:00:00Z"')
-  let genesisTime
+  let genesisTime: Timestamp
   try {
     genesisTime = parseRfc3339(root.genesis_time)
   } catch {

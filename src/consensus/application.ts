@@ -6,6 +6,7 @@
 import type { Timestamp } from '../utils/time.js'
 import type { AbciEvent, BlockIDFlag, ConsensusParams, ExecTxResult, ValidatorUpdate } from '../chain/comet/types.js'
 
+/** ABCI `ResponseInfo`. */
 export interface InfoResponse {
   data: string
   version: string
@@ -33,11 +34,14 @@ export interface InitChainResponse {
 
 export type CheckTxType = 'new' | 'recheck'
 
+/** ABCI `ResponseCheckTx` (v0.38 fields). */
 export interface CheckTxResponse {
   /** 0 = accepted. */
   code: number
   data: Uint8Array
   log: string
+  /** Additional, non-deterministic information; '' when undefined. */
+  info?: string
   gasWanted: bigint
   gasUsed: bigint
   events: AbciEvent[]
@@ -126,6 +130,7 @@ export interface FinalizeBlockResponse {
   appHash: Uint8Array
 }
 
+/** ABCI `RequestQuery`. */
 export interface QueryRequest {
   path: string
   data: Uint8Array
@@ -134,6 +139,14 @@ export interface QueryRequest {
   prove: boolean
 }
 
+/** ABCI `ProofOp`: one step of a Merkle proof (`crypto.ProofOp`). */
+export interface ProofOp {
+  type: string
+  key: Uint8Array
+  data: Uint8Array
+}
+
+/** ABCI `ResponseQuery`. */
 export interface QueryResponse {
   code: number
   log: string
@@ -141,6 +154,8 @@ export interface QueryResponse {
   index: bigint
   key: Uint8Array
   value: Uint8Array
+  /** The Merkle proof of `value` when `prove` was asked and the application gives one. */
+  proofOps?: ProofOp[]
   height: number
   codespace: string
 }

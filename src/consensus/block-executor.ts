@@ -234,7 +234,9 @@ export class BlockExecutor {
     this.emit('NewBlockHeader', { header: block.header })
     this.emit('NewBlockEvents', { height, events: response.events, numTxs: block.txs.length })
     for (const evidence of block.evidence) this.emit('NewEvidence', { height, evidence })
-    block.txs.forEach((tx, index) => this.emit('Tx', { height, index, tx, result: response.txResults[index]! }))
+    block.txs.forEach((tx, index) => {
+      this.emit('Tx', { height, index, tx, result: response.txResults[index]! })
+    })
     if (response.validatorUpdates.length > 0) {
       const validatorUpdates: Validator[] = response.validatorUpdates.map((u) => ({
         address: validatorAddress(u.pubKey),

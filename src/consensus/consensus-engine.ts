@@ -137,6 +137,11 @@ export class ConsensusEngine {
     return this.stopped
   }
 
+  /** Resolves once everything queued for the state machine before the call has been handled (`ConsensusState.drained`). */
+  drained(): Promise<void> {
+    return this.requireCs().drained()
+  }
+
   /** The latest committed chain state (a copy). */
   getState(): ChainState {
     return copyState(this.requireCs().state)

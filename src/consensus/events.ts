@@ -3,7 +3,7 @@
  * (shared/reference/cometbft-rpc.md §4.2 and §6.3). The consensus RPC encodes them as
  * `tendermint/event/<Name>` later; payloads here are plain data.
  */
-import type { AbciEvent, Block, BlockID, DuplicateVoteEvidence, ExecTxResult, Header, Validator, Vote } from '../chain/comet/types.js'
+import type { AbciEvent, Block, BlockID, DuplicateVoteEvidence, Header, TxResult, Validator, Vote } from '../chain/comet/types.js'
 import type { FinalizeBlockResponse } from './application.js'
 import type { RoundStepName } from './round-step.js'
 
@@ -32,12 +32,7 @@ export interface NewBlockEvent {
 }
 
 /** `EventDataTx` (`TxResult`): one per tx of a committed block. */
-export interface TxEvent {
-  height: number
-  index: number
-  tx: Uint8Array
-  result: ExecTxResult
-}
+export type TxEvent = TxResult
 
 /** The event map: name → payload (STYLE.md rule 8). */
 export type ConsensusEvents = {

@@ -12,4 +12,4 @@ export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage }
 export { testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
 export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
 export type { ConsensusEvents, ConsensusEventName, RoundStateEvent, NewRoundEvent, CompleteProposalEvent, NewBlockEvent, TxEvent } from './events.js'
-export type { RoundStateSummary, PartSetProgress } from './state-machine.js'
+export type { RoundStateSummary, RoundVotes, PartSetProgress } from './state-machine.js'

@@ -95,6 +95,13 @@ export interface PartSetProgress {
   have: boolean[]
 }
 
+/** The votes of one round, by validator index (undefined = not received). */
+export interface RoundVotes {
+  round: number
+  prevotes: (Vote | undefined)[]
+  precommits: (Vote | undefined)[]
+}
+
 /** A snapshot of the round state (CometBFT `consensus/types.RoundState`), for the consensus RPC. */
 export interface RoundStateSummary {
   height: number
@@ -117,8 +124,8 @@ export interface RoundStateSummary {
   validRound: number
   validBlock?: Block
   validBlockParts?: PartSetProgress
-  /** Votes of every tracked round of `height`, by validator index. */
-  votes: { round: number; prevotes: (Vote | undefined)[]; precommits: (Vote | undefined)[] }[]
+  /** Votes of every tracked round of `height`. */
+  votes: RoundVotes[]
   /** -1 until a commit round is known. */
   commitRound: number
   /** Precommits of the previous height, by validator index. */
@@ -132,6 +139,7 @@ type QueueItem =
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
   | { kind: 'gossip' }
+  | { kind: 'drained'; resolve: () => void }
 
 export class ConsensusState {
   // ---- RoundState (CometBFT consensus/types/round_state.go) ----
@@ -228,6 +236,16 @@ export class ConsensusState {
     this.enqueue({ kind: 'txsAvailable' }, false)
   }
 
+  /**
+   * Resolves once every item queued before the call (peer messages, timeouts, txs-available notices) has
+   * been handled, with the own messages they led to (those come first), or once the loop stops: the
+   * point after which nothing happens without a new message, timeout or tx.
+   */
+  drained(): Promise<void> {
+    if (this.stopping) return Promise.resolve()
+    return new Promise((resolve) => this.enqueue({ kind: 'drained', resolve }, false))
+  }
+
   get isRunning(): boolean {
     return this.loop !== undefined && !this.stopping && !this.fatalError
   }
@@ -261,6 +279,7 @@ export class ConsensusState {
         this.stopping = true
       }
     }
+    for (const item of this.external) if (item.kind === 'drained') item.resolve()
   }
 
   private async handleItem(item: QueueItem): Promise<void> {
@@ -285,6 +304,9 @@ export class ConsensusState {
       case 'gossip':
         this.gossipQueued = false
         this.regossip()
+        return
+      case 'drained':
+        item.resolve()
         return
     }
   }

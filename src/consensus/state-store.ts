@@ -84,7 +84,9 @@ export class StateStore {
   stageFinalizeBlockResponse(height: number, response: FinalizeBlockResponse): void {
     const { txResults, ...rest } = response
     this.db.stagePut(heightKey(Key.response, height), encodeTaggedJson({ ...rest, txCount: txResults.length } satisfies StoredResponse))
-    txResults.forEach((result, index) => this.db.stagePut(txResultKey(height, index), encodeTaggedJson(result)))
+    txResults.forEach((result, index) => {
+      this.db.stagePut(txResultKey(height, index), encodeTaggedJson(result))
+    })
   }
 
   async loadFinalizeBlockResponse(height: number): Promise<FinalizeBlockResponse | undefined> {

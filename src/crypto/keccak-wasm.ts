@@ -221,7 +221,9 @@ export function createWasmKeccak256(): ((data: Uint8Array) => Uint8Array) | unde
   const memory = exports.memory as WasmMemory
   let heap = new Uint8Array(memory.buffer)
   const constants = new DataView(memory.buffer, RC_OFFSET, 192)
-  roundConstants().forEach((rc, i) => constants.setBigUint64(8 * i, rc, true))
+  roundConstants().forEach((rc, i) => {
+    constants.setBigUint64(8 * i, rc, true)
+  })
   return (data: Uint8Array): Uint8Array => {
     const blocks = Math.floor(data.length / RATE) + 1
     const end = INPUT_OFFSET + blocks * RATE

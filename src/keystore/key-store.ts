@@ -7,6 +7,7 @@
  * moment of its check-and-rename, so two processes importing the same key cannot both succeed.
  */
 import { randomBytes as nodeRandomBytes } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import { chmod, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { isValidPrivateKey, privateKeyToAddress, randomBytes, wipe, type ScryptParams } from '../crypto/index.js'
@@ -252,7 +253,7 @@ export class KeyStore {
 
   /** The address a file holds (its `address` field), undefined for a file that is not a key file. */
   private async addressOf(file: string): Promise<string | undefined> {
-    let info
+    let info: Stats
     try {
       info = await stat(file)
     } catch {

@@ -3,34 +3,24 @@
  * consensus engine and its state store, the EVM application and the transaction pool. The adapter
  * CometBFT calls `rpc/core.Environment`; only this file knows both sides.
  */
-import type {
-  AbciInfo,
-  AbciQueryRequest,
-  AbciQueryResponse,
-  CheckTxResult,
-  CometBackend,
-  CometNodeInfo,
-  CometPeer,
-  FinalizeBlockResults,
-  RoundStateSnapshot,
-  TxRecord,
-} from '../api/comet/backend.js'
-import { InvalidParamsError } from '../api/comet/errors.js'
+import type { AbciQueryRequest, CometBackend, CometNodeInfo, CometPeer } from '../api/comet/backend.js'
+import { checkTxRejectionOf } from '../api/comet/errors.js'
 import { encodeGenesisDoc } from '../api/comet/json.js'
 import { stringifyJson } from '../api/comet/wire-json.js'
 import type { BlockMeta } from '../chain/comet/block-store.js'
 import type { BlockStore } from '../chain/comet/block-store.js'
 import { hashTx } from '../chain/comet/hash.js'
-import { QueryParseError, parseQuery, type Query } from '../chain/comet/query/index.js'
-import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence } from '../chain/comet/types.js'
+import { parseQuery } from '../chain/comet/query/index.js'
+import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, TxResult } from '../chain/comet/types.js'
 import type { ValidatorSet } from '../chain/comet/validator-set.js'
 import type { EvmApplication } from '../chain/evm/app.js'
 import type { EventIndexer } from '../chain/indexer/event-indexer.js'
-import { TX_CODESPACE, TxCode } from '../chain/evm/tx-codes.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../consensus/application.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
+import type { RoundStateSummary } from '../consensus/state-machine.js'
 import { equalBytes } from '../primitives/hex.js'
-import { TxPoolError, TxPoolRejection } from '../txpool/tx-pool-error.js'
+import { txPoolErrors } from '../txpool/tx-pool-error.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
 /** The CometBFT release whose RPC this node answers like; cosmjs picks Comet38Client for `0.38.`. */
@@ -45,30 +35,6 @@ const BLOCK_PROTOCOL = 11n
  * CometBFT does so tools that inspect node_info see a familiar value.
  */
 const COMET_CHANNELS = new Uint8Array([0x40, 0x20, 0x21, 0x22, 0x23, 0x30, 0x38, 0x60, 0x61, 0x00])
-
-/**
- * The CheckTx code of each pool rejection (chain/evm/tx-codes.ts): CometBFT reports an
- * application's refusal as a successful broadcast with code ≠ 0 and the reason in `log`.
- * `already-known`, `oversized` and `pool-full` are the mempool's own errors and are thrown instead.
- */
-const REJECTION_CODES: Record<TxPoolRejection, number> = {
-  [TxPoolRejection.Invalid]: TxCode.TxDecode,
-  [TxPoolRejection.Unprotected]: TxCode.NotSupported,
-  [TxPoolRejection.FeeCapExceeded]: TxCode.InsufficientFee,
-  [TxPoolRejection.Oversized]: TxCode.InvalidRequest,
-  [TxPoolRejection.GasLimit]: TxCode.OutOfGas,
-  [TxPoolRejection.InitCodeSize]: TxCode.InvalidRequest,
-  [TxPoolRejection.TipAboveFeeCap]: TxCode.InvalidRequest,
-  [TxPoolRejection.IntrinsicGas]: TxCode.OutOfGas,
-  [TxPoolRejection.Underpriced]: TxCode.InsufficientFee,
-  [TxPoolRejection.AlreadyKnown]: TxCode.InvalidRequest,
-  [TxPoolRejection.NonceTooLow]: TxCode.InvalidSequence,
-  [TxPoolRejection.InsufficientFunds]: TxCode.InsufficientFunds,
-  [TxPoolRejection.ReplaceUnderpriced]: TxCode.InsufficientFee,
-  [TxPoolRejection.PoolFull]: TxCode.InvalidRequest,
-  [TxPoolRejection.FutureReplacePending]: TxCode.InvalidRequest,
-  [TxPoolRejection.AccountLimit]: TxCode.InvalidRequest,
-}
 
 /** What the adapter is built from. */
 export interface NodeCometBackendDeps {
@@ -86,7 +52,7 @@ export interface NodeCometBackendDeps {
   rpcAddress: () => string
   /** `[tx_index] indexer != "null"`. */
   txIndex: boolean
-  /** `[mempool] max_tx_bytes`, for CometBFT's "Tx too large" text. */
+  /** `[mempool] max_tx_bytes`: larger txs are refused before CheckTx, as CometBFT's mempool does. */
   maxTxBytes: number
   /** The kv event indexer behind tx_search / block_search (undefined when `[tx_index] indexer = "null"`). */
   indexer?: EventIndexer
@@ -168,7 +134,7 @@ export class NodeCometBackend implements CometBackend {
 
   // ---- state store ----
 
-  loadFinalizeBlockResults(height: number): Promise<FinalizeBlockResults | undefined> {
+  loadFinalizeBlockResults(height: number): Promise<FinalizeBlockResponse | undefined> {
     return this.deps.engine.stateStore.loadFinalizeBlockResponse(height)
   }
 
@@ -216,7 +182,7 @@ export class NodeCometBackend implements CometBackend {
    * consensus index is found in the block), and its ExecTxResult from the stored FinalizeBlock
    * response. Txs refused before execution are not in that index and are not found.
    */
-  async getTx(hash: Uint8Array): Promise<TxRecord | undefined> {
+  async getTx(hash: Uint8Array): Promise<TxResult | undefined> {
     // The kv indexer's primary entry (hash → height, index) also knows txs the EVM refused.
     const indexed = await this.deps.indexer?.getTx(hash)
     if (indexed) return indexed
@@ -227,17 +193,17 @@ export class NodeCometBackend implements CometBackend {
 
   /**
    * Every tx matching the event query, through the kv indexer (chain/indexer): conditions on one
-   * event type hold within one event; hex values match in any letter case. Throws -32602
-   * `failed to parse query: offset N: …` for a bad query.
+   * event type hold within one event; hex values match in any letter case. Throws QueryParseError
+   * for a bad query.
    */
-  async searchTxs(query: string): Promise<TxRecord[]> {
+  async searchTxs(query: string): Promise<TxResult[]> {
     const indexer = this.requireIndexer('transaction')
-    return indexer.searchTxs(parseSearchQuery(query))
+    return indexer.searchTxs(parseQuery(query))
   }
 
   /** Heights of the blocks whose FinalizeBlock events and `block.height` match the query. */
   async searchBlocks(query: string): Promise<number[]> {
-    return this.requireIndexer('block').searchBlocks(parseSearchQuery(query))
+    return this.requireIndexer('block').searchBlocks(parseQuery(query))
   }
 
   // ---- mempool ----
@@ -251,35 +217,28 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /**
-   * The application's CheckTx, then the pool's admission (nonce, funds, replacement, limits). A
-   * refusal by either is a CheckTx result with code ≠ 0 and the reason as `log`; a duplicate, an
-   * oversized tx and a full pool are the mempool's own errors, thrown with CometBFT's texts.
+   * The size check, the application's CheckTx, then the pool's admission (nonce, funds, replacement,
+   * limits). A pool refusal is a CheckTx result with code ≠ 0 or a thrown `TxPoolError`, as the
+   * CometBFT surface's table decides (api/comet/errors.ts: a duplicate, an oversized tx and a full
+   * pool are the mempool's own errors).
    */
-  async broadcastTx(tx: Uint8Array): Promise<CheckTxResult> {
-    if (tx.length > this.deps.maxTxBytes) throw new Error(`Tx too large. Max size is ${this.deps.maxTxBytes}, but got ${tx.length}`)
+  async broadcastTx(tx: Uint8Array): Promise<CheckTxResponse> {
+    if (tx.length > this.deps.maxTxBytes) throw txPoolErrors.oversized(tx.length, this.deps.maxTxBytes)
     const check = await this.deps.app.checkTx(tx, 'new')
     if (check.code !== 0) return check
     try {
       await this.deps.pool.add(tx)
     } catch (err) {
-      if (!(err instanceof TxPoolError)) throw err
-      switch (err.reason) {
-        case TxPoolRejection.AlreadyKnown:
-          throw new Error('tx already exists in cache')
-        case TxPoolRejection.Oversized:
-          throw new Error(`Tx too large. Max size is ${this.deps.maxTxBytes}, but got ${tx.length}`)
-        case TxPoolRejection.PoolFull:
-          throw new Error(`mempool is full: ${err.message}`)
-        default:
-          return { ...check, code: REJECTION_CODES[err.reason], log: err.message, codespace: TX_CODESPACE }
-      }
+      const rejection = checkTxRejectionOf(err)
+      if (rejection === undefined) throw err
+      return { ...check, ...rejection }
     }
     return check
   }
 
   /** Resolves on the engine's Tx event for this hash (the height is then in the block store and state store). */
-  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxRecord> {
-    return new Promise<TxRecord>((resolve, reject) => {
+  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxResult> {
+    return new Promise<TxResult>((resolve, reject) => {
       if (signal.aborted) {
         reject(signal.reason instanceof Error ? signal.reason : new Error('wait for tx aborted'))
         return
@@ -292,30 +251,30 @@ export class NodeCometBackend implements CometBackend {
         if (!equalBytes(hashTx(ev.tx), hash)) return
         off()
         signal.removeEventListener('abort', onAbort)
-        resolve({ height: ev.height, index: ev.index, tx: ev.tx, result: ev.result })
+        resolve(ev)
       })
       signal.addEventListener('abort', onAbort, { once: true })
     })
   }
 
-  checkTx(tx: Uint8Array): Promise<CheckTxResult> {
+  checkTx(tx: Uint8Array): Promise<CheckTxResponse> {
     return this.deps.app.checkTx(tx, 'new')
   }
 
   // ---- application ----
 
-  abciInfo(): Promise<AbciInfo> {
+  abciInfo(): Promise<InfoResponse> {
     return this.deps.app.info()
   }
 
-  async abciQuery(req: AbciQueryRequest): Promise<AbciQueryResponse> {
+  async abciQuery(req: AbciQueryRequest): Promise<QueryResponse> {
     if (req.height > BigInt(Number.MAX_SAFE_INTEGER) || req.height < 0n) throw new Error(`invalid height ${req.height}`)
-    return this.deps.app.query({ path: req.path, data: req.data, height: Number(req.height), prove: req.prove })
+    return this.deps.app.query({ ...req, height: Number(req.height) })
   }
 
   // ---- consensus ----
 
-  roundState(): RoundStateSnapshot {
+  roundState(): RoundStateSummary {
     return this.deps.engine.getRoundState()
   }
 
@@ -331,7 +290,7 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /** The tx with consensus hash `hash` in block `height`, searched from `from` (its EVM index, never above its consensus index). */
-  private async findInBlock(height: number, hash: Uint8Array, from: number): Promise<TxRecord | undefined> {
+  private async findInBlock(height: number, hash: Uint8Array, from: number): Promise<TxResult | undefined> {
     const block = await this.deps.blockStore.loadBlock(height)
     if (!block) return undefined
     let index = -1
@@ -344,15 +303,5 @@ export class NodeCometBackend implements CometBackend {
     if (index < 0) return undefined
     const result = await this.deps.engine.stateStore.loadTxResult(height, index)
     return result ? { height, index, tx: block.txs[index]!, result } : undefined
-  }
-}
-
-/** The parsed query, or -32602 `failed to parse query: offset N: …`. */
-function parseSearchQuery(text: string): Query {
-  try {
-    return parseQuery(text)
-  } catch (err) {
-    if (err instanceof QueryParseError) throw new InvalidParamsError(`failed to parse query: ${err.message}`)
-    throw err
   }
 }

@@ -2,10 +2,9 @@
  * The real `EthBackend` (api/eth/backend.ts) over the EVM application and the transaction pool: the
  * adapter geth calls `EthAPIBackend`. Only this file knows both sides.
  */
-import type { AccessListResult, AccountProof, CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, PoolContent, SyncStatus } from '../api/eth/backend.js'
+import type { AccessListResult, AccountProof, CallArgs, EthBackend, ExecutionOptions, LogQuery, PoolContent, SyncStatus } from '../api/eth/backend.js'
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../chain/evm/app.js'
-import { ExecutionRevertedError, VmExecutionError } from '../chain/evm/errors.js'
 import { calcBaseFee } from '../chain/evm/fee-market.js'
 import { createPendingEvmBlock } from '../chain/evm/pending-block.js'
 import { toPendingEvmTx } from '../chain/evm/evm-records.js'
@@ -93,22 +92,12 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   /** gas-cap and evm-timeout are applied by the application's call service (configured from the same keys). */
-  async call(args: CallArgs, height: number, _options: ExecutionOptions): Promise<ExecutionResult> {
-    try {
-      const result = await this.deps.app.call(toAppArgs(args), height)
-      return { returnData: result.returnValue, gasUsed: result.gasUsed, reverted: false, vmError: undefined }
-    } catch (err) {
-      return executionFailure(err)
-    }
+  async call(args: CallArgs, height: number, _options: ExecutionOptions): Promise<Uint8Array> {
+    return (await this.deps.app.call(toAppArgs(args), height)).returnValue
   }
 
-  async estimateGas(args: CallArgs, height: number, _options: ExecutionOptions): Promise<ExecutionResult> {
-    try {
-      const gas = await this.deps.app.estimateGas(toAppArgs(args), height)
-      return { returnData: new Uint8Array(0), gasUsed: gas, reverted: false, vmError: undefined }
-    } catch (err) {
-      return executionFailure(err)
-    }
+  estimateGas(args: CallArgs, height: number, _options: ExecutionOptions): Promise<bigint> {
+    return this.deps.app.estimateGas(toAppArgs(args), height)
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
@@ -228,12 +217,6 @@ function toAppArgs(args: CallArgs) {
     nonce: args.nonce,
     accessList: args.accessList,
   }
-}
-
-function executionFailure(err: unknown): ExecutionResult {
-  if (err instanceof ExecutionRevertedError) return { returnData: err.revertData, gasUsed: 0n, reverted: true, vmError: undefined }
-  if (err instanceof VmExecutionError) return { returnData: new Uint8Array(0), gasUsed: 0n, reverted: false, vmError: err.vmError }
-  throw err
 }
 
 /** A pooled transaction as the RPC shows it. */

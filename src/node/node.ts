@@ -8,6 +8,7 @@ import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { createDebugApi } from '../api/debug/index.js'
+import { renderEvmApiError } from '../api/evm-errors.js'
 import { BlockStore } from '../chain/comet/block-store.js'
 import { EvmApplication } from '../chain/evm/app.js'
 import { EventIndexer } from '../chain/indexer/event-indexer.js'
@@ -190,7 +191,7 @@ export class Node {
           nodeId: nodeIdOf(nodeKey),
           moniker: config.moniker,
           p2pListenAddr: formatLaddr(config.p2p.laddr),
-          rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address()) : formatLaddr(config.rpc.laddr)),
+          rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
           maxTxBytes: config.mempool.maxTxBytes,
           ...(c.indexer ? { indexer: c.indexer } : {}),
@@ -201,9 +202,8 @@ export class Node {
           { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
           cometLog,
         )
-        this.cometRpc = new CometRpcServer({ backend, options: cometRpcOptionsFromConfig(config.rpc), log: cometLog, subscriptions: this.cometSubscriptions })
-        await this.cometRpc.start()
-        addresses.cometRpc = formatLaddr(this.cometRpc.address())
+        this.cometRpc = await CometRpcServer.start({ backend, options: cometRpcOptionsFromConfig(config.rpc), log: cometLog, subscriptions: this.cometSubscriptions })
+        addresses.cometRpc = formatLaddr(this.cometRpc.address)
       }
       if (config.jsonRpc.enable) {
         const backend = new NodeEthBackend({
@@ -225,7 +225,7 @@ export class Node {
           ...createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts),
           ...createDebugApi(debugBackend, { tracerConcurrency: config.jsonRpc.tracerConcurrency }),
         ]
-        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog)
+        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
         const auth = createCallerAuth({ secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined, trustLoopback: config.dev }, rpcLog)
         this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)
         addresses.jsonRpcHttp = this.http.url
@@ -248,7 +248,7 @@ export class Node {
 
   private async shutdown(): Promise<void> {
     this.cometSubscriptions?.close()
-    await this.cometRpc?.close()
+    await this.cometRpc?.close(1000)
     await this.ws?.close()
     this.subscriptions?.close()
     this.filters?.stop()

@@ -1,59 +1,98 @@
 /**
- * CORS for the EVM JSON-RPC HTTP listener, as Evmos wires `rs/cors` (reference/evmos-jsonrpc.md §2):
- * - `enabled-unsafe-cors = true` → `cors.AllowAll()`: any origin, methods HEAD GET POST PUT PATCH
- *   DELETE, any request header;
- * - otherwise `cors.Default()`: any origin, methods GET POST HEAD, request headers limited to
- *   Origin, Accept, Content-Type, X-Requested-With (a browser cannot send e.g. `Authorization`).
- * Both answer `Access-Control-Allow-Origin: *` (no credentials) and always add `Vary: Origin`.
- * A preflight is an OPTIONS request carrying `Access-Control-Request-Method`; it is answered here with
- * 204 (rs/cors `OptionsSuccessStatus`), with the CORS headers only when method and headers are allowed.
+ * CORS as the `rs/cors` middleware applies it, for every RPC listener (both surfaces wrap their
+ * handlers in it: Evmos with a preset, reference/evmos-jsonrpc.md §2; CometBFT with the `[rpc]`
+ * `cors_allowed_*` keys, reference/cometbft-rpc.md §7):
+ * - no allowed origin = CORS off: nothing is added and preflights reach the handler;
+ * - a preflight is an OPTIONS request with a non-empty `Access-Control-Request-Method`; it is answered
+ *   here with 204 (`OptionsSuccessStatus`), with the CORS headers only when its origin, method and
+ *   request headers are allowed (OPTIONS itself and the `Origin` header always are);
+ * - an actual request with an allowed origin and method gets `Access-Control-Allow-Origin` (`*` when
+ *   any origin is allowed, else the origin itself), and every actual request gets `Vary: Origin`.
+ * Origins and header names match case-insensitively; an origin entry may hold one `*` wildcard
+ * (`https://*.example.com`). Requested headers are echoed as the client listed them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** Which rs/cors preset applies. */
+/** What a listener allows. */
+export interface CorsPolicy {
+  /** Allowed origins; [] = CORS off, `*` = any. */
+  origins: readonly string[]
+  /** Allowed methods (OPTIONS is always allowed in a preflight). */
+  methods: readonly string[]
+  /** Allowed request headers; `*` = any. */
+  headers: readonly string[]
+}
+
+/** Which rs/cors preset the EVM listener uses: `AllowAll()` with `enabled-unsafe-cors`, else `Default()`. */
 export type CorsMode = 'allow-all' | 'default'
 
-interface CorsPolicy {
-  methods: ReadonlySet<string>
+/** rs/cors `AllowAll()` and `Default()`: any origin, no credentials. */
+export const RS_CORS_PRESETS: Record<CorsMode, CorsPolicy> = {
+  'allow-all': { origins: ['*'], methods: ['HEAD', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'], headers: ['*'] },
+  default: { origins: ['*'], methods: ['GET', 'POST', 'HEAD'], headers: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'] },
+}
+
+/** A policy prepared for per-request checks. */
+export class Cors {
+  /** False when no origin is allowed: the listener then adds no CORS header at all. */
+  readonly enabled: boolean
+  private readonly anyOrigin: boolean
+  private readonly exactOrigins: ReadonlySet<string>
+  /** Origin entries with a `*`: the text before and after it. */
+  private readonly wildcards: readonly (readonly [string, string])[]
+  private readonly methods: ReadonlySet<string>
   /** undefined = any header. Lower-case names. */
-  headers: ReadonlySet<string> | undefined
-}
+  private readonly headers: ReadonlySet<string> | undefined
 
-const POLICIES: Record<CorsMode, CorsPolicy> = {
-  'allow-all': { methods: new Set(['HEAD', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE']), headers: undefined },
-  default: { methods: new Set(['GET', 'POST', 'HEAD']), headers: new Set(['origin', 'accept', 'content-type', 'x-requested-with']) },
-}
-
-/** True when the request is a CORS preflight (to be answered by `answerPreflight`). */
-export function isPreflight(req: IncomingMessage): boolean {
-  return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
-}
-
-/**
- * True when an actual (non-preflight) request gets `Access-Control-Allow-Origin: *`: it carries an
- * Origin and its method is allowed (rs/cors checks the method of simple requests too).
- */
-export function allowsActualRequest(mode: CorsMode, req: IncomingMessage): boolean {
-  return req.headers.origin !== undefined && POLICIES[mode].methods.has(req.method ?? '')
-}
-
-/** Answers a preflight request (204, CORS headers when allowed). */
-export function answerPreflight(mode: CorsMode, req: IncomingMessage, res: ServerResponse): void {
-  const policy = POLICIES[mode]
-  res.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers')
-  const origin = req.headers.origin
-  const method = String(req.headers['access-control-request-method'] ?? '').toUpperCase()
-  const requested = String(req.headers['access-control-request-headers'] ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter((h) => h !== '')
-  const methodAllowed = method === 'OPTIONS' || policy.methods.has(method)
-  const headersAllowed = policy.headers === undefined || requested.every((h) => policy.headers!.has(h))
-  if (origin !== undefined && methodAllowed && headersAllowed) {
-    res.setHeader('Access-Control-Allow-Origin', '*')
-    res.setHeader('Access-Control-Allow-Methods', method)
-    if (requested.length > 0) res.setHeader('Access-Control-Allow-Headers', requested.join(', '))
+  constructor(policy: CorsPolicy) {
+    const origins = policy.origins.map((o) => o.toLowerCase())
+    this.enabled = origins.length > 0
+    this.anyOrigin = origins.includes('*')
+    this.exactOrigins = new Set(origins.filter((o) => !o.includes('*')))
+    this.wildcards = origins.filter((o) => o.includes('*')).map((o) => [o.slice(0, o.indexOf('*')), o.slice(o.indexOf('*') + 1)] as const)
+    this.methods = new Set(policy.methods.map((m) => m.toUpperCase()))
+    const headers = policy.headers.map((h) => h.toLowerCase())
+    this.headers = headers.includes('*') ? undefined : new Set(['origin', ...headers])
   }
-  res.writeHead(204)
-  res.end()
+
+  /** True when the request is a preflight, to be answered by `answerPreflight`. */
+  isPreflight(req: IncomingMessage): boolean {
+    return this.enabled && req.method === 'OPTIONS' && !!req.headers['access-control-request-method']
+  }
+
+  /** Answers a preflight: 204, with the CORS headers when origin, method and headers are allowed. */
+  answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers')
+    const origin = req.headers.origin ?? ''
+    const method = String(req.headers['access-control-request-method']).toUpperCase()
+    const requested = String(req.headers['access-control-request-headers'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '')
+    const headers = this.headers
+    const headersAllowed = headers === undefined || requested.every((h) => headers.has(h.toLowerCase()))
+    if (origin !== '' && this.originAllowed(origin) && (method === 'OPTIONS' || this.methods.has(method)) && headersAllowed) {
+      res.setHeader('Access-Control-Allow-Origin', this.anyOrigin ? '*' : origin)
+      res.setHeader('Access-Control-Allow-Methods', method)
+      if (requested.length > 0) res.setHeader('Access-Control-Allow-Headers', requested.join(', '))
+    }
+    res.writeHead(204)
+    res.end()
+  }
+
+  /** The `Access-Control-Allow-Origin` of an actual request, or undefined when it gets none. */
+  allowedOrigin(req: IncomingMessage): string | undefined {
+    const origin = req.headers.origin
+    if (!origin || req.method === 'OPTIONS' || !this.methods.has(req.method ?? 'GET') || !this.originAllowed(origin)) return undefined
+    return this.anyOrigin ? '*' : origin
+  }
+
+  private originAllowed(origin: string): boolean {
+    if (this.anyOrigin) return true
+    const o = origin.toLowerCase()
+    if (this.exactOrigins.has(o)) return true
+    return this.wildcards.some(
+      ([prefix, suffix]) => o.length >= prefix.length + suffix.length && o.startsWith(prefix) && o.endsWith(suffix),
+    )
+  }
 }

@@ -15,8 +15,8 @@ import type { Logger } from '../utils/logger.js'
 import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-rpc.js'
 import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
 import { RawJson } from './raw-json.js'
-import { renderEvmError } from './render-evm-error.js'
-import { invalidParamsError, invalidRequestError, methodNotFoundError, notificationsUnsupportedError, unauthorizedError } from './rpc-errors.js'
+import { NO_API_ERRORS, renderEvmError, type ApiErrorRenderer } from './render-evm-error.js'
+import { invalidParamsError, methodNotFoundError, notificationsUnsupportedError, unauthorizedError } from './rpc-errors.js'
 import { PRIVATE_NAMESPACES } from './caller-auth.js'
 
 /** Options of the dispatcher (the `[json-rpc]` limits that concern messages, not sockets). */
@@ -45,6 +45,7 @@ export type DispatchResult = string | undefined
 const PREFIX = '{"jsonrpc":"' + JSONRPC_VERSION + '","id":'
 const PARSE_ERROR = PREFIX + 'null,"error":{"code":' + RpcErrorCode.parseError + ',"message":"parse error"}}'
 const EMPTY_BATCH = PREFIX + 'null,"error":{"code":' + RpcErrorCode.invalidRequest + ',"message":"empty batch"}}'
+const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({ code: RpcErrorCode.invalidRequest, message: 'invalid request' })
 const EMPTY_ARGS: unknown[] = []
 const NO_PARAMS: readonly unknown[] = []
 
@@ -93,7 +94,10 @@ function decodeArgs(params: readonly Param<unknown>[], raw: unknown): unknown[] 
   return args
 }
 
-/** Routes JSON-RPC messages to the enabled methods; shared by the HTTP and WebSocket servers. */
+/**
+ * Routes JSON-RPC messages to the enabled methods; shared by the HTTP and WebSocket servers. Errors the
+ * handlers throw are rendered by `renderApiError`, the error table of the API whose methods it serves.
+ */
 export class Dispatcher {
   private readonly methods = new Map<string, MethodDef>()
   private readonly privateMethods = new Set<string>()
@@ -102,6 +106,7 @@ export class Dispatcher {
     tables: readonly MethodTable[],
     private readonly opts: DispatcherOptions,
     private readonly log: Logger,
+    private readonly renderApiError: ApiErrorRenderer = NO_API_ERRORS,
   ) {
     const enabled = new Set(opts.namespaces)
     for (const table of tables) {
@@ -143,17 +148,13 @@ export class Dispatcher {
 
   /** Handles one request object; returns its serialized response (undefined for a notification). */
   private handleCall(msg: unknown, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
-    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse('null', { code: RpcErrorCode.invalidRequest, message: 'invalid request' })
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse('null', INVALID_REQUEST)
     const req = msg as Record<string, unknown>
     const method = req.method
     const idJson = idJsonOf(req)
-    if (typeof method !== 'string' || method === '') {
-      return errorResponse(idJson ?? 'null', renderEvmError(invalidRequestError(), undefined, this.log))
-    }
-    if (idJson === undefined && req.id !== undefined) {
-      // An object or array id: neither a call nor a notification (geth `invalid request`, id null).
-      return errorResponse('null', renderEvmError(invalidRequestError(), method, this.log))
-    }
+    if (typeof method !== 'string' || method === '') return errorResponse(idJson ?? 'null', INVALID_REQUEST)
+    // An object or array id: neither a call nor a notification (geth `invalid request`, id null).
+    if (idJson === undefined && req.id !== undefined) return errorResponse('null', INVALID_REQUEST)
     // JSON-RPC 2.0 §4: `jsonrpc` MUST be exactly "2.0". Absent is accepted: the spec's eth_subscribe
     // examples omit it. A wrong version is an Invalid Request, answered even without an id.
     if (req.jsonrpc !== undefined && req.jsonrpc !== JSONRPC_VERSION) {
@@ -170,15 +171,19 @@ export class Dispatcher {
       if (def.notificationsOnly && ctx.notifications === undefined) throw notificationsUnsupportedError()
       result = def.handler(decodeArgs(def.params, req.params), ctx)
     } catch (err) {
-      return idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))
+      return idJson === undefined ? undefined : errorResponse(idJson, this.renderError(err, method))
     }
     if (isThenable(result)) {
       return Promise.resolve(result).then(
         (value) => (idJson === undefined ? undefined : this.serializeResult(idJson, value, method)),
-        (err: unknown) => (idJson === undefined ? undefined : errorResponse(idJson, renderEvmError(err, method, this.log))),
+        (err: unknown) => (idJson === undefined ? undefined : errorResponse(idJson, this.renderError(err, method))),
       )
     }
     return idJson === undefined ? undefined : this.serializeResult(idJson, result, method)
+  }
+
+  private renderError(err: unknown, method: string): JsonRpcErrorObject {
+    return renderEvmError(err, this.renderApiError, method, this.log)
   }
 
   private serializeResult(idJson: string, result: unknown, method: string): string {
@@ -186,7 +191,7 @@ export class Dispatcher {
       const json = result === undefined ? 'null' : result instanceof RawJson ? result.text : JSON.stringify(result)
       return PREFIX + idJson + ',"result":' + json + '}'
     } catch (err) {
-      return errorResponse(idJson, renderEvmError(err, method, this.log))
+      return errorResponse(idJson, this.renderError(err, method))
     }
   }
 

@@ -8,7 +8,7 @@
 import type { Logger } from '../utils/logger.js'
 import type { TxPoolOptions } from './options.js'
 import { PricedList } from './priced-list.js'
-import { SenderAccount, type PooledTx } from './sender-account.js'
+import type { SenderAccount, PooledTx } from './sender-account.js'
 
 const byNonce = (a: PooledTx, b: PooledTx): number => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0)
 
@@ -200,7 +200,9 @@ export class PoolStore {
     this.pendingCount = 0
     this.queuedCount = 0
     let dropped = 0
-    senders.forEach((account, i) => (dropped += this.resetAccount(account, fresh[i]!.nonce, fresh[i]!.balance, blockGasLimit)))
+    senders.forEach((account, i) => {
+      dropped += this.resetAccount(account, fresh[i]!.nonce, fresh[i]!.balance, blockGasLimit)
+    })
     this.slotCount = 0
     for (const p of this.all.values()) this.slotCount += p.slots
     const before = this.all.size

@@ -43,10 +43,20 @@ export const TxPoolRejection = {
 } as const
 export type TxPoolRejection = (typeof TxPoolRejection)[keyof typeof TxPoolRejection]
 
-/** A transaction the pool refused; code -32000 as geth's `eth_sendRawTransaction`. */
+/** A transaction the pool refused, with geth's text; each RPC surface decides how `reason` looks on its wire. */
 export class TxPoolError extends NodeError {
   constructor(readonly reason: TxPoolRejection, message: string) {
-    super(message, -32000)
+    super(message)
+  }
+}
+
+/** ErrOversizedData, with the sizes CometBFT's mempool reports (`Tx too large. Max size is …`). */
+export class TxTooLargeError extends TxPoolError {
+  constructor(
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(TxPoolRejection.Oversized, `oversized data: transaction size ${size}, limit ${limit}`)
   }
 }
 
@@ -59,7 +69,7 @@ export const txPoolErrors = {
   unprotected: () => new TxPoolError(TxPoolRejection.Unprotected, 'only replay-protected (EIP-155) transactions allowed over RPC'),
   feeCapExceeded: (feeEther: number, capEther: number) =>
     new TxPoolError(TxPoolRejection.FeeCapExceeded, `tx fee (${feeEther.toFixed(2)} ether) exceeds the configured cap (${capEther.toFixed(2)} ether)`),
-  oversized: (size: number, limit: number) => new TxPoolError(TxPoolRejection.Oversized, `oversized data: transaction size ${size}, limit ${limit}`),
+  oversized: (size: number, limit: number) => new TxTooLargeError(size, limit),
   gasLimit: () => new TxPoolError(TxPoolRejection.GasLimit, 'exceeds block gas limit'),
   initCodeSize: (size: number, limit: number) => new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size} limit ${limit}`),
   tipAboveFeeCap: () => new TxPoolError(TxPoolRejection.TipAboveFeeCap, 'max priority fee per gas higher than max fee per gas'),

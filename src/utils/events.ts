@@ -7,7 +7,10 @@ export class TypedEmitter<Events extends Record<string, unknown>> {
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
     let set = this.listeners.get(event)
-    if (!set) this.listeners.set(event, (set = new Set()))
+    if (!set) {
+      set = new Set()
+      this.listeners.set(event, set)
+    }
     set.add(listener as Listener<never>)
     return () => this.off(event, listener)
   }

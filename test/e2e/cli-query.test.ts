@@ -24,8 +24,8 @@ import FilterNewBlocks from '../../src/commands/filter/new-blocks.js'
 import FilterNewLogs from '../../src/commands/filter/new-logs.js'
 import FilterUninstall from '../../src/commands/filter/uninstall.js'
 import FilterWatch from '../../src/commands/filter/watch.js'
-import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
-import { jsonOf, runCli } from '../helpers/cli.js'
+import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+import { jsonOf, nextAnswer, runCli } from '../helpers/cli.js'
 
 const [A0] = devAccounts(1)
 
@@ -141,7 +141,7 @@ describe('nodectl query / filter against a dev node', () => {
     const blocksFilter = jsonOf(await runCli(FilterNewBlocks, [...node, '--json']))
     const tx = await store.getFunction('set')(43n, 'again')
     await tx.wait()
-    const changes = await waitFor(async () => {
+    const changes = await waitForBlock(t, async () => {
       const items = jsonOf(await runCli(FilterChanges, [blocksFilter.id, ...node, '--json']))
       return items.length > 0 ? items : undefined
     }, 10_000, 'block filter changes')
@@ -154,8 +154,9 @@ describe('nodectl query / filter against a dev node', () => {
   })
 
   it('filter watch logs prints each new log as a JSON line and uninstalls on exit', async () => {
+    const installed = nextAnswer('eth_newFilter')
     const watching = runCli(FilterWatch, ['logs', '--address', storeAddress, '--interval', '50', '--count', '1', ...node, '--json'])
-    await new Promise((r) => setTimeout(r, 200))
+    await installed
     const tx = await store.getFunction('set')(44n, 'watched')
     await tx.wait()
     const run = await watching

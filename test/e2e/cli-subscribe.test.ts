@@ -11,8 +11,8 @@ import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import SubscribeLogs from '../../src/commands/subscribe/logs.js'
 import SubscribeNewHeads from '../../src/commands/subscribe/newHeads.js'
 import SubscribeNewPendingTransactions from '../../src/commands/subscribe/newPendingTransactions.js'
-import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
-import { runCli, startCli } from '../helpers/cli.js'
+import { startTestNode, type TestNode } from '../helpers/dev-node.js'
+import { nextSubscription, runCli, startCli } from '../helpers/cli.js'
 
 const [A0, A1] = devAccounts(2)
 
@@ -50,8 +50,9 @@ describe('nodectl subscribe against a dev node', () => {
   })
 
   it('newHeads --count 1 --json prints one head as a JSON line, then stops cleanly', async () => {
+    const subscribed = nextSubscription()
     const running = runCli(SubscribeNewHeads, [...ws(), '--count', '1', '--json'])
-    await new Promise((r) => setTimeout(r, 100))
+    await subscribed
     await sendValue()
     const run = await running
     expect(run.error).toBeUndefined()
@@ -63,8 +64,9 @@ describe('nodectl subscribe against a dev node', () => {
   })
 
   it('SIGINT unsubscribes, closes and returns normally', async () => {
+    const subscribed = nextSubscription()
     const running = runCli(SubscribeNewHeads, [...ws()])
-    await new Promise((r) => setTimeout(r, 300))
+    await subscribed
     process.emit('SIGINT')
     const run = await running
     expect(run.error).toBeUndefined()
@@ -73,8 +75,9 @@ describe('nodectl subscribe against a dev node', () => {
   })
 
   it('newPendingTransactions --full streams the transaction', async () => {
+    const subscribed = nextSubscription()
     const running = runCli(SubscribeNewPendingTransactions, [...ws(), '--full', '--count', '1', '--json'])
-    await new Promise((r) => setTimeout(r, 200))
+    await subscribed
     const hash = await sendValue()
     const run = await running
     expect(run.error).toBeUndefined()
@@ -85,8 +88,9 @@ describe('nodectl subscribe against a dev node', () => {
     const { Store } = compileContracts('Store.sol')
     const store = (await (await new ContractFactory(Store!.abi as never, Store!.bytecode, new Wallet(A0!.privateKey, provider)).deploy(1n)).waitForDeployment()) as unknown as Contract
     const address = (await store.getAddress()).toLowerCase()
+    const subscribed = nextSubscription()
     const running = runCli(SubscribeLogs, [...ws(), '--address', address, '--count', '1', '--json'])
-    await new Promise((r) => setTimeout(r, 200))
+    await subscribed
     const tx = await store.getFunction('set')(5n, 'streamed')
     await tx.wait()
     const run = await running
@@ -95,20 +99,21 @@ describe('nodectl subscribe against a dev node', () => {
   })
 
   it('reconnects with back-off when the node restarts, and says so', async () => {
+    const subscribed = nextSubscription()
     const cli = startCli(SubscribeNewHeads, [...ws(), '--json', '--max-reconnect-delay', '100'])
-    await new Promise((r) => setTimeout(r, 100))
+    await subscribed
     await sendValue()
-    await waitFor(() => cli.stdout.length >= 1, 10_000, 'a first head')
+    await cli.line('stdout')
     const home = t.home
     await t.stop()
     provider.destroy()
-    await waitFor(() => cli.stderr.some((l) => l.includes('"reconnecting"')), 10_000, 'a reconnection attempt')
+    await cli.line('stderr', (l) => l.includes('"reconnecting"'))
     t = await startTestNode({ home, flags: flags() })
     provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
-    await waitFor(() => cli.stderr.some((l) => l.includes('"reconnected"')), 10_000, 'the reconnection')
+    await cli.line('stderr', (l) => l.includes('"reconnected"'))
     const seen = cli.stdout.length
     await sendValue()
-    await waitFor(() => cli.stdout.length > seen, 10_000, 'a head after the restart')
+    await cli.line('stdout', () => true, seen)
     process.emit('SIGINT')
     const run = await cli.done
     expect(run.error).toBeUndefined()

@@ -5,8 +5,9 @@
  */
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RoundStep } from '../../src/consensus/round-step.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
-import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
+import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 
 describe('empty blocks while waiting for transactions', () => {
   let t: TestNode
@@ -16,6 +17,7 @@ describe('empty blocks while waiting for transactions', () => {
   afterAll(() => t.destroy())
 
   it('makes only the proof block after a burst, then waits', async () => {
+    const { engine, pool } = t.node.components
     const chainId = BigInt((await rpc(t.url, 'eth_chainId')).result)
     const sends: Promise<{ error?: unknown }>[] = []
     for (const account of devAccounts(4)) {
@@ -26,7 +28,7 @@ describe('empty blocks while waiting for transactions', () => {
       }
     }
     for (const reply of await Promise.all(sends)) expect(reply.error).toBeUndefined()
-    await waitFor(async () => (await rpc(t.url, 'txpool_status')).result.pending === '0x0', 20_000, 'the pool to drain')
+    await waitForBlock(t, () => pool.size() === 0, 20_000, 'the pool to drain')
     const head = async () => Number((await rpc(t.url, 'eth_blockNumber')).result)
     const txCounts = async (upTo: number) => {
       const counts: number[] = []
@@ -37,9 +39,13 @@ describe('empty blocks while waiting for transactions', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(120)
     const lastWithTxs = counts.findLastIndex((n) => n > 0) + 1
     // The proof block (the app hash changed) comes at once...
-    await waitFor(async () => (await head()) >= lastWithTxs + 1, 20_000, 'the proof block')
-    // ...and then nothing until a tx or the 30 s interval (before the fix, stray empty blocks followed).
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await waitForBlock(t, async () => (await head()) >= lastWithTxs + 1, 20_000, 'the proof block')
+    // ...and then nothing until a tx or the 30 s interval (before the fix, stray empty blocks followed):
+    // once everything queued is handled, the burst's stale notifications among it, the node waits in
+    // round 0 of the next height. A node that did not wait would commit a block first.
+    const nextBlock = new Promise<void>((resolve) => engine.events.on('NewBlock', () => resolve()))
+    await Promise.race([engine.drained(), nextBlock])
     expect(await head()).toBe(lastWithTxs + 1)
+    expect(engine.getRoundState()).toMatchObject({ height: lastWithTxs + 2, round: 0, step: RoundStep.NewRound })
   })
 })

@@ -65,13 +65,58 @@ export async function rpc(url: string, method: string, params: unknown[] = []): 
   return (await res.json()) as { result?: any; error?: { code: number; message: string } }
 }
 
-/** Waits until `check` returns a truthy value (polling), or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
+/** Pause between two checks of `waitFor`, in ms. */
+const POLL_INTERVAL_MS = 10
+
+/** A condition of `waitFor` and `waitForBlock`: met once it returns a truthy value. */
+type Check<T> = () => Promise<T | undefined | null | false> | T | undefined | null | false
+
+/**
+ * Waits until `check` returns a truthy value, polling at most `timeoutMs / 10` times 10 ms apart (on a
+ * busy machine the wait stretches rather than fails early). For what no node event announces (CLI
+ * output, key files written in the background); what a block brings (a receipt, a height) is better
+ * awaited with {@link waitForBlock}.
+ */
+export async function waitFor<T>(check: Check<T>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  for (let attempt = 0; attempt * POLL_INTERVAL_MS < timeoutMs; attempt++) {
     const value = await check()
     if (value) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
+    await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS))
   }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/**
+ * Waits until `check` returns a truthy value: checked now, then after each block the node commits (its
+ * consensus engine's NewBlock event), never on a timer; fails after `timeoutMs` with `what`.
+ */
+export async function waitForBlock<T>(t: TestNode, check: Check<T>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const first = await check()
+  if (first) return first
+  const events = t.node.components.engine.events
+  return new Promise<T>((resolve, reject) => {
+    const settle = (): void => {
+      off()
+      clearTimeout(timer)
+    }
+    // One check at a time, in block order.
+    let checking = Promise.resolve()
+    const off = events.on('NewBlock', () => {
+      checking = checking
+        .then(async () => {
+          const value = await check()
+          if (!value) return
+          settle()
+          resolve(value)
+        })
+        .catch((err: unknown) => {
+          settle()
+          reject(err)
+        })
+    })
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`timed out waiting for ${what}`))
+    }, timeoutMs)
+  })
 }

@@ -1,9 +1,10 @@
 /**
- * Golden files for wire shapes (STYLE.md rule 9, geth `testdata/`): a JSON-RPC result is normalised
- * (values that differ from run to run become typed placeholders) and compared, as text, with
- * test/fixtures/golden/<name>.json, so field names, their order and every deterministic value count.
- * `UPDATE_GOLDEN=1 npx vitest run test/e2e/golden-shapes.test.ts` rewrites the files; never edit them
- * by hand.
+ * Golden files for wire shapes (STYLE.md rule 9, geth `testdata/`), under test/fixtures/golden/<name>.json.
+ * Two kinds: `readGolden` normalises a JSON-RPC result (values that differ from run to run become typed
+ * placeholders) and renders it indented, so field names, their order and every deterministic value
+ * count; `readGoldenBytes` keeps a wire string byte for byte (CometBFT's compact JSON, compared exactly).
+ * Running a test with `UPDATE_GOLDEN=1` (e.g. `UPDATE_GOLDEN=1 npx vitest run test/e2e/golden-shapes.test.ts`)
+ * rewrites the files it reads; never edit them by hand.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
@@ -81,8 +82,15 @@ export function renderGolden(value: unknown): string {
  * (re)written first, so both are equal.
  */
 export async function readGolden(name: string, value: unknown): Promise<{ expected: string; actual: string }> {
+  return readGoldenBytes(name, renderGolden(value))
+}
+
+/**
+ * The committed text of `name`, as is (no normalisation, no added newline), and `actual`. With
+ * UPDATE_GOLDEN=1 the file is (re)written with `actual` first, so both are equal.
+ */
+export async function readGoldenBytes(name: string, actual: string): Promise<{ expected: string; actual: string }> {
   const path = resolve(GOLDEN_DIR, `${name}.json`)
-  const actual = renderGolden(value)
   if (process.env.UPDATE_GOLDEN === '1') {
     await mkdir(dirname(path), { recursive: true })
     await writeFile(path, actual)

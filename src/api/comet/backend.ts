@@ -3,26 +3,15 @@
  * store, the state store, the indexer, the mempool, the application's query connection and the
  * consensus state. The node implements it over its real components; tests give a double.
  *
- * Every method may return a value or a promise. Errors thrown by a method reach the client as
- * CometBFT's -32603 `Internal error` with the error's message as `data`, so a backend throws with
- * CometBFT's texts where a client could see them (e.g. `tx already exists in cache`).
+ * Every method may return a value or a promise. A method throws the domain's typed errors (a pool
+ * rejection, a query that does not parse), which errors.ts maps to CometBFT's codes and texts; any
+ * other error reaches the client as CometBFT's -32603 `Internal error` with its message as `data`.
  */
 import type { BlockMeta } from '../../chain/comet/block-store.js'
-import type {
-  AbciEvent,
-  Block,
-  Commit,
-  ConsensusParams,
-  DuplicateVoteEvidence,
-  ExecTxResult,
-  Proposal,
-  Validator,
-  ValidatorUpdate,
-  Vote,
-} from '../../chain/comet/types.js'
+import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, TxResult, Validator } from '../../chain/comet/types.js'
 import type { ValidatorSet } from '../../chain/comet/validator-set.js'
-import type { RoundStep } from '../../consensus/round-step.js'
-import type { Timestamp } from '../../utils/time.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest, QueryResponse } from '../../consensus/application.js'
+import type { RoundStateSummary } from '../../consensus/state-machine.js'
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | Promise<T>
@@ -57,121 +46,8 @@ export interface CometPeer {
   connectionDurationNs: bigint
 }
 
-/** The FinalizeBlock response of a height, as stored for `block_results`. */
-export interface FinalizeBlockResults {
-  txResults: ExecTxResult[]
-  events: AbciEvent[]
-  validatorUpdates: ValidatorUpdate[]
-  /** Only the parts the block changed; undefined = no change. */
-  consensusParamUpdates?: ConsensusParamUpdates
-  appHash: Uint8Array
-}
-
-/** Proto-form consensus params in `consensus_param_updates`: any member may be missing. */
-export interface ConsensusParamUpdates {
-  block?: Partial<ConsensusParams['block']>
-  evidence?: Partial<ConsensusParams['evidence']>
-  validator?: Partial<ConsensusParams['validator']>
-  version?: Partial<ConsensusParams['version']>
-  abci?: Partial<ConsensusParams['abci']>
-}
-
-/** An indexed transaction (`abci.TxResult`): where it landed and what it did. */
-export interface TxRecord {
-  height: number
-  index: number
-  tx: Uint8Array
-  result: ExecTxResult
-}
-
-/** `abci.ResponseCheckTx` (v0.38 fields). */
-export interface CheckTxResult {
-  code: number
-  data: Uint8Array
-  log: string
-  info?: string
-  gasWanted: bigint
-  gasUsed: bigint
-  events: AbciEvent[]
-  codespace: string
-}
-
-/** `abci.ResponseInfo`. */
-export interface AbciInfo {
-  data: string
-  version: string
-  appVersion: bigint
-  lastBlockHeight: number
-  lastBlockAppHash: Uint8Array
-}
-
-/** `abci.RequestQuery`. */
-export interface AbciQueryRequest {
-  path: string
-  data: Uint8Array
-  /** 0 = latest (the application decides). */
-  height: bigint
-  prove: boolean
-}
-
-/** `abci.ResponseQuery`, with optional Merkle proof operations. */
-export interface AbciQueryResponse {
-  code: number
-  log: string
-  info: string
-  index: bigint
-  key: Uint8Array
-  value: Uint8Array
-  proofOps?: { type: string; key: Uint8Array; data: Uint8Array }[]
-  height: number
-  codespace: string
-}
-
-/** The votes of one round, indexed by validator index (undefined = not received). */
-export interface RoundVotes {
-  round: number
-  prevotes: (Vote | undefined)[]
-  precommits: (Vote | undefined)[]
-}
-
-/** A part set's progress for `dump_consensus_state`. */
-export interface PartSetProgress {
-  count: number
-  total: number
-  /** Which parts are in, by index. */
-  have: boolean[]
-}
-
-/** A snapshot of the consensus state machine (`consensus/types.RoundState`). */
-export interface RoundStateSnapshot {
-  height: number
-  round: number
-  step: RoundStep
-  /** When the height started (commit time + timeout_commit). */
-  startTime: Timestamp
-  commitTime: Timestamp
-  /** The validator set of `height`, with the round's proposer. */
-  validators: ValidatorSet
-  proposal?: Proposal
-  proposalBlock?: Block
-  proposalBlockParts?: PartSetProgress
-  /** -1 when not locked. */
-  lockedRound: number
-  lockedBlock?: Block
-  lockedBlockParts?: PartSetProgress
-  /** -1 when there is no valid block. */
-  validRound: number
-  validBlock?: Block
-  validBlockParts?: PartSetProgress
-  /** Votes of every round of `height` seen so far. */
-  votes: RoundVotes[]
-  /** -1 until a commit round is known. */
-  commitRound: number
-  /** Precommits of the previous height, by validator index. */
-  lastCommit?: (Vote | undefined)[]
-  lastValidators?: ValidatorSet
-  triggeredTimeoutPrecommit: boolean
-}
+/** `abci_query`'s request: the application's, with the int64 height the wire carries (the node checks its range). */
+export type AbciQueryRequest = Omit<QueryRequest, 'height'> & { height: bigint }
 
 /** What the routes need from the node. */
 export interface CometBackend {
@@ -201,7 +77,7 @@ export interface CometBackend {
 
   // ---- state store ----
   /** The stored FinalizeBlock response of `height`. */
-  loadFinalizeBlockResults(height: number): Awaitable<FinalizeBlockResults | undefined>
+  loadFinalizeBlockResults(height: number): Awaitable<FinalizeBlockResponse | undefined>
   /** The validator set that validates `height` (height = latest + 1 gives the next set), in canonical order. */
   loadValidators(height: number): Awaitable<ValidatorSet | readonly Validator[] | undefined>
   /** The consensus params in force at `height` (latest + 1 allowed). */
@@ -211,12 +87,12 @@ export interface CometBackend {
 
   // ---- indexer ----
   /** The indexed tx with this consensus hash (SHA-256 of its bytes). */
-  getTx(hash: Uint8Array): Awaitable<TxRecord | undefined>
+  getTx(hash: Uint8Array): Awaitable<TxResult | undefined>
   /**
-   * Every tx matching the event query (any order; the route sorts and paginates). Throws with the
-   * query error text (`failed to parse query: …`).
+   * Every tx matching the event query (any order; the route sorts and paginates). Throws
+   * QueryParseError for a bad query (`failed to parse query: …` on the wire).
    */
-  searchTxs(query: string): Awaitable<TxRecord[]>
+  searchTxs(query: string): Awaitable<TxResult[]>
   /** Heights of every block whose FinalizeBlock events match the query. */
   searchBlocks(query: string): Awaitable<number[]>
 
@@ -227,20 +103,21 @@ export interface CometBackend {
   reapTxs(max: number): Awaitable<Uint8Array[]>
   /**
    * Submits a tx to the mempool and resolves with its CheckTx result (code ≠ 0 = rejected by the
-   * application). Throws the mempool's own errors (`tx already exists in cache`, too large, full).
+   * application or the pool). Throws the pool rejections CometBFT reports as the mempool's own errors
+   * (`tx already exists in cache`, too large, full: errors.ts).
    */
-  broadcastTx(tx: Uint8Array): Awaitable<CheckTxResult>
+  broadcastTx(tx: Uint8Array): Awaitable<CheckTxResponse>
   /** Resolves when the tx with this hash is committed in a block; rejects when `signal` aborts. */
-  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxRecord>
+  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxResult>
   /** Runs the application's CheckTx only (the tx is not added to the mempool). */
-  checkTx(tx: Uint8Array): Awaitable<CheckTxResult>
+  checkTx(tx: Uint8Array): Awaitable<CheckTxResponse>
 
   // ---- application ----
-  abciInfo(): Awaitable<AbciInfo>
-  abciQuery(req: AbciQueryRequest): Awaitable<AbciQueryResponse>
+  abciInfo(): Awaitable<InfoResponse>
+  abciQuery(req: AbciQueryRequest): Awaitable<QueryResponse>
 
   // ---- consensus ----
-  roundState(): Awaitable<RoundStateSnapshot>
+  roundState(): Awaitable<RoundStateSummary>
   /** Verifies and adds evidence to the pool; throws the reason it is rejected. */
   addEvidence(ev: DuplicateVoteEvidence): Awaitable<void>
 }

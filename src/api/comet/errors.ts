@@ -1,9 +1,16 @@
 /**
  * Consensus-style JSON-RPC errors (CometBFT `rpc/jsonrpc/types`): a fixed phrase in `message`, the
  * detail in `data` (omitted when empty), and the response `id` omitted when unknown. The HTTP status
- * each transport gives them is decided in server.ts (shared/reference/cometbft-rpc.md §2.4).
+ * that goes with them is the transport's (shared/reference/cometbft-rpc.md §2.4).
+ *
+ * This file holds the CometBFT surface's one table of errors (COMET_ERRORS, with the pool's rejections
+ * in POOL_REJECTIONS): each typed error of the node's domains and the code and text CometBFT gives it.
+ * Any other error a handler throws is CometBFT's handler error, -32603 with its message.
  */
-import { NodeError } from '../../utils/errors.js'
+import { QueryParseError } from '../../chain/comet/query/query.js'
+import { TX_CODESPACE, TxCode } from '../../chain/evm/tx-codes.js'
+import { TxPoolError, TxPoolRejection, TxTooLargeError } from '../../txpool/tx-pool-error.js'
+import { errorRow, lookupError } from '../../utils/errors.js'
 import type { Json, JsonObject } from './wire-json.js'
 
 /** CometBFT's error codes. */
@@ -38,10 +45,14 @@ export interface RpcResponse {
   error?: { code: number; message: string; data?: string }
 }
 
-/** An error with a CometBFT code; its `message` is the detail that goes into `data`. */
-export class CometRpcError extends NodeError {
-  constructor(code: CometErrorCode, detail = '') {
-    super(detail, code)
+/** An error of the RPC itself with its CometBFT code (bad params, unknown route); its `message` is the detail that goes into `data`. */
+export class CometRpcError extends Error {
+  constructor(
+    readonly code: CometErrorCode,
+    detail = '',
+  ) {
+    super(detail)
+    this.name = new.target.name
   }
 }
 
@@ -69,13 +80,87 @@ export function errorResponse(id: RpcId | undefined, code: CometErrorCode, data 
   return { jsonrpc: '2.0', id, error: { code, message: COMET_ERROR_MESSAGES[code], data: data === '' ? undefined : data } }
 }
 
+/** An error as CometBFT shows it: a code (its fixed phrase is the `message`) and the detail (`data`). */
+export interface CometError {
+  code: CometErrorCode
+  data: string
+}
+
+/** CometBFT's handler error (`RPCInternalError`): -32603 with the detail. */
+function internalError(data: string): CometError {
+  return { code: CometErrorCode.InternalError, data }
+}
+
+/** A pool rejection shown as the mempool's own error (CometBFT `mempool/errors.go`), with its text. */
+interface MempoolError {
+  readonly mempoolError: (err: TxPoolError) => string
+}
+
+/** A pool rejection shown as a successful broadcast whose CheckTx result has this code ≠ 0 (chain/evm/tx-codes.ts). */
+interface CheckTxFailure {
+  readonly checkTxCode: TxCode
+}
+
+/** CometBFT `ErrTxTooLarge`, with the sizes the pool's TxTooLargeError carries. */
+function txTooLarge(err: TxPoolError): string {
+  return err instanceof TxTooLargeError ? `Tx too large. Max size is ${err.limit}, but got ${err.size}` : err.message
+}
+
 /**
- * Maps anything a handler threw to the wire: a CometRpcError keeps its code; every other error is a
- * handler error, -32603 with its message (CometBFT returns handler errors as `RPCInternalError`).
+ * Each pool rejection on this surface. A refusal by the application's checks is a CheckTx failure
+ * with the pool's text as `log`; a duplicate, an oversized tx and a full pool are the mempool's own
+ * errors, thrown before CheckTx in CometBFT.
  */
+const POOL_REJECTIONS: Record<TxPoolRejection, MempoolError | CheckTxFailure> = {
+  [TxPoolRejection.Invalid]: { checkTxCode: TxCode.TxDecode },
+  [TxPoolRejection.Unprotected]: { checkTxCode: TxCode.NotSupported },
+  [TxPoolRejection.FeeCapExceeded]: { checkTxCode: TxCode.InsufficientFee },
+  [TxPoolRejection.Oversized]: { mempoolError: txTooLarge },
+  [TxPoolRejection.GasLimit]: { checkTxCode: TxCode.OutOfGas },
+  [TxPoolRejection.InitCodeSize]: { checkTxCode: TxCode.InvalidRequest },
+  [TxPoolRejection.TipAboveFeeCap]: { checkTxCode: TxCode.InvalidRequest },
+  [TxPoolRejection.IntrinsicGas]: { checkTxCode: TxCode.OutOfGas },
+  [TxPoolRejection.Underpriced]: { checkTxCode: TxCode.InsufficientFee },
+  [TxPoolRejection.AlreadyKnown]: { mempoolError: () => 'tx already exists in cache' },
+  [TxPoolRejection.NonceTooLow]: { checkTxCode: TxCode.InvalidSequence },
+  [TxPoolRejection.InsufficientFunds]: { checkTxCode: TxCode.InsufficientFunds },
+  [TxPoolRejection.ReplaceUnderpriced]: { checkTxCode: TxCode.InsufficientFee },
+  [TxPoolRejection.PoolFull]: { mempoolError: (err) => `mempool is full: ${err.message}` },
+  [TxPoolRejection.FutureReplacePending]: { checkTxCode: TxCode.InvalidRequest },
+  [TxPoolRejection.AccountLimit]: { checkTxCode: TxCode.InvalidRequest },
+}
+
+/** Each error class and its CometBFT form; a subclass not listed reads as its nearest listed ancestor. */
+export const COMET_ERRORS = [
+  errorRow(CometRpcError, (err) => ({ code: err.code, data: err.message })),
+  errorRow(QueryParseError, (err) => ({ code: CometErrorCode.InvalidParams, data: `failed to parse query: ${err.message}` })),
+  errorRow(TxPoolError, (err) => {
+    const outcome = POOL_REJECTIONS[err.reason]
+    return internalError('mempoolError' in outcome ? outcome.mempoolError(err) : err.message)
+  }),
+]
+
+const lookupCometError = lookupError(COMET_ERRORS)
+
+/** What anything a handler threw is on the wire: its row of the table, else a handler error with its message. */
+export function cometErrorOf(err: unknown): CometError {
+  return lookupCometError(err) ?? internalError(err instanceof Error ? err.message : String(err))
+}
+
+/** Maps anything a handler threw to the wire (cometErrorOf). */
 export function renderCometError(id: RpcId | undefined, err: unknown): RpcResponse {
-  if (err instanceof CometRpcError) return errorResponse(id, err.code as CometErrorCode, err.message)
-  return errorResponse(id, CometErrorCode.InternalError, err instanceof Error ? err.message : String(err))
+  const { code, data } = cometErrorOf(err)
+  return errorResponse(id, code, data)
+}
+
+/**
+ * The CheckTx result fields of a pool rejection CometBFT reports as a CheckTx failure (code ≠ 0, the
+ * pool's text as `log`), or undefined for any other error (which the caller rethrows).
+ */
+export function checkTxRejectionOf(err: unknown): { code: number; log: string; codespace: string } | undefined {
+  if (!(err instanceof TxPoolError)) return undefined
+  const outcome = POOL_REJECTIONS[err.reason]
+  return 'checkTxCode' in outcome ? { code: outcome.checkTxCode, log: err.message, codespace: TX_CODESPACE } : undefined
 }
 
 /** The response as a JSON value tree (for stringifyJson). */

@@ -44,37 +44,37 @@ function time(v: unknown, field: string): Timestamp {
 
 function blockId(v: unknown, field: string): BlockID {
   const o = object(v, field)
-  const parts = object(o['parts'], `${field}.parts`)
-  return { hash: hex(o['hash'], `${field}.hash`), partSetHeader: { total: int32(parts['total'], `${field}.parts.total`), hash: hex(parts['hash'], `${field}.parts.hash`) } }
+  const parts = object(o.parts, `${field}.parts`)
+  return { hash: hex(o.hash, `${field}.hash`), partSetHeader: { total: int32(parts.total, `${field}.parts.total`), hash: hex(parts.hash, `${field}.parts.hash`) } }
 }
 
 /** `types.Vote` JSON. */
 export function decodeVoteJson(v: unknown, field = 'vote'): Vote {
   const o = object(v, field)
-  const type = int32(o['type'], `${field}.type`)
+  const type = int32(o.type, `${field}.type`)
   if (type !== SignedMsgType.Prevote && type !== SignedMsgType.Precommit) throw new Error(`${field}: invalid vote type ${type}`)
   return {
     type,
-    height: Number(int64(o['height'], `${field}.height`)),
-    round: int32(o['round'], `${field}.round`),
-    blockId: blockId(o['block_id'], `${field}.block_id`),
-    timestamp: time(o['timestamp'], `${field}.timestamp`),
-    validatorAddress: hex(o['validator_address'], `${field}.validator_address`),
-    validatorIndex: int32(o['validator_index'], `${field}.validator_index`),
-    signature: b64(o['signature'], `${field}.signature`),
+    height: Number(int64(o.height, `${field}.height`)),
+    round: int32(o.round, `${field}.round`),
+    blockId: blockId(o.block_id, `${field}.block_id`),
+    timestamp: time(o.timestamp, `${field}.timestamp`),
+    validatorAddress: hex(o.validator_address, `${field}.validator_address`),
+    validatorIndex: int32(o.validator_index, `${field}.validator_index`),
+    signature: b64(o.signature, `${field}.signature`),
   }
 }
 
 /** Typed evidence JSON; only DuplicateVoteEvidence exists on this chain. */
 export function decodeEvidenceJson(v: unknown): DuplicateVoteEvidence {
   const o = object(v, 'evidence')
-  if (o['type'] !== EVIDENCE_TYPE_DUPLICATE_VOTE) throw new Error(`unknown type ${JSON.stringify(o['type'])}`)
-  const e = object(o['value'], 'evidence.value')
+  if (o.type !== EVIDENCE_TYPE_DUPLICATE_VOTE) throw new Error(`unknown type ${JSON.stringify(o.type)}`)
+  const e = object(o.value, 'evidence.value')
   return {
-    voteA: decodeVoteJson(e['vote_a'], 'vote_a'),
-    voteB: decodeVoteJson(e['vote_b'], 'vote_b'),
-    totalVotingPower: int64(e['TotalVotingPower'] ?? e['total_voting_power'], 'TotalVotingPower'),
-    validatorPower: int64(e['ValidatorPower'] ?? e['validator_power'], 'ValidatorPower'),
-    timestamp: time(e['Timestamp'] ?? e['timestamp'], 'Timestamp'),
+    voteA: decodeVoteJson(e.vote_a, 'vote_a'),
+    voteB: decodeVoteJson(e.vote_b, 'vote_b'),
+    totalVotingPower: int64(e.TotalVotingPower ?? e.total_voting_power, 'TotalVotingPower'),
+    validatorPower: int64(e.ValidatorPower ?? e.validator_power, 'ValidatorPower'),
+    timestamp: time(e.Timestamp ?? e.timestamp, 'Timestamp'),
   }
 }

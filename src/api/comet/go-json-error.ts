@@ -19,11 +19,16 @@ export function goJsonSyntaxError(text: string): string | undefined {
   }
 }
 
-/** Parses `text` as JSON, throwing an Error with Go's message on bad syntax. */
+/**
+ * Parses `text` as JSON, throwing an Error with Go's message on bad syntax. The grammar is the same, so
+ * Go's text is worked out only once JSON.parse has failed.
+ */
 export function parseJsonGo(text: string): unknown {
-  const problem = goJsonSyntaxError(text)
-  if (problem !== undefined) throw new Error(problem)
-  return JSON.parse(text)
+  try {
+    return JSON.parse(text)
+  } catch (err) {
+    throw new Error(goJsonSyntaxError(text) ?? (err as Error).message)
+  }
 }
 
 class GoSyntaxError extends Error {}

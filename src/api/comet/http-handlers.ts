@@ -1,9 +1,11 @@
 /**
- * The HTTP side of the consensus RPC (CometBFT `rpc/jsonrpc/server/http_*.go`): JSON-RPC POST to
- * `/` (single, batch, notifications), URI routes `/<route>?arg=…` (id -1), the HTML route list on an
- * empty body, and CometBFT's HTTP statuses for each failure (shared/reference/cometbft-rpc.md §2).
+ * The HTTP requests of the consensus RPC dialect (CometBFT `rpc/jsonrpc/server/http_*.go`): JSON-RPC
+ * POST to `/` (single, batch, notifications), URI routes `/<route>?arg=…` (id -1), the HTML route list
+ * on an empty body, and CometBFT's HTTP statuses for each failure (shared/reference/cometbft-rpc.md §2).
+ * Bodies are read by the shared transport under `max_body_bytes` (rpc/http-body.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { readBody } from '../../rpc/http-body.js'
 import type { RouteDispatcher } from './dispatch.js'
 import { CometErrorCode, errorResponse, renderCometError, responseToJson, successResponse, type RpcResponse } from './errors.js'
 import { parseJsonGo } from './go-json-error.js'
@@ -20,43 +22,6 @@ const CACHE_CONTROL = 'public, max-age=86400'
 export interface HttpLimits {
   maxBodyBytes: number
   maxRequestBatchSize: number
-}
-
-/** A body over the limit (Go's `http.MaxBytesReader`). */
-class BodyTooLargeError extends Error {
-  constructor() {
-    super('http: request body too large')
-  }
-}
-
-/**
- * Bytes of an oversized body still read (and thrown away) after the refusal, so a client that is still
- * sending reads the answer instead of a broken pipe; past it the connection is closed.
- */
-const DRAIN_LIMIT = 64 * 1024 * 1024
-
-/** Reads the body, failing once more than `limit` bytes arrive (the rest is drained, up to DRAIN_LIMIT). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let failed = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (failed) {
-        if (size > limit + DRAIN_LIMIT) req.socket.destroy()
-        return
-      }
-      if (size > limit) {
-        failed = true
-        reject(new BodyTooLargeError())
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => !failed && resolve(Buffer.concat(chunks)))
-    req.on('error', (err) => !failed && ((failed = true), reject(err)))
-  })
 }
 
 function writeResponses(res: ServerResponse, status: number, responses: RpcResponse[], cache = false): void {

@@ -1,4 +1,4 @@
-/** The CometBFT v0.38-compatible consensus-engine RPC: backend interface, routes, JSON encoders, server. */
+/** The CometBFT v0.38-compatible consensus-engine RPC: backend interface, routes, JSON encoders, its transport dialect. */
 export * from './backend.js'
 export * from './errors.js'
 export * from './json.js'
@@ -6,5 +6,5 @@ export * from './json-round-state.js'
 export * from './options.js'
 export * from './route.js'
 export { COMET_ROUTES, COMET_ROUTE_MAP } from './routes.js'
-export * from './server.js'
+export * from './comet-dialect.js'
 export { RawJson, stringifyJson, type Json, type JsonObject } from './wire-json.js'

@@ -7,7 +7,7 @@
  */
 import { bytesToBase64 } from '../../primitives/hex.js'
 import type { AbciEvent, ExecTxResult, ValidatorUpdate } from '../../chain/comet/types.js'
-import type { AbciInfo, AbciQueryResponse, CheckTxResult, ConsensusParamUpdates } from './backend.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../../consensus/application.js'
 import type { JsonObject } from './wire-json.js'
 
 /** Proto oneof name of an ed25519 key in `validator_updates` (`crypto/encoding/codec.go`). */
@@ -46,7 +46,7 @@ export function emptyExecTxResult(): ExecTxResult {
 }
 
 /** `abci.ResponseCheckTx` (jsonpb, v0.38 fields). */
-export function encodeCheckTx(r: CheckTxResult): JsonObject {
+export function encodeCheckTx(r: CheckTxResponse): JsonObject {
   return {
     code: r.code,
     data: bytesOrNull(r.data),
@@ -68,24 +68,24 @@ export function encodeValidatorUpdate(u: ValidatorUpdate): JsonObject {
 }
 
 /** Proto `ConsensusParams` of `consensus_param_updates`: missing members and zero fields omitted (`max_age_duration` excepted). */
-export function encodeConsensusParamUpdates(p: ConsensusParamUpdates | undefined): JsonObject | null {
+export function encodeConsensusParamUpdates(p: FinalizeBlockResponse['consensusParamUpdates']): JsonObject | null {
   if (!p) return null
-  const nz = (v: bigint | undefined): string | undefined => (v === undefined || v === 0n ? undefined : int64(v))
+  const nz = (v: bigint): string | undefined => (v === 0n ? undefined : int64(v))
   return {
     block: p.block && { max_bytes: nz(p.block.maxBytes), max_gas: nz(p.block.maxGas) },
     evidence: p.evidence && {
       max_age_num_blocks: nz(p.evidence.maxAgeNumBlocks),
-      max_age_duration: int64(p.evidence.maxAgeDurationNs ?? 0n),
+      max_age_duration: int64(p.evidence.maxAgeDurationNs),
       max_bytes: nz(p.evidence.maxBytes),
     },
-    validator: p.validator && { pub_key_types: p.validator.pubKeyTypes?.length ? [...p.validator.pubKeyTypes] : undefined },
+    validator: p.validator && { pub_key_types: p.validator.pubKeyTypes.length ? [...p.validator.pubKeyTypes] : undefined },
     version: p.version && { app: nz(p.version.app) },
     abci: p.abci && { vote_extensions_enable_height: nz(p.abci.voteExtensionsEnableHeight) },
   }
 }
 
 /** `abci.ResponseInfo` (cmtjson): every field omitted when empty or zero. */
-export function encodeAbciInfo(i: AbciInfo): JsonObject {
+export function encodeAbciInfo(i: InfoResponse): JsonObject {
   return {
     data: i.data === '' ? undefined : i.data,
     version: i.version === '' ? undefined : i.version,
@@ -96,7 +96,7 @@ export function encodeAbciInfo(i: AbciInfo): JsonObject {
 }
 
 /** `abci.ResponseQuery` (jsonpb): `proofOps` camelCase, null when absent; key/value null when empty. */
-export function encodeAbciQuery(r: AbciQueryResponse): JsonObject {
+export function encodeAbciQuery(r: QueryResponse): JsonObject {
   return {
     code: r.code,
     log: r.log,

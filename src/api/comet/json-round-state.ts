@@ -9,7 +9,7 @@ import type { Timestamp } from '../../utils/time.js'
 import { hashHeader } from '../../chain/comet/hash.js'
 import { SignedMsgType, type Block, type Validator, type Vote } from '../../chain/comet/types.js'
 import type { ValidatorSet } from '../../chain/comet/validator-set.js'
-import type { PartSetProgress, RoundStateSnapshot, RoundVotes } from './backend.js'
+import type { PartSetProgress, RoundStateSummary, RoundVotes } from '../../consensus/state-machine.js'
 import { encodeBlock, encodeHexBytes, encodeInt64, encodeProposal, encodeTime, encodeValidator } from './json.js'
 import type { Json, JsonObject } from './wire-json.js'
 
@@ -77,7 +77,7 @@ function blockHash(b: Block | undefined): string {
 }
 
 /** `RoundStateSimple` (the `round_state` of `consensus_state`). */
-export function encodeRoundStateSimple(rs: RoundStateSnapshot): JsonObject {
+export function encodeRoundStateSimple(rs: RoundStateSummary): JsonObject {
   let proposer: { address: string; index: number } = { address: '', index: -1 }
   if (rs.validators.size > 0) {
     const p = rs.validators.getProposer()
@@ -108,7 +108,7 @@ function encodePartSet(p: PartSetProgress | undefined): JsonObject | null {
 }
 
 /** The full `RoundState` (the `round_state` of `dump_consensus_state`). */
-export function encodeRoundState(rs: RoundStateSnapshot): JsonObject {
+export function encodeRoundState(rs: RoundStateSummary): JsonObject {
   const block = (b: Block | undefined): JsonObject | null => (b ? encodeBlock(b) : null)
   return {
     height: encodeInt64(rs.height),

@@ -15,7 +15,7 @@ export interface CometRpcOptions {
   corsAllowedMethods: string[]
   /** CORS allowed headers (default Origin, Accept, Content-Type, X-Requested-With, X-Server-Time). */
   corsAllowedHeaders: string[]
-  /** Simultaneous connections including WebSocket; 0 = unlimited (default 900). */
+  /** Connections served at once, WebSockets included; further ones wait for a slot; 0 = unlimited (default 900). */
   maxOpenConnections: number
   /** How long broadcast_tx_commit waits for the block (default 10000). */
   timeoutBroadcastTxCommit: number
@@ -25,7 +25,7 @@ export interface CometRpcOptions {
   maxBodyBytes: number
   /** Request header limit (default 1048576). */
   maxHeaderBytes: number
-  /** Time to receive a whole request (CometBFT's ReadTimeout, default 10000). */
+  /** Time to receive a whole request, also the keep-alive idle timeout (CometBFT's ReadTimeout, default 10000). */
   readTimeout: number
   /** WebSocket: close when nothing (not even a pong) arrived for this long (CometBFT readWait, default 30000). */
   wsReadWait: number
@@ -33,6 +33,8 @@ export interface CometRpcOptions {
   wsPingPeriod: number
   /** WebSocket: queued outgoing messages per connection (`experimental_websocket_write_buffer_size`, default 200). */
   wsWriteBufferSize: number
+  /** WebSocket: bytes that may wait in a connection's send buffer; a client past it is dropped (default 32 MiB). */
+  wsMaxBufferedBytes: number
 }
 
 /** The server's options from config.toml `[rpc]` (`laddr` must be set); transport timings keep CometBFT's defaults. */
@@ -52,6 +54,7 @@ export function cometRpcOptionsFromConfig(rpc: CometRpcConfig): CometRpcOptions 
     wsReadWait: 30_000,
     wsPingPeriod: 27_000,
     wsWriteBufferSize: 200,
+    wsMaxBufferedBytes: 32 * 1024 * 1024,
   }
 }
 

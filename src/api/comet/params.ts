@@ -203,10 +203,12 @@ export function decodeJsonParams<P extends readonly Param[]>(params: readonly [.
       const got = raw.map((v) => `[${[...utf8ToBytes(JSON.stringify(v) ?? 'null')].join(' ')}]`).join(' ')
       throw new Error(`expected ${params.length} parameters ([${params.map((p) => p.name).join(' ')}]), got ${raw.length} ([${got}])`)
     }
-    params.forEach((p, i) => (out[p.name] = p.decodeJson(raw[i])))
+    params.forEach((p, i) => {
+      out[p.name] = p.decodeJson(raw[i])
+    })
   } else if (typeof raw === 'object') {
     const obj = raw as Record<string, unknown>
-    for (const p of params) out[p.name] = Object.prototype.hasOwnProperty.call(obj, p.name) ? p.decodeJson(obj[p.name]) : p.absent
+    for (const p of params) out[p.name] = Object.hasOwn(obj, p.name) ? p.decodeJson(obj[p.name]) : p.absent
   } else {
     throw new Error(`unknown type for JSON params: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type []json.RawMessage. Expected map or array`)
   }

@@ -2,7 +2,8 @@
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
 import { hashTx } from '../../chain/comet/hash.js'
 import { merkleProofs } from '../../chain/comet/merkle.js'
-import type { TxRecord } from './backend.js'
+import type { TxResult } from '../../chain/comet/types.js'
+import { cometErrorOf } from './errors.js'
 import { emptyExecTxResult } from './json-abci.js'
 import { encodeCheckTx, encodeExecTxResult, encodeHexBytes, encodeInt64, encodeTxProof } from './json.js'
 import { pageOf, validatePage, validatePerPage, type RouteContext } from './route.js'
@@ -20,7 +21,7 @@ async function proveTx(ctx: RouteContext, height: number, index: number): Promis
 }
 
 /** `ResultTx`: hash, height, index, tx_result, tx, and `proof` only when asked for. */
-async function encodeResultTx(ctx: RouteContext, r: TxRecord, prove: boolean): Promise<JsonObject> {
+async function encodeResultTx(ctx: RouteContext, r: TxResult, prove: boolean): Promise<JsonObject> {
   return {
     hash: encodeHexBytes(hashTx(r.tx)),
     height: encodeInt64(r.height),
@@ -51,7 +52,7 @@ export async function searchTxs(
   await requireTxIndex(ctx)
   if (args.query.length > MAX_QUERY_LENGTH) throw new Error('maximum query length exceeded')
   const results = [...(await ctx.backend.searchTxs(args.query))]
-  const asc = (a: TxRecord, b: TxRecord): number => a.height - b.height || a.index - b.index
+  const asc = (a: TxResult, b: TxResult): number => a.height - b.height || a.index - b.index
   switch (args.order_by) {
     case 'desc':
       results.sort((a, b) => asc(b, a))
@@ -124,7 +125,7 @@ export async function broadcastTxCommit(ctx: RouteContext, args: { tx: Uint8Arra
     try {
       check = await ctx.backend.broadcastTx(args.tx)
     } catch (err) {
-      throw new Error(`error on broadcastTxCommit: ${(err as Error).message}`)
+      throw new Error(`error on broadcastTxCommit: ${cometErrorOf(err).data}`)
     }
     const base = { check_tx: encodeCheckTx(check), tx_result: encodeExecTxResult(emptyExecTxResult()), hash: encodeHexBytes(hash), height: '0' }
     if (check.code !== 0) return base

@@ -29,7 +29,7 @@ function describeBadId(v: unknown): [string, string] {
 
 /** The member named `name`: exact match first, then case-insensitive (Go `encoding/json`). */
 function member(obj: Record<string, unknown>, name: string): unknown {
-  if (Object.prototype.hasOwnProperty.call(obj, name)) return obj[name]
+  if (Object.hasOwn(obj, name)) return obj[name]
   const key = Object.keys(obj).find((k) => k.toLowerCase() === name)
   return key === undefined ? undefined : obj[key]
 }

@@ -2,9 +2,8 @@
  * debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash and debug_traceCall (geth
  * eth/tracers/api.go), each under the global trace limit (trace-limiter.ts). A block trace answers
  * `[{txHash, result}]`, with `{txHash, error}` for a transaction whose trace failed; block 0 is refused
- * with `genesis is not traceable`; a `tracerConfig` a tracer cannot use is a -32000 error, as geth's.
+ * with `genesis is not traceable`; a `tracerConfig` a tracer cannot use is a `TracerConfigError`.
  */
-import { TracerConfigError } from '../../chain/evm/tracing/hooks.js'
 import { GenesisNotTraceableError } from '../../chain/evm/tracing/trace-errors.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { hash } from '../../rpc/codecs.js'
@@ -17,16 +16,6 @@ import { heightOf, resolveBlock } from './resolve-block.js'
 import { defaultTraceCallConfig, defaultTracerRequest, traceCallConfig, traceConfig } from './trace-config.js'
 import type { TraceLimiter } from './trace-limiter.js'
 
-/** Runs a trace under the limiter; a tracer's refusal of its config becomes geth's plain error. */
-async function limited<T>(limiter: TraceLimiter, trace: () => Promise<T>): Promise<T> {
-  try {
-    return await limiter.run(trace)
-  } catch (err) {
-    if (err instanceof TracerConfigError) throw new NodeError(err.message)
-    throw err
-  }
-}
-
 /** geth `txTraceResult` JSON. */
 function formatBlockTrace(results: readonly TxTraceResult[]): unknown[] {
   return results.map((r) => (r.error !== undefined ? { txHash: bytesToHex(r.txHash), error: r.error } : { txHash: bytesToHex(r.txHash), result: r.result }))
@@ -36,11 +25,11 @@ export function createDebugTraceMethods(backend: DebugBackend, limiter: TraceLim
   const traceBlock = async (selector: BlockSelector, request: TracerRequest): Promise<unknown[]> => {
     const block = await resolveBlock(backend, selector)
     if (block.number === 0) throw new GenesisNotTraceableError()
-    return formatBlockTrace(await limited(limiter, () => backend.traceBlock(block, request)))
+    return formatBlockTrace(await limiter.run(() => backend.traceBlock(block, request)))
   }
   return [
     defineMethod('debug_traceTransaction', [required(hash), optional(traceConfig)], ([txHash, config]) =>
-      limited(limiter, () => backend.traceTransaction(txHash, config ?? defaultTracerRequest())),
+      limiter.run(() => backend.traceTransaction(txHash, config ?? defaultTracerRequest())),
     ),
     defineMethod('debug_traceBlockByNumber', [required(blockNumberOrTag), optional(traceConfig)], ([number, config]) => traceBlock(number, config ?? defaultTracerRequest())),
     defineMethod('debug_traceBlockByHash', [required(hash), optional(traceConfig)], ([blockHash, config]) => traceBlock({ hash: blockHash, requireCanonical: false }, config ?? defaultTracerRequest())),
@@ -48,7 +37,7 @@ export function createDebugTraceMethods(backend: DebugBackend, limiter: TraceLim
       if (at === 'pending') throw new NodeError('tracing on top of pending is not supported')
       const block = await resolveBlock(backend, typeof at === 'object' ? at : heightOf(backend, at))
       const { request, overrides } = config ?? defaultTraceCallConfig()
-      return limited(limiter, () => backend.traceCall(args, block.number, overrides, request))
+      return limiter.run(() => backend.traceCall(args, block.number, overrides, request))
     }),
   ]
 }

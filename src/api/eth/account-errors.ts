@@ -4,14 +4,9 @@
  * (ethers and viem surface `authentication needed: password or unlock` to the user as is).
  */
 import { NodeError } from '../../utils/errors.js'
-import { RpcErrorCode } from '../../rpc/json-rpc.js'
 
 /** A refusal of a key-using method; the message is geth's. */
-export class AccountError extends NodeError {
-  constructor(message: string) {
-    super(message, RpcErrorCode.server)
-  }
-}
+export class AccountError extends NodeError {}
 
 export const accountErrors = {
   /** geth `keystore.ErrLocked`: signing without a passphrase with an account that is not unlocked. */

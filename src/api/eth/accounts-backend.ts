@@ -6,7 +6,7 @@
  * (and their tests, with a double) cannot leak or keep a key.
  *
  * Errors: throw the `accountErrors` of account-errors.ts (geth's texts); a key file that cannot be read
- * is a NodeError(-32000) with its reason.
+ * is a NodeError with its reason.
  */
 import { accountErrors } from './account-errors.js'
 

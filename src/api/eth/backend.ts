@@ -4,9 +4,9 @@
  * resolved: heights are numbers (tags and EIP-1898 hashes are resolved by the handlers), and results
  * are the chain's EVM view records (`chain/evm/views.ts`), formatted to JSON by `format.ts`.
  *
- * Errors: throw `NodeError` (utils/errors.ts) with code -32000 and geth's message for expected
- * failures (e.g. the pool's `nonce too low`, `insufficient funds for gas * price + value`); anything
- * else thrown is reported to the caller as -32603 `internal error` and logged.
+ * Errors: throw the domain's typed errors (`ExecutionRevertedError`, `TxPoolError`, ...) or a
+ * `NodeError` (utils/errors.ts) with geth's message for expected failures; api/evm-errors.ts maps
+ * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
 import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
 
@@ -36,23 +36,6 @@ export interface ExecutionOptions {
   gasCap: bigint
   /** Wall-clock limit in ms (`evm-timeout`, default 5 s; eth_call only in Evmos); 0 = none. */
   timeout: number
-}
-
-/**
- * Outcome of eth_call / eth_estimateGas. A REVERT is not thrown: the handler renders it (code 3,
- * `execution reverted: <reason>`, data = `returnData`). Failures that are not an EVM outcome
- * (`gas required exceeds allowance (N)`, `insufficient funds for transfer`, timeout...) are thrown as
- * NodeError(-32000).
- */
-export interface ExecutionResult {
-  /** Return data, or the revert data when `reverted`. */
-  returnData: Uint8Array
-  /** eth_call: gas used; eth_estimateGas: the estimate (meaningful when not failed). */
-  gasUsed: bigint
-  /** The execution ended with REVERT. */
-  reverted: boolean
-  /** Another EVM error (geth text: `out of gas`, `invalid opcode: INVALID`...), else undefined. */
-  vmError: string | undefined
 }
 
 /** eth_getLogs with the range already resolved, ordered and capped by the handler. */
@@ -140,11 +123,16 @@ export interface EthBackend {
   /** Next nonce counting the pool's executable transactions of `address` (tag `pending`). */
   getPendingNonce(address: Uint8Array): Promise<bigint>
 
-  /** Simulates a call on the state after block `height`. */
-  call(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult>
-  /** Estimates gas on the state after block `height`; `gasUsed` of the result is the estimate. */
-  estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult>
-  /** Admits a signed transaction to the pool; returns its hash or throws NodeError with the pool's geth message. */
+  /**
+   * Simulates a call on the state after block `height`; returns its return data. A failed execution
+   * throws chain/evm/errors.ts' `ExecutionRevertedError` (revert data and decoded reason) or
+   * `VmExecutionError` (geth's text: `out of gas`, `invalid opcode: INVALID`...); other failures
+   * (`gas required exceeds allowance (N)`, the timeout...) throw their typed errors too.
+   */
+  call(args: CallArgs, height: number, options: ExecutionOptions): Promise<Uint8Array>
+  /** Estimates gas on the state after block `height`; fails as `call`. */
+  estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<bigint>
+  /** Admits a signed transaction to the pool; returns its hash or throws the pool's `TxPoolError` (geth's message). */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
 
   /** Suggested priority fee (eth_maxPriorityFeePerGas; eth_gasPrice adds the latest base fee). */

@@ -1,7 +1,7 @@
 /**
  * eth_call and eth_estimateGas: simulated executions on the state after a block (default `latest`),
- * bounded by `gas-cap` and `evm-timeout`. A revert is rendered as geth: code 3, message
- * `execution reverted: <reason>`, data = the revert bytes.
+ * bounded by `gas-cap` and `evm-timeout`. A revert is thrown by the backend and rendered as geth's
+ * (code 3, message `execution reverted: <reason>`, data = the revert bytes) by api/evm-errors.ts.
  */
 import { toQuantity } from '../../primitives/quantity.js'
 import { DecodeError, jsonKind, type Codec } from '../../rpc/codecs.js'
@@ -9,7 +9,6 @@ import { defineMethod, optional, required, type MethodTable } from '../../rpc/me
 import type { EthBackend, ExecutionOptions } from './backend.js'
 import { blockSelector } from './block-params.js'
 import { callArgs } from './call-args.js'
-import { executionError } from './errors.js'
 import { encodeData } from './format.js'
 import type { EthApiOptions } from './options.js'
 import { resolveStateHeight } from './resolve-block.js'
@@ -37,18 +36,12 @@ export function createEthExecuteMethods(backend: EthBackend, options: EthApiOpti
   return [
     defineMethod('eth_call', params, async ([args, at]) => {
       const height = await resolveStateHeight(backend, at)
-      const result = await backend.call(args, height, execution)
-      const err = executionError(result)
-      if (err) throw err
-      return encodeData(result.returnData)
+      return encodeData(await backend.call(args, height, execution))
     }),
     // geth's default block for estimation is `pending`, which is `latest` here.
     defineMethod('eth_estimateGas', params, async ([args, at]) => {
       const height = await resolveStateHeight(backend, at)
-      const result = await backend.estimateGas(args, height, execution)
-      const err = executionError(result)
-      if (err) throw err
-      return toQuantity(result.gasUsed)
+      return toQuantity(await backend.estimateGas(args, height, execution))
     }),
   ]
 }

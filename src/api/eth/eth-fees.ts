@@ -1,5 +1,5 @@
 /** eth methods about fees: gas price suggestion, priority fee, fee history. */
-import { NodeError } from '../../utils/errors.js'
+import { UnknownBlockError } from '../../chain/evm/errors.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { arrayOf, float } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
@@ -16,7 +16,7 @@ export function createEthFeeMethods(backend: EthBackend, options: EthApiOptions)
     // geth: suggested tip + the latest block's base fee.
     defineMethod('eth_gasPrice', [], async () => {
       const [tip, head] = await Promise.all([backend.suggestGasTipCap(), backend.getBlockByNumber(backend.latestHeight())])
-      if (head === undefined) throw new NodeError('header not found')
+      if (head === undefined) throw new UnknownBlockError()
       return toQuantity(tip + head.baseFeePerGas)
     }),
     defineMethod('eth_maxPriorityFeePerGas', [], async () => toQuantity(await backend.suggestGasTipCap())),

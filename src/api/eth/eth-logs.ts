@@ -2,6 +2,7 @@
  * eth_getLogs: resolves the filter's range (tags → heights, default `latest`), enforces the
  * `block-range-cap` and `logs-cap` limits with Evmos/geth wording, and formats the backend's logs.
  */
+import { LogLimitError } from '../../chain/evm/errors.js'
 import { NodeError } from '../../utils/errors.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend, LogQuery } from './backend.js'
@@ -38,7 +39,7 @@ async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApi
   }
   const query: LogQuery = { fromBlock, toBlock, addresses: filter.addresses, topics: filter.topics, limit: options.logsCap }
   const logs = await backend.getLogs(query)
-  if (options.logsCap > 0 && logs.length > options.logsCap) throw new NodeError(`query returned more than ${options.logsCap} results`)
+  if (options.logsCap > 0 && logs.length > options.logsCap) throw new LogLimitError(options.logsCap)
   return logs
 }
 

@@ -2,7 +2,9 @@
  * The web3, net, eth, txpool, miner and personal namespaces over an `EthBackend` and an
  * `AccountsBackend`. The node builds the tables once and hands them to the transport's Dispatcher with
  * the enabled namespaces:
- *   const dispatcher = new Dispatcher(createEthApi(backend, config.jsonRpc, subs, filters, accounts), {namespaces: config.jsonRpc.api, ...}, log)
+ *   const tables = createEthApi(backend, config.jsonRpc, subs, filters, accounts)
+ *   const dispatcher = new Dispatcher(tables, {namespaces: config.jsonRpc.api, ...}, log, renderEvmApiError)
+ * Errors thrown by the handlers are rendered by the EVM surface's error table (api/evm-errors.ts).
  */
 import type { MethodTable } from '../../rpc/method-table.js'
 import { noAccounts, type AccountsBackend } from './accounts-backend.js'
@@ -30,13 +32,12 @@ import { createWeb3Methods } from './web3.js'
 
 export type { AccountSigner, AccountsBackend, KeyStoreWallet, RecoverableSignature } from './accounts-backend.js'
 export { AccountError, accountErrors } from './account-errors.js'
-export type { EthBackend, CallArgs, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from './backend.js'
+export type { EthBackend, CallArgs, ExecutionOptions, LogQuery, SyncStatus } from './backend.js'
 export type { AccessListResult, AccountProof, PoolContent } from './backend.js'
 export type { BlockNumberOrTag, BlockSelector, BlockTag } from './block-params.js'
 export type { LogFilter } from './log-filter.js'
 export type { SubscriptionService } from './eth-subscribe.js'
 export { defaultEthApiOptions, type EthApiOptions } from './options.js'
-export { ExecutionRevertedError, decodeRevertReason } from './errors.js'
 export { formatBlock, formatLog, formatReceipt, formatTransaction } from './format.js'
 export { getLogs } from './eth-logs.js'
 export type { EthBlockEvent, EthEvents, EthPendingTxEvent } from './events.js'

@@ -11,7 +11,6 @@
  * - miner_stop: null, a no-op (decisions.md).
  */
 import { NodeError } from '../../utils/errors.js'
-import { RpcErrorCode } from '../../rpc/json-rpc.js'
 import { DecodeError, address, jsonKind, quantity, string, uint64, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'
@@ -31,7 +30,7 @@ export const threadCount: Codec<number> = (value) => {
 
 /** -32000 `unsupported rpc function: miner_<name>` (Evmos' wording). */
 function unsupported(method: string): NodeError {
-  return new NodeError(`unsupported rpc function: ${method}`, RpcErrorCode.server)
+  return new NodeError(`unsupported rpc function: ${method}`)
 }
 
 export function createMinerMethods(backend: EthBackend): MethodTable {
@@ -48,7 +47,7 @@ export function createMinerMethods(backend: EthBackend): MethodTable {
     // geth measures the string as given (its UTF-8 bytes), not hex-decoded.
     defineMethod('miner_setExtra', [required(string)], ([extra]) => {
       const length = Buffer.byteLength(extra, 'utf8')
-      if (length > MAX_EXTRA_DATA_BYTES) throw new NodeError(`extra exceeds max length. ${length} > ${MAX_EXTRA_DATA_BYTES}`, RpcErrorCode.server)
+      if (length > MAX_EXTRA_DATA_BYTES) throw new NodeError(`extra exceeds max length. ${length} > ${MAX_EXTRA_DATA_BYTES}`)
       throw unsupported('miner_setExtra')
     }),
     defineMethod('miner_start', [optional(threadCount)], () => {

@@ -18,7 +18,6 @@ import { DEFAULT_UNLOCK_SECONDS } from '../../keystore/unlock-manager.js'
 import { DecodeError, address, data, jsonKind, string, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import { NodeError } from '../../utils/errors.js'
-import { RpcErrorCode } from '../../rpc/json-rpc.js'
 import { accountErrors } from './account-errors.js'
 import { signDigest, type AccountsBackend, type KeyStoreWallet } from './accounts-backend.js'
 import { encodeData } from './format.js'
@@ -53,13 +52,13 @@ export function formatWallet(wallet: KeyStoreWallet): WalletJson {
 export function parseRawPrivateKey(text: string): Uint8Array {
   const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text
   const bad = /[^0-9a-fA-F]/.exec(hex)
-  if (bad) throw new NodeError(`invalid hex character ${JSON.stringify(bad[0])} in private key`, RpcErrorCode.server)
-  if (hex.length % 2 !== 0) throw new NodeError('invalid hex data for private key', RpcErrorCode.server)
-  if (hex.length !== 64) throw new NodeError('invalid length, need 256 bits', RpcErrorCode.server)
+  if (bad) throw new NodeError(`invalid hex character ${JSON.stringify(bad[0])} in private key`)
+  if (hex.length % 2 !== 0) throw new NodeError('invalid hex data for private key')
+  if (hex.length !== 64) throw new NodeError('invalid length, need 256 bits')
   const key = new Uint8Array(Buffer.from(hex, 'hex'))
   if (!isValidPrivateKey(key)) {
     wipe(key)
-    throw new NodeError('invalid private key', RpcErrorCode.server)
+    throw new NodeError('invalid private key')
   }
   return key
 }

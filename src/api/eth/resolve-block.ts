@@ -3,10 +3,10 @@
  * last committed block (pending state is the latest state, and BFT blocks are final); `earliest` is the
  * genesis block, height 0. The pending *block* is built from the pool by eth-pending.ts.
  */
+import { UnknownBlockError } from '../../chain/evm/errors.js'
 import type { EvmBlock } from '../../chain/evm/views.js'
 import type { EthBackend } from './backend.js'
 import type { BlockNumberOrTag, BlockSelector } from './block-params.js'
-import { headerForHashNotFoundError, headerNotFoundError } from './errors.js'
 
 /** The height a number or tag names (may be past the head). */
 export function resolveHeight(backend: EthBackend, block: BlockNumberOrTag): number {
@@ -34,10 +34,10 @@ export function getBlockBySelector(backend: EthBackend, block: BlockSelector): P
 export async function resolveStateHeight(backend: EthBackend, block: BlockSelector): Promise<number> {
   if (typeof block === 'object') {
     const found = await backend.getBlockByHash(block.hash)
-    if (found === undefined) throw headerForHashNotFoundError()
+    if (found === undefined) throw new UnknownBlockError('header for hash not found')
     return found.number
   }
   const height = resolveHeight(backend, block)
-  if (height > backend.latestHeight()) throw headerNotFoundError()
+  if (height > backend.latestHeight()) throw new UnknownBlockError()
   return height
 }

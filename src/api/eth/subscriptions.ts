@@ -19,7 +19,7 @@ import { randomBytes } from '../../crypto/random.js'
 import { DecodeError, jsonKind } from '../../rpc/codecs.js'
 import { RpcErrorCode } from '../../rpc/json-rpc.js'
 import type { NotificationSink } from '../../rpc/method-table.js'
-import { invalidParamsError } from '../../rpc/rpc-errors.js'
+import { RpcError, invalidParamsError } from '../../rpc/rpc-errors.js'
 import { NodeError } from '../../utils/errors.js'
 import type { Logger } from '../../utils/logger.js'
 import { toQuantity } from '../../primitives/quantity.js'
@@ -53,15 +53,15 @@ export function renderNotification(subscription: string, resultJson: string): st
 }
 
 /** geth `subscriptionNotFoundError`. */
-function unknownSubscriptionError(name: string): NodeError {
-  return new NodeError(`no "${name}" subscription in eth namespace`, RpcErrorCode.methodNotFound)
+function unknownSubscriptionError(name: string): RpcError {
+  return new RpcError(RpcErrorCode.methodNotFound, `no "${name}" subscription in eth namespace`)
 }
 
 /**
  * geth parses the subscription name as argument 0 together with the callback's own arguments
  * (`rpc/handler.go handleSubscribe`), so the options object is argument 1.
  */
-function invalidOption(err: unknown): NodeError {
+function invalidOption(err: unknown): RpcError {
   return invalidParamsError(`invalid argument 1: ${err instanceof Error ? err.message : String(err)}`)
 }
 

@@ -6,7 +6,6 @@
 import { keccak256, publicKeyToAddress, recoverPublicKey } from '../../crypto/index.js'
 import { concatBytes, utf8ToBytes } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
-import { RpcErrorCode } from '../../rpc/json-rpc.js'
 import type { RecoverableSignature } from './accounts-backend.js'
 
 /** Bytes of an RPC signature: r (32) ‖ s (32) ‖ V (1) (geth `crypto.SignatureLength`). */
@@ -37,15 +36,15 @@ export function encodeRpcSignature(sig: RecoverableSignature): Uint8Array {
  * with geth's checks and texts: 65 bytes, V of 27 or 28 (the RPC form; a raw 0/1 is refused as geth does).
  */
 export function recoverTextSigner(message: Uint8Array, signature: Uint8Array): Uint8Array {
-  if (signature.length !== SIGNATURE_LENGTH) throw new NodeError(`signature must be ${SIGNATURE_LENGTH} bytes long`, RpcErrorCode.server)
+  if (signature.length !== SIGNATURE_LENGTH) throw new NodeError(`signature must be ${SIGNATURE_LENGTH} bytes long`)
   const v = signature[64]!
-  if (v !== V_OFFSET && v !== V_OFFSET + 1) throw new NodeError('invalid Ethereum signature (V is not 27 or 28)', RpcErrorCode.server)
+  if (v !== V_OFFSET && v !== V_OFFSET + 1) throw new NodeError('invalid Ethereum signature (V is not 27 or 28)')
   let publicKey: Uint8Array
   try {
     publicKey = recoverPublicKey(textHash(message), signature.subarray(0, 32), signature.subarray(32, 64), v - V_OFFSET)
   } catch {
     // geth's secp256k1 binding: r or s out of range, or no curve point for r.
-    throw new NodeError('invalid signature', RpcErrorCode.server)
+    throw new NodeError('invalid signature')
   }
   return publicKeyToAddress(publicKey)
 }

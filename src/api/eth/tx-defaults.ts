@@ -11,34 +11,26 @@
  *   from geth before v1.9, when it did not estimate: a contract creation or most calls need more and would
  *   fail out of gas, so nodectl estimates as geth, Anvil and Hardhat do (README "Behaviour notes").
  */
+import { UnknownBlockError } from '../../chain/evm/errors.js'
 import type { UnsignedTxFields } from '../../chain/evm/unsigned-tx.js'
 import { NodeError } from '../../utils/errors.js'
-import { RpcErrorCode } from '../../rpc/json-rpc.js'
 import type { EthBackend, ExecutionOptions } from './backend.js'
-import { executionError, headerNotFoundError } from './errors.js'
 import type { SendArgs } from './send-args.js'
 
 /** EIP-1559 fee cap headroom: the base fee can rise 12.5% per full block, so ×2 covers about 6 full blocks (geth). */
 const BASE_FEE_HEADROOM = 2n
-
-function serverError(message: string): NodeError {
-  return new NodeError(message, RpcErrorCode.server)
-}
 
 /** Fills `args` for eth_sendTransaction / personal_sendTransaction. */
 export async function fillTransaction(backend: EthBackend, args: SendArgs, execution: ExecutionOptions): Promise<UnsignedTxFields> {
   const fees = await fillFees(backend, args)
   const chainId = checkChainId(backend, args)
   const input = args.input ?? new Uint8Array(0)
-  if (args.to === undefined && input.length === 0) throw serverError('contract creation without any data provided')
+  if (args.to === undefined && input.length === 0) throw new NodeError('contract creation without any data provided')
   const nonce = args.nonce ?? (await backend.getPendingNonce(args.from))
   let gasLimit = args.gas
   if (gasLimit === undefined) {
     // The estimate ignores the nonce (geth skips nonce checks while estimating); a failure is the caller's answer.
-    const estimate = await backend.estimateGas({ ...args, ...fees, nonce: undefined, input }, backend.latestHeight(), execution)
-    const err = executionError(estimate)
-    if (err) throw err
-    gasLimit = estimate.gasUsed
+    gasLimit = await backend.estimateGas({ ...args, ...fees, nonce: undefined, input }, backend.latestHeight(), execution)
   }
   return { chainId, nonce, gasLimit, to: args.to, value: args.value ?? 0n, data: input, accessList: args.accessList, ...fees }
 }
@@ -48,11 +40,11 @@ export async function fillTransaction(backend: EthBackend, args: SendArgs, execu
  * node's defaults may no longer hold), so gas, fees and nonce must be given; the rest is defaulted.
  */
 export function completeTransaction(backend: EthBackend, args: SendArgs): UnsignedTxFields {
-  if (args.gas === undefined) throw serverError('gas not specified')
+  if (args.gas === undefined) throw new NodeError('gas not specified')
   if (args.gasPrice === undefined && (args.maxPriorityFeePerGas === undefined || args.maxFeePerGas === undefined)) {
-    throw serverError('missing gasPrice or maxFeePerGas/maxPriorityFeePerGas')
+    throw new NodeError('missing gasPrice or maxFeePerGas/maxPriorityFeePerGas')
   }
-  if (args.nonce === undefined) throw serverError('nonce not specified')
+  if (args.nonce === undefined) throw new NodeError('nonce not specified')
   return {
     chainId: checkChainId(backend, args),
     nonce: args.nonce,
@@ -79,16 +71,16 @@ async function fillFees(backend: EthBackend, args: SendArgs): Promise<Fees> {
   let maxFee = args.maxFeePerGas
   if (maxFee === undefined) {
     const head = await backend.getBlockByNumber(backend.latestHeight())
-    if (head === undefined) throw headerNotFoundError()
+    if (head === undefined) throw new UnknownBlockError()
     maxFee = BASE_FEE_HEADROOM * head.baseFeePerGas + tip
   }
-  if (maxFee < tip) throw serverError(`maxFeePerGas (${maxFee}) < maxPriorityFeePerGas (${tip})`)
+  if (maxFee < tip) throw new NodeError(`maxFeePerGas (${maxFee}) < maxPriorityFeePerGas (${tip})`)
   return { gasPrice: undefined, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip }
 }
 
 function checkChainId(backend: EthBackend, args: SendArgs): bigint {
   if (args.chainId !== undefined && args.chainId !== backend.chainId) {
-    throw serverError(`chainId does not match node's (have=${args.chainId}, want=${backend.chainId})`)
+    throw new NodeError(`chainId does not match node's (have=${args.chainId}, want=${backend.chainId})`)
   }
   return backend.chainId
 }

@@ -84,7 +84,7 @@ export class BlockStore {
   async heightByHash(hash: Uint8Array): Promise<number | undefined> {
     if (hash.length === 0) return undefined
     const bytes = await this.db.get(prefixedKey(Prefix.blockHash, hash))
-    if (!bytes || bytes.length !== 8) return undefined
+    if (bytes?.length !== 8) return undefined
     const height = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0))
     return this.inRange(height) ? height : undefined
   }

@@ -143,6 +143,14 @@ export interface ExecTxResult {
   codespace: string
 }
 
+/** ABCI `TxResult`: a committed tx, where it landed and what it did. */
+export interface TxResult {
+  height: number
+  index: number
+  tx: Uint8Array
+  result: ExecTxResult
+}
+
 /** Block sizes and limits (CometBFT `types/params.go`, `types/part_set.go`). */
 export const BLOCK_PART_SIZE_BYTES = 65536
 export const BLOCK_PROTOCOL_VERSION = 11n

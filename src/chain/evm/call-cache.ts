@@ -35,7 +35,7 @@ export class CallResultCache<T> {
   /** The remembered outcome of `key`, else `run()`'s (remembered when it is decided by the arguments). */
   get(key: string, run: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key)
-    if (hit) return hit
+    if (hit !== undefined) return hit
     const pending = run()
     this.entries.set(key, pending)
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!)

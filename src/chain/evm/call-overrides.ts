@@ -6,7 +6,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address } from '@ethereumjs/util'
 import { toChecksumAddress } from '../../primitives/address.js'
-import { NodeError } from '../../utils/errors.js'
+import { CallArgsError } from './errors.js'
 
 /** A 32-byte storage slot and its 32-byte value. */
 export interface StorageEntry {
@@ -49,7 +49,9 @@ export interface BlockOverrides {
 export async function applyStateOverrides(sm: MerkleStateManager, overrides: readonly StateOverride[]): Promise<void> {
   for (const { address: bytes, account: o } of overrides) {
     const address = new Address(bytes)
-    if (o.state !== undefined && o.stateDiff !== undefined) throw new NodeError(`account ${toChecksumAddress(bytes)} has both 'state' and 'stateDiff'`)
+    if (o.state !== undefined && o.stateDiff !== undefined) {
+      throw new CallArgsError(`account ${toChecksumAddress(bytes)} has both 'state' and 'stateDiff'`)
+    }
     if (o.nonce !== undefined || o.balance !== undefined || (await sm.getAccount(address)) === undefined) {
       const account = (await sm.getAccount(address)) ?? new Account()
       if (o.nonce !== undefined) account.nonce = o.nonce

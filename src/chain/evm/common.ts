@@ -3,7 +3,7 @@
  * shared/reference/ethereumjs-v10.md rule 1), with crypto routed through `crypto/` so the native
  * secp256k1 binding recovers senders and serves the ecrecover precompile.
  */
-import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { keccak256, recoverPublicKey, sha256 } from '../../crypto/index.js'
 import { installFastIsActivatedEIP } from './ethereumjs-patches.js'

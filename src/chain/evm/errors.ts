@@ -1,20 +1,19 @@
 /**
- * Typed errors of the EVM application. The RPC layer maps them to the wire in one place; codes and
- * messages follow geth (revert = code 3 with the revert data, everything else -32000).
+ * Typed errors of the EVM application, in geth's words and without wire codes: each RPC surface maps
+ * them in its error table (api/evm-errors.ts puts a revert with data on the wire as code 3).
  */
 import { NodeError } from '../../utils/errors.js'
-import { bytesToHex } from '../../primitives/hex.js'
-
-/** geth's JSON-RPC code for a reverted call that carries revert data. */
-export const EXECUTION_REVERTED_CODE = 3
 
 /**
- * A call or estimate that reverted: `execution reverted: <reason>` when the data decodes as
- * Error(string) or Panic(uint256), else `execution reverted`. `data` is the 0x hex of the revert bytes.
+ * A call or estimate that reverted: `execution reverted: <reason>` when the revert data decodes as
+ * Error(string) or Panic(uint256) (decoded once, where the EVM ran), else `execution reverted`.
  */
 export class ExecutionRevertedError extends NodeError {
-  constructor(readonly revertData: Uint8Array, readonly reason: string | undefined) {
-    super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, revertData.length > 0 ? EXECUTION_REVERTED_CODE : -32000, revertData.length > 0 ? bytesToHex(revertData) : undefined)
+  constructor(
+    readonly revertData: Uint8Array,
+    readonly reason: string | undefined,
+  ) {
+    super(reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`)
   }
 }
 
@@ -35,14 +34,14 @@ export class CallTimeoutError extends NodeError {
 /** Call arguments that cannot be used (e.g. both data and input, or gas below intrinsic gas). */
 export class CallArgsError extends NodeError {}
 
-/** A height or block the application does not have (geth: `header not found`). */
+/** A height or block the application does not have (geth: `header not found`, `header for hash not found`). */
 export class UnknownBlockError extends NodeError {
   constructor(message = 'header not found') {
     super(message)
   }
 }
 
-/** eth_getLogs matched more logs than allowed; the RPC renders `query returned more than N results`. */
+/** eth_getLogs matched more logs than allowed (geth: `query returned more than N results`). */
 export class LogLimitError extends NodeError {
   constructor(readonly limit: number) {
     super(`query returned more than ${limit} results`)

@@ -67,7 +67,10 @@ export function installJumpAnalysisCache(): Promise<boolean> {
         const table = this._evm?._opcodeMap
         if (typeof table !== 'object' || table === null) return analyse.call(this, code)
         let cache = caches.get(table)
-        if (!cache) caches.set(table, (cache = new Map()))
+        if (!cache) {
+          cache = new Map()
+          caches.set(table, cache)
+        }
         const key = Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString('latin1')
         let analysis = cache.get(key)
         if (!analysis) {
@@ -133,7 +136,10 @@ export function installAccountDecodeMemo(): void {
     const rlp = elem.accountRLP
     if (rlp === undefined) return Promise.resolve(undefined)
     let account = decoded.get(rlp)
-    if (!account) decoded.set(rlp, (account = createAccountFromRLP(rlp)))
+    if (!account) {
+      account = createAccountFromRLP(rlp)
+      decoded.set(rlp, account)
+    }
     return Promise.resolve(new Account(account.nonce, account.balance, account.storageRoot, account.codeHash))
   }
 }

@@ -196,20 +196,22 @@ function failureLog(vmError: string, returnValue: Uint8Array): string {
 export function classifyRunTxError(err: unknown, tx: DecodedTx, baseFee: bigint): [number, string] {
   const raw = err instanceof Error ? err.message : String(err)
   const msg = raw.replace(/\s*\(vm hf=.*$/s, '')
-  let m: RegExpExecArray | null
-  if ((m = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(msg))) {
-    const state = BigInt(m[1]!)
-    const got = BigInt(m[2]!)
+  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(msg)
+  if (nonce) {
+    const state = BigInt(nonce[1]!)
+    const got = BigInt(nonce[2]!)
     return [TxCode.InvalidSequence, `${got < state ? 'nonce too low' : 'nonce too high'}: address ${tx.fromHex}, tx: ${got} state: ${state}`]
   }
-  if ((m = /(?:upfront cost|max cost) is: (\d+) and the sender's account \(.*?\) only has: (\d+)/.exec(msg))) {
-    return [TxCode.InsufficientFunds, `insufficient funds for gas * price + value: address ${tx.fromHex} have ${m[2]} want ${m[1]}`]
+  const funds = /(?:upfront cost|max cost) is: (\d+) and the sender's account \(.*?\) only has: (\d+)/.exec(msg)
+  if (funds) {
+    return [TxCode.InsufficientFunds, `insufficient funds for gas * price + value: address ${tx.fromHex} have ${funds[2]} want ${funds[1]}`]
   }
   if (/is less than the block's baseFeePerGas/.test(msg)) {
     return [TxCode.InsufficientFee, `max fee per gas less than block base fee: address ${tx.fromHex}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${baseFee}`]
   }
-  if ((m = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg))) {
-    return [TxCode.OutOfGas, `intrinsic gas too low: have ${m[1]}, want ${m[2]}`]
+  const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
+  if (intrinsic) {
+    return [TxCode.OutOfGas, `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`]
   }
   if (/higher gas limit than the block/.test(msg)) return [TxCode.OutOfGas, `exceeds block gas limit`]
   if (/not EOA/.test(msg)) return [TxCode.Unauthorized, `sender not an eoa: address ${tx.fromHex}`]

@@ -86,7 +86,10 @@ export class StateCopy {
   /** The block calls run in, with the height's base fee or 0 (geth NoBaseFee for fee-less calls). */
   block(baseFee: bigint): Block {
     let block = this.blocks.get(baseFee)
-    if (!block) this.blocks.set(baseFee, (block = createExecutionBlock({ ...this.state.env, baseFee }, this.common)))
+    if (!block) {
+      block = createExecutionBlock({ ...this.state.env, baseFee }, this.common)
+      this.blocks.set(baseFee, block)
+    }
     return block
   }
 }

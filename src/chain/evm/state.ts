@@ -14,7 +14,7 @@ import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
 import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
-import { OverlayTrieDb, TrieDb } from './trie-db.js'
+import { type OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
 /** Trie nodes an RPC state copy keeps in memory (an LRU; survives per-call reverts). */

@@ -35,16 +35,16 @@ const PANIC_SELECTOR = 0x4e487b71
 
 /** Solidity panic codes (docs "Panic via assert and Error via require"), as geth words them. */
 const PANIC_REASONS: Record<number, string> = {
-  0x00: 'generic panic',
-  0x01: 'assert(false)',
-  0x11: 'arithmetic underflow or overflow',
-  0x12: 'division or modulo by zero',
-  0x21: 'enum overflow',
-  0x22: 'invalid encoded storage byte array accessed',
-  0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesN',
-  0x41: 'out of memory',
-  0x51: 'uninitialized function',
+  0: 'generic panic',
+  1: 'assert(false)',
+  17: 'arithmetic underflow or overflow',
+  18: 'division or modulo by zero',
+  33: 'enum overflow',
+  34: 'invalid encoded storage byte array accessed',
+  49: 'out-of-bounds array access; popping on an empty array',
+  50: 'out-of-bounds access of an array or bytesN',
+  65: 'out of memory',
+  81: 'uninitialized function',
 }
 
 /** The human reason of revert data, or undefined when it is neither Error(string) nor Panic(uint256). */

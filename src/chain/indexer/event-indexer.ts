@@ -11,20 +11,14 @@ import type { Database } from '../../db/database.js'
 import { prefixEnd } from '../../db/prefixes.js'
 import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../../primitives/hex.js'
 import { hashTx } from '../comet/hash.js'
-import type { AbciEvent, Block, ExecTxResult } from '../comet/types.js'
+import type { AbciEvent, Block, ExecTxResult, TxResult } from '../comet/types.js'
 import { QueryOp, ReservedKey, eventTypeOf, foldHex, matchQuery, matchValue, type EventMap, type Query, type QueryCondition } from '../comet/query/index.js'
 import { BLOCK_ATTR_TAIL, IndexKind, TX_ATTR_TAIL, attrPrefix, attrValueOf, indexKey, readU32, readU64, u32, u64, type TxLocation } from './index-keys.js'
-
-/** A committed tx with its result, read back from the block and state stores. */
-export interface IndexedTx extends TxLocation {
-  tx: Uint8Array
-  result: ExecTxResult
-}
 
 export interface EventIndexerOptions {
   db: Database
   /** Loads one committed tx and its result, alone (undefined when not stored). */
-  loadTx: (height: number, index: number) => Promise<Pick<IndexedTx, 'tx' | 'result'> | undefined>
+  loadTx: (height: number, index: number) => Promise<Pick<TxResult, 'tx' | 'result'> | undefined>
   /** Loads a height's FinalizeBlock events (undefined when not stored). */
   loadBlockEvents: (height: number) => Promise<readonly AbciEvent[] | undefined>
 }
@@ -103,15 +97,15 @@ export class EventIndexer {
   }
 
   /** The indexed tx with this consensus hash, with its bytes and result. */
-  async getTx(hash: Uint8Array): Promise<IndexedTx | undefined> {
+  async getTx(hash: Uint8Array): Promise<TxResult | undefined> {
     const loc = await this.getTxLocation(hash)
     const found = loc && (await this.opts.loadTx(loc.height, loc.index))
     return found && equalBytes(hashTx(found.tx), hash) ? { ...loc, ...found } : undefined
   }
 
   /** Every tx matching the query, in (height, index) order, with its bytes and result. */
-  async searchTxs(query: Query): Promise<IndexedTx[]> {
-    const out: IndexedTx[] = []
+  async searchTxs(query: Query): Promise<TxResult[]> {
+    const out: TxResult[] = []
     for (const loc of await this.txCandidates(query)) {
       const found = await this.opts.loadTx(loc.height, loc.index)
       if (!found) continue

@@ -2,7 +2,7 @@
  * `nodectl keys export <name|address>`: the account's v3 key file (`--keystore`, to stdout or a new
  * `--out` file), or with `--unsafe-raw` its unencrypted private key, after a warning and a confirmation.
  */
-import { open, rm } from 'node:fs/promises'
+import { open, rm, type FileHandle } from 'node:fs/promises'
 import { Flags } from '@oclif/core'
 import { accountArgs, describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { withSpinner } from '../../cli/spinner.js'
@@ -59,7 +59,7 @@ export default class KeysExport extends KeystoreCommand {
 
   /** Creates `path` (mode 0600) with `text`, refusing an existing file. */
   private async writeNewFile(path: string, text: string): Promise<void> {
-    let handle
+    let handle: FileHandle
     try {
       handle = await open(path, 'wx', EXPORT_FILE_MODE)
     } catch (err) {

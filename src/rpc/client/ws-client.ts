@@ -230,7 +230,10 @@ export class WsRpcClient implements RpcCaller {
       if (state?.active) state.onEvent(pushed.event)
       return
     }
-    if (pushed && state?.active) return this.onCancelled(new JsonRpcClientError(pushed.error.code, pushed.error.message, pushed.error.data))
+    if (pushed && state?.active) {
+      this.onCancelled(new JsonRpcClientError(pushed.error.code, pushed.error.message, pushed.error.data))
+      return
+    }
     const pending = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined
     if (!pending) return
     this.pending.delete(msg.id as number)
@@ -258,7 +261,10 @@ export class WsRpcClient implements RpcCaller {
     if (socket !== this.socket) return
     this.failPending(new NodeUnreachableError(this.url, 'connection lost'))
     if (this.closed || this.reconnecting || this.subs.size === 0) return
-    if (this.backoff === false) return this.giveUp(new NodeUnreachableError(this.url, 'connection lost'))
+    if (this.backoff === false) {
+      this.giveUp(new NodeUnreachableError(this.url, 'connection lost'))
+      return
+    }
     void this.reconnect(this.backoff)
   }
 

@@ -5,8 +5,9 @@
  */
 import { Transaction, Wallet, getBytes, hexlify, id, keccak256, toUtf8Bytes, AbiCoder } from 'ethers'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/chain/evm/views.js'
-import type { CallArgs, EthBackend, ExecutionOptions, ExecutionResult, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
+import type { CallArgs, EthBackend, ExecutionOptions, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
 import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
+import { ExecutionRevertedError, VmExecutionError } from '../../../src/chain/evm/errors.js'
 import { NodeError } from '../../../src/utils/errors.js'
 
 export const CHAIN_ID = 9000n
@@ -263,19 +264,18 @@ export class FakeBackend implements EthBackend {
   async getPendingNonce(address: Uint8Array): Promise<bigint> {
     return (await this.getNonce(address, this.latestHeight())) + (Buffer.from(address).equals(Buffer.from(SENDER)) ? 1n : 0n)
   }
-  async call(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult> {
+  async call(args: CallArgs, height: number, options: ExecutionOptions): Promise<Uint8Array> {
     this.calls.push({ args, height, options })
     const to = args.to === undefined ? undefined : Buffer.from(args.to)
     if (to?.equals(Buffer.from(REVERTER))) {
-      const data = getBytes('0x08c379a0' + AbiCoder.defaultAbiCoder().encode(['string'], ['nope']).slice(2))
-      return { returnData: data, gasUsed: 30_000n, reverted: true, vmError: undefined }
+      throw new ExecutionRevertedError(getBytes('0x08c379a0' + AbiCoder.defaultAbiCoder().encode(['string'], ['nope']).slice(2)), 'nope')
     }
-    if (to?.equals(Buffer.from(BURNER))) return { returnData: new Uint8Array(0), gasUsed: args.gas ?? options.gasCap, reverted: false, vmError: 'out of gas' }
-    return { returnData: pad32(new Uint8Array([height])), gasUsed: 21_000n, reverted: false, vmError: undefined }
+    if (to?.equals(Buffer.from(BURNER))) throw new VmExecutionError('out of gas')
+    return pad32(new Uint8Array([height]))
   }
-  async estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<ExecutionResult> {
-    const result = await this.call(args, height, options)
-    return { ...result, gasUsed: result.reverted ? result.gasUsed : 21_000n + BigInt(args.input?.length ?? 0) * 16n }
+  async estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<bigint> {
+    await this.call(args, height, options)
+    return 21_000n + BigInt(args.input?.length ?? 0) * 16n
   }
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     let tx: Transaction

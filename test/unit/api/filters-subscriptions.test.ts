@@ -10,6 +10,7 @@ import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../../../src/a
 import { formatBlock, formatTransaction } from '../../../src/api/eth/format.js'
 import { defaultEthApiOptions } from '../../../src/api/eth/options.js'
 import type { NotificationSink } from '../../../src/rpc/method-table.js'
+import { RpcError } from '../../../src/rpc/rpc-errors.js'
 import { NodeError } from '../../../src/utils/errors.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 import { FakeBackend, TOKEN, TRANSFER_TOPIC } from './fake-backend.js'
@@ -236,8 +237,8 @@ describe('SubscriptionManager', () => {
 
   it('validates names and arguments with geth codes, and limits subscriptions per connection', () => {
     const sink = new FakeSink()
-    expect(() => subs.subscribe(sink, 'nope', undefined)).toThrow(new NodeError('no "nope" subscription in eth namespace', -32601))
-    expect(() => subs.subscribe(sink, undefined, undefined)).toThrow(new NodeError('expected subscription name as first argument', -32602))
+    expect(() => subs.subscribe(sink, 'nope', undefined)).toThrow(new RpcError(-32601, 'no "nope" subscription in eth namespace'))
+    expect(() => subs.subscribe(sink, undefined, undefined)).toThrow(new RpcError(-32602, 'expected subscription name as first argument'))
     expect(() => subs.subscribe(sink, 'newHeads', 'x')).toThrow(expect.objectContaining({ code: -32602 }))
     expect(() => subs.subscribe(sink, 'logs', { topics: 'x' })).toThrow(expect.objectContaining({ code: -32602 }))
     expect(() => subs.subscribe(sink, 'syncing', {})).toThrow(expect.objectContaining({ code: -32602 }))

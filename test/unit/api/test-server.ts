@@ -1,5 +1,6 @@
 /** Starts the HTTP JSON-RPC server on port 0 over a FakeBackend, with a tiny JSON-RPC client. */
 import { createEthApi, defaultEthApiOptions, type EthApiOptions } from '../../../src/api/eth/index.js'
+import { renderEvmApiError } from '../../../src/api/evm-errors.js'
 import { Dispatcher, defaultDispatcherOptions, type DispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
 import { silentLogger } from '../../../src/utils/logger.js'
@@ -25,6 +26,7 @@ export async function startTestServer(
     createEthApi(backend, { ...defaultEthApiOptions, ...opts.api }),
     { ...defaultDispatcherOptions, ...opts.dispatcher },
     silentLogger,
+    renderEvmApiError,
   )
   // The fake backend's tests exercise the private namespaces' behaviour, not their authentication.
   const server = await HttpRpcServer.start(dispatcher, { ...defaultHttpRpcServerOptions, port: 0, auth: () => true, ...opts.http }, silentLogger)

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { CometEventSubscriptions } from '../../../src/api/comet/events/event-subscriptions.js'
-import type { RpcResponse } from '../../../src/api/comet/errors.js'
+import { renderCometError, type RpcResponse } from '../../../src/api/comet/errors.js'
 import type { WsClient } from '../../../src/api/comet/route.js'
 import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import { hashTx } from '../../../src/chain/comet/hash.js'
@@ -16,12 +16,18 @@ class FakeClient implements WsClient {
   closed = false
   /** How many more messages fit before the buffer is "full" (Infinity = never full). */
   room = Infinity
+  private onSent: ((r: RpcResponse) => void) | undefined
   constructor(readonly remoteAddr = '127.0.0.1:5000') {}
   send(r: RpcResponse): boolean {
     if (this.closed || this.room <= 0) return false
     this.room--
     this.sent.push(r)
+    this.onSent?.(r)
     return true
+  }
+  /** The next message the client accepts. */
+  nextSent(): Promise<RpcResponse> {
+    return new Promise((resolve) => (this.onSent = resolve))
   }
 }
 
@@ -91,7 +97,8 @@ describe('CometEventSubscriptions', () => {
     await subs.subscribe(a, 3, "tm.event='Vote'")
     await expect(subs.subscribe(a, 4, "tm.event='Tx'")).rejects.toThrow('max_subscriptions_per_client 2 reached')
     await expect(subs.subscribe(new FakeClient('b:1'), 1, "tm.event='Tx'")).rejects.toThrow('max_subscription_clients 1 reached')
-    await expect(subs.subscribe(a, 5, "tm.event=='Tx'")).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/^failed to parse query: offset 9: /) })
+    const badQuery = await subs.subscribe(a, 5, "tm.event=='Tx'").catch((err: unknown) => err)
+    expect(renderCometError(5, badQuery).error).toMatchObject({ code: -32602, data: expect.stringMatching(/^failed to parse query: offset 9:/) })
     await expect(subs.unsubscribe(a, "tm.event='Tx'")).rejects.toThrow('subscription not found')
     await subs.unsubscribe(a, "tm.event='NewBlock'")
     expect(subs.stats()).toEqual({ clients: 1, subscriptions: 1 })
@@ -110,8 +117,13 @@ describe('CometEventSubscriptions', () => {
     events.emit('NewRoundStep', roundStep) // buffer full: canceled
     expect(subs.stats()).toEqual({ clients: 1, subscriptions: 1 })
     c.room = Infinity
-    await new Promise((r) => setTimeout(r, 20))
-    expect(c.sent.at(-1)).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32000, message: 'Server error', data: 'subscription was canceled (reason: slow client)' } })
+    // The refused cancellation notice is sent again once the buffer has room.
+    const notice = await c.nextSent()
+    expect(notice).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32000, message: 'Server error', data: 'subscription was canceled (reason: slow client)' },
+    })
     events.emit('NewRoundStep', roundStep)
     expect(c.sent.filter((r) => r.id === 9)).toHaveLength(2)
   })

@@ -5,22 +5,21 @@
 import { hashTx } from '../../../src/chain/comet/hash.js'
 import { makeBlockId } from '../../../src/chain/comet/part-set.js'
 import type { BlockMeta } from '../../../src/chain/comet/block-store.js'
-import { SignedMsgType, type Block, type Commit, type ConsensusParams, type DuplicateVoteEvidence, type Vote } from '../../../src/chain/comet/types.js'
+import {
+  SignedMsgType,
+  type Block,
+  type Commit,
+  type ConsensusParams,
+  type DuplicateVoteEvidence,
+  type TxResult,
+  type Vote,
+} from '../../../src/chain/comet/types.js'
 import type { ValidatorSet } from '../../../src/chain/comet/validator-set.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
 import { bytesToUpperHex, equalBytes, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
-import type {
-  AbciInfo,
-  AbciQueryRequest,
-  AbciQueryResponse,
-  CheckTxResult,
-  CometBackend,
-  CometNodeInfo,
-  CometPeer,
-  FinalizeBlockResults,
-  RoundStateSnapshot,
-  TxRecord,
-} from '../../../src/api/comet/backend.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../../../src/consensus/application.js'
+import type { RoundStateSummary } from '../../../src/consensus/state-machine.js'
+import type { AbciQueryRequest, CometBackend, CometNodeInfo, CometPeer } from '../../../src/api/comet/backend.js'
 import { encodeGenesisDoc } from '../../../src/api/comet/json.js'
 import { stringifyJson } from '../../../src/api/comet/wire-json.js'
 import { emptyCommit } from '../../../src/chain/comet/commit.js'
@@ -30,7 +29,7 @@ export interface StoredHeight {
   block: Block
   meta: BlockMeta
   seen: Commit
-  results: FinalizeBlockResults
+  results: FinalizeBlockResponse
 }
 
 export const PARAMS: ConsensusParams = {
@@ -51,7 +50,7 @@ export const TXS: Record<number, Uint8Array[]> = {
   3: [utf8ToBytes('tx-3-a')],
 }
 
-function execResult(tx: Uint8Array, i: number): FinalizeBlockResults['txResults'][number] {
+function execResult(tx: Uint8Array, i: number): FinalizeBlockResponse['txResults'][number] {
   return {
     code: 0,
     data: i === 0 ? new Uint8Array(0) : utf8ToBytes(`ret-${i}`),
@@ -87,7 +86,7 @@ export class FakeBackend implements CometBackend {
   readonly seenTxs = new Set<string>()
   readonly evidence: DuplicateVoteEvidence[] = []
   /** Txs that broadcast_tx_commit should see included, by hash hex. */
-  private readonly waiters = new Map<string, (r: TxRecord) => void>()
+  private readonly waiters = new Map<string, (r: TxResult) => void>()
   catchingUp: boolean
   txIndex: boolean
 
@@ -103,7 +102,7 @@ export class FakeBackend implements CometBackend {
       const { blockId, bytes } = makeBlockId(block)
       // Height 1's commit has validator #1 ABSENT, to show an absent signature.
       const seen = signCommit(set, seeds, h, blockId, h === 1 ? [0] : undefined)
-      const results: FinalizeBlockResults = {
+      const results: FinalizeBlockResponse = {
         txResults: block.txs.map(execResult),
         events: h === 1 ? [] : [{ type: 'block_bloom', attributes: [{ key: 'bloom', value: '0x00', index: true }] }, { type: 'empty_event', attributes: [] }],
         validatorUpdates: h === 2 ? [{ pubKey: set.validators[0]!.pubKey, power: 20n }] : [],
@@ -167,7 +166,7 @@ export class FakeBackend implements CometBackend {
   loadSeenCommit(h: number): Commit | undefined {
     return this.heights.get(h)?.seen
   }
-  loadFinalizeBlockResults(h: number): FinalizeBlockResults | undefined {
+  loadFinalizeBlockResults(h: number): FinalizeBlockResponse | undefined {
     return this.heights.get(h)?.results
   }
   loadValidators(h: number): ValidatorSet | undefined {
@@ -189,14 +188,14 @@ export class FakeBackend implements CometBackend {
       }),
     )
   }
-  getTx(hash: Uint8Array): TxRecord | undefined {
+  getTx(hash: Uint8Array): TxResult | undefined {
     for (const [h, s] of this.heights) {
       const index = s.block.txs.findIndex((tx) => equalBytes(hashTx(tx), hash))
       if (index >= 0) return { height: h, index, tx: s.block.txs[index]!, result: s.results.txResults[index]! }
     }
     return undefined
   }
-  searchTxs(query: string): TxRecord[] {
+  searchTxs(query: string): TxResult[] {
     // A stand-in for the query engine: `tx.height=N` only.
     const m = /^tx\.height\s*=\s*(\d+)$/.exec(query)
     if (!m) throw new Error(`failed to parse query: unsupported query ${JSON.stringify(query)}`)
@@ -213,7 +212,7 @@ export class FakeBackend implements CometBackend {
   reapTxs(max: number): Uint8Array[] {
     return this.mempool.slice(0, max)
   }
-  broadcastTx(tx: Uint8Array): CheckTxResult {
+  broadcastTx(tx: Uint8Array): CheckTxResponse {
     const key = bytesToUpperHex(tx)
     if (this.seenTxs.has(key)) throw new Error('tx already exists in cache')
     this.seenTxs.add(key)
@@ -225,7 +224,7 @@ export class FakeBackend implements CometBackend {
     }
     return { code: 0, data: new Uint8Array([0xab, 0xcd]), log: '', gasWanted: 21000n, gasUsed: 0n, events: [], codespace: '' }
   }
-  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxRecord> {
+  waitForTx(hash: Uint8Array, signal: AbortSignal): Promise<TxResult> {
     return new Promise((resolve, reject) => {
       const key = bytesToUpperHex(hash)
       this.waiters.set(key, resolve)
@@ -235,16 +234,16 @@ export class FakeBackend implements CometBackend {
       })
     })
   }
-  checkTx(tx: Uint8Array): CheckTxResult {
+  checkTx(tx: Uint8Array): CheckTxResponse {
     return { code: tx.length === 0 ? 1 : 0, data: new Uint8Array(0), log: tx.length === 0 ? 'empty tx' : '', info: '', gasWanted: 5n, gasUsed: 3n, events: [{ type: 'check', attributes: [{ key: 'k', value: 'v', index: false }] }], codespace: '' }
   }
-  abciInfo(): AbciInfo {
+  abciInfo(): InfoResponse {
     return { data: 'nodectl', version: '0.1.0', appVersion: 0n, lastBlockHeight: 3, lastBlockAppHash: hexToBytes('AB'.repeat(32)) }
   }
-  abciQuery(req: AbciQueryRequest): AbciQueryResponse {
+  abciQuery(req: AbciQueryRequest): QueryResponse {
     return { code: 0, log: '', info: req.path, index: 0n, key: req.data, value: utf8ToBytes('value'), height: req.height === 0n ? 3 : Number(req.height), codespace: '' }
   }
-  roundState(): RoundStateSnapshot {
+  roundState(): RoundStateSummary {
     const s3 = this.stored(3)
     const vote = (i: number, type: typeof SignedMsgType.Prevote | typeof SignedMsgType.Precommit): Vote => ({
       type,

@@ -1,6 +1,6 @@
 /** Starting a consensus RPC server over the fake backend, and small HTTP / WebSocket clients. */
 import WebSocket from 'ws'
-import { CometRpcServer } from '../../../src/api/comet/server.js'
+import { CometRpcServer } from '../../../src/api/comet/comet-dialect.js'
 import { testCometRpcOptions, type CometRpcOptions } from '../../../src/api/comet/options.js'
 import type { EventSubscriptions } from '../../../src/api/comet/route.js'
 import { FakeBackend } from './fake-backend.js'
@@ -13,9 +13,8 @@ export interface Harness {
 
 export async function startHarness(opts: { options?: Partial<CometRpcOptions>; backend?: FakeBackend; subscriptions?: EventSubscriptions } = {}): Promise<Harness> {
   const backend = opts.backend ?? new FakeBackend()
-  const server = new CometRpcServer({ backend, options: { ...testCometRpcOptions, ...opts.options }, subscriptions: opts.subscriptions })
-  await server.start()
-  return { server, backend, url: server.url() }
+  const server = await CometRpcServer.start({ backend, options: { ...testCometRpcOptions, ...opts.options }, subscriptions: opts.subscriptions })
+  return { server, backend, url: server.url }
 }
 
 export interface HttpResult {
@@ -64,16 +63,21 @@ export class WsClientHelper {
     this.ws.send(typeof msg === 'string' ? msg : JSON.stringify(msg))
   }
 
-  /** Waits until `n` messages have arrived in total. */
-  async waitFor(n: number, timeoutMs = 2000): Promise<unknown[]> {
-    const deadline = Date.now() + timeoutMs
-    while (this.messages.length < n) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} messages, have ${this.messages.length}`)
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, 50)
-        this.waiters.push(() => (clearTimeout(t), resolve()))
-      })
-    }
+  /** Waits until `n` messages have arrived in total (checked on each message); fails after `timeoutMs`. */
+  async waitFor(n: number, timeoutMs = 10_000): Promise<unknown[]> {
+    if (this.messages.length >= n) return this.messages
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${n} messages, have ${this.messages.length}`)), timeoutMs)
+      const check = (): void => {
+        if (this.messages.length < n) {
+          this.waiters.push(check)
+          return
+        }
+        clearTimeout(timer)
+        resolve()
+      }
+      this.waiters.push(check)
+    })
     return this.messages
   }
 

@@ -85,9 +85,10 @@ describe('WebSocket transport', () => {
       ws.send({ jsonrpc: '2.0', method: 'health' })
       ws.send({ jsonrpc: '2.0', id: 1, method: 'status' })
       ws.send({ jsonrpc: '2.0', id: 2, method: 'health' })
-      const msgs = (await ws.waitFor(2)) as { id: number }[]
-      await new Promise((r) => setTimeout(r, 50))
-      expect(msgs.map((m) => m.id)).toEqual([1, 2])
+      // Replies keep request order, so the notification's reply, if any, would come before the third one.
+      ws.send({ jsonrpc: '2.0', id: 3, method: 'health' })
+      const msgs = (await ws.waitFor(3)) as { id: number }[]
+      expect(msgs.map((m) => m.id)).toEqual([1, 2, 3])
     } finally {
       ws.close()
     }
@@ -116,6 +117,8 @@ describe('WebSocket transport', () => {
   it('subscribe through an EventSubscriptions: ack {}, events with the same id, unsubscribeAll on close', async () => {
     const log: string[] = []
     const clients: WsClient[] = []
+    let unsubscribedAll!: () => void
+    const allGone = new Promise<void>((resolve) => (unsubscribedAll = resolve))
     const subs: EventSubscriptions = {
       async subscribe(client, requestId, query) {
         log.push(`sub ${client.remoteAddr.startsWith('127.0.0.1:')} ${requestId} ${query}`)
@@ -127,6 +130,7 @@ describe('WebSocket transport', () => {
       },
       async unsubscribeAll() {
         log.push('unsub all')
+        unsubscribedAll()
       },
     }
     const s = await startHarness({ subscriptions: subs })
@@ -137,7 +141,7 @@ describe('WebSocket transport', () => {
       expect(event).toMatchObject({ id: 'sub-1', result: { query: "tm.event='NewBlock'" } })
       expect(await ws.call({ jsonrpc: '2.0', id: 2, method: 'unsubscribe', params: ["tm.event='NewBlock'"] })).toEqual({ jsonrpc: '2.0', id: 2, result: {} })
       ws.close()
-      for (let i = 0; i < 40 && !log.includes('unsub all'); i++) await new Promise((r) => setTimeout(r, 25))
+      await allGone
       expect(log).toEqual(["sub true sub-1 tm.event='NewBlock'", "unsub tm.event='NewBlock'", 'unsub all'])
       expect(clients[0]!.closed).toBe(true)
       expect(clients[0]!.send({ jsonrpc: '2.0', id: 1, result: {} })).toBe(false)
@@ -151,10 +155,9 @@ describe('WebSocket transport', () => {
     try {
       const ws = await WsClientHelper.connect(s.url)
       let pings = 0
-      ws.ws.on('ping', () => pings++)
-      await new Promise((r) => setTimeout(r, 400))
-      expect(pings).toBeGreaterThan(2)
-      expect(ws.ws.readyState).toBe(ws.ws.OPEN) // pongs keep it alive
+      // Eight pings span more than the read wait: the pongs keep the connection alive.
+      await new Promise<void>((resolve) => ws.ws.on('ping', () => ++pings === 8 && resolve()))
+      expect(ws.ws.readyState).toBe(ws.ws.OPEN)
       ws.close()
       const silent = await WsClientHelper.connect(s.url, { autoPong: false })
       const closed = new Promise<void>((resolve) => silent.ws.once('close', () => resolve()))

@@ -8,7 +8,6 @@ function faultOf(text: string): { offset: number; reason: string } {
   } catch (err) {
     expect(err).toBeInstanceOf(QueryParseError)
     const e = err as QueryParseError
-    expect(e.code).toBe(-32602)
     expect(e.message).toBe(`offset ${e.offset}: ${e.reason}`)
     return { offset: e.offset, reason: e.reason }
   }

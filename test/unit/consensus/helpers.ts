@@ -24,6 +24,7 @@ import type {
 } from '../../../src/consensus/application.js'
 import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
 import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'
+import type { ConsensusEventName, ConsensusEvents } from '../../../src/consensus/events.js'
 import { testConsensusConfig } from '../../../src/consensus/options.js'
 import { FilePV, type PrivValidator } from '../../../src/consensus/privval.js'
 import type { ConsensusTransport } from '../../../src/consensus/transport.js'
@@ -236,6 +237,53 @@ export interface StartNodeOptions {
   wrapSigner?: (pv: FilePV) => PrivValidator
 }
 
+/** Every consensus event: `waitFor` re-checks its condition after each of them. */
+const CONSENSUS_EVENTS: Record<ConsensusEventName, true> = {
+  NewRoundStep: true,
+  NewRound: true,
+  CompleteProposal: true,
+  Vote: true,
+  Polka: true,
+  Lock: true,
+  Relock: true,
+  Unlock: true,
+  ValidBlock: true,
+  TimeoutPropose: true,
+  TimeoutWait: true,
+  NewBlock: true,
+  NewBlockHeader: true,
+  NewBlockEvents: true,
+  NewEvidence: true,
+  Tx: true,
+  ValidatorSetUpdates: true,
+}
+
+/** The re-checks of pending `waitFor` conditions. */
+const rechecks = new Set<() => void>()
+
+function recheckAll(): void {
+  for (const recheck of [...rechecks]) recheck()
+}
+
+/** `logger` whose error lines also re-check: an engine that halts says so only in its log. */
+function recheckOnError(logger: Logger): Logger {
+  return {
+    debug: (msg, ctx) => logger.debug(msg, ctx),
+    info: (msg, ctx) => logger.info(msg, ctx),
+    warn: (msg, ctx) => logger.warn(msg, ctx),
+    error: (msg, ctx) => {
+      logger.error(msg, ctx)
+      recheckAll()
+    },
+    child: (fields) => recheckOnError(logger.child(fields)),
+  }
+}
+
+/** Silent, or every line with CONSENSUS_TEST_LOG set. */
+function defaultLogger(): Logger {
+  return process.env.CONSENSUS_TEST_LOG ? createLogger({ level: 'debug', format: 'plain' }) : silentLogger
+}
+
 /** Builds a node over `dir` (db, WAL, signer state) and starts it. */
 export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
   const db = new Database({ path: join(opts.dir, 'db') })
@@ -256,8 +304,9 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
     ...(opts.transport ? { transport: opts.transport } : {}),
     walPath: join(opts.dir, 'cs.wal', 'wal'),
     gossipIntervalMs: opts.gossipIntervalMs ?? 100,
-    logger: opts.logger ?? (process.env.CONSENSUS_TEST_LOG ? createLogger({ level: 'debug', format: 'plain' }) : silentLogger),
+    logger: recheckOnError(opts.logger ?? defaultLogger()),
   })
+  const offs = (Object.keys(CONSENSUS_EVENTS) as ConsensusEventName[]).map((name) => engine.events.on(name, recheckAll))
   if (!opts.noStart) await engine.start()
   let stopped = false
   return {
@@ -271,6 +320,7 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
     async stop() {
       if (stopped) return
       stopped = true
+      for (const off of offs) off()
       await engine.stop()
       await db.close()
     },
@@ -311,13 +361,41 @@ export function nodeFolderPerTest(): NodeFolder {
   }
 }
 
-/** Polls `cond` until true; fails after `timeoutMs` with `what`. */
-export async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, intervalMs = 10): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, intervalMs))
-  }
+/**
+ * Waits until `cond` holds: checked now, then after every consensus event and error log line of the
+ * running test nodes (whatever a condition reads changes with one), never on a timer; fails after
+ * `timeoutMs` with `what`.
+ */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  if (cond()) return
+  await new Promise<void>((resolve, reject) => {
+    const recheck = (): void => {
+      if (!cond()) return
+      rechecks.delete(recheck)
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      rechecks.delete(recheck)
+      reject(new Error(`timed out waiting for ${what}`))
+    }, timeoutMs)
+    rechecks.add(recheck)
+  })
+}
+
+/** The next `name` event of `node` that `match` accepts. */
+export function nextEvent<K extends ConsensusEventName>(
+  node: TestNode,
+  name: K,
+  match: (e: ConsensusEvents[K]) => boolean = () => true,
+): Promise<ConsensusEvents[K]> {
+  return new Promise((resolve) => {
+    const off = node.engine.events.on(name, (e) => {
+      if (!match(e)) return
+      off()
+      resolve(e)
+    })
+  })
 }
 
 /** A logger that records every line (for asserting what was logged). */

@@ -6,7 +6,7 @@ import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
 import { bytesToUtf8 } from '../../../src/primitives/hex.js'
 import { compareTime } from '../../../src/utils/time.js'
-import { makeGenesis, makeKeys, nodeFolderPerTest, waitFor, type TestNode } from './helpers.js'
+import { makeGenesis, makeKeys, nextEvent, nodeFolderPerTest, waitFor, type TestNode } from './helpers.js'
 
 describe('single validator', () => {
   const folder = nodeFolderPerTest()
@@ -76,20 +76,23 @@ describe('single validator', () => {
   it('with createEmptyBlocks off waits for txs, proposing only proof blocks and blocks with txs', async () => {
     const keys = makeKeys(1)
     node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true } })
-    // Height 1 is a proof block (first height); then nothing happens without txs.
+    // Height 1 is a proof block (first height); then everything queued is handled and the node waits in
+    // round 0 of height 2 (a node that did not wait would commit height 2 first, and never drain).
     await waitFor(() => node!.engine.height >= 1, 'height 1')
-    await new Promise((r) => setTimeout(r, 300))
+    await Promise.race([node.engine.drained(), nextEvent(node, 'NewBlock')])
     expect(node.engine.height).toBe(1)
-    expect(node.engine.getRoundState().step).toBe(RoundStep.NewRound)
+    expect(node.engine.getRoundState()).toMatchObject({ height: 2, round: 0, step: RoundStep.NewRound })
 
-    const started = Date.now()
+    // A tx is what ends the wait: it goes into height 2, no empty block before it.
+    const committed = nextEvent(node, 'Tx')
     node.mempool.add('k=v')
-    await waitFor(() => node!.app.kv.get('k') === 'v', 'tx committed')
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect((await committed).height).toBe(2)
+    expect(node.app.kv.get('k')).toBe('v')
     // The tx changed the app hash, so one proof block follows; then the node waits again.
     await waitFor(() => node!.engine.height >= 3, 'proof block')
-    await new Promise((r) => setTimeout(r, 300))
+    await Promise.race([node.engine.drained(), nextEvent(node, 'NewBlock')])
     expect(node.engine.height).toBe(3)
+    expect(node.engine.getRoundState()).toMatchObject({ height: 4, round: 0, step: RoundStep.NewRound })
     expect((await node.blockStore.loadBlock(2))!.txs).toHaveLength(1)
     expect((await node.blockStore.loadBlock(3))!.txs).toHaveLength(0)
   })
@@ -105,9 +108,11 @@ describe('single validator', () => {
 
   it('a non-validator node started alone does not produce blocks', async () => {
     const keys = makeKeys(1)
-    node = await folder.start({ genesis: makeGenesis(keys) })
-    await new Promise((r) => setTimeout(r, 400))
+    node = await folder.start({ genesis: makeGenesis(keys), noStart: true })
+    // The propose timeout of height 1 fires: the whole wait for a proposal passed, and none came.
+    const timedOut = nextEvent(node, 'TimeoutPropose')
+    await node.engine.start()
+    expect(await timedOut).toMatchObject({ height: 1, round: 0 })
     expect(node.engine.height).toBe(0)
-    expect(node.engine.getRoundState().round).toBeGreaterThanOrEqual(0)
   })
 })

@@ -96,13 +96,12 @@ describe('contracts', () => {
     expect(err).toBeInstanceOf(ExecutionRevertedError)
     const rev = err as ExecutionRevertedError
     expect(rev.message).toBe('execution reverted: bad input')
-    expect(rev.code).toBe(3)
-    expect(rev.data).toBe(hex(errorData('bad input')))
+    expect(rev.reason).toBe('bad input')
+    expect(hex(rev.revertData)).toBe(hex(errorData('bad input')))
     const panic = (await h.app.call({ to: contract, input: new Uint8Array(4) }).catch((e: unknown) => e)) as ExecutionRevertedError
     expect(panic.message).toBe('execution reverted: arithmetic underflow or overflow')
-    expect(panic.data).toBe(hex(PANIC_DATA))
+    expect(hex(panic.revertData)).toBe(hex(PANIC_DATA))
     expect(decodeRevertReason(hexToBytes('0xdeadbeef'))).toBeUndefined()
-    expect(new ExecutionRevertedError(new Uint8Array(0), undefined).code).toBe(-32000)
   })
 
   it('records a failed transaction with code 1 and status 0', async () => {

@@ -42,9 +42,18 @@ async function cometServer(): Promise<{ url: string; requests: any[]; sockets: W
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/websocket`, requests, sockets }
 }
 
-const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10))
-  expect(check()).toBe(true)
+/** What a callback received; `count(n)` resolves once there are n items. */
+class Received<T> {
+  readonly items: T[] = []
+  private waiters: (() => void)[] = []
+  readonly push = (item: T): void => {
+    this.items.push(item)
+    for (const wake of this.waiters.splice(0)) wake()
+  }
+  async count(n: number): Promise<T[]> {
+    while (this.items.length < n) await new Promise<void>((wake) => this.waiters.push(wake))
+    return this.items
+  }
 }
 
 describe('WsRpcClient with CometBFT subscriptions', () => {
@@ -52,14 +61,13 @@ describe('WsRpcClient with CometBFT subscriptions', () => {
     const server = await cometServer()
     const client = await WsRpcClient.connect(server.url, { dialect: cometSubscriptions })
     cleanups.push(() => client.close())
-    const events: any[] = []
-    const sub = await client.subscribe(["tm.event='NewBlock'"], (e) => events.push(e))
+    const events = new Received<any>()
+    const sub = await client.subscribe(["tm.event='NewBlock'"], events.push)
     expect(server.requests[0]).toMatchObject({ method: 'subscribe', params: { query: "tm.event='NewBlock'" } })
     expect(sub.id).toBe(String(server.requests[0].id))
-    await until(() => events.length === 1)
+    await events.count(1)
     server.sockets[0]!.send(event(server.requests[0].id, "tm.event='NewBlock'", 2))
-    await until(() => events.length === 2)
-    expect(events.map((e) => e.data.value.height)).toEqual([1, 2])
+    expect((await events.count(2)).map((e) => e.data.value.height)).toEqual([1, 2])
     await sub.unsubscribe()
     expect(server.requests[1]).toMatchObject({ method: 'unsubscribe', params: { query: "tm.event='NewBlock'" } })
   })
@@ -76,22 +84,22 @@ describe('WsRpcClient with CometBFT subscriptions', () => {
   it('a subscription the node cancels is reported and renewed on a new connection', async () => {
     const server = await cometServer()
     const cancelled: JsonRpcClientError[] = []
-    let reconnected = 0
+    const reconnected = new Received<number>()
     const client = await WsRpcClient.connect(server.url, {
       dialect: cometSubscriptions,
       reconnect: { initialDelayMs: 10, maxDelayMs: 20 },
       onCancelled: (err) => cancelled.push(err),
-      onReconnected: () => reconnected++,
+      onReconnected: reconnected.push,
     })
     cleanups.push(() => client.close())
-    const events: any[] = []
-    const sub = await client.subscribe(["tm.event='NewBlock'"], (e) => events.push(e))
+    const events = new Received<any>()
+    const sub = await client.subscribe(["tm.event='NewBlock'"], events.push)
     const firstId = sub.id
     server.sockets[0]!.send(JSON.stringify({ jsonrpc: '2.0', id: Number(firstId), error: { code: -32000, message: 'Server error', data: 'subscription was canceled (reason: slow client)' } }))
-    await until(() => reconnected === 1)
+    await reconnected.count(1)
     expect(cancelled.map((e) => [e.code, e.data])).toEqual([[-32000, 'subscription was canceled (reason: slow client)']])
     expect(server.sockets).toHaveLength(2)
     expect(sub.id).not.toBe(firstId)
-    await until(() => events.length === 2)
+    await events.count(2)
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Dispatcher, defaultDispatcherOptions, type DispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { defineMethod, optional, required, type CallContext } from '../../../src/rpc/method-table.js'
 import { bool, quantity } from '../../../src/rpc/codecs.js'
+import type { ApiErrorRenderer } from '../../../src/rpc/render-evm-error.js'
 import { NodeError } from '../../../src/utils/errors.js'
 import { createLogger } from '../../../src/utils/logger.js'
 
@@ -27,8 +28,11 @@ const table = [
   defineMethod('priv_hidden', [], () => 'hidden'),
 ]
 
+/** The API's error table the dispatcher is given: here, every NodeError is -32000 with its message. */
+const renderTestError: ApiErrorRenderer = (err) => (err instanceof NodeError ? { code: -32000, message: err.message } : undefined)
+
 function make(opts: Partial<DispatcherOptions> = {}): Dispatcher {
-  return new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'], ...opts }, log)
+  return new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'], ...opts }, log, renderTestError)
 }
 
 async function send(d: Dispatcher, body: unknown): Promise<any> {
@@ -93,8 +97,10 @@ describe('Dispatcher: single requests', () => {
     expect((await send(d, { id: 1, method: 'test_echo', params: ['0x1', null] })).result).toEqual({ n: '0x1', flag: false })
   })
 
-  it('keeps NodeError messages and hides unexpected exceptions', async () => {
+  it("renders errors through the API's table and hides unexpected exceptions", async () => {
     expect((await send(d, { id: 1, method: 'test_fail' })).error).toEqual({ code: -32000, message: 'insufficient funds for transfer' })
+    const withoutTable = new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'] }, log)
+    expect((await send(withoutTable, { id: 1, method: 'test_fail' })).error).toEqual({ code: -32603, message: 'internal error' })
     logged.length = 0
     const crash = await send(d, { id: 1, method: 'test_crash' })
     expect(crash.error).toEqual({ code: -32603, message: 'internal error' })

@@ -99,7 +99,7 @@ describe('WsRpcServer', () => {
     await connect(url)
     await expect(RawWsClient.connect(url)).rejects.toThrow('unexpected response 503')
     await a.close()
-    await until(() => server!.connectionCount === 1)
+    await until(() => server!.webSocketCount === 1)
     await connect(url)
   })
 
@@ -123,7 +123,7 @@ describe('WsRpcServer', () => {
     c.ws.pause()
     const big = JSON.stringify({ method: 'test_echo', params: ['y'.repeat(512 * 1024)] })
     for (let i = 0; i < 64; i++) c.sendText(big.replace('{', `{"id":${i},`))
-    await until(() => server!.connectionCount === 0, 10_000)
+    await until(() => server!.webSocketCount === 0, 10_000)
     c.ws.resume()
     expect((await c.waitForClose()).code).toBe(1006)
   })

@@ -32,7 +32,6 @@ describe('txpool admission', () => {
     }
     const err = await pool.add(raw).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TxPoolError)
-    expect((err as TxPoolError).code).toBe(-32000)
     expect((err as TxPoolError).reason).toBe(TxPoolRejection.Invalid)
     expect((err as Error).message).toBe(expected)
   })

@@ -9,11 +9,11 @@
  * (reason: slow client)` instead of buffering more, as CometBFT does with
  * `experimental_close_on_slow_client`.
  */
-import { QueryParseError, formatQuery, matchQuery, parseQuery, type Query } from '../../../chain/comet/query/index.js'
+import { formatQuery, matchQuery, parseQuery, type Query } from '../../../chain/comet/query/index.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import type { TypedEmitter } from '../../../utils/events.js'
 import { silentLogger, type Logger } from '../../../utils/logger.js'
-import { CometErrorCode, InvalidParamsError, errorResponse, successResponse } from '../errors.js'
+import { CometErrorCode, errorResponse, successResponse } from '../errors.js'
 import type { EventSubscriptions, WsClient } from '../route.js'
 import type { JsonObject } from '../wire-json.js'
 import { SUBSCRIBABLE_EVENTS, encodeEventData, encodeEventMap, eventMapOf } from './event-payloads.js'
@@ -49,16 +49,6 @@ interface Subscription {
   query: Query
 }
 
-/** The query, or InvalidParamsError `failed to parse query: offset N: …`. */
-function parseOrThrow(text: string): Query {
-  try {
-    return parseQuery(text)
-  } catch (err) {
-    if (err instanceof QueryParseError) throw new InvalidParamsError(`failed to parse query: ${err.message}`)
-    throw err
-  }
-}
-
 export class CometEventSubscriptions implements EventSubscriptions {
   private readonly options: EventSubscriptionsOptions
   private readonly clients = new Map<WsClient, Map<string, Subscription>>()
@@ -77,7 +67,7 @@ export class CometEventSubscriptions implements EventSubscriptions {
 
   async subscribe(client: WsClient, requestId: number | string, text: string): Promise<void> {
     if (this.closed) throw new Error('subscription was canceled (reason: CometBFT exited)')
-    const query = parseOrThrow(text)
+    const query = parseQuery(text)
     const key = formatQuery(query)
     const subs = this.clients.get(client)
     const { maxSubscriptionClients, maxSubscriptionsPerClient } = this.options
@@ -92,7 +82,7 @@ export class CometEventSubscriptions implements EventSubscriptions {
   }
 
   async unsubscribe(client: WsClient, text: string): Promise<void> {
-    const key = formatQuery(parseOrThrow(text))
+    const key = formatQuery(parseQuery(text))
     const subs = this.clients.get(client)
     if (!subs?.delete(key)) throw new Error('subscription not found')
     if (subs.size === 0) this.clients.delete(client)

@@ -17,7 +17,7 @@ const MAX_YEAR = 2999
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
 const TAG_FIRST = /[A-Za-z0-9_]/
-const TAG_REST = /[A-Za-z0-9_.\-]/
+const TAG_REST = /[A-Za-z0-9_.-]/
 const NUMBER_RE = /^\d+(\.\d+)?/
 /** A bare word: keywords, DATE/TIME operands. */
 const WORD_RE = /^[^\s']+/

@@ -52,16 +52,13 @@ export const ReservedKey = {
 /** `maxQueryLength` of subscribe and tx_search (rpc/core/events.go), in bytes. */
 export const MAX_QUERY_BYTES = 512
 
-/** JSON-RPC "invalid params": a bad query is the caller's mistake. */
-const INVALID_PARAMS = -32602
-
-/** A query that does not parse; `offset` is the 0-based byte offset of the fault. */
+/** A query that does not parse (the caller's mistake); `offset` is the 0-based byte offset of the fault. */
 export class QueryParseError extends NodeError {
   constructor(
     readonly offset: number,
     readonly reason: string,
   ) {
-    super(`offset ${offset}: ${reason}`, INVALID_PARAMS)
+    super(`offset ${offset}: ${reason}`)
   }
 }
 

@@ -155,7 +155,7 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
 
   onOpcode(runState: ProbedRunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void {
     const pause = this.loop.poll()
-    if (pause) return pause.then(() => this.step(runState, cost, gasLeft, memoryWords))
+    if (pause !== undefined) return pause.then(() => this.step(runState, cost, gasLeft, memoryWords))
     return this.step(runState, cost, gasLeft, memoryWords)
   }
 

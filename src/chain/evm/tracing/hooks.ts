@@ -10,6 +10,7 @@
  * Hooks may return a promise (a tracer that reads state, or runs a sandboxed program); the executor
  * awaits it before execution continues, so reads see the state at that instant.
  */
+import { NodeError } from '../../../utils/errors.js'
 
 /** Addresses are 20 bytes, words and hashes 32 bytes; amounts are bigint wei. */
 export type Address = Uint8Array
@@ -160,6 +161,4 @@ export interface TracerOptions {
 export type TracerFactory = (options: TracerOptions) => Tracer | Promise<Tracer>
 
 /** A tracer name or `tracerConfig` that cannot be used; the message is what the caller sees. */
-export class TracerConfigError extends Error {
-  override readonly name = 'TracerConfigError'
-}
+export class TracerConfigError extends NodeError {}

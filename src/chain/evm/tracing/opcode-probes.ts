@@ -64,7 +64,6 @@ export interface OpcodeStepProbe {
 
 type OpcodeEntry = OpcodeTableEntry<ProbedRunState>
 type OpHandler = NonNullable<OpcodeEntry['opHandler']>
-type GasHandler = NonNullable<OpcodeEntry['gasHandler']>
 
 /** The EVM's own opcode table (an ethereumjs internal: ethereumjs-patches.ts). */
 function tableOf(evm: EVM): (OpcodeEntry | undefined)[] | undefined {

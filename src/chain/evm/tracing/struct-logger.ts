@@ -123,7 +123,10 @@ export class StructLogger implements Tracer {
   private touch(contract: Uint8Array, slot: Uint8Array, value: Uint8Array): Record<string, string> {
     const key = bytesToHex(contract)
     let slots = this.storage.get(key)
-    if (!slots) this.storage.set(key, (slots = new Map()))
+    if (!slots) {
+      slots = new Map()
+      this.storage.set(key, slots)
+    }
     slots.set(hex64(slot), hex64(value))
     return Object.fromEntries([...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }

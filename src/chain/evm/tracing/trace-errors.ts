@@ -1,6 +1,6 @@
 /**
- * Errors of debug_trace* in geth's words (eth/tracers/api.go). They are NodeErrors with the default
- * -32000 code: geth returns them as plain errors.
+ * Errors of debug_trace* in geth's words (eth/tracers/api.go). geth returns them as plain errors
+ * (-32000 with the text, api/evm-errors.ts).
  */
 import { NodeError } from '../../../utils/errors.js'
 
@@ -38,3 +38,6 @@ export class TracingFailedError extends NodeError {
     super(`tracing failed: ${reason}`)
   }
 }
+
+/** The tracer itself failed (a JavaScript tracer threw); the message is the tracer's. */
+export class TracerError extends NodeError {}

@@ -32,7 +32,7 @@ import type { Tracer, TxEndInfo, TxStartInfo } from './hooks.js'
 import { HooksAdapter } from './hooks-adapter.js'
 import { prepareTracedCall, type TraceCallRequest } from './trace-call.js'
 import { TraceDeadline } from './trace-deadline.js'
-import { TraceTimeoutError, TracingFailedError } from './trace-errors.js'
+import { TraceTimeoutError, TracerError, TracingFailedError } from './trace-errors.js'
 import { releaseTracer, type TracerSource } from './tracer-registry.js'
 
 export interface TraceExecutorDeps {
@@ -227,5 +227,5 @@ function failure(tracer: Tracer, err: unknown): NodeError {
   if (err instanceof NodeError) return err
   const message = err instanceof Error ? err.message.replace(/\s*\((?:vm hf|tx type)=.*$/s, '') : String(err)
   if (err instanceof EthereumJSError) return new TracingFailedError(message)
-  return new NodeError(message)
+  return new TracerError(message)
 }

@@ -32,7 +32,8 @@ describe('muxTracer', () => {
     const seen: string[] = []
     const slow: TracerFactory = () => ({
       onEnter: async (f) => {
-        await new Promise((r) => setTimeout(r, 5))
+        // Resumes on a later turn of the event loop: an unawaited hook would let the next tracer go first.
+        await new Promise((r) => setImmediate(r))
         seen.push(`slow enter ${f.depth}`)
       },
       result: () => 'slow',

@@ -17,7 +17,7 @@
  * the stack, memory and contract are read from the host when the program asks (the stack in batches
  * of the top words, cached for the step).
  */
-export const PRELUDE_SOURCE = String.raw`(function (host, marker) {
+export const PRELUDE_SOURCE = `(function (host, marker) {
 'use strict';
 var U8 = Uint8Array, NativeBigInt = BigInt, stringify = JSON.stringify, parseJSON = JSON.parse;
 var isInteger = Number.isInteger, trunc = Math.trunc, max = Math.max, min = Math.min;

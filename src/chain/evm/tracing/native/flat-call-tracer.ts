@@ -117,7 +117,9 @@ function flatten(frame: CallFrame, traceAddress: number[], context: TraceContext
     transactionPosition: context.transactionPosition,
     type,
   })
-  frame.calls.forEach((child, i) => flatten(child, [...traceAddress, i], context, convertErrors, out))
+  frame.calls.forEach((child, i) => {
+    flatten(child, [...traceAddress, i], context, convertErrors, out)
+  })
 }
 
 /** Builds a flatCallTracer for one transaction. */
