@@ -12,12 +12,21 @@ const ROOT = resolve(import.meta.dirname, '..')
 const SRC = resolve(ROOT, 'src')
 
 const LAYER: Record<string, number> = {
-  primitives: 0, crypto: 0, utils: 0,
-  config: 1, db: 1, keystore: 1, rpc: 1,
-  chain: 2, txpool: 2, consensus: 2, p2p: 2,
+  primitives: 0,
+  crypto: 0,
+  utils: 0,
+  config: 1,
+  db: 1,
+  keystore: 1,
+  rpc: 1,
+  chain: 2,
+  txpool: 2,
+  consensus: 2,
+  p2p: 2,
   api: 3,
   node: 4,
-  commands: 5, cli: 5,
+  commands: 5,
+  cli: 5,
 }
 
 const CRYPTO_LIBS = [/^@noble\//, /^ethereum-cryptography/, /^secp256k1$/, /^keccak$/, /^@scure\//]
@@ -32,7 +41,10 @@ function sourceFiles(dir: string): string[] {
 /** Module specifiers imported by a file; `typeOnly` for `import type` (erased at run time). */
 function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
   const text = readFileSync(file, 'utf8')
-  const statements = [...text.matchAll(/^\s*(import|export)\s(type\s)?[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({ spec: m[3]!, typeOnly: m[2] !== undefined }))
+  const statements = [...text.matchAll(/^\s*(import|export)\s(type\s)?[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => ({
+    spec: m[3]!,
+    typeOnly: m[2] !== undefined,
+  }))
   const dynamic = [...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => ({ spec: m[1]!, typeOnly: false }))
   return [...statements, ...dynamic]
 }
@@ -70,8 +82,14 @@ describe('architecture', () => {
           // chain/, and chain/ may name consensus's Application interface by type only; commands/ use the
           // client-command helpers of cli/.
           const sameLayer = LAYER[target] === LAYER[from]
-          const allowedSameLayer = sameLayer && (LAYER[from]! <= 1 || ((from === 'txpool' || from === 'consensus' || from === 'p2p') && target === 'chain') || (from === 'commands' && target === 'cli') || typeOnly)
-          if (!allowedSameLayer) violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
+          const allowedSameLayer =
+            sameLayer &&
+            (LAYER[from]! <= 1 ||
+              ((from === 'txpool' || from === 'consensus' || from === 'p2p') && target === 'chain') ||
+              (from === 'commands' && target === 'cli') ||
+              typeOnly)
+          if (!allowedSameLayer)
+            violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
         }
       }
     }
@@ -82,7 +100,8 @@ describe('architecture', () => {
     const violations: string[] = []
     for (const file of files) {
       if (folderOf(file) === 'crypto') continue
-      for (const { spec } of importsOf(file)) if (CRYPTO_LIBS.some((re) => re.test(spec))) violations.push(`${relative(SRC, file)} imports ${spec}`)
+      for (const { spec } of importsOf(file))
+        if (CRYPTO_LIBS.some((re) => re.test(spec))) violations.push(`${relative(SRC, file)} imports ${spec}`)
     }
     expect(violations).toEqual([])
   })
@@ -93,7 +112,8 @@ describe('architecture', () => {
       for (const { spec } of importsOf(file)) {
         if (!spec.startsWith('.')) continue
         const target = relative(SRC, resolve(dirname(file), spec))
-        if (target.startsWith('..')) violations.push(`${relative(SRC, file)} imports ${spec} (${relative(ROOT, resolve(dirname(file), spec))})`)
+        if (target.startsWith('..'))
+          violations.push(`${relative(SRC, file)} imports ${spec} (${relative(ROOT, resolve(dirname(file), spec))})`)
       }
     }
     expect(violations).toEqual([])

@@ -12,8 +12,16 @@ import { ClientCommand, describeClientError, EXIT_USAGE } from './rpc-command.js
 
 /** The connection flags of the consensus-RPC commands. */
 export const cometFlags = {
-  rpc: Flags.string({ summary: 'Consensus RPC of the node: tcp://host:port or http(s)://host:port [default: config.toml [rpc] laddr of --home, else tcp://127.0.0.1:26657].', helpGroup: 'CONNECTION' }),
-  home: Flags.string({ summary: 'Node home whose config.toml gives the default --rpc [default: $NODECTL_HOME, else ~/.nodectl].', helpGroup: 'CONNECTION' }),
+  rpc: Flags.string({
+    summary:
+      'Consensus RPC of the node: tcp://host:port or http(s)://host:port [default: config.toml [rpc] laddr of --home, else ' +
+      'tcp://127.0.0.1:26657].',
+    helpGroup: 'CONNECTION',
+  }),
+  home: Flags.string({
+    summary: 'Node home whose config.toml gives the default --rpc [default: $NODECTL_HOME, else ~/.nodectl].',
+    helpGroup: 'CONNECTION',
+  }),
 }
 
 /** Pagination of `tx_search`, `block_search` and `validators` (CometBFT: page from 1; 30 per page by default, at most 100). */
@@ -25,7 +33,10 @@ export const pageFlags = {
 /** One line for a client error, CometBFT style: the code, the message and the `data` detail (a Go error string). */
 export function describeCometError(err: unknown): string | undefined {
   if (!(err instanceof JsonRpcClientError)) return describeClientError(err)
-  const data = err.data === undefined || err.data === null || err.data === '' ? '' : `: ${typeof err.data === 'string' ? err.data : JSON.stringify(err.data)}`
+  const data =
+    err.data === undefined || err.data === null || err.data === ''
+      ? ''
+      : `: ${typeof err.data === 'string' ? err.data : JSON.stringify(err.data)}`
   return `node error ${err.code}: ${err.rpcMessage}${data}`
 }
 

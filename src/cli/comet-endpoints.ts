@@ -55,7 +55,8 @@ export function parseCometUrl(input: string): string {
     if (!addr || addr.port === 0) return fail('want tcp://host:port with a non-zero port')
     return urlOfListenAddress('http', addr)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail(`unsupported scheme "${url.protocol.slice(0, -1)}", want tcp, http or https`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return fail(`unsupported scheme "${url.protocol.slice(0, -1)}", want tcp, http or https`)
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1'
   else if (url.hostname === '[::]') url.hostname = '[::1]'
   return url.href.replace(/\/$/, '')

@@ -20,7 +20,9 @@ export function eventNameOf(msg: CometEventMessage): string {
 
 /** `name k1=v1 k2=v2`, leaving out undefined and empty values. */
 function line(name: string, facts: [string, unknown][]): string {
-  const shown = facts.filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+  const shown = facts
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
   return [name, ...shown].join(' ')
 }
 
@@ -28,26 +30,52 @@ type Value = Record<string, unknown>
 
 function describeBlock(name: string, v: { block: CometBlock; block_id: CometBlockId }): string {
   const h = v.block.header
-  return line(name, [['height', h.height], ['hash', v.block_id.hash], ['txs', v.block.data.txs?.length ?? 0], ['time', h.time], ['proposer', h.proposer_address]])
-}
-
-function describeHeader(name: string, h: CometHeader): string {
-  return line(name, [['height', h.height], ['time', h.time], ['app_hash', h.app_hash], ['proposer', h.proposer_address]])
-}
-
-function describeTx(name: string, msg: CometEventMessage, v: { TxResult: { height: string; index?: number; result: CometExecTxResult } }): string {
-  const r = v.TxResult.result
-  const failed = (r.code ?? 0) !== 0
   return line(name, [
-    ['height', v.TxResult.height], ['index', v.TxResult.index ?? 0], ['hash', msg.events?.['tx.hash']?.[0]], ['evm', evmHashOf(r)],
-    ['code', r.code ?? 0], ['gas_used', r.gas_used ?? '0'], ['log', failed ? r.log : undefined],
+    ['height', h.height],
+    ['hash', v.block_id.hash],
+    ['txs', v.block.data.txs?.length ?? 0],
+    ['time', h.time],
+    ['proposer', h.proposer_address],
   ])
 }
 
-function describeVote(name: string, vote: { type: number; height: string; round: number; block_id: CometBlockId; validator_address: string; validator_index: number }): string {
+function describeHeader(name: string, h: CometHeader): string {
   return line(name, [
-    ['type', VOTE_TYPES[vote.type] ?? vote.type], ['height', vote.height], ['round', vote.round],
-    ['validator', `${vote.validator_address}#${vote.validator_index}`], ['block', vote.block_id.hash || 'nil'],
+    ['height', h.height],
+    ['time', h.time],
+    ['app_hash', h.app_hash],
+    ['proposer', h.proposer_address],
+  ])
+}
+
+function describeTx(
+  name: string,
+  msg: CometEventMessage,
+  v: { TxResult: { height: string; index?: number; result: CometExecTxResult } },
+): string {
+  const r = v.TxResult.result
+  const failed = (r.code ?? 0) !== 0
+  return line(name, [
+    ['height', v.TxResult.height],
+    ['index', v.TxResult.index ?? 0],
+    ['hash', msg.events?.['tx.hash']?.[0]],
+    ['evm', evmHashOf(r)],
+    ['code', r.code ?? 0],
+    ['gas_used', r.gas_used ?? '0'],
+    ['log', failed ? r.log : undefined],
+  ])
+}
+
+function describeVote(
+  name: string,
+  vote: { type: number; height: string; round: number; block_id: CometBlockId; validator_address: string; validator_index: number },
+): string {
+  return line(name, [
+    ['type', VOTE_TYPES[vote.type] ?? vote.type],
+    ['height', vote.height],
+    ['round', vote.round],
+    ['validator', `${vote.validator_address}#${vote.validator_index}`],
+    ['block', vote.block_id.hash || 'nil'],
   ])
 }
 
@@ -61,17 +89,35 @@ export function describeEventLine(msg: CometEventMessage): string {
     case 'NewBlockHeader':
       return describeHeader(name, v.header as CometHeader)
     case 'NewBlockEvents':
-      return line(name, [['height', v.height], ['txs', v.num_txs], ['events', ((v.events as { type: string }[] | undefined) ?? []).map((e) => e.type).join(',')]])
+      return line(name, [
+        ['height', v.height],
+        ['txs', v.num_txs],
+        ['events', ((v.events as { type: string }[] | undefined) ?? []).map((e) => e.type).join(',')],
+      ])
     case 'Tx':
       return describeTx(name, msg, v as unknown as Parameters<typeof describeTx>[2])
     case 'Vote':
       return describeVote(name, v.Vote as Parameters<typeof describeVote>[1])
     case 'NewRound':
-      return line(name, [['height', v.height], ['round', v.round], ['step', v.step], ['proposer', (v.proposer as { address?: string } | undefined)?.address]])
+      return line(name, [
+        ['height', v.height],
+        ['round', v.round],
+        ['step', v.step],
+        ['proposer', (v.proposer as { address?: string } | undefined)?.address],
+      ])
     case 'CompleteProposal':
-      return line(name, [['height', v.height], ['round', v.round], ['step', v.step], ['block', (v.block_id as CometBlockId | undefined)?.hash]])
+      return line(name, [
+        ['height', v.height],
+        ['round', v.round],
+        ['step', v.step],
+        ['block', (v.block_id as CometBlockId | undefined)?.hash],
+      ])
     case 'RoundState':
-      return line(name, [['height', v.height], ['round', v.round], ['step', v.step]])
+      return line(name, [
+        ['height', v.height],
+        ['round', v.round],
+        ['step', v.step],
+      ])
     case 'ValidatorSetUpdates': {
       const updates = (v.validator_updates as { address: string; voting_power: string }[] | undefined) ?? []
       return line(name, [['validators', updates.map((u) => `${u.address}:${u.voting_power}`).join(',')]])

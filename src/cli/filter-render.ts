@@ -7,7 +7,12 @@ import { listTable } from './render.js'
 export function renderFilterItems(items: readonly (string | RpcLog)[]): string {
   if (items.length === 0) return 'no changes'
   const hashes = items.filter((i): i is string => typeof i === 'string')
-  return hashes.length === items.length ? listTable(['hash'], hashes.map((h) => [h])) : logsTable(items.filter((i): i is RpcLog => typeof i !== 'string'))
+  return hashes.length === items.length
+    ? listTable(
+        ['hash'],
+        hashes.map((h) => [h]),
+      )
+    : logsTable(items.filter((i): i is RpcLog => typeof i !== 'string'))
 }
 
 /** One line per item, for `filter watch`. */

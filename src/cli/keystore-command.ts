@@ -16,10 +16,19 @@ export const EXIT_FAILURE = 1
 
 /** The flags every `keys` command takes. */
 export const keystoreFlags = {
-  home: Flags.string({ summary: 'Node home whose keystore/ folder holds the keys [default: $NODECTL_HOME, else ~/.nodectl].', helpGroup: 'KEY STORE' }),
+  home: Flags.string({
+    summary: 'Node home whose keystore/ folder holds the keys [default: $NODECTL_HOME, else ~/.nodectl].',
+    helpGroup: 'KEY STORE',
+  }),
   'keystore-dir': Flags.string({ summary: 'Key-store folder, instead of <home>/keystore.', helpGroup: 'KEY STORE' }),
-  'light-kdf': Flags.boolean({ summary: 'Encrypt files written with scrypt n=4096 instead of 262144 (geth --lightkdf): fast, for tests and throw-away keys only.', helpGroup: 'KEY STORE' }),
-  'password-file': Flags.string({ summary: 'File whose first line is the passphrase [default: $NODECTL_PASSWORD, else a hidden prompt].', helpGroup: 'KEY STORE' }),
+  'light-kdf': Flags.boolean({
+    summary: 'Encrypt files written with scrypt n=4096 instead of 262144 (geth --lightkdf): fast, for tests and throw-away keys only.',
+    helpGroup: 'KEY STORE',
+  }),
+  'password-file': Flags.string({
+    summary: 'File whose first line is the passphrase [default: $NODECTL_PASSWORD, else a hidden prompt].',
+    helpGroup: 'KEY STORE',
+  }),
 }
 
 /** The argument of the commands that act on one account: its name, or its address in any letter case. */
@@ -56,7 +65,13 @@ export function describeAccount(key: KeyResult): string {
 
 /** The one line shown for an error of the key store, its files or the passphrase sources; undefined for others. */
 export function describeKeystoreError(err: unknown): string | undefined {
-  if (err instanceof KeyStoreError || err instanceof WrongPassphraseError || err instanceof KeyFileFormatError || err instanceof PassphraseError) return err.message
+  if (
+    err instanceof KeyStoreError ||
+    err instanceof WrongPassphraseError ||
+    err instanceof KeyFileFormatError ||
+    err instanceof PassphraseError
+  )
+    return err.message
   return undefined
 }
 

@@ -16,15 +16,25 @@ export const EXIT_USAGE = 2
 
 /** The connection flags: query/filter commands take --node and --home, subscribe commands --ws and --home. */
 export const endpointFlags = {
-  node: Flags.string({ summary: 'HTTP JSON-RPC URL of the node [default: app.toml [json-rpc] address of --home, else http://127.0.0.1:8545].', helpGroup: 'CONNECTION' }),
-  ws: Flags.string({ summary: 'WebSocket JSON-RPC URL of the node [default: app.toml [json-rpc] ws-address of --home, else ws://127.0.0.1:8546].', helpGroup: 'CONNECTION' }),
-  home: Flags.string({ summary: 'Node home whose app.toml gives the default URLs [default: $NODECTL_HOME, else ~/.nodectl].', helpGroup: 'CONNECTION' }),
+  node: Flags.string({
+    summary: 'HTTP JSON-RPC URL of the node [default: app.toml [json-rpc] address of --home, else http://127.0.0.1:8545].',
+    helpGroup: 'CONNECTION',
+  }),
+  ws: Flags.string({
+    summary: 'WebSocket JSON-RPC URL of the node [default: app.toml [json-rpc] ws-address of --home, else ws://127.0.0.1:8546].',
+    helpGroup: 'CONNECTION',
+  }),
+  home: Flags.string({
+    summary: 'Node home whose app.toml gives the default URLs [default: $NODECTL_HOME, else ~/.nodectl].',
+    helpGroup: 'CONNECTION',
+  }),
 }
 
 /** One line for an error of the client: what the user sees. */
 export function describeClientError(err: unknown): string | undefined {
   if (err instanceof NodeUnreachableError) return err.message
-  if (err instanceof JsonRpcClientError) return `node error ${err.code}: ${err.rpcMessage}${err.data !== undefined ? ` (data: ${JSON.stringify(err.data)})` : ''}`
+  if (err instanceof JsonRpcClientError)
+    return `node error ${err.code}: ${err.rpcMessage}${err.data !== undefined ? ` (data: ${JSON.stringify(err.data)})` : ''}`
   if (err instanceof ProtocolError) return err.message
   return undefined
 }

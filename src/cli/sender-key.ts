@@ -27,7 +27,10 @@ export function describeSenderError(err: unknown): string | undefined {
 
 /** The key-store flags of the signing commands (`--from` is each command's own: its summary differs). */
 export const signerFlags = {
-  'password-file': Flags.string({ summary: 'File whose first line is the passphrase of a key-store --from [default: $NODECTL_PASSWORD, else a hidden prompt].', helpGroup: 'KEY STORE' }),
+  'password-file': Flags.string({
+    summary: 'File whose first line is the passphrase of a key-store --from [default: $NODECTL_PASSWORD, else a hidden prompt].',
+    helpGroup: 'KEY STORE',
+  }),
   'keystore-dir': Flags.string({ summary: 'Key-store folder for --from [default: <home>/keystore of --home].', helpGroup: 'KEY STORE' }),
 }
 
@@ -40,7 +43,12 @@ export interface SenderOptions {
 }
 
 /** The sender options of parsed flags. */
-export function senderOf(flags: { from: string; 'password-file'?: string | undefined; 'keystore-dir'?: string | undefined; home?: string | undefined }): SenderOptions {
+export function senderOf(flags: {
+  from: string
+  'password-file'?: string | undefined
+  'keystore-dir'?: string | undefined
+  home?: string | undefined
+}): SenderOptions {
   return { from: flags.from, passwordFile: flags['password-file'], keystoreDir: flags['keystore-dir'], home: flags.home }
 }
 
@@ -63,7 +71,9 @@ export async function resolveSenderKey(opts: SenderOptions): Promise<SenderKey> 
   if (account) return decryptAccount(store, account, opts.passwordFile)
   if (!looksLikeAddress(from) && (await isFile(from))) return senderKeyOf(await loadSenderKey(from))
   const what = looksLikeAddress(from) ? 'no key for this address' : 'not a name or address'
-  throw new SenderKeyError(`invalid --from "${from}": ${what} in the key store ${store.dir} (see nodectl keys list), nor a private key (64 hex digits) or a file holding one`)
+  throw new SenderKeyError(
+    `invalid --from "${from}": ${what} in the key store ${store.dir} (see nodectl keys list), nor a private key (64 hex digits) or a file holding one`,
+  )
 }
 
 async function decryptAccount(store: KeyStore, account: KeyInfo, passwordFile: string | undefined): Promise<SenderKey> {
@@ -78,7 +88,10 @@ function senderKeyOf(privateKey: Uint8Array): SenderKey {
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false)
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  )
 }
 
 /** A 32-byte secp256k1 private key: 64 hex digits (0x optional), or a file containing them. */

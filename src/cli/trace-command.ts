@@ -36,9 +36,16 @@ export const traceFlags = {
     helpGroup: 'TRACER',
   }),
   opcodes: Flags.boolean({ summary: `Short for --tracer ${STRUCT_TRACER}: the opcode table.`, helpGroup: 'TRACER', exclusive: ['tracer'] }),
-  'tracer-config': Flags.string({ summary: 'tracerConfig as a JSON object, e.g. \'{"withLog":true}\' for callTracer or \'{"diffMode":true}\' for prestateTracer.', helpGroup: 'TRACER' }),
-  timeout: Flags.string({ summary: 'Trace timeout as a Go duration (500ms, 10s, 1m) [default: the node\'s, 5s].', helpGroup: 'TRACER' }),
-  limit: Flags.integer({ summary: `Struct logger only: stop recording after N opcodes (--tracer ${STRUCT_TRACER}).`, min: 1, helpGroup: 'TRACER' }),
+  'tracer-config': Flags.string({
+    summary: 'tracerConfig as a JSON object, e.g. \'{"withLog":true}\' for callTracer or \'{"diffMode":true}\' for prestateTracer.',
+    helpGroup: 'TRACER',
+  }),
+  timeout: Flags.string({ summary: "Trace timeout as a Go duration (500ms, 10s, 1m) [default: the node's, 5s].", helpGroup: 'TRACER' }),
+  limit: Flags.integer({
+    summary: `Struct logger only: stop recording after N opcodes (--tracer ${STRUCT_TRACER}).`,
+    min: 1,
+    helpGroup: 'TRACER',
+  }),
 }
 
 /** The parsed trace flags. */
@@ -92,7 +99,8 @@ function parseTracerConfig(input: string): Record<string, unknown> {
   } catch (err) {
     throw new TraceUsageError(`invalid --tracer-config: ${(err as Error).message}`)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TraceUsageError('invalid --tracer-config: want a JSON object, e.g. \'{"onlyTopCall":true}\'')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new TraceUsageError('invalid --tracer-config: want a JSON object, e.g. \'{"onlyTopCall":true}\'')
   return value as Record<string, unknown>
 }
 
@@ -101,7 +109,7 @@ function parseTracerConfig(input: string): Record<string, unknown> {
  * and storage; the opcode table does not show them, so they are not asked for.
  */
 export async function buildTraceRequest(flags: TraceFlags, json: boolean): Promise<TraceRequest> {
-  const tracer = flags.opcodes ? STRUCT_TRACER : (flags.tracer?.trim() || DEFAULT_TRACER)
+  const tracer = flags.opcodes ? STRUCT_TRACER : flags.tracer?.trim() || DEFAULT_TRACER
   const config: Record<string, unknown> = {}
   let view: TraceView = 'json'
   if (tracer === STRUCT_TRACER || tracer === 'structLogger') {
@@ -129,7 +137,13 @@ export async function buildTraceRequest(flags: TraceFlags, json: boolean): Promi
 }
 
 /** `trace call`'s flags as debug_traceCall's transaction arguments (absent flags stay absent: the node's defaults). */
-export function callArgsOf(flags: { from?: string | undefined; to?: string | undefined; data?: string | undefined; value?: string | undefined; gas?: number | undefined }): Record<string, string> {
+export function callArgsOf(flags: {
+  from?: string | undefined
+  to?: string | undefined
+  data?: string | undefined
+  value?: string | undefined
+  gas?: number | undefined
+}): Record<string, string> {
   const args: Record<string, string> = {}
   if (flags.from !== undefined) args.from = parseAddress(flags.from)
   if (flags.to !== undefined) args.to = parseAddress(flags.to)
@@ -156,14 +170,21 @@ export abstract class TraceCommand extends RpcCommand {
   protected async traceClient(flags: { node?: string; home?: string }, request: TraceRequest, block = false): Promise<HttpRpcClient> {
     const endpoints = await this.endpoints(flags)
     const traceMs = Math.ceil(request.timeoutMs ?? 0)
-    const timeoutMs = Math.min(MAX_CALL_TIMEOUT_MS, Math.max(DEFAULT_CALL_TIMEOUT_MS, traceMs + CALL_MARGIN_MS, block ? BLOCK_CALL_TIMEOUT_MS : 0))
-    return new HttpRpcClient(endpoints.http, { headers: await this.authHeaders(endpoints.http, endpoints.home, flags.home !== undefined), timeoutMs })
+    const timeoutMs = Math.min(
+      MAX_CALL_TIMEOUT_MS,
+      Math.max(DEFAULT_CALL_TIMEOUT_MS, traceMs + CALL_MARGIN_MS, block ? BLOCK_CALL_TIMEOUT_MS : 0),
+    )
+    return new HttpRpcClient(endpoints.http, {
+      headers: await this.authHeaders(endpoints.http, endpoints.home, flags.home !== undefined),
+      timeoutMs,
+    })
   }
 
   /** A node without the debug namespace says why. */
   protected override describeError(err: unknown): string | undefined {
     const line = super.describeError(err)
-    if (line !== undefined && err instanceof JsonRpcClientError && err.code === -32601) return `${line} (is debug in the node's --json-rpc.api?)`
+    if (line !== undefined && err instanceof JsonRpcClientError && err.code === -32601)
+      return `${line} (is debug in the node's --json-rpc.api?)`
     return line
   }
 }

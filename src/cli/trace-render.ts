@@ -34,7 +34,6 @@ export interface CallFrameJson {
   logs?: { address: string; topics?: string[]; data?: string; position?: string }[]
 }
 
-
 /** The struct logger's result (geth `ExecutionResult`). */
 export interface StructTraceJson {
   gas: number
@@ -65,37 +64,90 @@ function bySelector(signatures: readonly string[]): Map<string, string> {
 
 /** Functions named instead of their selector: ERC-20/721/1155, WETH, ERC-165, multicall. */
 const KNOWN_FUNCTIONS = bySelector([
-  'transfer(address,uint256)', 'transferFrom(address,address,uint256)', 'approve(address,uint256)', 'balanceOf(address)',
-  'allowance(address,address)', 'totalSupply()', 'name()', 'symbol()', 'decimals()', 'increaseAllowance(address,uint256)',
-  'decreaseAllowance(address,uint256)', 'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)', 'nonces(address)',
-  'ownerOf(uint256)', 'safeTransferFrom(address,address,uint256)', 'safeTransferFrom(address,address,uint256,bytes)',
-  'setApprovalForAll(address,bool)', 'getApproved(uint256)', 'isApprovedForAll(address,address)', 'tokenURI(uint256)',
-  'safeTransferFrom(address,address,uint256,uint256,bytes)', 'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
-  'balanceOfBatch(address[],uint256[])', 'supportsInterface(bytes4)', 'deposit()', 'withdraw(uint256)', 'mint(address,uint256)',
-  'burn(uint256)', 'owner()', 'transferOwnership(address)', 'renounceOwnership()', 'multicall(bytes[])',
-  'aggregate((address,bytes)[])', 'onERC721Received(address,address,uint256,bytes)',
+  'transfer(address,uint256)',
+  'transferFrom(address,address,uint256)',
+  'approve(address,uint256)',
+  'balanceOf(address)',
+  'allowance(address,address)',
+  'totalSupply()',
+  'name()',
+  'symbol()',
+  'decimals()',
+  'increaseAllowance(address,uint256)',
+  'decreaseAllowance(address,uint256)',
+  'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
+  'nonces(address)',
+  'ownerOf(uint256)',
+  'safeTransferFrom(address,address,uint256)',
+  'safeTransferFrom(address,address,uint256,bytes)',
+  'setApprovalForAll(address,bool)',
+  'getApproved(uint256)',
+  'isApprovedForAll(address,address)',
+  'tokenURI(uint256)',
+  'safeTransferFrom(address,address,uint256,uint256,bytes)',
+  'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
+  'balanceOfBatch(address[],uint256[])',
+  'supportsInterface(bytes4)',
+  'deposit()',
+  'withdraw(uint256)',
+  'mint(address,uint256)',
+  'burn(uint256)',
+  'owner()',
+  'transferOwnership(address)',
+  'renounceOwnership()',
+  'multicall(bytes[])',
+  'aggregate((address,bytes)[])',
+  'onERC721Received(address,address,uint256,bytes)',
 ])
 
 /** Custom errors named instead of their selector: OpenZeppelin 5's token and access errors. */
 const KNOWN_ERRORS = bySelector([
-  'ERC20InsufficientBalance(address,uint256,uint256)', 'ERC20InsufficientAllowance(address,uint256,uint256)',
-  'ERC20InvalidSender(address)', 'ERC20InvalidReceiver(address)', 'ERC20InvalidApprover(address)', 'ERC20InvalidSpender(address)',
-  'ERC721NonexistentToken(uint256)', 'ERC721IncorrectOwner(address,uint256,address)', 'ERC721InsufficientApproval(address,uint256)',
-  'ERC721InvalidReceiver(address)', 'OwnableUnauthorizedAccount(address)', 'OwnableInvalidOwner(address)',
-  'AccessControlUnauthorizedAccount(address,bytes32)', 'ReentrancyGuardReentrantCall()', 'EnforcedPause()', 'ExpectedPause()',
-  'SafeERC20FailedOperation(address)', 'AddressEmptyCode(address)', 'FailedCall()', 'InvalidInitialization()',
+  'ERC20InsufficientBalance(address,uint256,uint256)',
+  'ERC20InsufficientAllowance(address,uint256,uint256)',
+  'ERC20InvalidSender(address)',
+  'ERC20InvalidReceiver(address)',
+  'ERC20InvalidApprover(address)',
+  'ERC20InvalidSpender(address)',
+  'ERC721NonexistentToken(uint256)',
+  'ERC721IncorrectOwner(address,uint256,address)',
+  'ERC721InsufficientApproval(address,uint256)',
+  'ERC721InvalidReceiver(address)',
+  'OwnableUnauthorizedAccount(address)',
+  'OwnableInvalidOwner(address)',
+  'AccessControlUnauthorizedAccount(address,bytes32)',
+  'ReentrancyGuardReentrantCall()',
+  'EnforcedPause()',
+  'ExpectedPause()',
+  'SafeERC20FailedOperation(address)',
+  'AddressEmptyCode(address)',
+  'FailedCall()',
+  'InvalidInitialization()',
 ])
 
 /** Events named in `withLog` lines. */
 const KNOWN_EVENTS = new Map(
-  ['Transfer(address,address,uint256)', 'Approval(address,address,uint256)', 'ApprovalForAll(address,address,bool)', 'OwnershipTransferred(address,address)', 'Deposit(address,uint256)', 'Withdrawal(address,uint256)'].map(
-    (s) => [bytesToHex(keccak256(utf8ToBytes(s))), s],
-  ),
+  [
+    'Transfer(address,address,uint256)',
+    'Approval(address,address,uint256)',
+    'ApprovalForAll(address,address,bool)',
+    'OwnershipTransferred(address,address)',
+    'Deposit(address,uint256)',
+    'Withdrawal(address,uint256)',
+  ].map((s) => [bytesToHex(keccak256(utf8ToBytes(s))), s]),
 )
 
 /** The precompiles of Cancun by address. */
 const PRECOMPILES: Record<number, string> = {
-  1: 'ecrecover', 2: 'sha256', 3: 'ripemd160', 4: 'identity', 5: 'modexp', 6: 'bn256Add', 7: 'bn256ScalarMul', 8: 'bn256Pairing', 9: 'blake2f', 10: 'kzgPointEvaluation',
+  1: 'ecrecover',
+  2: 'sha256',
+  3: 'ripemd160',
+  4: 'identity',
+  5: 'modexp',
+  6: 'bn256Add',
+  7: 'bn256ScalarMul',
+  8: 'bn256Pairing',
+  9: 'blake2f',
+  10: 'kzgPointEvaluation',
 }
 
 const ERROR_SELECTOR = '0x08c379a0'
@@ -247,21 +299,42 @@ export function isStructTrace(value: unknown): value is StructTraceJson {
 
 /** Whether a result has callTracer's shape. */
 export function isCallFrame(value: unknown): value is CallFrameJson {
-  return typeof value === 'object' && value !== null && typeof (value as CallFrameJson).type === 'string' && typeof (value as CallFrameJson).from === 'string'
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as CallFrameJson).type === 'string' &&
+    typeof (value as CallFrameJson).from === 'string'
+  )
 }
 
 /** The compact opcode table (pc, op, gas, cost, depth; an error column when a step failed) and a summary. */
 export function renderStructLogs(trace: StructTraceJson, limit?: number): string {
   const head = ['pc', 'op', 'gas', 'cost', 'depth']
   const withError = trace.structLogs.some((s) => s.error !== undefined)
-  const rows = trace.structLogs.map((s) => [String(s.pc), s.op, String(s.gas), String(s.gasCost), String(s.depth), ...(withError ? [s.error ?? ''] : [])])
+  const rows = trace.structLogs.map((s) => [
+    String(s.pc),
+    s.op,
+    String(s.gas),
+    String(s.gasCost),
+    String(s.depth),
+    ...(withError ? [s.error ?? ''] : []),
+  ])
   if (withError) head.push('error')
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)))
   // numbers right-aligned, the opcode and error left-aligned
-  const line = (cells: string[]): string => cells.map((cell, c) => (c === 1 || c === 5 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd()
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, c) => (c === 1 || c === 5 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)))
+      .join('  ')
+      .trimEnd()
   const lines = [line(head), ...rows.map(line)]
-  const shown = limit !== undefined && limit > 0 && trace.structLogs.length >= limit ? `first ${trace.structLogs.length} steps (--limit ${limit})` : `${trace.structLogs.length} steps`
-  const outcome = trace.failed ? `failed${describeRevertData(trace.returnValue) ? `: ${describeRevertData(trace.returnValue)}` : ''}` : 'succeeded'
+  const shown =
+    limit !== undefined && limit > 0 && trace.structLogs.length >= limit
+      ? `first ${trace.structLogs.length} steps (--limit ${limit})`
+      : `${trace.structLogs.length} steps`
+  const outcome = trace.failed
+    ? `failed${describeRevertData(trace.returnValue) ? `: ${describeRevertData(trace.returnValue)}` : ''}`
+    : 'succeeded'
   const returned = trace.returnValue && trace.returnValue !== '0x' ? `, returned ${trace.returnValue}` : ''
   lines.push(`${shown}; gas used ${formatGas(trace.gas)}; ${outcome}${returned}`)
   return lines.join('\n')

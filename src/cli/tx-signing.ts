@@ -71,13 +71,31 @@ export async function submitTx(client: HttpRpcClient, sender: SenderOptions, req
       req.gas ?? client.call<string>('eth_estimateGas', [callOf(key.address, req)]).then(BigInt),
       client.call<{ baseFeePerGas?: string } | null>('eth_getBlockByNumber', ['latest', false]),
     ])
-    const base = { chainId, nonce, gasLimit: gas, to: req.to, value: req.value ?? 0n, data: req.data ?? new Uint8Array(), accessList: undefined }
+    const base = {
+      chainId,
+      nonce,
+      gasLimit: gas,
+      to: req.to,
+      value: req.value ?? 0n,
+      data: req.data ?? new Uint8Array(),
+      accessList: undefined,
+    }
     let fields: UnsignedTxFields
     if (head?.baseFeePerGas !== undefined) {
       const tip = BigInt(await client.call<string>('eth_maxPriorityFeePerGas'))
-      fields = { ...base, gasPrice: undefined, maxFeePerGas: tip + BASE_FEE_HEADROOM * BigInt(head.baseFeePerGas), maxPriorityFeePerGas: tip }
+      fields = {
+        ...base,
+        gasPrice: undefined,
+        maxFeePerGas: tip + BASE_FEE_HEADROOM * BigInt(head.baseFeePerGas),
+        maxPriorityFeePerGas: tip,
+      }
     } else {
-      fields = { ...base, gasPrice: BigInt(await client.call<string>('eth_gasPrice')), maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }
+      fields = {
+        ...base,
+        gasPrice: BigInt(await client.call<string>('eth_gasPrice')),
+        maxFeePerGas: undefined,
+        maxPriorityFeePerGas: undefined,
+      }
     }
     // The node's own signing path (eth_sendTransaction): crypto/ decides which secp256k1 implementation signs.
     const unsigned = createUnsignedTx(fields)
@@ -87,7 +105,14 @@ export async function submitTx(client: HttpRpcClient, sender: SenderOptions, req
     wipe(key.privateKey)
   }
   const hash = await client.call<Hex>('eth_sendRawTransaction', [bytesToHex(raw)])
-  return { hash, from: key.address, to: req.to ? (toChecksumAddress(req.to) as Hex) : undefined, value: req.value ?? 0n, data: bytesToHex(req.data ?? new Uint8Array()) as Hex, ...filled }
+  return {
+    hash,
+    from: key.address,
+    to: req.to ? (toChecksumAddress(req.to) as Hex) : undefined,
+    value: req.value ?? 0n,
+    data: bytesToHex(req.data ?? new Uint8Array()) as Hex,
+    ...filled,
+  }
 }
 
 /** A mined transaction's receipt. */
@@ -103,8 +128,17 @@ export interface MinedTx {
 export async function waitForReceipt(client: HttpRpcClient, hash: Hex, timeoutMs: number): Promise<MinedTx> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const r = await client.call<{ blockNumber: string; status: string; gasUsed: string; contractAddress?: string | null } | null>('eth_getTransactionReceipt', [hash])
-    if (r) return { blockNumber: Number(r.blockNumber), status: r.status === '0x1' ? 1 : 0, gasUsed: BigInt(r.gasUsed), contractAddress: r.contractAddress ? (toChecksumAddress(r.contractAddress) as Hex) : undefined }
+    const r = await client.call<{ blockNumber: string; status: string; gasUsed: string; contractAddress?: string | null } | null>(
+      'eth_getTransactionReceipt',
+      [hash],
+    )
+    if (r)
+      return {
+        blockNumber: Number(r.blockNumber),
+        status: r.status === '0x1' ? 1 : 0,
+        gasUsed: BigInt(r.gasUsed),
+        contractAddress: r.contractAddress ? (toChecksumAddress(r.contractAddress) as Hex) : undefined,
+      }
     if (Date.now() > deadline) throw new Error(`transaction ${hash} not mined within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS))
   }

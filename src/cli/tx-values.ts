@@ -24,7 +24,8 @@ export function parseValue(input: string): bigint {
   if (!m || !(unit in UNIT_DECIMALS)) throw new Error(`invalid --value "${input}": ${want}`)
   const decimals = UNIT_DECIMALS[unit as keyof typeof UNIT_DECIMALS]
   const fraction = m[2] ?? ''
-  if (fraction.length > decimals) throw new Error(`invalid --value "${input}": ${decimals === 0 ? 'wei is indivisible' : `${unit} has at most ${decimals} decimals`}`)
+  if (fraction.length > decimals)
+    throw new Error(`invalid --value "${input}": ${decimals === 0 ? 'wei is indivisible' : `${unit} has at most ${decimals} decimals`}`)
   const wei = BigInt(m[1]!) * 10n ** BigInt(decimals) + (fraction ? BigInt(fraction.padEnd(decimals, '0')) : 0n)
   if (wei > MAX_UINT256) throw new Error(`invalid --value "${input}": more than 2^256-1 wei`)
   return wei
@@ -38,6 +39,7 @@ export function parseTo(input: string): Uint8Array {
 
 /** `--data`: hex bytes, 0x optional. */
 export function parseData(input: string): Uint8Array {
-  if (!/^(0x)?([0-9a-fA-F]{2})*$/.test(input)) throw new Error(`invalid --data: want hex bytes (0x followed by an even number of hex digits)`)
+  if (!/^(0x)?([0-9a-fA-F]{2})*$/.test(input))
+    throw new Error(`invalid --data: want hex bytes (0x followed by an even number of hex digits)`)
   return hexToBytes(input.startsWith('0x') ? input : `0x${input}`)
 }

@@ -40,7 +40,11 @@ export interface InitResult {
 /** `nodectl init <moniker>`: see the file comment. */
 export default class Init extends Command {
   static override summary = 'Initialise a node home: configuration, genesis and keys.'
-  static override description = `Writes <home>/config/{config.toml, app.toml, genesis.json, node_key.json, priv_validator_key.json, jwt.hex}, <home>/data/priv_validator_state.json and <home>/keystore/. The genesis has this node's new validator key as its one validator (power 10) and no funded accounts. The home is --home, else $NODECTL_HOME, else ~/.nodectl. An initialised home (config/genesis.json present) is refused unless --overwrite is given.`
+  static override description =
+    `Writes <home>/config/{config.toml, app.toml, genesis.json, node_key.json, priv_validator_key.json, jwt.hex}, ` +
+    `<home>/data/priv_validator_state.json and <home>/keystore/. The genesis has this node's new validator key as its one validator ` +
+    `(power 10) and no funded accounts. The home is --home, else $NODECTL_HOME, else ~/.nodectl. An initialised home ` +
+    `(config/genesis.json present) is refused unless --overwrite is given.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> mynode',
     '<%= config.bin %> <%= command.id %> mynode --chain-id nodectl_9000-1 --home ./node0',
@@ -48,12 +52,17 @@ export default class Init extends Command {
   ]
   static override enableJsonFlag = true
   static override args = {
-    moniker: Args.string({ description: 'Human-readable name of this node (config.toml moniker, genesis validator name).', required: true }),
+    moniker: Args.string({
+      description: 'Human-readable name of this node (config.toml moniker, genesis validator name).',
+      required: true,
+    }),
   }
   static override flags = {
     'chain-id': Flags.string({ description: `Chain id, <name>_<EVM chain id>-<version> [default: ${DEFAULT_CHAIN_ID}]` }),
     home: Flags.string({ description: 'Node home directory [default: $NODECTL_HOME, else ~/.nodectl]' }),
-    overwrite: Flags.boolean({ description: 'Replace an initialised home: new configuration, keys and genesis; its chain data is deleted (the key store is kept).' }),
+    overwrite: Flags.boolean({
+      description: 'Replace an initialised home: new configuration, keys and genesis; its chain data is deleted (the key store is kept).',
+    }),
   }
 
   async run(): Promise<InitResult> {

@@ -26,7 +26,16 @@ import { createLogger } from '../utils/logger.js'
 const WEI_PER_ETHER = 10n ** 18n
 
 /** oclif help group of each TOML table. */
-const HELP_GROUP: Record<string, string> = { '': 'NODE', rpc: 'CONSENSUS RPC', p2p: 'P2P', mempool: 'MEMPOOL', consensus: 'CONSENSUS', tx_index: 'TX INDEX', api: 'JSON-RPC', 'json-rpc': 'JSON-RPC' }
+const HELP_GROUP: Record<string, string> = {
+  '': 'NODE',
+  rpc: 'CONSENSUS RPC',
+  p2p: 'P2P',
+  mempool: 'MEMPOOL',
+  consensus: 'CONSENSUS',
+  tx_index: 'TX INDEX',
+  api: 'JSON-RPC',
+  'json-rpc': 'JSON-RPC',
+}
 
 /** One flag per setting, named `<section>.<key>` (settings.ts); no oclif defaults, so unset flags do not hide the files. */
 function buildSettingFlags(): Interfaces.FlagInput {
@@ -54,7 +63,8 @@ export function normalizeBooleanArgs(argv: string[]): string[] {
 /** `nodectl start`: see the file comment. */
 export default class Start extends Command {
   static override summary = 'Run the node.'
-  static override description = `Starts consensus and the RPC servers of the node in --home (default $NODECTL_HOME, else ~/.nodectl; create it with "nodectl init"). Every config.toml/app.toml key can be overridden with the flag --<table>.<key> or the environment variable NODECTL_<TABLE>_<KEY>; flags win over the environment, which wins over the files. With --dev, runs a throw-away chain: chain id nodectl_31337-1, the 10 accounts of "${DEV_MNEMONIC}" funded with 10,000 ETH each, all JSON-RPC namespaces on 127.0.0.1:8545 (HTTP) and :8546 (WebSocket), consensus RPC on 127.0.0.1:26657, a block as soon as transactions wait; in a temporary home deleted on exit, or in --home (initialised if empty). Stop with Ctrl-C.`
+  static override description =
+    `Starts consensus and the RPC servers of the node in --home (default $NODECTL_HOME, else ~/.nodectl; create it with "nodectl init"). Every config.toml/app.toml key can be overridden with the flag --<table>.<key> or the environment variable NODECTL_<TABLE>_<KEY>; flags win over the environment, which wins over the files. With --dev, runs a throw-away chain: chain id nodectl_31337-1, the 10 accounts of "${DEV_MNEMONIC}" funded with 10,000 ETH each, all JSON-RPC namespaces on 127.0.0.1:8545 (HTTP) and :8546 (WebSocket), consensus RPC on 127.0.0.1:26657, a block as soon as transactions wait; in a temporary home deleted on exit, or in --home (initialised if empty). Stop with Ctrl-C.`
   static override usage = '<%= command.id %> [--home DIR] [--dev] [--<table>.<key> VALUE]...'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --dev',
@@ -150,7 +160,10 @@ export function explainAddressInUse(err: unknown, config: NodeConfig): ConfigErr
   ]
   const hit = listeners.find(([, a]) => a !== undefined && a.port === port)
   const where = hit ? formatHostPort(hit[1]!) : `${address ?? ''}:${port ?? '?'}`
-  return new ConfigError(hit ? `--${hit[0]}` : 'listen address', `${where} is already in use (is another node running?); choose another address${hit ? ` with --${hit[0]}` : ''} or stop the other process`)
+  return new ConfigError(
+    hit ? `--${hit[0]}` : 'listen address',
+    `${where} is already in use (is another node running?); choose another address${hit ? ` with --${hit[0]}` : ''} or stop the other process`,
+  )
 }
 
 /** What the banner shows. */
@@ -193,7 +206,8 @@ export function renderStartBanner({ config, addresses, version, temporaryHome }:
   row('Chain ID', config.chainId)
   row('EVM chain ID', config.evmChainId.toString())
   row('Home', config.home + (temporaryHome ? ' (temporary, deleted on exit)' : ''))
-  for (const v of config.genesis.validators) row('Validator', `${bytesToUpperHex(v.address)} ${v.name ? `"${v.name}" ` : ''}(power ${v.power})`)
+  for (const v of config.genesis.validators)
+    row('Validator', `${bytesToUpperHex(v.address)} ${v.name ? `"${v.name}" ` : ''}(power ${v.power})`)
   row('Block gas limit', config.genesis.consensusParams.block.maxGas.toString())
   row('Min gas price', `${config.minGasPrice} wei`)
   lines.push('')
@@ -226,8 +240,10 @@ export function formatEther(wei: bigint): string {
 /** When blocks are proposed, in CometBFT's terms (`WaitForTxs` = !create_empty_blocks || interval > 0). */
 export function describeBlockProduction(c: ConsensusConfig): string {
   const waitsForTxs = !c.createEmptyBlocks || c.createEmptyBlocksInterval > 0
-  if (!waitsForTxs) return `a block every height, ${c.skipTimeoutCommit ? 'the next one as soon as all precommits are in' : `${formatDuration(c.timeoutCommit)} after the previous commit`}`
-  if (c.createEmptyBlocksInterval > 0) return `as soon as transactions wait; an empty block after ${formatDuration(c.createEmptyBlocksInterval)} without any`
+  if (!waitsForTxs)
+    return `a block every height, ${c.skipTimeoutCommit ? 'the next one as soon as all precommits are in' : `${formatDuration(c.timeoutCommit)} after the previous commit`}`
+  if (c.createEmptyBlocksInterval > 0)
+    return `as soon as transactions wait; an empty block after ${formatDuration(c.createEmptyBlocksInterval)} without any`
   return 'only when transactions wait'
 }
 

@@ -28,7 +28,10 @@ export const MAX_EVM_CHAIN_ID = BigInt(Number.MAX_SAFE_INTEGER)
  */
 export function parseChainId(chainId: string): bigint {
   if (chainId.length > MAX_CHAIN_ID_LENGTH) throw new Error(`chain id "${chainId}" is longer than ${MAX_CHAIN_ID_LENGTH} characters`)
-  if (!CHAIN_ID_PATTERN.test(chainId)) throw new Error(`invalid chain id "${chainId}": want <name>_<EVM chain id>-<version>, lower-case letters then positive numbers, e.g. ${DEFAULT_CHAIN_ID}`)
+  if (!CHAIN_ID_PATTERN.test(chainId))
+    throw new Error(
+      `invalid chain id "${chainId}": want <name>_<EVM chain id>-<version>, lower-case letters then positive numbers, e.g. ${DEFAULT_CHAIN_ID}`,
+    )
   const evmChainId = BigInt(chainId.slice(chainId.indexOf('_') + 1, chainId.lastIndexOf('-')))
   if (evmChainId > MAX_EVM_CHAIN_ID) throw new Error(`invalid chain id "${chainId}": EVM chain id larger than ${MAX_EVM_CHAIN_ID}`)
   return evmChainId

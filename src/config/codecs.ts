@@ -86,7 +86,14 @@ export const uint64Codec: Codec<bigint> = {
 export const nonNegativeNumberCodec: Codec<number> = {
   flagKind: 'string',
   parse(raw) {
-    const value = typeof raw === 'number' ? raw : typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(raw) ? Number(raw) : NaN
+    const value =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'bigint'
+          ? Number(raw)
+          : typeof raw === 'string' && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(raw)
+            ? Number(raw)
+            : NaN
     if (!Number.isFinite(value) || value < 0) throw new Error(`want a non-negative number, got ${showRaw(raw)}`)
     return value
   },
@@ -122,7 +129,12 @@ export function stringCodec(nonEmpty = false): Codec<string> {
 export const stringListCodec: Codec<string[]> = {
   flagKind: 'string',
   parse(raw) {
-    const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) && raw.every((x) => typeof x === 'string') ? (raw as string[]) : undefined
+    const items =
+      typeof raw === 'string'
+        ? raw.split(',')
+        : Array.isArray(raw) && raw.every((x) => typeof x === 'string')
+          ? (raw as string[])
+          : undefined
     if (items === undefined) throw new Error(`want a list of strings, got ${showRaw(raw)}`)
     return items.map((x) => x.trim()).filter((x) => x !== '')
   },
@@ -135,7 +147,8 @@ export function enumCodec<T extends string>(values: readonly T[], what: string):
     flagKind: 'string',
     parse(raw) {
       const text = typeof raw === 'string' ? raw.trim() : undefined
-      if (text === undefined || !(values as readonly string[]).includes(text)) throw new Error(`unknown ${what} ${showRaw(raw)} (known: ${values.join(', ')})`)
+      if (text === undefined || !(values as readonly string[]).includes(text))
+        throw new Error(`unknown ${what} ${showRaw(raw)} (known: ${values.join(', ')})`)
       return text as T
     },
     format: (v) => v,
@@ -155,7 +168,8 @@ export const namespacesCodec: Codec<EvmNamespace[]> = {
     const names = stringListCodec.parse(raw)
     const seen = new Set<string>()
     for (const name of names) {
-      if (!(EVM_NAMESPACES as readonly string[]).includes(name)) throw new Error(`unknown namespace "${name}" (known: ${EVM_NAMESPACES.join(', ')})`)
+      if (!(EVM_NAMESPACES as readonly string[]).includes(name))
+        throw new Error(`unknown namespace "${name}" (known: ${EVM_NAMESPACES.join(', ')})`)
       if (seen.has(name)) throw new Error(`repeated API namespace "${name}"`)
       seen.add(name)
     }
@@ -191,7 +205,8 @@ export const peersCodec: Codec<string[]> = {
     const peers = stringListCodec.parse(raw)
     for (const peer of peers) {
       const at = peer.indexOf('@')
-      if (at < 0 || !/^[0-9a-f]{40}$/.test(peer.slice(0, at))) throw new Error(`cannot parse peer "${peer}": want <node id>@host:port with a 40-digit hex node id`)
+      if (at < 0 || !/^[0-9a-f]{40}$/.test(peer.slice(0, at)))
+        throw new Error(`cannot parse peer "${peer}": want <node id>@host:port with a 40-digit hex node id`)
       parseHostPort(peer.slice(at + 1))
     }
     return peers

@@ -59,14 +59,24 @@ function decode(json: unknown): GenesisDoc {
 
   let appHash: Uint8Array = new Uint8Array()
   if (root.app_hash !== undefined && root.app_hash !== '') {
-    if (typeof root.app_hash !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(root.app_hash)) throw new Error('app_hash: want upper-case hex or ""')
+    if (typeof root.app_hash !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(root.app_hash))
+      throw new Error('app_hash: want upper-case hex or ""')
     appHash = hexToBytes(root.app_hash)
   }
 
   const appState = readObject(root, 'app_state', 'app_state')
   checkAppState(appState)
 
-  return { genesisTime, chainId: root.chain_id, evmChainId, initialHeight: Number(initialHeight), consensusParams, validators, appHash, appState }
+  return {
+    genesisTime,
+    chainId: root.chain_id,
+    evmChainId,
+    initialHeight: Number(initialHeight),
+    consensusParams,
+    validators,
+    appHash,
+    appState,
+  }
 }
 
 function decodeValidators(raw: unknown): GenesisValidator[] {
@@ -78,9 +88,11 @@ function decodeValidators(raw: unknown): GenesisValidator[] {
     if (typeof v !== 'object' || v === null) throw new Error(`${field}: want an object`)
     const obj = v as Record<string, unknown>
     const pk = readObject(obj, 'pub_key', `${field}.pub_key`)
-    if (pk.type !== PUBKEY_ED25519_TYPE) throw new Error(`${field}.pub_key.type: want "${PUBKEY_ED25519_TYPE}", got ${JSON.stringify(pk.type)}`)
+    if (pk.type !== PUBKEY_ED25519_TYPE)
+      throw new Error(`${field}.pub_key.type: want "${PUBKEY_ED25519_TYPE}", got ${JSON.stringify(pk.type)}`)
     const pubKey = typeof pk.value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(pk.value) ? base64ToBytes(pk.value) : new Uint8Array()
-    if (pubKey.length !== ED25519_PUBKEY_BYTES) throw new Error(`${field}.pub_key.value: want the base64 of a ${ED25519_PUBKEY_BYTES}-byte ed25519 key`)
+    if (pubKey.length !== ED25519_PUBKEY_BYTES)
+      throw new Error(`${field}.pub_key.value: want the base64 of a ${ED25519_PUBKEY_BYTES}-byte ed25519 key`)
     const address = sha256(pubKey).subarray(0, 20)
     if (obj.address !== undefined && obj.address !== '') {
       if (typeof obj.address !== 'string' || !/^[0-9a-fA-F]{40}$/.test(obj.address) || !equalBytes(hexToBytes(obj.address), address)) {
@@ -110,13 +122,17 @@ function checkAppState(appState: Record<string, unknown>): void {
     const field = `app_state.evm.accounts[${i}]`
     if (typeof a !== 'object' || a === null) throw new Error(`${field}: want an object`)
     const acc = a as Record<string, unknown>
-    if (!isAddress(acc.address)) throw new Error(`${field}.address: want a 0x-prefixed 20-byte hex address, got ${JSON.stringify(acc.address)}`)
+    if (!isAddress(acc.address))
+      throw new Error(`${field}.address: want a 0x-prefixed 20-byte hex address, got ${JSON.stringify(acc.address)}`)
     const lower = acc.address.toLowerCase()
     if (seen.has(lower)) throw new Error(`${field}.address: duplicate account ${acc.address}`)
     seen.add(lower)
-    if (typeof acc.balance !== 'string' || !/^[0-9]+$/.test(acc.balance)) throw new Error(`${field}.balance: want a decimal wei amount as a string, got ${JSON.stringify(acc.balance)}`)
-    if (acc.nonce !== undefined && (typeof acc.nonce !== 'string' || !/^[0-9]+$/.test(acc.nonce))) throw new Error(`${field}.nonce: want a decimal string, got ${JSON.stringify(acc.nonce)}`)
+    if (typeof acc.balance !== 'string' || !/^[0-9]+$/.test(acc.balance))
+      throw new Error(`${field}.balance: want a decimal wei amount as a string, got ${JSON.stringify(acc.balance)}`)
+    if (acc.nonce !== undefined && (typeof acc.nonce !== 'string' || !/^[0-9]+$/.test(acc.nonce)))
+      throw new Error(`${field}.nonce: want a decimal string, got ${JSON.stringify(acc.nonce)}`)
   })
-  if (evm.validator_admin !== undefined && !isAddress(evm.validator_admin)) throw new Error(`app_state.evm.validator_admin: want a 0x-prefixed 20-byte hex address, got ${JSON.stringify(evm.validator_admin)}`)
+  if (evm.validator_admin !== undefined && !isAddress(evm.validator_admin))
+    throw new Error(`app_state.evm.validator_admin: want a 0x-prefixed 20-byte hex address, got ${JSON.stringify(evm.validator_admin)}`)
   if (evm.fee_recipients !== undefined) readObject(evm, 'fee_recipients', 'app_state.evm.fee_recipients')
 }

@@ -5,10 +5,21 @@
  */
 import { hostname } from 'node:os'
 import { DEFAULT_FILES, type HomeFiles } from './home.js'
-import { EVM_NAMESPACES, type ConsensusConfig, type CometRpcConfig, type JsonRpcConfig, type MempoolConfig, type NodeConfig } from './node-config.js'
+import {
+  EVM_NAMESPACES,
+  type ConsensusConfig,
+  type CometRpcConfig,
+  type JsonRpcConfig,
+  type MempoolConfig,
+  type NodeConfig,
+} from './node-config.js'
 
 /** The part of {@link NodeConfig} that config.toml and app.toml hold (what `init` writes). */
-export interface NodeSettings extends Pick<NodeConfig, 'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p'> {
+export interface NodeSettings
+  extends Pick<
+    NodeConfig,
+    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p'
+  > {
   /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
   files: HomeFiles
 }
@@ -39,7 +50,13 @@ export const DEV_EMPTY_BLOCK_INTERVAL_MS = 5000
 
 /** Consensus settings of `--dev`: CometBFT's round timeouts, no commit wait, empty blocks every 5 s. */
 export function devConsensusConfig(): ConsensusConfig {
-  return { ...defaultConsensusConfig(), timeoutCommit: 0, skipTimeoutCommit: true, createEmptyBlocks: true, createEmptyBlocksInterval: DEV_EMPTY_BLOCK_INTERVAL_MS }
+  return {
+    ...defaultConsensusConfig(),
+    timeoutCommit: 0,
+    skipTimeoutCommit: true,
+    createEmptyBlocks: true,
+    createEmptyBlocksInterval: DEV_EMPTY_BLOCK_INTERVAL_MS,
+  }
 }
 
 /** CometBFT `DefaultRPCConfig` (limits also in decisions.md "Request, batch and rate limits"). */

@@ -66,4 +66,3 @@ export interface GenesisAccount {
   /** Starting nonce (default 0). */
   nonce?: bigint
 }
-

@@ -28,7 +28,6 @@ export { defaultConsensusParams, encodeConsensusParams } from './consensus-param
 /** Initial EIP-1559 base fee: 1 gwei (Evmos fee market default). */
 export const DEFAULT_BASE_FEE_WEI = 1_000_000_000n
 
-
 /** Options of {@link createGenesis}. */
 export interface CreateGenesisOptions {
   /** `<name>_<EVM chain id>-<version>`. */
@@ -63,7 +62,11 @@ export function createGenesis(opts: CreateGenesisOptions): GenesisDoc {
     app_hash: '',
     app_state: {
       evm: {
-        accounts: (opts.accounts ?? []).map((a) => ({ address: toChecksumAddress(a.address), balance: a.balance.toString(), nonce: (a.nonce ?? 0n).toString() })),
+        accounts: (opts.accounts ?? []).map((a) => ({
+          address: toChecksumAddress(a.address),
+          balance: a.balance.toString(),
+          nonce: (a.nonce ?? 0n).toString(),
+        })),
         validator_admin: toChecksumAddress(opts.validatorAdmin ?? ZERO_ADDRESS),
         fee_recipients: {},
       },
@@ -112,7 +115,10 @@ export async function loadGenesis(path: string): Promise<GenesisDoc> {
     text = await readFile(path, 'utf8')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    throw new ConfigError('genesis.json', code === 'ENOENT' ? `not found at ${path}: run "nodectl init <moniker>" first` : `cannot read ${path}: ${(err as Error).message}`)
+    throw new ConfigError(
+      'genesis.json',
+      code === 'ENOENT' ? `not found at ${path}: run "nodectl init <moniker>" first` : `cannot read ${path}: ${(err as Error).message}`,
+    )
   }
   let json: unknown
   try {

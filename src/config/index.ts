@@ -3,7 +3,16 @@ export { DEFAULT_CHAIN_ID, DEV_CHAIN_ID, parseChainId } from './chain-id.js'
 export { defaultNodeSettings, devNodeSettings, devConsensusConfig, defaultConsensusConfig, type NodeSettings } from './defaults.js'
 export { formatDuration, parseDuration } from './duration.js'
 export { EVM_DENOM, parseMinimumGasPrices } from './gas-price.js'
-export { createGenesis, decodeGenesis, encodeGenesis, loadGenesis, saveGenesis, type GenesisAccount, type GenesisDoc, type GenesisValidator } from './genesis.js'
+export {
+  createGenesis,
+  decodeGenesis,
+  encodeGenesis,
+  loadGenesis,
+  saveGenesis,
+  type GenesisAccount,
+  type GenesisDoc,
+  type GenesisValidator,
+} from './genesis.js'
 export { HOME_ENV, defaultHome, homePaths, resolveHome } from './home.js'
 export { HomeExistsError, initDevHome, initHome, isHomeInitialised, type InitHomeOptions, type InitHomeResult } from './init-home.js'
 export { formatHostPort, formatLaddr, parseHostPort, parseLaddr } from './listen-address.js'

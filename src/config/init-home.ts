@@ -81,7 +81,9 @@ export class HomeExistsError extends Error {
     /** The home that was refused. */
     readonly home: string,
   ) {
-    super(`${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`)
+    super(
+      `${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`,
+    )
     this.name = 'HomeExistsError'
   }
 }

@@ -48,7 +48,10 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
   const fixed = homePaths(home)
 
   const chosen = new Map<Setting, Sourced>()
-  for (const [file, path] of [['config.toml', fixed.configToml], ['app.toml', fixed.appToml]] as const) {
+  for (const [file, path] of [
+    ['config.toml', fixed.configToml],
+    ['app.toml', fixed.appToml],
+  ] as const) {
     const doc = await readTomlFile(path, file)
     if (doc) collectFile(file, doc, chosen, warn)
   }
@@ -113,7 +116,14 @@ function collectFile(file: ConfigFile, doc: TomlTable, chosen: Map<Setting, Sour
   }
 }
 
-function collectKey(file: ConfigFile, section: string, key: string, raw: unknown, chosen: Map<Setting, Sourced>, warn: (message: string) => void): void {
+function collectKey(
+  file: ConfigFile,
+  section: string,
+  key: string,
+  raw: unknown,
+  chosen: Map<Setting, Sourced>,
+  warn: (message: string) => void,
+): void {
   const setting = SETTINGS.find((s) => s.file === file && s.section === section && s.key === key)
   if (!setting) {
     warn(`${file}${section ? ` [${section}]` : ''}: unknown key "${key}" (ignored)`)
@@ -125,7 +135,8 @@ function collectKey(file: ConfigFile, section: string, key: string, raw: unknown
 /** The checks that involve more than one key; `labelOf(flag)` names where a key's value came from. */
 export function validateSettings(settings: NodeSettings, labelOf: (flag: string) => string): void {
   const { jsonRpc } = settings
-  if (jsonRpc.enable && jsonRpc.api.length === 0) throw new ConfigError(labelOf('json-rpc.api'), 'cannot enable JSON-RPC without defining any API namespace')
+  if (jsonRpc.enable && jsonRpc.api.length === 0)
+    throw new ConfigError(labelOf('json-rpc.api'), 'cannot enable JSON-RPC without defining any API namespace')
 
   // Two listeners on one port would fail at start with EADDRINUSE; say which keys collide instead.
   const listeners: [string, HostPort | undefined][] = [

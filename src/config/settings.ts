@@ -51,7 +51,15 @@ export function envNameOf(section: string, key: string): string {
   return ('NODECTL_' + (section ? section + '_' : '') + key).toUpperCase().replace(/[-.]/g, '_')
 }
 
-function def<T>(file: ConfigFile, section: string, key: string, codec: Codec<T>, doc: string, get: (s: NodeSettings) => T, set: (s: NodeSettings, v: T) => void): Setting {
+function def<T>(
+  file: ConfigFile,
+  section: string,
+  key: string,
+  codec: Codec<T>,
+  doc: string,
+  get: (s: NodeSettings) => T,
+  set: (s: NodeSettings, v: T) => void,
+): Setting {
   return {
     file,
     section,
@@ -65,8 +73,14 @@ function def<T>(file: ConfigFile, section: string, key: string, codec: Codec<T>,
   }
 }
 
-const cfg = (section: string) => <T>(key: string, codec: Codec<T>, doc: string, get: (s: NodeSettings) => T, set: (s: NodeSettings, v: T) => void) => def('config.toml', section, key, codec, doc, get, set)
-const app = (section: string) => <T>(key: string, codec: Codec<T>, doc: string, get: (s: NodeSettings) => T, set: (s: NodeSettings, v: T) => void) => def('app.toml', section, key, codec, doc, get, set)
+const cfg =
+  (section: string) =>
+  <T>(key: string, codec: Codec<T>, doc: string, get: (s: NodeSettings) => T, set: (s: NodeSettings, v: T) => void) =>
+    def('config.toml', section, key, codec, doc, get, set)
+const app =
+  (section: string) =>
+  <T>(key: string, codec: Codec<T>, doc: string, get: (s: NodeSettings) => T, set: (s: NodeSettings, v: T) => void) =>
+    def('app.toml', section, key, codec, doc, get, set)
 
 const base = cfg('')
 const rpc = cfg('rpc')
@@ -89,7 +103,11 @@ export const SECTIONS: readonly SettingSection[] = [
   { file: 'config.toml', name: 'rpc', doc: 'Consensus-engine RPC server (CometBFT routes over URI, JSON-RPC and WebSocket at /websocket)' },
   { file: 'config.toml', name: 'p2p', doc: 'Peer-to-peer networking (libp2p: TCP, Noise, Yamux)' },
   { file: 'config.toml', name: 'mempool', doc: 'Transaction pool (geth semantics: pending / queued, 10% replacement bump)' },
-  { file: 'config.toml', name: 'consensus', doc: 'Consensus timeouts and block production (durations as Go strings: "500ms", "1s", "1m30s")' },
+  {
+    file: 'config.toml',
+    name: 'consensus',
+    doc: 'Consensus timeouts and block production (durations as Go strings: "500ms", "1s", "1m30s")',
+  },
   { file: 'config.toml', name: 'tx_index', doc: 'Transaction indexer (tx_search, block_search)' },
   { file: 'app.toml', name: '', doc: 'Base configuration' },
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
@@ -98,78 +116,595 @@ export const SECTIONS: readonly SettingSection[] = [
 
 /** Every setting, grouped by file and section in template order. */
 export const SETTINGS: readonly Setting[] = [
-  base('moniker', c.stringCodec(true), 'A custom human readable name for this node (default: the host name).', (s) => s.moniker, (s, v) => { s.moniker = v }),
-  base('log_level', c.logLevelCodec, 'Output level for logging: debug, info, warn, error or none (default "info").', (s) => s.logLevel, (s, v) => { s.logLevel = v }),
-  base('log_format', c.logFormatCodec, 'Output format: "plain" (time, level, message, key=value pairs) or "json" (one object per line) (default "plain").', (s) => s.logFormat, (s, v) => { s.logFormat = v }),
-  base('genesis_file', path, 'Path to the JSON file containing the initial validator set and other meta data, relative to the home (default "config/genesis.json").', (s) => s.files.genesisFile, (s, v) => { s.files.genesisFile = v }),
-  base('priv_validator_key_file', path, 'Path to the JSON file containing the private key to use as a validator in the consensus protocol (default "config/priv_validator_key.json").', (s) => s.files.privValidatorKeyFile, (s, v) => { s.files.privValidatorKeyFile = v }),
-  base('priv_validator_state_file', path, 'Path to the JSON file containing the last sign state of the validator (default "data/priv_validator_state.json").', (s) => s.files.privValidatorStateFile, (s, v) => { s.files.privValidatorStateFile = v }),
-  base('node_key_file', path, 'Path to the JSON file containing the private key to use for node authentication in the p2p protocol (default "config/node_key.json").', (s) => s.files.nodeKeyFile, (s, v) => { s.files.nodeKeyFile = v }),
-  base('db_dir', path, 'Database directory; the node keeps one LevelDB database, nodectl.db, inside it (default "data").', (s) => s.files.dbDir, (s, v) => { s.files.dbDir = v }),
+  base(
+    'moniker',
+    c.stringCodec(true),
+    'A custom human readable name for this node (default: the host name).',
+    (s) => s.moniker,
+    (s, v) => {
+      s.moniker = v
+    },
+  ),
+  base(
+    'log_level',
+    c.logLevelCodec,
+    'Output level for logging: debug, info, warn, error or none (default "info").',
+    (s) => s.logLevel,
+    (s, v) => {
+      s.logLevel = v
+    },
+  ),
+  base(
+    'log_format',
+    c.logFormatCodec,
+    'Output format: "plain" (time, level, message, key=value pairs) or "json" (one object per line) (default "plain").',
+    (s) => s.logFormat,
+    (s, v) => {
+      s.logFormat = v
+    },
+  ),
+  base(
+    'genesis_file',
+    path,
+    'Path to the JSON file containing the initial validator set and other meta data, relative to the home (default "config/genesis.json").',
+    (s) => s.files.genesisFile,
+    (s, v) => {
+      s.files.genesisFile = v
+    },
+  ),
+  base(
+    'priv_validator_key_file',
+    path,
+    'Path to the JSON file containing the private key to use as a validator in the consensus protocol (default ' +
+      '"config/priv_validator_key.json").',
+    (s) => s.files.privValidatorKeyFile,
+    (s, v) => {
+      s.files.privValidatorKeyFile = v
+    },
+  ),
+  base(
+    'priv_validator_state_file',
+    path,
+    'Path to the JSON file containing the last sign state of the validator (default "data/priv_validator_state.json").',
+    (s) => s.files.privValidatorStateFile,
+    (s, v) => {
+      s.files.privValidatorStateFile = v
+    },
+  ),
+  base(
+    'node_key_file',
+    path,
+    'Path to the JSON file containing the private key to use for node authentication in the p2p protocol (default "config/node_key.json").',
+    (s) => s.files.nodeKeyFile,
+    (s, v) => {
+      s.files.nodeKeyFile = v
+    },
+  ),
+  base(
+    'db_dir',
+    path,
+    'Database directory; the node keeps one LevelDB database, nodectl.db, inside it (default "data").',
+    (s) => s.files.dbDir,
+    (s, v) => {
+      s.files.dbDir = v
+    },
+  ),
 
-  rpc('laddr', c.laddrCodec, 'TCP address for the RPC server to listen on; "" disables it (default "tcp://127.0.0.1:26657").', (s) => s.rpc.laddr, (s, v) => { s.rpc.laddr = v }),
-  rpc('cors_allowed_origins', c.stringListCodec, 'Origins a cross-domain request can be executed from; ["*"] allows any, [] disables CORS (default []).', (s) => s.rpc.corsAllowedOrigins, (s, v) => { s.rpc.corsAllowedOrigins = v }),
-  rpc('cors_allowed_methods', c.stringListCodec, 'Methods the client is allowed to use with cross-domain requests (default ["HEAD", "GET", "POST"]).', (s) => s.rpc.corsAllowedMethods, (s, v) => { s.rpc.corsAllowedMethods = v }),
-  rpc('cors_allowed_headers', c.stringListCodec, 'Non-simple headers the client is allowed to use with cross-domain requests (default ["Origin", "Accept", "Content-Type", "X-Requested-With", "X-Server-Time"]).', (s) => s.rpc.corsAllowedHeaders, (s, v) => { s.rpc.corsAllowedHeaders = v }),
-  rpc('max_open_connections', uint, 'Maximum number of simultaneous connections, including WebSocket; 0 = unlimited (default 900).', (s) => s.rpc.maxOpenConnections, (s, v) => { s.rpc.maxOpenConnections = v }),
-  rpc('max_subscription_clients', uint, 'Maximum number of unique clients that can /subscribe (default 100).', (s) => s.rpc.maxSubscriptionClients, (s, v) => { s.rpc.maxSubscriptionClients = v }),
-  rpc('max_subscriptions_per_client', uint, 'Maximum number of unique queries a client can /subscribe to (default 5).', (s) => s.rpc.maxSubscriptionsPerClient, (s, v) => { s.rpc.maxSubscriptionsPerClient = v }),
-  rpc('timeout_broadcast_tx_commit', c.durationCodec, 'How long to wait for a tx to be committed during /broadcast_tx_commit (default "10s").', (s) => s.rpc.timeoutBroadcastTxCommit, (s, v) => { s.rpc.timeoutBroadcastTxCommit = v }),
-  rpc('max_request_batch_size', uint, 'Maximum number of requests in a JSON-RPC batch; 0 = unlimited (default 10).', (s) => s.rpc.maxRequestBatchSize, (s, v) => { s.rpc.maxRequestBatchSize = v }),
-  rpc('max_body_bytes', uint, 'Maximum size of a request body, and of a WebSocket frame, in bytes (default 1000000).', (s) => s.rpc.maxBodyBytes, (s, v) => { s.rpc.maxBodyBytes = v }),
-  rpc('max_header_bytes', uint, 'Maximum size of request headers, in bytes (default 1048576).', (s) => s.rpc.maxHeaderBytes, (s, v) => { s.rpc.maxHeaderBytes = v }),
+  rpc(
+    'laddr',
+    c.laddrCodec,
+    'TCP address for the RPC server to listen on; "" disables it (default "tcp://127.0.0.1:26657").',
+    (s) => s.rpc.laddr,
+    (s, v) => {
+      s.rpc.laddr = v
+    },
+  ),
+  rpc(
+    'cors_allowed_origins',
+    c.stringListCodec,
+    'Origins a cross-domain request can be executed from; ["*"] allows any, [] disables CORS (default []).',
+    (s) => s.rpc.corsAllowedOrigins,
+    (s, v) => {
+      s.rpc.corsAllowedOrigins = v
+    },
+  ),
+  rpc(
+    'cors_allowed_methods',
+    c.stringListCodec,
+    'Methods the client is allowed to use with cross-domain requests (default ["HEAD", "GET", "POST"]).',
+    (s) => s.rpc.corsAllowedMethods,
+    (s, v) => {
+      s.rpc.corsAllowedMethods = v
+    },
+  ),
+  rpc(
+    'cors_allowed_headers',
+    c.stringListCodec,
+    'Non-simple headers the client is allowed to use with cross-domain requests (default ["Origin", "Accept", "Content-Type", ' +
+      '"X-Requested-With", "X-Server-Time"]).',
+    (s) => s.rpc.corsAllowedHeaders,
+    (s, v) => {
+      s.rpc.corsAllowedHeaders = v
+    },
+  ),
+  rpc(
+    'max_open_connections',
+    uint,
+    'Maximum number of simultaneous connections, including WebSocket; 0 = unlimited (default 900).',
+    (s) => s.rpc.maxOpenConnections,
+    (s, v) => {
+      s.rpc.maxOpenConnections = v
+    },
+  ),
+  rpc(
+    'max_subscription_clients',
+    uint,
+    'Maximum number of unique clients that can /subscribe (default 100).',
+    (s) => s.rpc.maxSubscriptionClients,
+    (s, v) => {
+      s.rpc.maxSubscriptionClients = v
+    },
+  ),
+  rpc(
+    'max_subscriptions_per_client',
+    uint,
+    'Maximum number of unique queries a client can /subscribe to (default 5).',
+    (s) => s.rpc.maxSubscriptionsPerClient,
+    (s, v) => {
+      s.rpc.maxSubscriptionsPerClient = v
+    },
+  ),
+  rpc(
+    'timeout_broadcast_tx_commit',
+    c.durationCodec,
+    'How long to wait for a tx to be committed during /broadcast_tx_commit (default "10s").',
+    (s) => s.rpc.timeoutBroadcastTxCommit,
+    (s, v) => {
+      s.rpc.timeoutBroadcastTxCommit = v
+    },
+  ),
+  rpc(
+    'max_request_batch_size',
+    uint,
+    'Maximum number of requests in a JSON-RPC batch; 0 = unlimited (default 10).',
+    (s) => s.rpc.maxRequestBatchSize,
+    (s, v) => {
+      s.rpc.maxRequestBatchSize = v
+    },
+  ),
+  rpc(
+    'max_body_bytes',
+    uint,
+    'Maximum size of a request body, and of a WebSocket frame, in bytes (default 1000000).',
+    (s) => s.rpc.maxBodyBytes,
+    (s, v) => {
+      s.rpc.maxBodyBytes = v
+    },
+  ),
+  rpc(
+    'max_header_bytes',
+    uint,
+    'Maximum size of request headers, in bytes (default 1048576).',
+    (s) => s.rpc.maxHeaderBytes,
+    (s, v) => {
+      s.rpc.maxHeaderBytes = v
+    },
+  ),
 
-  p2p('laddr', c.laddrCodec, 'Address to listen for incoming peer connections (default "tcp://0.0.0.0:26656"; dev "tcp://127.0.0.1:26656").', (s) => s.p2p.laddr, (s, v) => { if (v === undefined) throw new Error('must not be empty, want tcp://host:port'); s.p2p.laddr = v }),
-  p2p('persistent_peers', c.peersCodec, 'Comma-separated list of <node id>@host:port peers to keep connected to (default "").', (s) => s.p2p.persistentPeers, (s, v) => { s.p2p.persistentPeers = v }),
+  p2p(
+    'laddr',
+    c.laddrCodec,
+    'Address to listen for incoming peer connections (default "tcp://0.0.0.0:26656"; dev "tcp://127.0.0.1:26656").',
+    (s) => s.p2p.laddr,
+    (s, v) => {
+      if (v === undefined) throw new Error('must not be empty, want tcp://host:port')
+      s.p2p.laddr = v
+    },
+  ),
+  p2p(
+    'persistent_peers',
+    c.peersCodec,
+    'Comma-separated list of <node id>@host:port peers to keep connected to (default "").',
+    (s) => s.p2p.persistentPeers,
+    (s, v) => {
+      s.p2p.persistentPeers = v
+    },
+  ),
 
-  mempool('size', uint, 'Maximum number of executable (pending) transactions in the pool (default 5120, geth GlobalSlots).', (s) => s.mempool.size, (s, v) => { s.mempool.size = v }),
-  mempool('queue_size', uint, 'Maximum number of non-executable (queued, nonce-gapped) transactions in the pool (default 1024, geth GlobalQueue).', (s) => s.mempool.queueSize, (s, v) => { s.mempool.queueSize = v }),
-  mempool('account_slots', uint, 'Executable transactions guaranteed to each account (default 16, geth AccountSlots).', (s) => s.mempool.accountSlots, (s, v) => { s.mempool.accountSlots = v }),
-  mempool('account_queue', uint, 'Maximum queued transactions per account (default 64, geth AccountQueue).', (s) => s.mempool.accountQueue, (s, v) => { s.mempool.accountQueue = v }),
-  mempool('max_tx_bytes', c.integerCodec(1), 'Maximum size of a single transaction, in bytes (default 131072, geth txMaxSize).', (s) => s.mempool.maxTxBytes, (s, v) => { s.mempool.maxTxBytes = v }),
-  mempool('price_bump', uint, 'Price bump, in percent, a same-nonce replacement needs (default 10).', (s) => s.mempool.priceBump, (s, v) => { s.mempool.priceBump = v }),
+  mempool(
+    'size',
+    uint,
+    'Maximum number of executable (pending) transactions in the pool (default 5120, geth GlobalSlots).',
+    (s) => s.mempool.size,
+    (s, v) => {
+      s.mempool.size = v
+    },
+  ),
+  mempool(
+    'queue_size',
+    uint,
+    'Maximum number of non-executable (queued, nonce-gapped) transactions in the pool (default 1024, geth GlobalQueue).',
+    (s) => s.mempool.queueSize,
+    (s, v) => {
+      s.mempool.queueSize = v
+    },
+  ),
+  mempool(
+    'account_slots',
+    uint,
+    'Executable transactions guaranteed to each account (default 16, geth AccountSlots).',
+    (s) => s.mempool.accountSlots,
+    (s, v) => {
+      s.mempool.accountSlots = v
+    },
+  ),
+  mempool(
+    'account_queue',
+    uint,
+    'Maximum queued transactions per account (default 64, geth AccountQueue).',
+    (s) => s.mempool.accountQueue,
+    (s, v) => {
+      s.mempool.accountQueue = v
+    },
+  ),
+  mempool(
+    'max_tx_bytes',
+    c.integerCodec(1),
+    'Maximum size of a single transaction, in bytes (default 131072, geth txMaxSize).',
+    (s) => s.mempool.maxTxBytes,
+    (s, v) => {
+      s.mempool.maxTxBytes = v
+    },
+  ),
+  mempool(
+    'price_bump',
+    uint,
+    'Price bump, in percent, a same-nonce replacement needs (default 10).',
+    (s) => s.mempool.priceBump,
+    (s, v) => {
+      s.mempool.priceBump = v
+    },
+  ),
 
-  consensus('wal_file', path, 'Consensus write-ahead log, relative to the home (default "data/cs.wal/wal").', (s) => s.files.walFile, (s, v) => { s.files.walFile = v }),
-  consensus('timeout_propose', c.durationCodec, 'How long we wait for a proposal block before prevoting nil (default "3s").', (s) => s.consensus.timeoutPropose, (s, v) => { s.consensus.timeoutPropose = v }),
-  consensus('timeout_propose_delta', c.durationCodec, 'How much timeout_propose increases with each round (default "500ms").', (s) => s.consensus.timeoutProposeDelta, (s, v) => { s.consensus.timeoutProposeDelta = v }),
-  consensus('timeout_prevote', c.durationCodec, 'How long we wait after receiving +2/3 prevotes for "anything" (default "1s").', (s) => s.consensus.timeoutPrevote, (s, v) => { s.consensus.timeoutPrevote = v }),
-  consensus('timeout_prevote_delta', c.durationCodec, 'How much timeout_prevote increases with each round (default "500ms").', (s) => s.consensus.timeoutPrevoteDelta, (s, v) => { s.consensus.timeoutPrevoteDelta = v }),
-  consensus('timeout_precommit', c.durationCodec, 'How long we wait after receiving +2/3 precommits for "anything" (default "1s").', (s) => s.consensus.timeoutPrecommit, (s, v) => { s.consensus.timeoutPrecommit = v }),
-  consensus('timeout_precommit_delta', c.durationCodec, 'How much timeout_precommit increases with each round (default "500ms").', (s) => s.consensus.timeoutPrecommitDelta, (s, v) => { s.consensus.timeoutPrecommitDelta = v }),
-  consensus('timeout_commit', c.durationCodec, 'How long we wait after committing a block, before starting on the new height (default "1s"; dev "0s").', (s) => s.consensus.timeoutCommit, (s, v) => { s.consensus.timeoutCommit = v }),
-  consensus('double_sign_check_height', uint, 'How many blocks to look back for our own signatures before starting; 0 = off (default 0).', (s) => s.consensus.doubleSignCheckHeight, (s, v) => { s.consensus.doubleSignCheckHeight = v }),
-  consensus('skip_timeout_commit', c.booleanCodec, 'Make progress as soon as we have all the precommits, as if timeout_commit = 0 (default false; dev true).', (s) => s.consensus.skipTimeoutCommit, (s, v) => { s.consensus.skipTimeoutCommit = v }),
-  consensus('create_empty_blocks', c.booleanCodec, 'false = wait for transactions before proposing a block (default true).', (s) => s.consensus.createEmptyBlocks, (s, v) => { s.consensus.createEmptyBlocks = v }),
-  consensus('create_empty_blocks_interval', c.durationCodec, 'If > 0, wait for transactions at most this long, then propose an empty block (default "0s"; dev "5s").', (s) => s.consensus.createEmptyBlocksInterval, (s, v) => { s.consensus.createEmptyBlocksInterval = v }),
+  consensus(
+    'wal_file',
+    path,
+    'Consensus write-ahead log, relative to the home (default "data/cs.wal/wal").',
+    (s) => s.files.walFile,
+    (s, v) => {
+      s.files.walFile = v
+    },
+  ),
+  consensus(
+    'timeout_propose',
+    c.durationCodec,
+    'How long we wait for a proposal block before prevoting nil (default "3s").',
+    (s) => s.consensus.timeoutPropose,
+    (s, v) => {
+      s.consensus.timeoutPropose = v
+    },
+  ),
+  consensus(
+    'timeout_propose_delta',
+    c.durationCodec,
+    'How much timeout_propose increases with each round (default "500ms").',
+    (s) => s.consensus.timeoutProposeDelta,
+    (s, v) => {
+      s.consensus.timeoutProposeDelta = v
+    },
+  ),
+  consensus(
+    'timeout_prevote',
+    c.durationCodec,
+    'How long we wait after receiving +2/3 prevotes for "anything" (default "1s").',
+    (s) => s.consensus.timeoutPrevote,
+    (s, v) => {
+      s.consensus.timeoutPrevote = v
+    },
+  ),
+  consensus(
+    'timeout_prevote_delta',
+    c.durationCodec,
+    'How much timeout_prevote increases with each round (default "500ms").',
+    (s) => s.consensus.timeoutPrevoteDelta,
+    (s, v) => {
+      s.consensus.timeoutPrevoteDelta = v
+    },
+  ),
+  consensus(
+    'timeout_precommit',
+    c.durationCodec,
+    'How long we wait after receiving +2/3 precommits for "anything" (default "1s").',
+    (s) => s.consensus.timeoutPrecommit,
+    (s, v) => {
+      s.consensus.timeoutPrecommit = v
+    },
+  ),
+  consensus(
+    'timeout_precommit_delta',
+    c.durationCodec,
+    'How much timeout_precommit increases with each round (default "500ms").',
+    (s) => s.consensus.timeoutPrecommitDelta,
+    (s, v) => {
+      s.consensus.timeoutPrecommitDelta = v
+    },
+  ),
+  consensus(
+    'timeout_commit',
+    c.durationCodec,
+    'How long we wait after committing a block, before starting on the new height (default "1s"; dev "0s").',
+    (s) => s.consensus.timeoutCommit,
+    (s, v) => {
+      s.consensus.timeoutCommit = v
+    },
+  ),
+  consensus(
+    'double_sign_check_height',
+    uint,
+    'How many blocks to look back for our own signatures before starting; 0 = off (default 0).',
+    (s) => s.consensus.doubleSignCheckHeight,
+    (s, v) => {
+      s.consensus.doubleSignCheckHeight = v
+    },
+  ),
+  consensus(
+    'skip_timeout_commit',
+    c.booleanCodec,
+    'Make progress as soon as we have all the precommits, as if timeout_commit = 0 (default false; dev true).',
+    (s) => s.consensus.skipTimeoutCommit,
+    (s, v) => {
+      s.consensus.skipTimeoutCommit = v
+    },
+  ),
+  consensus(
+    'create_empty_blocks',
+    c.booleanCodec,
+    'false = wait for transactions before proposing a block (default true).',
+    (s) => s.consensus.createEmptyBlocks,
+    (s, v) => {
+      s.consensus.createEmptyBlocks = v
+    },
+  ),
+  consensus(
+    'create_empty_blocks_interval',
+    c.durationCodec,
+    'If > 0, wait for transactions at most this long, then propose an empty block (default "0s"; dev "5s").',
+    (s) => s.consensus.createEmptyBlocksInterval,
+    (s, v) => {
+      s.consensus.createEmptyBlocksInterval = v
+    },
+  ),
 
-  txIndex('indexer', c.enumCodec(['kv', 'null'] as const, 'indexer'), 'What indexer to use for transactions and blocks: "kv" or "null" (default "kv").', (s) => s.txIndex.indexer, (s, v) => { s.txIndex.indexer = v }),
+  txIndex(
+    'indexer',
+    c.enumCodec(['kv', 'null'] as const, 'indexer'),
+    'What indexer to use for transactions and blocks: "kv" or "null" (default "kv").',
+    (s) => s.txIndex.indexer,
+    (s, v) => {
+      s.txIndex.indexer = v
+    },
+  ),
 
-  appBase('minimum-gas-prices', c.gasPriceCodec, 'The minimum gas price a validator accepts for a transaction, as wei ("1000000000") or <amount><denom> with denom anodectl (= wei) or gwei (default "0anodectl").', (s) => s.minGasPrice, (s, v) => { s.minGasPrice = v }),
+  appBase(
+    'minimum-gas-prices',
+    c.gasPriceCodec,
+    'The minimum gas price a validator accepts for a transaction, as wei ("1000000000") or <amount><denom> with denom anodectl (= ' +
+      'wei) or gwei (default "0anodectl").',
+    (s) => s.minGasPrice,
+    (s, v) => {
+      s.minGasPrice = v
+    },
+  ),
 
-  api('enabled-unsafe-cors', c.booleanCodec, 'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server (default false).', (s) => s.jsonRpc.enabledUnsafeCors, (s, v) => { s.jsonRpc.enabledUnsafeCors = v }),
+  api(
+    'enabled-unsafe-cors',
+    c.booleanCodec,
+    'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server (default false).',
+    (s) => s.jsonRpc.enabledUnsafeCors,
+    (s, v) => {
+      s.jsonRpc.enabledUnsafeCors = v
+    },
+  ),
 
-  jsonRpc('enable', c.booleanCodec, 'Start the EVM JSON-RPC HTTP and WebSocket servers (default false; dev true).', (s) => s.jsonRpc.enable, (s, v) => { s.jsonRpc.enable = v }),
-  jsonRpc('address', c.hostPortCodec, 'Address the JSON-RPC HTTP server binds to (default "127.0.0.1:8545").', (s) => s.jsonRpc.address, (s, v) => { s.jsonRpc.address = v }),
-  jsonRpc('ws-address', c.hostPortCodec, 'Address the JSON-RPC WebSocket server binds to (default "0.0.0.0:8546"; dev "127.0.0.1:8546").', (s) => s.jsonRpc.wsAddress, (s, v) => { s.jsonRpc.wsAddress = v }),
-  jsonRpc('api', c.namespacesCodec, 'Comma-separated namespaces to serve: web3, net, eth, personal, debug, miner, txpool (default "eth,net,web3"; dev all seven).', (s) => s.jsonRpc.api, (s, v) => { s.jsonRpc.api = v }),
-  jsonRpc('gas-cap', c.uint64Codec, 'Gas cap of eth_call and eth_estimateGas; 0 = infinite (default 25000000).', (s) => s.jsonRpc.gasCap, (s, v) => { s.jsonRpc.gasCap = v }),
-  jsonRpc('evm-timeout', c.durationCodec, 'Time limit of eth_call; "0s" = none (default "5s").', (s) => s.jsonRpc.evmTimeout, (s, v) => { s.jsonRpc.evmTimeout = v }),
-  jsonRpc('txfee-cap', c.nonNegativeNumberCodec, 'Fee cap of transactions sent through the node, in ether; 0 = no cap (default 1).', (s) => s.jsonRpc.txFeeCap, (s, v) => { s.jsonRpc.txFeeCap = v }),
-  jsonRpc('filter-cap', int32, 'Maximum number of installed polling filters (default 200).', (s) => s.jsonRpc.filterCap, (s, v) => { s.jsonRpc.filterCap = v }),
-  jsonRpc('feehistory-cap', c.integerCodec(1, 2 ** 31 - 1), 'Maximum number of blocks eth_feeHistory returns; > 0 (default 100).', (s) => s.jsonRpc.feeHistoryCap, (s, v) => { s.jsonRpc.feeHistoryCap = v }),
-  jsonRpc('logs-cap', int32, 'Maximum number of logs eth_getLogs and eth_getFilterLogs return (default 10000).', (s) => s.jsonRpc.logsCap, (s, v) => { s.jsonRpc.logsCap = v }),
-  jsonRpc('block-range-cap', int32, 'Maximum number of blocks eth_getLogs can query (default 10000).', (s) => s.jsonRpc.blockRangeCap, (s, v) => { s.jsonRpc.blockRangeCap = v }),
-  jsonRpc('http-timeout', c.durationCodec, 'Read/write timeout of the HTTP server (default "30s").', (s) => s.jsonRpc.httpTimeout, (s, v) => { s.jsonRpc.httpTimeout = v }),
-  jsonRpc('http-idle-timeout', c.durationCodec, 'Idle (keep-alive) timeout of the HTTP server (default "2m0s").', (s) => s.jsonRpc.httpIdleTimeout, (s, v) => { s.jsonRpc.httpIdleTimeout = v }),
-  jsonRpc('allow-insecure-unlock', c.booleanCodec, 'Allow personal_unlockAccount from callers that are not on loopback (127.0.0.0/8, ::1), as geth --allow-insecure-unlock; an unlocked account signs for anyone who can reach the JSON-RPC (default false).', (s) => s.jsonRpc.allowInsecureUnlock, (s, v) => { s.jsonRpc.allowInsecureUnlock = v }),
-  jsonRpc('tracer-concurrency', c.integerCodec(1), 'Maximum number of debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2).', (s) => s.jsonRpc.tracerConcurrency, (s, v) => { s.jsonRpc.tracerConcurrency = v }),
-  jsonRpc('allow-unprotected-txs', c.booleanCodec, 'Accept transactions without EIP-155 replay protection over RPC (default false).', (s) => s.jsonRpc.allowUnprotectedTxs, (s, v) => { s.jsonRpc.allowUnprotectedTxs = v }),
-  jsonRpc('max-open-connections', uint, 'Maximum number of simultaneous HTTP connections; 0 = unlimited (default 0).', (s) => s.jsonRpc.maxOpenConnections, (s, v) => { s.jsonRpc.maxOpenConnections = v }),
-  jsonRpc('enable-indexer', c.booleanCodec, 'Accepted for Evmos compatibility; nodectl always indexes EVM transactions (default false).', (s) => s.jsonRpc.enableIndexer, (s, v) => { s.jsonRpc.enableIndexer = v }),
-  jsonRpc('batch-request-limit', uint, 'Maximum number of requests in a batch (default 1000).', (s) => s.jsonRpc.batchRequestLimit, (s, v) => { s.jsonRpc.batchRequestLimit = v }),
-  jsonRpc('batch-response-max-size', uint, 'Maximum size of a batch response, in bytes (default 25000000).', (s) => s.jsonRpc.batchResponseMaxSize, (s, v) => { s.jsonRpc.batchResponseMaxSize = v }),
-  jsonRpc('http-body-limit', uint, 'Maximum size of an HTTP request body, in bytes (default 5242880).', (s) => s.jsonRpc.httpBodyLimit, (s, v) => { s.jsonRpc.httpBodyLimit = v }),
-  jsonRpc('ws-origins', c.stringListCodec, 'Origins allowed to open a WebSocket connection (default ["127.0.0.1", "localhost"]).', (s) => s.jsonRpc.wsOrigins, (s, v) => { s.jsonRpc.wsOrigins = v }),
+  jsonRpc(
+    'enable',
+    c.booleanCodec,
+    'Start the EVM JSON-RPC HTTP and WebSocket servers (default false; dev true).',
+    (s) => s.jsonRpc.enable,
+    (s, v) => {
+      s.jsonRpc.enable = v
+    },
+  ),
+  jsonRpc(
+    'address',
+    c.hostPortCodec,
+    'Address the JSON-RPC HTTP server binds to (default "127.0.0.1:8545").',
+    (s) => s.jsonRpc.address,
+    (s, v) => {
+      s.jsonRpc.address = v
+    },
+  ),
+  jsonRpc(
+    'ws-address',
+    c.hostPortCodec,
+    'Address the JSON-RPC WebSocket server binds to (default "0.0.0.0:8546"; dev "127.0.0.1:8546").',
+    (s) => s.jsonRpc.wsAddress,
+    (s, v) => {
+      s.jsonRpc.wsAddress = v
+    },
+  ),
+  jsonRpc(
+    'api',
+    c.namespacesCodec,
+    'Comma-separated namespaces to serve: web3, net, eth, personal, debug, miner, txpool (default "eth,net,web3"; dev all seven).',
+    (s) => s.jsonRpc.api,
+    (s, v) => {
+      s.jsonRpc.api = v
+    },
+  ),
+  jsonRpc(
+    'gas-cap',
+    c.uint64Codec,
+    'Gas cap of eth_call and eth_estimateGas; 0 = infinite (default 25000000).',
+    (s) => s.jsonRpc.gasCap,
+    (s, v) => {
+      s.jsonRpc.gasCap = v
+    },
+  ),
+  jsonRpc(
+    'evm-timeout',
+    c.durationCodec,
+    'Time limit of eth_call; "0s" = none (default "5s").',
+    (s) => s.jsonRpc.evmTimeout,
+    (s, v) => {
+      s.jsonRpc.evmTimeout = v
+    },
+  ),
+  jsonRpc(
+    'txfee-cap',
+    c.nonNegativeNumberCodec,
+    'Fee cap of transactions sent through the node, in ether; 0 = no cap (default 1).',
+    (s) => s.jsonRpc.txFeeCap,
+    (s, v) => {
+      s.jsonRpc.txFeeCap = v
+    },
+  ),
+  jsonRpc(
+    'filter-cap',
+    int32,
+    'Maximum number of installed polling filters (default 200).',
+    (s) => s.jsonRpc.filterCap,
+    (s, v) => {
+      s.jsonRpc.filterCap = v
+    },
+  ),
+  jsonRpc(
+    'feehistory-cap',
+    c.integerCodec(1, 2 ** 31 - 1),
+    'Maximum number of blocks eth_feeHistory returns; > 0 (default 100).',
+    (s) => s.jsonRpc.feeHistoryCap,
+    (s, v) => {
+      s.jsonRpc.feeHistoryCap = v
+    },
+  ),
+  jsonRpc(
+    'logs-cap',
+    int32,
+    'Maximum number of logs eth_getLogs and eth_getFilterLogs return (default 10000).',
+    (s) => s.jsonRpc.logsCap,
+    (s, v) => {
+      s.jsonRpc.logsCap = v
+    },
+  ),
+  jsonRpc(
+    'block-range-cap',
+    int32,
+    'Maximum number of blocks eth_getLogs can query (default 10000).',
+    (s) => s.jsonRpc.blockRangeCap,
+    (s, v) => {
+      s.jsonRpc.blockRangeCap = v
+    },
+  ),
+  jsonRpc(
+    'http-timeout',
+    c.durationCodec,
+    'Read/write timeout of the HTTP server (default "30s").',
+    (s) => s.jsonRpc.httpTimeout,
+    (s, v) => {
+      s.jsonRpc.httpTimeout = v
+    },
+  ),
+  jsonRpc(
+    'http-idle-timeout',
+    c.durationCodec,
+    'Idle (keep-alive) timeout of the HTTP server (default "2m0s").',
+    (s) => s.jsonRpc.httpIdleTimeout,
+    (s, v) => {
+      s.jsonRpc.httpIdleTimeout = v
+    },
+  ),
+  jsonRpc(
+    'allow-insecure-unlock',
+    c.booleanCodec,
+    'Allow personal_unlockAccount from callers that are not on loopback (127.0.0.0/8, ::1), as geth --allow-insecure-unlock; an ' +
+      'unlocked account signs for anyone who can reach the JSON-RPC (default false).',
+    (s) => s.jsonRpc.allowInsecureUnlock,
+    (s, v) => {
+      s.jsonRpc.allowInsecureUnlock = v
+    },
+  ),
+  jsonRpc(
+    'tracer-concurrency',
+    c.integerCodec(1),
+    'Maximum number of debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2).',
+    (s) => s.jsonRpc.tracerConcurrency,
+    (s, v) => {
+      s.jsonRpc.tracerConcurrency = v
+    },
+  ),
+  jsonRpc(
+    'allow-unprotected-txs',
+    c.booleanCodec,
+    'Accept transactions without EIP-155 replay protection over RPC (default false).',
+    (s) => s.jsonRpc.allowUnprotectedTxs,
+    (s, v) => {
+      s.jsonRpc.allowUnprotectedTxs = v
+    },
+  ),
+  jsonRpc(
+    'max-open-connections',
+    uint,
+    'Maximum number of simultaneous HTTP connections; 0 = unlimited (default 0).',
+    (s) => s.jsonRpc.maxOpenConnections,
+    (s, v) => {
+      s.jsonRpc.maxOpenConnections = v
+    },
+  ),
+  jsonRpc(
+    'enable-indexer',
+    c.booleanCodec,
+    'Accepted for Evmos compatibility; nodectl always indexes EVM transactions (default false).',
+    (s) => s.jsonRpc.enableIndexer,
+    (s, v) => {
+      s.jsonRpc.enableIndexer = v
+    },
+  ),
+  jsonRpc(
+    'batch-request-limit',
+    uint,
+    'Maximum number of requests in a batch (default 1000).',
+    (s) => s.jsonRpc.batchRequestLimit,
+    (s, v) => {
+      s.jsonRpc.batchRequestLimit = v
+    },
+  ),
+  jsonRpc(
+    'batch-response-max-size',
+    uint,
+    'Maximum size of a batch response, in bytes (default 25000000).',
+    (s) => s.jsonRpc.batchResponseMaxSize,
+    (s, v) => {
+      s.jsonRpc.batchResponseMaxSize = v
+    },
+  ),
+  jsonRpc(
+    'http-body-limit',
+    uint,
+    'Maximum size of an HTTP request body, in bytes (default 5242880).',
+    (s) => s.jsonRpc.httpBodyLimit,
+    (s, v) => {
+      s.jsonRpc.httpBodyLimit = v
+    },
+  ),
+  jsonRpc(
+    'ws-origins',
+    c.stringListCodec,
+    'Origins allowed to open a WebSocket connection (default ["127.0.0.1", "localhost"]).',
+    (s) => s.jsonRpc.wsOrigins,
+    (s, v) => {
+      s.jsonRpc.wsOrigins = v
+    },
+  ),
 ]
 
 /** Where a value came from, as error messages name it: `config.toml [rpc] laddr`, `app.toml minimum-gas-prices`. */

@@ -8,7 +8,14 @@
 import { uvarintSize } from '../chain/comet/proto.js'
 import type { BlockStore } from '../chain/comet/block-store.js'
 import { fillHeaderHashes, hashConsensusParams } from '../chain/comet/hash.js'
-import { BLOCK_PROTOCOL_VERSION, type Block, type BlockID, type Commit, type DuplicateVoteEvidence, type Validator } from '../chain/comet/types.js'
+import {
+  BLOCK_PROTOCOL_VERSION,
+  type Block,
+  type BlockID,
+  type Commit,
+  type DuplicateVoteEvidence,
+  type Validator,
+} from '../chain/comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../chain/comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
@@ -51,11 +58,17 @@ export function txsProtoSize(txs: Uint8Array[]): number {
 export function buildCommitInfo(commit: Commit, validators: ValidatorSet): CommitInfo {
   if (commit.signatures.length === 0) return { round: commit.round, votes: [] }
   if (commit.signatures.length !== validators.size) {
-    throw new Error(`commit size (${commit.signatures.length}) doesn't match validator set length (${validators.size}) at height ${commit.height}`)
+    throw new Error(
+      `commit size (${commit.signatures.length}) doesn't match validator set length (${validators.size}) at height ${commit.height}`,
+    )
   }
   return {
     round: commit.round,
-    votes: validators.validators.map((v, i) => ({ validatorAddress: v.address, power: v.votingPower, blockIdFlag: commit.signatures[i]!.blockIdFlag })),
+    votes: validators.validators.map((v, i) => ({
+      validatorAddress: v.address,
+      power: v.votingPower,
+      blockIdFlag: commit.signatures[i]!.blockIdFlag,
+    })),
   }
 }
 
@@ -64,7 +77,14 @@ export function buildCommitInfo(commit: Commit, validators: ValidatorSet): Commi
  * height else MedianTime(lastCommit, lastValidators), last block id, validator/consensus/app/results
  * hashes, proposer), then the derived hashes (data, last commit, evidence).
  */
-export function makeBlock(state: ChainState, height: number, txs: Uint8Array[], lastCommit: Commit, evidence: DuplicateVoteEvidence[], proposerAddress: Uint8Array): Block {
+export function makeBlock(
+  state: ChainState,
+  height: number,
+  txs: Uint8Array[],
+  lastCommit: Commit,
+  evidence: DuplicateVoteEvidence[],
+  proposerAddress: Uint8Array,
+): Block {
   const time = height === state.initialHeight ? state.lastBlockTime : medianTime(lastCommit, state.lastValidators)
   const empty = new Uint8Array(0)
   const block: Block = {
@@ -199,7 +219,9 @@ export class BlockExecutor {
         blockSize,
       })
       if (response.txResults.length !== block.txs.length) {
-        throw new Error(`expected tx results length to match size of transactions in block. Expected ${block.txs.length}, got ${response.txResults.length}`)
+        throw new Error(
+          `expected tx results length to match size of transactions in block. Expected ${block.txs.length}, got ${response.txResults.length}`,
+        )
       }
       next = updateState(state, blockId, block.header, response)
       blockStore.saveBlock(block, blockId, blockSize, seenCommit)
@@ -215,7 +237,12 @@ export class BlockExecutor {
       await blockStore.open()
       throw err
     }
-    logger.info('committed block', { height, txs: block.txs.length, hash: bytesToUpperHex(blockId.hash), appHash: bytesToUpperHex(response.appHash) })
+    logger.info('committed block', {
+      height,
+      txs: block.txs.length,
+      hash: bytesToUpperHex(blockId.hash),
+      appHash: bytesToUpperHex(response.appHash),
+    })
     await mempool.update(height, block.txs, response.txResults)
     await evidencePool.update(next, block.evidence)
     this.fireEvents(block, blockId, response)

@@ -45,7 +45,8 @@ export class BlockParts {
 
   /** False when the part is already there; throws on a bad index or proof. */
   addPart(part: Part): boolean {
-    if (!Number.isInteger(part.index) || part.index < 0 || part.index >= this.header.total) throw new Error(`error part set unexpected index ${part.index}`)
+    if (!Number.isInteger(part.index) || part.index < 0 || part.index >= this.header.total)
+      throw new Error(`error part set unexpected index ${part.index}`)
     if (this.parts[part.index]) return false
     if (!verifyPart(this.header, part)) throw new Error('error part set invalid proof')
     this.parts[part.index] = part

@@ -71,7 +71,8 @@ export function genesisFromDoc(doc: GenesisDoc): ConsensusGenesis {
 /** `MakeGenesisState`: validators = NewValidatorSet(genesis), next = the same incremented once, last = empty. */
 export function makeGenesisState(genesis: ConsensusGenesis): ChainState {
   const validators = genesis.validators.length > 0 ? ValidatorSet.fromUpdates(genesis.validators) : ValidatorSet.restore([])
-  const nextValidators = genesis.validators.length > 0 ? ValidatorSet.fromUpdates(genesis.validators).copyIncrementProposerPriority(1) : ValidatorSet.restore([])
+  const nextValidators =
+    genesis.validators.length > 0 ? ValidatorSet.fromUpdates(genesis.validators).copyIncrementProposerPriority(1) : ValidatorSet.restore([])
   const initialHeight = genesis.initialHeight > 0 ? genesis.initialHeight : 1
   return {
     chainId: genesis.chainId,

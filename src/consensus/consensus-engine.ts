@@ -89,7 +89,13 @@ export class ConsensusEngine {
     const lastCommit = await this.reconstructLastCommit(state)
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
     const transport = opts.transport ?? new LoopbackTransport()
-    const evidencePool = await EvidencePool.open({ db: opts.db, blockStore: opts.blockStore, stateStore: this.stateStore, state, logger: this.log.child({ module: 'evidence' }) })
+    const evidencePool = await EvidencePool.open({
+      db: opts.db,
+      blockStore: opts.blockStore,
+      stateStore: this.stateStore,
+      state,
+      logger: this.log.child({ module: 'evidence' }),
+    })
     this.evidencePool = evidencePool
     const blockExec = new BlockExecutor({
       db: opts.db,
@@ -203,7 +209,9 @@ export class ConsensusEngine {
   /** `reconstructLastCommit`: the precommits of the last block from the stored seen commit. */
   private async reconstructLastCommit(state: ChainState): Promise<VoteSet | undefined> {
     if (state.lastBlockHeight === 0) return undefined
-    const commit = (await this.opts.blockStore.loadSeenCommit(state.lastBlockHeight)) ?? (await this.opts.blockStore.loadBlockCommit(state.lastBlockHeight))
+    const commit =
+      (await this.opts.blockStore.loadSeenCommit(state.lastBlockHeight)) ??
+      (await this.opts.blockStore.loadBlockCommit(state.lastBlockHeight))
     if (!commit) throw new Error(`failed to reconstruct last commit; seen commit for height ${state.lastBlockHeight} not found`)
     const set = voteSetFromCommit(state.chainId, commit, state.lastValidators)
     if (!set.hasTwoThirdsMajority()) throw new Error('failed to reconstruct last commit; does not have +2/3 maj')

@@ -166,7 +166,9 @@ export class EvidencePool implements ConflictingVoteReporter {
    */
   async update(state: ChainState, committed: DuplicateVoteEvidence[]): Promise<void> {
     if (state.lastBlockHeight <= this.state.lastBlockHeight) {
-      throw new Error(`failed EvidencePool.Update new state height is less than or equal to previous state height: ${state.lastBlockHeight} <= ${this.state.lastBlockHeight}`)
+      throw new Error(
+        `failed EvidencePool.Update new state height is less than or equal to previous state height: ${state.lastBlockHeight} <= ${this.state.lastBlockHeight}`,
+      )
     }
     await this.processConsensusBuffer(state)
     this.state = state
@@ -189,10 +191,13 @@ export class EvidencePool implements ConflictingVoteReporter {
     if (!meta) throw new Error(`don't have header #${height}`)
     const evTime = meta.header.time
     if (compareTime(ev.timestamp, evTime) !== 0) {
-      throw new Error(`evidence has a different time to the block it is associated with (${formatRfc3339Nano(ev.timestamp)} != ${formatRfc3339Nano(evTime)})`)
+      throw new Error(
+        `evidence has a different time to the block it is associated with (${formatRfc3339Nano(ev.timestamp)} != ${formatRfc3339Nano(evTime)})`,
+      )
     }
     const params = state.consensusParams.evidence
-    if (isEvidenceExpired(state.lastBlockHeight, state.lastBlockTime, height, evTime, params)) throw new Error(expiredMessage(ev, state.lastBlockHeight, state.lastBlockTime, params))
+    if (isEvidenceExpired(state.lastBlockHeight, state.lastBlockTime, height, evTime, params))
+      throw new Error(expiredMessage(ev, state.lastBlockHeight, state.lastBlockTime, params))
     const valSet = await this.opts.stateStore.loadValidators(height)
     if (!valSet) throw new Error(`could not find validator set for height #${height}`)
     verifyDuplicateVote(ev, state.chainId, valSet)
@@ -218,7 +223,10 @@ export class EvidencePool implements ConflictingVoteReporter {
           }
           ev = newDuplicateVoteEvidence(voteA, voteB, meta.header.time, valSet)
         } else {
-          this.log.error('inbound duplicate votes from consensus are of a greater height than current state', { height: voteA.height, lastBlockHeight: state.lastBlockHeight })
+          this.log.error('inbound duplicate votes from consensus are of a greater height than current state', {
+            height: voteA.height,
+            lastBlockHeight: state.lastBlockHeight,
+          })
           continue
         }
         const r = evidenceRecord(ev)

@@ -29,12 +29,19 @@ export class InvalidEvidenceError extends Error {
 
 /** Go's `%v` of a `SignedMsgType` (the protobuf enum name). */
 function typeName(type: number): string {
-  return type === SignedMsgType.Prevote ? 'SIGNED_MSG_TYPE_PREVOTE' : type === SignedMsgType.Precommit ? 'SIGNED_MSG_TYPE_PRECOMMIT' : String(type)
+  return type === SignedMsgType.Prevote
+    ? 'SIGNED_MSG_TYPE_PREVOTE'
+    : type === SignedMsgType.Precommit
+      ? 'SIGNED_MSG_TYPE_PRECOMMIT'
+      : String(type)
 }
 
 /** `DuplicateVoteEvidence.ValidateBasic`: both votes well formed, vote A's BlockID key sorting first. */
 export function validateEvidenceBasic(ev: DuplicateVoteEvidence): void {
-  for (const [name, vote] of [['VoteA', ev.voteA], ['VoteB', ev.voteB]] as const) {
+  for (const [name, vote] of [
+    ['VoteA', ev.voteA],
+    ['VoteB', ev.voteB],
+  ] as const) {
     try {
       validateVoteBasic(vote)
     } catch (err) {
@@ -71,25 +78,39 @@ export function verifyDuplicateVote(ev: DuplicateVoteEvidence, chainId: string, 
   if (!equalBytes(a.validatorAddress, b.validatorAddress)) {
     throw new Error(`validator addresses do not match: ${bytesToUpperHex(a.validatorAddress)} vs ${bytesToUpperHex(b.validatorAddress)}`)
   }
-  if (blockIdEquals(a.blockId, b.blockId)) throw new Error(`block IDs are the same (${bytesToUpperHex(a.blockId.hash)}) - not a real duplicate vote`)
-  if (!equalBytes(validatorAddress(val.pubKey), a.validatorAddress)) throw new Error(`address (${bytesToUpperHex(a.validatorAddress)}) doesn't match pubkey`)
+  if (blockIdEquals(a.blockId, b.blockId))
+    throw new Error(`block IDs are the same (${bytesToUpperHex(a.blockId.hash)}) - not a real duplicate vote`)
+  if (!equalBytes(validatorAddress(val.pubKey), a.validatorAddress))
+    throw new Error(`address (${bytesToUpperHex(a.validatorAddress)}) doesn't match pubkey`)
   if (val.votingPower !== ev.validatorPower) {
     throw new Error(`validator power from evidence and our validator set does not match (${ev.validatorPower} != ${val.votingPower})`)
   }
   const total = valSet.totalVotingPower()
-  if (total !== ev.totalVotingPower) throw new Error(`total voting power from the evidence and our validator set does not match (${ev.totalVotingPower} != ${total})`)
+  if (total !== ev.totalVotingPower)
+    throw new Error(`total voting power from the evidence and our validator set does not match (${ev.totalVotingPower} != ${total})`)
   if (!ed25519Verify(val.pubKey, voteSignBytes(chainId, a), a.signature)) throw new Error('verifying VoteA: invalid signature')
   if (!ed25519Verify(val.pubKey, voteSignBytes(chainId, b), b.signature)) throw new Error('verifying VoteB: invalid signature')
 }
 
 /** `IsEvidenceExpired`: expired only when BOTH the age in blocks and the age in time exceed the params. */
-export function isEvidenceExpired(heightNow: number, timeNow: Timestamp, heightEv: number, timeEv: Timestamp, params: ConsensusParams['evidence']): boolean {
+export function isEvidenceExpired(
+  heightNow: number,
+  timeNow: Timestamp,
+  heightEv: number,
+  timeEv: Timestamp,
+  params: ConsensusParams['evidence'],
+): boolean {
   const ageNs = toNanos(timeNow) - toNanos(timeEv)
   return ageNs > params.maxAgeDurationNs && BigInt(heightNow - heightEv) > params.maxAgeNumBlocks
 }
 
 /** The text CometBFT gives for expired evidence. */
-export function expiredMessage(ev: DuplicateVoteEvidence, heightNow: number, timeNow: Timestamp, params: ConsensusParams['evidence']): string {
+export function expiredMessage(
+  ev: DuplicateVoteEvidence,
+  heightNow: number,
+  timeNow: Timestamp,
+  params: ConsensusParams['evidence'],
+): string {
   const minHeight = BigInt(heightNow) - params.maxAgeNumBlocks
   const notOlder = fromNanos(toNanos(timeNow) + params.maxAgeDurationNs)
   return `evidence from height ${ev.voteA.height} (created at: ${formatRfc3339Nano(ev.timestamp)}) is too old; min height is ${minHeight} and evidence can not be older than ${formatRfc3339Nano(notOlder)}`

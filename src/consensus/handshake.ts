@@ -33,12 +33,18 @@ export async function handshake(opts: HandshakeOptions): Promise<ChainState> {
   const { genesis, db, blockStore, stateStore, app, logger } = opts
   const stored = await stateStore.load()
   let state = stored ?? makeGenesisState(genesis)
-  if (stored && stored.chainId !== genesis.chainId) throw new Error(`state chain id ${stored.chainId} does not match genesis chain id ${genesis.chainId}`)
+  if (stored && stored.chainId !== genesis.chainId)
+    throw new Error(`state chain id ${stored.chainId} does not match genesis chain id ${genesis.chainId}`)
 
   const info = await app.info()
   const appHeight = info.lastBlockHeight
   let appHash = info.lastBlockAppHash
-  logger.info('ABCI handshake app info', { height: appHeight, hash: bytesToUpperHex(appHash), version: info.version, appVersion: info.appVersion })
+  logger.info('ABCI handshake app info', {
+    height: appHeight,
+    hash: bytesToUpperHex(appHash),
+    version: info.version,
+    appVersion: info.appVersion,
+  })
 
   let dirty = !stored
   if (state.appVersion !== info.appVersion) {
@@ -83,11 +89,14 @@ export async function handshake(opts: HandshakeOptions): Promise<ChainState> {
     assertAppHash(appHash, state)
     return state
   }
-  if (appHeight === 0 && state.initialHeight < storeBase) throw new Error(`app block height ${appHeight} is too low for the block store base ${storeBase}`)
-  if (appHeight > 0 && appHeight < storeBase - 1) throw new Error(`app block height ${appHeight} is too low for the block store base ${storeBase}`)
+  if (appHeight === 0 && state.initialHeight < storeBase)
+    throw new Error(`app block height ${appHeight} is too low for the block store base ${storeBase}`)
+  if (appHeight > 0 && appHeight < storeBase - 1)
+    throw new Error(`app block height ${appHeight} is too low for the block store base ${storeBase}`)
   if (storeHeight < appHeight) throw new Error(`app block height (${appHeight}) is higher than the block store (${storeHeight})`)
   // Block, commit and state of a height are written in one batch, so they cannot disagree.
-  if (storeHeight !== state.lastBlockHeight) throw new Error(`block store height ${storeHeight} does not match state height ${state.lastBlockHeight}`)
+  if (storeHeight !== state.lastBlockHeight)
+    throw new Error(`block store height ${storeHeight} does not match state height ${state.lastBlockHeight}`)
 
   if (appHeight < storeHeight) appHash = await replayBlocks(opts, state, appHeight, storeHeight)
   assertAppHash(appHash, state)
@@ -128,7 +137,9 @@ async function replayBlocks(opts: HandshakeOptions, state: ChainState, appHeight
     const expected = await stateStore.loadFinalizeBlockResponse(h)
     if (expected && !equalBytes(expected.appHash, res.appHash)) {
       db.discardStaged()
-      throw new Error(`app hash mismatch replaying block ${h}: stored ${bytesToUpperHex(expected.appHash)}, app returned ${bytesToUpperHex(res.appHash)}`)
+      throw new Error(
+        `app hash mismatch replaying block ${h}: stored ${bytesToUpperHex(expected.appHash)}, app returned ${bytesToUpperHex(res.appHash)}`,
+      )
     }
     await app.commit()
     await db.commitStaged()
@@ -141,6 +152,8 @@ async function replayBlocks(opts: HandshakeOptions, state: ChainState, appHeight
 
 function assertAppHash(appHash: Uint8Array, state: ChainState): void {
   if (!equalBytes(appHash, state.appHash)) {
-    throw new Error(`state.AppHash does not match AppHash after replay. Got ${bytesToUpperHex(appHash)}, expected ${bytesToUpperHex(state.appHash)}`)
+    throw new Error(
+      `state.AppHash does not match AppHash after replay. Got ${bytesToUpperHex(appHash)}, expected ${bytesToUpperHex(state.appHash)}`,
+    )
   }
 }

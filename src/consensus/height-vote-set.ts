@@ -28,7 +28,11 @@ export class HeightVoteSet {
   private readonly rounds = new Map<number, RoundVoteSet>()
   private readonly peerCatchupRounds = new Map<string, number[]>()
 
-  constructor(readonly chainId: string, readonly height: number, readonly valSet: ValidatorSet) {
+  constructor(
+    readonly chainId: string,
+    readonly height: number,
+    readonly valSet: ValidatorSet,
+  ) {
     this.addRound(0)
   }
 
@@ -54,7 +58,8 @@ export class HeightVoteSet {
     let set = this.getVoteSet(vote.round, vote.type)
     if (!set) {
       const rounds = this.peerCatchupRounds.get(peerId) ?? []
-      if (rounds.length >= MAX_PEER_CATCHUP_ROUNDS || !Number.isInteger(vote.round) || vote.round < 0) throw new UnwantedRoundError(vote.round)
+      if (rounds.length >= MAX_PEER_CATCHUP_ROUNDS || !Number.isInteger(vote.round) || vote.round < 0)
+        throw new UnwantedRoundError(vote.round)
       this.addRound(vote.round)
       set = this.getVoteSet(vote.round, vote.type)!
       this.peerCatchupRounds.set(peerId, [...rounds, vote.round])

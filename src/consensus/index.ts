@@ -11,5 +11,13 @@ export { LoopbackTransport, InMemoryNetwork, type ConsensusTransport, type Conse
 export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage } from './messages.js'
 export { testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
 export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'
-export type { ConsensusEvents, ConsensusEventName, RoundStateEvent, NewRoundEvent, CompleteProposalEvent, NewBlockEvent, TxEvent } from './events.js'
+export type {
+  ConsensusEvents,
+  ConsensusEventName,
+  RoundStateEvent,
+  NewRoundEvent,
+  CompleteProposalEvent,
+  NewBlockEvent,
+  TxEvent,
+} from './events.js'
 export type { RoundStateSummary, RoundVotes, PartSetProgress } from './state-machine.js'

@@ -65,6 +65,7 @@ export function validateConsensusConfig(cfg: ConsensusConfig): void {
   ]
   for (const [field, key] of durations) {
     const v = cfg[field]
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`consensus.${key}: must be a non-negative number, got ${String(v)}`)
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new Error(`consensus.${key}: must be a non-negative number, got ${String(v)}`)
   }
 }

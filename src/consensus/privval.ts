@@ -53,7 +53,11 @@ export class FilePV implements PrivValidator {
   /** The state file's folder was created (once per process, not per signature). */
   private dirReady = false
 
-  constructor(readonly key: ValidatorKey, readonly statePath: string, state?: LastSignState) {
+  constructor(
+    readonly key: ValidatorKey,
+    readonly statePath: string,
+    state?: LastSignState,
+  ) {
     this.lss = state ?? { height: 0, round: 0, step: SignStep.None }
   }
 
@@ -91,7 +95,9 @@ export class FilePV implements PrivValidator {
     const step = vote.type === SignedMsgType.Prevote ? SignStep.Prevote : SignStep.Precommit
     return this.serialize(async () => {
       const bytes = voteSignBytes(chainId, vote)
-      const reuse = this.checkSameStep(vote.height, vote.round, step, bytes, CANONICAL_VOTE_TIME_FIELD, (t) => voteSignBytes(chainId, { ...vote, timestamp: t }))
+      const reuse = this.checkSameStep(vote.height, vote.round, step, bytes, CANONICAL_VOTE_TIME_FIELD, (t) =>
+        voteSignBytes(chainId, { ...vote, timestamp: t }),
+      )
       if (reuse) return { ...vote, timestamp: reuse.timestamp, signature: reuse.signature }
       const signature = ed25519Sign(this.key.seed, bytes)
       await this.saveSigned(vote.height, vote.round, step, bytes, signature)

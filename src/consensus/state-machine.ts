@@ -18,7 +18,15 @@ import { emptyCommit } from '../chain/comet/commit.js'
 import { decodeBlock } from '../chain/comet/encoding.js'
 import { isCompleteBlockId, isZeroBlockId, makeBlockId, zeroBlockId, type Part } from '../chain/comet/part-set.js'
 import { proposalSignBytes } from '../chain/comet/sign-bytes.js'
-import { BLOCK_PART_SIZE_BYTES, SignedMsgType, type Block, type BlockID, type Commit, type Proposal, type Vote } from '../chain/comet/types.js'
+import {
+  BLOCK_PART_SIZE_BYTES,
+  SignedMsgType,
+  type Block,
+  type BlockID,
+  type Commit,
+  type Proposal,
+  type Vote,
+} from '../chain/comet/types.js'
 import type { ValidatorSet } from '../chain/comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import { ed25519Verify } from '../crypto/index.js'
@@ -203,7 +211,7 @@ export class ConsensusState {
 
   /** Starts the receive loop and schedules round 0 (call after `catchupReplay`). */
   start(): void {
-    if (this.loop) return
+    if (this.loop !== undefined) return
     this.loop = this.run()
     this.scheduleRound0()
     const every = this.opts.gossipIntervalMs ?? DEFAULT_GOSSIP_INTERVAL_MS
@@ -335,15 +343,23 @@ export class ConsensusState {
       for (const vote of this.votes.precommits(r)?.list() ?? []) if (vote) send({ type: 'vote', vote })
     }
     const parts = this.proposalBlockParts
-    if (stuck && this.proposal && parts?.isComplete() && parts.total <= MAX_REGOSSIP_PARTS && parts.hasHeader(this.proposal.blockId.partSetHeader)) {
+    if (
+      stuck &&
+      this.proposal &&
+      parts?.isComplete() &&
+      parts.total <= MAX_REGOSSIP_PARTS &&
+      parts.hasHeader(this.proposal.blockId.partSetHeader)
+    ) {
       send({ type: 'proposal', proposal: this.proposal })
-      for (let i = 0; i < parts.total; i++) send({ type: 'blockPart', height: this.height, round: this.proposal.round, part: parts.getPart(i)! })
+      for (let i = 0; i < parts.total; i++)
+        send({ type: 'blockPart', height: this.height, round: this.proposal.round, part: parts.getPart(i)! })
     }
     // The block just committed, for a peer that has its precommits but not all its parts (CometBFT's
     // gossipDataForCatchup serves it from the block store).
     const last = this.lastBlockParts
     if (last && last.height === this.height - 1 && last.parts.total <= MAX_REGOSSIP_PARTS) {
-      for (let i = 0; i < last.parts.total; i++) send({ type: 'blockPart', height: last.height, round: last.round, part: last.parts.getPart(i)! })
+      for (let i = 0; i < last.parts.total; i++)
+        send({ type: 'blockPart', height: last.height, round: last.round, part: last.parts.getPart(i)! })
     }
   }
 
@@ -358,7 +374,10 @@ export class ConsensusState {
     const endHeight = csHeight === this.state.initialHeight ? 0 : csHeight - 1
     const msgs = await this.opts.wal.searchForEndHeight(endHeight)
     if (!msgs) {
-      this.log.error('cannot replay height: WAL does not contain its #ENDHEIGHT; proceeding to start state anyway', { height: csHeight, endHeight })
+      this.log.error('cannot replay height: WAL does not contain its #ENDHEIGHT; proceeding to start state anyway', {
+        height: csHeight,
+        endHeight,
+      })
       return
     }
     if (msgs.length === 0) return
@@ -369,7 +388,8 @@ export class ConsensusState {
       for (const m of msgs) {
         await this.readReplayMessage(m, csHeight)
         replayed++
-        if (replayed % REPLAY_LOG_EVERY === 0 || replayed === msgs.length) this.log.info('replaying WAL messages', { replayed, total: msgs.length })
+        if (replayed % REPLAY_LOG_EVERY === 0 || replayed === msgs.length)
+          this.log.info('replaying WAL messages', { replayed, total: msgs.length })
       }
     } finally {
       this.replayMode = false
@@ -391,7 +411,8 @@ export class ConsensusState {
         await this.handleTimeout({ durationMs: msg.durationMs, height: msg.height, round: msg.round, step: msg.step })
         return
       case 'endHeight':
-        if (msg.height === csHeight) this.log.info('replay: WAL has #ENDHEIGHT of the current height; finishing its commit', { height: csHeight })
+        if (msg.height === csHeight)
+          this.log.info('replay: WAL has #ENDHEIGHT of the current height; finishing its commit', { height: csHeight })
         return
     }
   }
@@ -471,12 +492,16 @@ export class ConsensusState {
     this.votes.setRound(round + 1) // track round+1 too, for round skipping
     this.triggeredTimeoutPrecommit = false
     const proposer = validators.getProposer()
-    this.emit('NewRound', { ...this.roundStateEvent(), proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)?.index ?? -1 } })
+    this.emit('NewRound', {
+      ...this.roundStateEvent(),
+      proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)?.index ?? -1 },
+    })
     this.releaseFutureMessages()
 
     const wait = waitForTxs(this.cfg) && round === 0 && !(await this.needProofBlock(height))
     if (wait && this.opts.mempool.size() === 0) {
-      if (this.cfg.createEmptyBlocksInterval > 0) this.scheduleTimeout(this.cfg.createEmptyBlocksInterval, height, round, RoundStep.NewRound)
+      if (this.cfg.createEmptyBlocksInterval > 0)
+        this.scheduleTimeout(this.cfg.createEmptyBlocksInterval, height, round, RoundStep.NewRound)
       return
     }
     await this.enterPropose(height, round)
@@ -606,7 +631,8 @@ export class ConsensusState {
    */
   private enterPrevoteWait(height: number, round: number): void {
     if (this.height !== height || round < this.round || (this.round === round && RoundStep.PrevoteWait <= this.step)) return
-    if (!this.votes.prevotes(round)?.hasTwoThirdsAny()) throw new Error(`entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`)
+    if (!this.votes.prevotes(round)?.hasTwoThirdsAny())
+      throw new Error(`entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`)
     this.log.debug('entering prevote wait step', { height, round })
     this.scheduleTimeout(prevoteTimeout(this.cfg, round), height, round, RoundStep.PrevoteWait)
     this.updateRoundStep(round, RoundStep.PrevoteWait)
@@ -667,7 +693,11 @@ export class ConsensusState {
       await this.signAddVote(SignedMsgType.Precommit, blockId)
       return
     }
-    this.log.debug('precommit step; +2/3 prevotes for a block we do not have; voting nil', { height, round, hash: bytesToUpperHex(blockId.hash) })
+    this.log.debug('precommit step; +2/3 prevotes for a block we do not have; voting nil', {
+      height,
+      round,
+      hash: bytesToUpperHex(blockId.hash),
+    })
     this.lockedRound = -1
     this.lockedBlock = undefined
     this.lockedBlockParts = undefined
@@ -686,7 +716,8 @@ export class ConsensusState {
    */
   private enterPrecommitWait(height: number, round: number): void {
     if (this.height !== height || round < this.round || (this.round === round && this.triggeredTimeoutPrecommit)) return
-    if (!this.votes.precommits(round)?.hasTwoThirdsAny()) throw new Error(`entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`)
+    if (!this.votes.precommits(round)?.hasTwoThirdsAny())
+      throw new Error(`entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`)
     this.log.debug('entering precommit wait step', { height, round })
     this.scheduleTimeout(precommitTimeout(this.cfg, round), height, round, RoundStep.PrecommitWait)
     this.triggeredTimeoutPrecommit = true
@@ -751,7 +782,12 @@ export class ConsensusState {
     if (!parts.hasHeader(blockId.partSetHeader)) throw new Error('expected ProposalBlockParts header to be commit header')
     if (!hashesTo(block, blockId.hash)) throw new Error('cannot finalize commit; proposal block does not hash to commit hash')
     await this.opts.blockExec.validateBlock(this.state, block)
-    this.log.info('finalizing commit of block', { height, hash: bytesToUpperHex(blockId.hash), root: bytesToUpperHex(block.header.appHash), txs: block.txs.length })
+    this.log.info('finalizing commit of block', {
+      height,
+      hash: bytesToUpperHex(blockId.hash),
+      root: bytesToUpperHex(block.header.appHash),
+      txs: block.txs.length,
+    })
 
     const seenCommit = precommits.makeCommit()
     await this.opts.wal.writeSync({ type: 'endHeight', height })
@@ -792,7 +828,8 @@ export class ConsensusState {
         } catch (err) {
           // Parts of another round's block are expected when rounds move; only ours are worth a log.
           if (msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
-          else if (msg.round === this.round) this.log.info('failed to add block part', { height: msg.height, round: msg.round, peer: peerId, err })
+          else if (msg.round === this.round)
+            this.log.info('failed to add block part', { height: msg.height, round: msg.round, peer: peerId, err })
           return
         }
         if (!added && msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
@@ -860,18 +897,27 @@ export class ConsensusState {
       throw new ProposalError('error invalid proposal POL round')
     }
     if (!isCompleteBlockId(proposal.blockId)) throw new ProposalError('expected a complete, non-empty BlockID')
-    if (proposal.signature.length === 0 || proposal.signature.length > MAX_SIGNATURE_BYTES) throw new ProposalError('invalid proposal signature size')
+    if (proposal.signature.length === 0 || proposal.signature.length > MAX_SIGNATURE_BYTES)
+      throw new ProposalError('invalid proposal signature size')
     const proposer = this.validators.getProposer()
     // Our own proposal was signed by our signer a moment ago; peers' proposals are verified.
     if (peerId !== '' && !ed25519Verify(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) {
       throw new ProposalError('error invalid proposal signature')
     }
-    const maxBytes = this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
-    if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1) throw new ProposalError('proposal block has too many parts')
+    const maxBytes =
+      this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
+    if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1)
+      throw new ProposalError('proposal block has too many parts')
     this.proposal = proposal
     // Not replaced when already set (in Commit, or parts of a valid block being fetched).
     if (!this.proposalBlockParts) this.proposalBlockParts = BlockParts.fromHeader(proposal.blockId.partSetHeader)
-    this.log.info('received proposal', { height: proposal.height, round: proposal.round, hash: bytesToUpperHex(proposal.blockId.hash), polRound: proposal.polRound, proposer: bytesToUpperHex(proposer.address) })
+    this.log.info('received proposal', {
+      height: proposal.height,
+      round: proposal.round,
+      hash: bytesToUpperHex(proposal.blockId.hash),
+      polRound: proposal.polRound,
+      proposer: bytesToUpperHex(proposer.address),
+    })
   }
 
   /** `addProposalBlockPart`: true when the part was new; decodes the block when the set completes. */
@@ -881,8 +927,10 @@ export class ConsensusState {
     const parts = this.proposalBlockParts
     if (!parts) return false
     const added = parts.addPart(part)
-    const maxBytes = this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
-    if (parts.byteSize > maxBytes) throw new Error(`total size of proposal block parts exceeds maximum block bytes (${parts.byteSize} > ${maxBytes})`)
+    const maxBytes =
+      this.state.consensusParams.block.maxBytes === -1n ? MAX_BLOCK_SIZE_BYTES : Number(this.state.consensusParams.block.maxBytes)
+    if (parts.byteSize > maxBytes)
+      throw new Error(`total size of proposal block parts exceeds maximum block bytes (${parts.byteSize} > ${maxBytes})`)
     if (added && parts.isComplete()) {
       const block = decodeBlock(parts.assemble())
       this.proposalBlock = block
@@ -934,10 +982,18 @@ export class ConsensusState {
       if (err instanceof ConflictingVoteError) {
         const pv = this.opts.privValidator
         if (pv && equalBytes(vote.validatorAddress, pv.address)) {
-          this.log.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', { height: vote.height, round: vote.round, type: vote.type })
+          this.log.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', {
+            height: vote.height,
+            round: vote.round,
+            type: vote.type,
+          })
         } else {
           this.opts.evidence.reportConflictingVotes(err.voteA, err.voteB)
-          this.log.debug('found and sent conflicting votes to the evidence pool', { height: vote.height, round: vote.round, validator: bytesToUpperHex(vote.validatorAddress) })
+          this.log.debug('found and sent conflicting votes to the evidence pool', {
+            height: vote.height,
+            round: vote.round,
+            validator: bytesToUpperHex(vote.validatorAddress),
+          })
         }
         return false
       }
@@ -994,7 +1050,8 @@ export class ConsensusState {
             this.log.debug('valid block we do not know about; set ProposalBlock=nil', { hash: bytesToUpperHex(blockId.hash) })
             this.proposalBlock = undefined
           }
-          if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) this.proposalBlockParts = BlockParts.fromHeader(blockId.partSetHeader)
+          if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader))
+            this.proposalBlockParts = BlockParts.fromHeader(blockId.partSetHeader)
           this.emit('ValidBlock', this.roundStateEvent())
         }
       }
@@ -1139,7 +1196,8 @@ export class ConsensusState {
 
   /** A snapshot of the round state. */
   getRoundState(): RoundStateSummary {
-    const progress = (p: BlockParts | undefined): PartSetProgress | undefined => (p ? { count: p.count, total: p.total, have: p.bitArray() } : undefined)
+    const progress = (p: BlockParts | undefined): PartSetProgress | undefined =>
+      p ? { count: p.count, total: p.total, have: p.bitArray() } : undefined
     const summary: RoundStateSummary = {
       height: this.height,
       round: this.round,
@@ -1149,7 +1207,9 @@ export class ConsensusState {
       validators: this.validators.copy(),
       lockedRound: this.lockedRound,
       validRound: this.validRound,
-      votes: this.votes.trackedRounds().map((round) => ({ round, prevotes: this.votes.prevotes(round)!.list(), precommits: this.votes.precommits(round)!.list() })),
+      votes: this.votes
+        .trackedRounds()
+        .map((round) => ({ round, prevotes: this.votes.prevotes(round)!.list(), precommits: this.votes.precommits(round)!.list() })),
       commitRound: this.commitRound,
       lastValidators: this.lastValidators.copy(),
       triggeredTimeoutPrecommit: this.triggeredTimeoutPrecommit,

@@ -31,10 +31,13 @@ export class TimeoutTicker {
     }
     if (this.timer) clearTimeout(this.timer)
     this.current = ti
-    this.timer = setTimeout(() => {
-      this.timer = undefined
-      if (!this.stopped) this.onTimeout(ti)
-    }, Math.max(0, ti.durationMs))
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined
+        if (!this.stopped) this.onTimeout(ti)
+      },
+      Math.max(0, ti.durationMs),
+    )
   }
 
   stop(): void {

@@ -26,7 +26,10 @@ export class VoteError extends Error {
 
 /** Two different votes of one validator for the same (height, round, type): evidence material. */
 export class ConflictingVoteError extends Error {
-  constructor(readonly voteA: Vote, readonly voteB: Vote) {
+  constructor(
+    readonly voteA: Vote,
+    readonly voteB: Vote,
+  ) {
     super(`conflicting votes from validator ${bytesToUpperHex(voteA.validatorAddress)}`)
     this.name = 'ConflictingVoteError'
   }
@@ -83,12 +86,16 @@ export class VoteSet {
   addVote(vote: Vote, ownVote = false): boolean {
     validateVoteBasic(vote)
     if (vote.height !== this.height || vote.round !== this.round || vote.type !== this.type) {
-      throw new VoteError(`expected ${this.height}/${this.round}/${this.type}, but got ${vote.height}/${vote.round}/${vote.type}: unexpected step`)
+      throw new VoteError(
+        `expected ${this.height}/${this.round}/${this.type}, but got ${vote.height}/${vote.round}/${vote.type}: unexpected step`,
+      )
     }
     const val = this.valSet.getByIndex(vote.validatorIndex)
     if (!val) throw new VoteError(`cannot find validator ${vote.validatorIndex} in valSet of size ${this.valSet.size}`)
     if (!equalBytes(val.address, vote.validatorAddress)) {
-      throw new VoteError(`vote.ValidatorAddress (${bytesToUpperHex(vote.validatorAddress)}) does not match address (${bytesToUpperHex(val.address)}) for vote.ValidatorIndex (${vote.validatorIndex})`)
+      throw new VoteError(
+        `vote.ValidatorAddress (${bytesToUpperHex(vote.validatorAddress)}) does not match address (${bytesToUpperHex(val.address)}) for vote.ValidatorIndex (${vote.validatorIndex})`,
+      )
     }
     const key = blockIdKey(vote.blockId)
     const existing = this.getVote(vote.validatorIndex, key)
@@ -97,7 +104,9 @@ export class VoteSet {
       throw new VoteError('existing vote with a different signature: non-deterministic signature')
     }
     if (!ownVote && !ed25519Verify(val.pubKey, voteSignBytes(this.chainId, vote), vote.signature)) {
-      throw new VoteError(`failed to verify vote with ChainID ${this.chainId} and validator ${bytesToUpperHex(val.address)}: invalid signature`)
+      throw new VoteError(
+        `failed to verify vote with ChainID ${this.chainId} and validator ${bytesToUpperHex(val.address)}: invalid signature`,
+      )
     }
     const conflicting = this.addVerifiedVote(vote, key, val.votingPower)
     if (conflicting) throw new ConflictingVoteError(conflicting, vote)
@@ -201,7 +210,8 @@ export class VoteSet {
     if (!maj23 || isZeroBlockId(maj23)) throw new Error('cannot MakeCommit() unless a blockhash has +2/3')
     const signatures: CommitSig[] = this.votes.map((v) => {
       if (!v) return absentCommitSig()
-      if (isZeroBlockId(v.blockId)) return { blockIdFlag: BlockIDFlag.Nil, validatorAddress: v.validatorAddress, timestamp: v.timestamp, signature: v.signature }
+      if (isZeroBlockId(v.blockId))
+        return { blockIdFlag: BlockIDFlag.Nil, validatorAddress: v.validatorAddress, timestamp: v.timestamp, signature: v.signature }
       if (!blockIdEquals(v.blockId, maj23)) return absentCommitSig()
       return { blockIdFlag: BlockIDFlag.Commit, validatorAddress: v.validatorAddress, timestamp: v.timestamp, signature: v.signature }
     })

@@ -77,7 +77,10 @@ export class Wal {
     private size: number,
     private readonly opts: Required<Omit<WalOptions, 'logger'>> & { logger: Logger },
   ) {
-    this.timer = setInterval(() => void this.flush(false).catch((err: unknown) => this.opts.logger.error('WAL flush failed', { err })), opts.flushIntervalMs)
+    this.timer = setInterval(
+      () => void this.flush(false).catch((err: unknown) => this.opts.logger.error('WAL flush failed', { err })),
+      opts.flushIntervalMs,
+    )
     this.timer.unref()
   }
 
@@ -215,7 +218,8 @@ export async function readAllWal(path: string): Promise<TimedWalMessage[]> {
 /** One framed record: crc32c(payload) ‖ len(payload) ‖ payload (big-endian). */
 export function encodeWalRecord(timed: TimedWalMessage): Uint8Array {
   const payload = encodeTimedWalMessage(timed)
-  if (payload.length > WAL_MAX_MSG_BYTES) throw new Error(`WAL message is ${payload.length} bytes, more than the ${WAL_MAX_MSG_BYTES} allowed`)
+  if (payload.length > WAL_MAX_MSG_BYTES)
+    throw new Error(`WAL message is ${payload.length} bytes, more than the ${WAL_MAX_MSG_BYTES} allowed`)
   const out = new Uint8Array(HEADER_BYTES + payload.length)
   const view = new DataView(out.buffer)
   view.setUint32(0, crc32c(payload))
@@ -259,7 +263,10 @@ function encodeTimedWalMessage({ time, msg }: TimedWalMessage): Uint8Array {
     case 'timeout': {
       // google.protobuf.Duration{seconds = 1, nanos = 2}
       const ms = Math.max(0, Math.round(msg.durationMs))
-      const duration = new ProtoWriter().int(1, Math.floor(ms / 1000)).int(2, (ms % 1000) * 1_000_000).finish()
+      const duration = new ProtoWriter()
+        .int(1, Math.floor(ms / 1000))
+        .int(2, (ms % 1000) * 1_000_000)
+        .finish()
       body.message(3, new ProtoWriter().message(1, duration).int(2, msg.height).int(3, msg.round).uint(4, msg.step).finish())
       break
     }

@@ -77,11 +77,26 @@ function section(id: number, body: number[]): number[] {
 }
 
 const op = {
-  block: 0x02, loop: 0x03, end: 0x0b, br: 0x0c, brIf: 0x0d, void: 0x40,
-  localGet: 0x20, localSet: 0x21,
-  i64Load: 0x29, i64Store: 0x37, i32Const: 0x41, i64Const: 0x42,
-  i32Eqz: 0x45, i32LtU: 0x49, i32Add: 0x6a, i32Sub: 0x6b, i32Shl: 0x74,
-  i64And: 0x83, i64Xor: 0x85, i64Rotl: 0x89,
+  block: 0x02,
+  loop: 0x03,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  void: 0x40,
+  localGet: 0x20,
+  localSet: 0x21,
+  i64Load: 0x29,
+  i64Store: 0x37,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32Eqz: 0x45,
+  i32LtU: 0x49,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32Shl: 0x74,
+  i64And: 0x83,
+  i64Xor: 0x85,
+  i64Rotl: 0x89,
 } as const
 
 /** The body of `keccak(blocks: i32)`: locals 0 blocks, 1 round, 2 ptr, 3.. the i64 lanes. */

@@ -111,7 +111,12 @@ export class Database {
 
   /** Iterates committed keys in [gte, lt) in order (or reverse). */
   async *iterate(range: { gte: Bytes; lt: Bytes; reverse?: boolean; limit?: number }): AsyncGenerator<[Bytes, Bytes]> {
-    for await (const entry of this.level.iterator({ gte: range.gte, lt: range.lt, reverse: range.reverse ?? false, limit: range.limit ?? -1 })) {
+    for await (const entry of this.level.iterator({
+      gte: range.gte,
+      lt: range.lt,
+      reverse: range.reverse ?? false,
+      limit: range.limit ?? -1,
+    })) {
       yield entry as [Bytes, Bytes]
     }
   }

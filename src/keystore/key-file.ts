@@ -126,15 +126,24 @@ export function parseKeyFile(text: string): KeyFileV3 {
   const c = json.crypto ?? json.Crypto
   if (!isObject(c)) throw new KeyFileFormatError('no crypto object')
   if (c.cipher !== 'aes-128-ctr') throw new KeyFileFormatError(`cipher ${JSON.stringify(c.cipher)} is not supported (want aes-128-ctr)`)
-  if (!isObject(c.cipherparams) || !isHex(c.cipherparams.iv, 16)) throw new KeyFileFormatError('crypto.cipherparams.iv must be 16 bytes of hex')
+  if (!isObject(c.cipherparams) || !isHex(c.cipherparams.iv, 16))
+    throw new KeyFileFormatError('crypto.cipherparams.iv must be 16 bytes of hex')
   if (!isHex(c.ciphertext)) throw new KeyFileFormatError('crypto.ciphertext must be hex')
   if (!isHex(c.mac, 32)) throw new KeyFileFormatError('crypto.mac must be 32 bytes of hex')
   const kdfparams = checkKdfParams(c.kdf, c.kdfparams)
   const address = json.address === undefined ? '' : json.address
-  if (typeof address !== 'string' || (address !== '' && !/^(0x)?[0-9a-fA-F]{40}$/.test(address))) throw new KeyFileFormatError('address must be 20 bytes of hex')
+  if (typeof address !== 'string' || (address !== '' && !/^(0x)?[0-9a-fA-F]{40}$/.test(address)))
+    throw new KeyFileFormatError('address must be 20 bytes of hex')
   return {
     address: address.replace(/^0x/, '').toLowerCase(),
-    crypto: { cipher: 'aes-128-ctr', ciphertext: strip(c.ciphertext), cipherparams: { iv: strip(c.cipherparams.iv) }, kdf: c.kdf as 'scrypt' | 'pbkdf2', kdfparams, mac: strip(c.mac) },
+    crypto: {
+      cipher: 'aes-128-ctr',
+      ciphertext: strip(c.ciphertext),
+      cipherparams: { iv: strip(c.cipherparams.iv) },
+      kdf: c.kdf as 'scrypt' | 'pbkdf2',
+      kdfparams,
+      mac: strip(c.mac),
+    },
     id: typeof json.id === 'string' ? json.id : randomUUID(),
     version: 3,
   }
@@ -152,13 +161,17 @@ function checkKdfParams(kdf: unknown, params: unknown): ScryptKdfParams | Pbkdf2
   const salt = strip(params.salt)
   if (kdf === 'scrypt') {
     const { n, r, p } = params
-    if (!isPositiveInt(n) || (n & (n - 1)) !== 0 || n < 2 || n > MAX_SCRYPT_N) throw new KeyFileFormatError(`scrypt n ${JSON.stringify(n)} must be a power of two from 2 to ${MAX_SCRYPT_N}`)
-    if (!isPositiveInt(r) || !isPositiveInt(p) || r * p > MAX_SCRYPT_RP) throw new KeyFileFormatError(`scrypt r and p must be positive integers with r·p ≤ ${MAX_SCRYPT_RP}`)
+    if (!isPositiveInt(n) || (n & (n - 1)) !== 0 || n < 2 || n > MAX_SCRYPT_N)
+      throw new KeyFileFormatError(`scrypt n ${JSON.stringify(n)} must be a power of two from 2 to ${MAX_SCRYPT_N}`)
+    if (!isPositiveInt(r) || !isPositiveInt(p) || r * p > MAX_SCRYPT_RP)
+      throw new KeyFileFormatError(`scrypt r and p must be positive integers with r·p ≤ ${MAX_SCRYPT_RP}`)
     return { dklen: 32, n, r, p, salt }
   }
   if (kdf === 'pbkdf2') {
-    if (params.prf !== 'hmac-sha256') throw new KeyFileFormatError(`pbkdf2 prf ${JSON.stringify(params.prf)} is not supported (want hmac-sha256)`)
-    if (!isPositiveInt(params.c) || params.c > MAX_PBKDF2_ROUNDS) throw new KeyFileFormatError(`pbkdf2 c must be a positive integer up to ${MAX_PBKDF2_ROUNDS}`)
+    if (params.prf !== 'hmac-sha256')
+      throw new KeyFileFormatError(`pbkdf2 prf ${JSON.stringify(params.prf)} is not supported (want hmac-sha256)`)
+    if (!isPositiveInt(params.c) || params.c > MAX_PBKDF2_ROUNDS)
+      throw new KeyFileFormatError(`pbkdf2 c must be a positive integer up to ${MAX_PBKDF2_ROUNDS}`)
     return { dklen: 32, c: params.c, prf: 'hmac-sha256', salt }
   }
   throw new KeyFileFormatError(`kdf ${JSON.stringify(kdf)} is not supported (want scrypt or pbkdf2)`)

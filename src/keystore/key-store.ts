@@ -177,7 +177,10 @@ export class KeyStore {
       await this.withLock(async () => {
         // Deleted (ENOENT) or rewritten by another process meanwhile: refuse rather than overwrite its change.
         const now = await stat(account.file)
-        if (now.mtimeMs !== before.mtimeMs || now.size !== before.size) throw new KeyStoreError(`the key file ${account.file} changed while its passphrase was being changed; nothing was written, try again`)
+        if (now.mtimeMs !== before.mtimeMs || now.size !== before.size)
+          throw new KeyStoreError(
+            `the key file ${account.file} changed while its passphrase was being changed; nothing was written, try again`,
+          )
         await this.writeAtomic(account.file, text)
       })
       return account
@@ -208,7 +211,8 @@ export class KeyStore {
     await this.withLock(async () => {
       const names = await this.loadNames()
       const holder = names[name]
-      if (holder !== undefined && holder.toLowerCase() !== account.address.toLowerCase()) throw new KeyStoreError(`the name "${name}" is already used by ${holder}`)
+      if (holder !== undefined && holder.toLowerCase() !== account.address.toLowerCase())
+        throw new KeyStoreError(`the name "${name}" is already used by ${holder}`)
       if (account.name !== undefined) delete names[account.name]
       names[name] = account.address
       await this.saveNames(names)
@@ -225,7 +229,10 @@ export class KeyStore {
     if (name !== undefined) checkName(name)
     const accounts = await this.list()
     const existing = address === undefined ? undefined : accounts.find((a) => a.address.toLowerCase() === address.toLowerCase())
-    if (existing) throw new DuplicateAccountError(`account ${address} is already in the key store${existing.name ? ` as "${existing.name}"` : ''} (${existing.file})`)
+    if (existing)
+      throw new DuplicateAccountError(
+        `account ${address} is already in the key store${existing.name ? ` as "${existing.name}"` : ''} (${existing.file})`,
+      )
     const holder = name === undefined ? undefined : accounts.find((a) => a.name === name)
     if (holder) throw new KeyStoreError(`the name "${name}" is already used by ${holder.address}`)
   }
@@ -277,7 +284,9 @@ export class KeyStore {
     try {
       const json = JSON.parse(await readFile(join(this.dir, NAMES_FILE), 'utf8')) as unknown
       if (typeof json !== 'object' || json === null || Array.isArray(json)) return {}
-      return Object.fromEntries(Object.entries(json).filter(([k, v]) => NAME_PATTERN.test(k) && typeof v === 'string' && looksLikeAddress(v))) as Record<string, string>
+      return Object.fromEntries(
+        Object.entries(json).filter(([k, v]) => NAME_PATTERN.test(k) && typeof v === 'string' && looksLikeAddress(v)),
+      ) as Record<string, string>
     } catch {
       return {}
     }
@@ -329,9 +338,15 @@ export class KeyStore {
         break
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-        const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0)
+        const age = await stat(lock).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        )
         if (age > STALE_LOCK_MS) await rm(lock, { force: true })
-        else if (Date.now() > deadline) throw new KeyStoreError(`the key store ${this.dir} is locked by another process (${lock}); try again, or remove that file if no nodectl is running`)
+        else if (Date.now() > deadline)
+          throw new KeyStoreError(
+            `the key store ${this.dir} is locked by another process (${lock}); try again, or remove that file if no nodectl is running`,
+          )
         else await new Promise((r) => setTimeout(r, LOCK_RETRY_MS))
       }
     }
@@ -345,5 +360,6 @@ export class KeyStore {
 
 function checkName(name: string): void {
   if (looksLikeAddress(name)) throw new KeyStoreError(`invalid name "${name}": a name cannot look like an address`)
-  if (!NAME_PATTERN.test(name)) throw new KeyStoreError(`invalid name "${name}": use 1 to 64 letters, digits, "_", ".", "@" or "-", starting with a letter or digit`)
+  if (!NAME_PATTERN.test(name))
+    throw new KeyStoreError(`invalid name "${name}": use 1 to 64 letters, digits, "_", ".", "@" or "-", starting with a letter or digit`)
 }

@@ -38,7 +38,8 @@ function privKeyJson(key: ValidatorKey): { type: string; value: string } {
 
 function parsePrivKey(json: unknown, file: string): ValidatorKey {
   const obj = json as { type?: string; value?: string } | undefined
-  if (!obj || obj.type !== PRIVKEY_ED25519 || typeof obj.value !== 'string') throw new Error(`${file}: priv_key must be {"type":"${PRIVKEY_ED25519}","value":"<base64>"}`)
+  if (!obj || obj.type !== PRIVKEY_ED25519 || typeof obj.value !== 'string')
+    throw new Error(`${file}: priv_key must be {"type":"${PRIVKEY_ED25519}","value":"<base64>"}`)
   const bytes = base64ToBytes(obj.value)
   if (bytes.length !== 64) throw new Error(`${file}: priv_key must be 64 bytes (seed ‖ pubkey)`)
   const key = keyFromSeed(bytes.slice(0, 32))
@@ -62,7 +63,8 @@ export async function saveValidatorKey(path: string, key: ValidatorKey): Promise
 export async function loadValidatorKey(path: string): Promise<ValidatorKey> {
   const json = JSON.parse(await readFile(path, 'utf8')) as { priv_key?: unknown; address?: string }
   const key = parsePrivKey(json.priv_key, path)
-  if (json.address !== undefined && json.address.toUpperCase() !== bytesToUpperHex(key.address)) throw new Error(`${path}: address does not match the key`)
+  if (json.address !== undefined && json.address.toUpperCase() !== bytesToUpperHex(key.address))
+    throw new Error(`${path}: address does not match the key`)
   return key
 }
 

@@ -58,7 +58,6 @@ export interface NodeCometBackendDeps {
   indexer?: EventIndexer
 }
 
-
 export class NodeCometBackend implements CometBackend {
   private genesisText: string | undefined
 

@@ -24,7 +24,6 @@ export interface DebugBackendDeps {
   js?: JsTracerEngine
 }
 
-
 export class NodeDebugBackend implements DebugBackend {
   constructor(private readonly deps: DebugBackendDeps) {}
 
@@ -83,12 +82,17 @@ export class NodeDebugBackend implements DebugBackend {
 
   async getRawBlock(block: EvmBlock): Promise<Uint8Array> {
     const records = (await this.deps.app.getBlockTxRecords(block.number)) ?? []
-    return encodeRawBlock(block, records.map((r) => r.raw))
+    return encodeRawBlock(
+      block,
+      records.map((r) => r.raw),
+    )
   }
 
   async getRawReceipts(block: EvmBlock): Promise<Uint8Array[]> {
     const records = (await this.deps.app.getBlockTxRecords(block.number)) ?? []
-    return records.map((r) => encodeRawReceipt({ type: rawTxType(r.raw), status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs }))
+    return records.map((r) =>
+      encodeRawReceipt({ type: rawTxType(r.raw), status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs }),
+    )
   }
 
   async getRawTransaction(hash: Uint8Array): Promise<Uint8Array | undefined> {

@@ -2,7 +2,16 @@
  * The real `EthBackend` (api/eth/backend.ts) over the EVM application and the transaction pool: the
  * adapter geth calls `EthAPIBackend`. Only this file knows both sides.
  */
-import type { AccessListResult, AccountProof, CallArgs, EthBackend, ExecutionOptions, LogQuery, PoolContent, SyncStatus } from '../api/eth/backend.js'
+import type {
+  AccessListResult,
+  AccountProof,
+  CallArgs,
+  EthBackend,
+  ExecutionOptions,
+  LogQuery,
+  PoolContent,
+  SyncStatus,
+} from '../api/eth/backend.js'
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../chain/evm/app.js'
 import { calcBaseFee } from '../chain/evm/fee-market.js'
@@ -68,7 +77,10 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   getLogs(query: LogQuery) {
-    return this.deps.app.getLogs({ fromBlock: query.fromBlock, toBlock: query.toBlock, addresses: query.addresses, topics: query.topics }, query.limit)
+    return this.deps.app.getLogs(
+      { fromBlock: query.fromBlock, toBlock: query.toBlock, addresses: query.addresses, topics: query.topics },
+      query.limit,
+    )
   }
 
   getBalance(address: Uint8Array, height: number): Promise<bigint> {

@@ -52,7 +52,10 @@ export class MinerSettings {
   /** Writes `wei` to app.toml, unless a flag or the environment set the price (then logs why not). */
   async saveMinGasPrice(wei: bigint): Promise<void> {
     if (this.opts.minGasPriceFromFlag) {
-      this.opts.logger.warn('minimum gas price applied but not saved to app.toml: --minimum-gas-prices (flag or environment) sets it at every start', { minGasPrice: wei })
+      this.opts.logger.warn(
+        'minimum gas price applied but not saved to app.toml: --minimum-gas-prices (flag or environment) sets it at every start',
+        { minGasPrice: wei },
+      )
       return
     }
     await saveMinimumGasPrices(this.opts.appTomlPath, wei)

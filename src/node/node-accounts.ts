@@ -78,7 +78,11 @@ export class NodeAccounts implements AccountsBackend {
   }
 
   async wallets(): Promise<KeyStoreWallet[]> {
-    return (await this.store.list()).map((info) => ({ address: hexToBytes(info.address), file: info.file, unlocked: this.unlocks.isUnlocked(info.address) }))
+    return (await this.store.list()).map((info) => ({
+      address: hexToBytes(info.address),
+      file: info.file,
+      unlocked: this.unlocks.isUnlocked(info.address),
+    }))
   }
 
   async newAccount(passphrase: string): Promise<Uint8Array> {
@@ -96,7 +100,9 @@ export class NodeAccounts implements AccountsBackend {
   async unlock(address: Uint8Array, passphrase: string, seconds: number): Promise<void> {
     const id = bytesToHex(address)
     await this.devKeysSaved
-    const { privateKey } = await this.store.decrypt(id, passphrase).catch((err: unknown) => translate(err instanceof AccountNotFoundError ? accountErrors.noKey() : err))
+    const { privateKey } = await this.store
+      .decrypt(id, passphrase)
+      .catch((err: unknown) => translate(err instanceof AccountNotFoundError ? accountErrors.noKey() : err))
     // geth TimedUnlock: an account unlocked until the node stops is not given a deadline by a later unlock.
     if (this.unlocks.isUnlockedUntilStop(id)) return wipe(privateKey)
     this.unlocks.unlock(id, privateKey, seconds)
@@ -121,7 +127,9 @@ export class NodeAccounts implements AccountsBackend {
       }
     }
     await this.devKeysSaved
-    const { privateKey } = await this.store.decrypt(id, passphrase).catch((err: unknown) => translate(err instanceof AccountNotFoundError ? accountErrors.unknownAccount() : err))
+    const { privateKey } = await this.store
+      .decrypt(id, passphrase)
+      .catch((err: unknown) => translate(err instanceof AccountNotFoundError ? accountErrors.unknownAccount() : err))
     return { signHash: (digest): RecoverableSignature => signHash(digest, privateKey), close: () => wipe(privateKey) }
   }
 
@@ -140,7 +148,11 @@ export class NodeAccounts implements AccountsBackend {
         await this.store.importKey(key, DEV_KEY_PASSPHRASE)
         written++
       } catch (err) {
-        if (!(err instanceof DuplicateAccountError)) this.log.warn('could not save a dev account in the key store', { address: a.address, error: err instanceof Error ? err.message : String(err) })
+        if (!(err instanceof DuplicateAccountError))
+          this.log.warn('could not save a dev account in the key store', {
+            address: a.address,
+            error: err instanceof Error ? err.message : String(err),
+          })
       } finally {
         wipe(key)
       }

@@ -124,7 +124,12 @@ export class Node {
       await app.open()
       const pool = new TxPool({
         decode: (raw) => app.decodeTx(raw),
-        state: { getAccount: async (address) => { const a = await app.getAccount(hexToBytes(address)); return { nonce: a.nonce, balance: a.balance } } },
+        state: {
+          getAccount: async (address) => {
+            const a = await app.getAccount(hexToBytes(address))
+            return { nonce: a.nonce, balance: a.balance }
+          },
+        },
         nextBaseFee: () => app.nextBaseFee(),
         options: { ...getTxPoolOptions(config), blockGasLimit: app.blockGasLimit() },
         logger: log.child({ module: 'txpool' }),
@@ -202,7 +207,12 @@ export class Node {
           { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
           cometLog,
         )
-        this.cometRpc = await CometRpcServer.start({ backend, options: cometRpcOptionsFromConfig(config.rpc), log: cometLog, subscriptions: this.cometSubscriptions })
+        this.cometRpc = await CometRpcServer.start({
+          backend,
+          options: cometRpcOptionsFromConfig(config.rpc),
+          log: cometLog,
+          subscriptions: this.cometSubscriptions,
+        })
         addresses.cometRpc = formatLaddr(this.cometRpc.address)
       }
       if (config.jsonRpc.enable) {
@@ -218,7 +228,13 @@ export class Node {
         const rpcLog = this.log.child({ module: 'json-rpc' })
         const overrides = this.options.jsonRpc ?? {}
         // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
-        this.filters = new FilterSystem(backend, backend, config.jsonRpc, { cap: config.jsonRpc.filterCap, ...overrides.filters }, overrides.filterClock)
+        this.filters = new FilterSystem(
+          backend,
+          backend,
+          config.jsonRpc,
+          { cap: config.jsonRpc.filterCap, ...overrides.filters },
+          overrides.filterClock,
+        )
         this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
         const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
         const tables = [
@@ -226,7 +242,13 @@ export class Node {
           ...createDebugApi(debugBackend, { tracerConcurrency: config.jsonRpc.tracerConcurrency }),
         ]
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
-        const auth = createCallerAuth({ secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined, trustLoopback: config.dev }, rpcLog)
+        const auth = createCallerAuth(
+          {
+            secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined,
+            trustLoopback: config.dev,
+          },
+          rpcLog,
+        )
         this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)
         addresses.jsonRpcHttp = this.http.url
         this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), auth, ...overrides.ws }, rpcLog)

@@ -2,4 +2,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
-export const NODECTL_VERSION: string = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version
+export const NODECTL_VERSION: string = (
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version

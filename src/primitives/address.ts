@@ -10,7 +10,8 @@ export function isAddress(s: unknown): s is string {
 
 /** Parses a 0x-prefixed 40-digit address into bytes; throws otherwise. */
 export function parseAddress(s: unknown): Uint8Array {
-  if (!isAddress(s)) throw new Error('hex string has length ' + (typeof s === 'string' ? s.replace(/^0x/, '').length : 0) + ', want 40 for common.Address')
+  if (!isAddress(s))
+    throw new Error('hex string has length ' + (typeof s === 'string' ? s.replace(/^0x/, '').length : 0) + ', want 40 for common.Address')
   return hexToBytes(s)
 }
 

@@ -158,7 +158,10 @@ export class Dispatcher {
     // JSON-RPC 2.0 §4: `jsonrpc` MUST be exactly "2.0". Absent is accepted: the spec's eth_subscribe
     // examples omit it. A wrong version is an Invalid Request, answered even without an id.
     if (req.jsonrpc !== undefined && req.jsonrpc !== JSONRPC_VERSION) {
-      return errorResponse(idJson ?? 'null', { code: RpcErrorCode.invalidRequest, message: `invalid request: "jsonrpc" must be "${JSONRPC_VERSION}"` })
+      return errorResponse(idJson ?? 'null', {
+        code: RpcErrorCode.invalidRequest,
+        message: `invalid request: "jsonrpc" must be "${JSONRPC_VERSION}"`,
+      })
     }
     let result: unknown
     try {
@@ -199,7 +202,9 @@ export class Dispatcher {
     if (msgs.length === 0) return EMPTY_BATCH
     const limit = this.opts.batchRequestLimit
     if (limit > 0 && msgs.length > limit) {
-      const first = msgs.find((m) => m !== null && typeof m === 'object' && !Array.isArray(m) && idJsonOf(m as Record<string, unknown>) !== undefined)
+      const first = msgs.find(
+        (m) => m !== null && typeof m === 'object' && !Array.isArray(m) && idJsonOf(m as Record<string, unknown>) !== undefined,
+      )
       const idJson = first === undefined ? 'null' : idJsonOf(first as Record<string, unknown>)!
       return '[' + errorResponse(idJson, { code: RpcErrorCode.invalidRequest, message: 'batch too large' }) + ']'
     }

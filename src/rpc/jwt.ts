@@ -21,7 +21,8 @@ function base64url(bytes: Uint8Array): string {
 /** Parses the text of jwt.hex (`0x` + 64 hex, surrounding whitespace allowed; the `0x` is optional as in geth). */
 export function parseJwtSecret(text: string): Uint8Array {
   const hex = text.trim().replace(/^0x/i, '')
-  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length !== JWT_SECRET_BYTES * 2) throw new Error(`invalid JWT secret: want 0x followed by ${JWT_SECRET_BYTES * 2} hex digits`)
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length !== JWT_SECRET_BYTES * 2)
+    throw new Error(`invalid JWT secret: want 0x followed by ${JWT_SECRET_BYTES * 2} hex digits`)
   return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 

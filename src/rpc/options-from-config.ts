@@ -9,7 +9,12 @@ import type { HttpRpcServerOptions } from './http-server.js'
 
 /** Dispatcher options: enabled namespaces and batch limits. */
 export function dispatcherOptionsFromConfig(config: JsonRpcConfig): DispatcherOptions {
-  return { namespaces: config.api, privateNamespaces: PRIVATE_NAMESPACES, batchRequestLimit: config.batchRequestLimit, batchResponseMaxSize: config.batchResponseMaxSize }
+  return {
+    namespaces: config.api,
+    privateNamespaces: PRIVATE_NAMESPACES,
+    batchRequestLimit: config.batchRequestLimit,
+    batchResponseMaxSize: config.batchResponseMaxSize,
+  }
 }
 
 /** HTTP listener options: address, body limit, timeouts, connection cap, CORS preset (the caller check is the node's). */

@@ -34,6 +34,6 @@ export function renderEvmError(
   }
   const known = renderApiError(err)
   if (known !== undefined) return known
-  log.error('rpc handler failed', { method, error: err instanceof Error ? err.stack ?? err.message : String(err) })
+  log.error('rpc handler failed', { method, error: err instanceof Error ? (err.stack ?? err.message) : String(err) })
   return INTERNAL_ERROR
 }

@@ -29,7 +29,8 @@ function parseOrigin(origin: string): OriginParts | undefined {
   }
   // `host` or `host:port` (geth reads these as URL scheme and opaque part).
   const colon = text.lastIndexOf(':')
-  if (colon > 0 && !text.includes(']') && text.indexOf(':') === colon) return { scheme: '', hostname: text.slice(0, colon), port: text.slice(colon + 1) }
+  if (colon > 0 && !text.includes(']') && text.indexOf(':') === colon)
+    return { scheme: '', hostname: text.slice(0, colon), port: text.slice(colon + 1) }
   return { scheme: '', hostname: text.replace(/^\[|\]$/g, ''), port: '' }
 }
 

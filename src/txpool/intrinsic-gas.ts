@@ -16,5 +16,9 @@ export function getTxData(tx: DecodedTx): Uint8Array {
 /** Gas charged before execution: base, calldata, access list and (for creations) init code words. */
 export function computeIntrinsicGas(tx: DecodedTx): bigint {
   const accessList = (tx.tx as { accessList?: AccessListBytes }).accessList ?? []
-  return intrinsicGas(getTxData(tx), tx.to === undefined, accessList.map(([, storageKeys]) => ({ storageKeys })))
+  return intrinsicGas(
+    getTxData(tx),
+    tx.to === undefined,
+    accessList.map(([, storageKeys]) => ({ storageKeys })),
+  )
 }

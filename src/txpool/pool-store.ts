@@ -149,7 +149,9 @@ export class PoolStore {
     const before = this.pendingCount
     let pending = before
     if (pending <= globalSlots) return
-    const spammers = [...this.accounts.values()].filter((a) => a.pending.length > accountSlots).sort((a, b) => b.pending.length - a.pending.length)
+    const spammers = [...this.accounts.values()]
+      .filter((a) => a.pending.length > accountSlots)
+      .sort((a, b) => b.pending.length - a.pending.length)
     const offenders: SenderAccount[] = []
     for (const offender of spammers) {
       if (pending <= globalSlots) break
@@ -192,7 +194,13 @@ export class PoolStore {
    * those behind a gap, as geth `demoteUnexecutables` + `promoteExecutables`), forgets the other
    * senders and re-prices. Returns the number of transactions dropped (included ones not counted).
    */
-  reset(includedHashes: string[], senders: SenderAccount[], fresh: { nonce: bigint; balance: bigint }[], blockGasLimit: bigint, baseFee: bigint): { included: number; dropped: number } {
+  reset(
+    includedHashes: string[],
+    senders: SenderAccount[],
+    fresh: { nonce: bigint; balance: bigint }[],
+    blockGasLimit: bigint,
+    baseFee: bigint,
+  ): { included: number; dropped: number } {
     let included = 0
     for (const hash of includedHashes) if (this.all.delete(hash)) included++
     const refreshed = new Set(senders)

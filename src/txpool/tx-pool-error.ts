@@ -45,7 +45,10 @@ export type TxPoolRejection = (typeof TxPoolRejection)[keyof typeof TxPoolReject
 
 /** A transaction the pool refused, with geth's text; each RPC surface decides how `reason` looks on its wire. */
 export class TxPoolError extends NodeError {
-  constructor(readonly reason: TxPoolRejection, message: string) {
+  constructor(
+    readonly reason: TxPoolRejection,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -68,18 +71,27 @@ export const txPoolErrors = {
   invalid: (message: string) => new TxPoolError(TxPoolRejection.Invalid, message),
   unprotected: () => new TxPoolError(TxPoolRejection.Unprotected, 'only replay-protected (EIP-155) transactions allowed over RPC'),
   feeCapExceeded: (feeEther: number, capEther: number) =>
-    new TxPoolError(TxPoolRejection.FeeCapExceeded, `tx fee (${feeEther.toFixed(2)} ether) exceeds the configured cap (${capEther.toFixed(2)} ether)`),
+    new TxPoolError(
+      TxPoolRejection.FeeCapExceeded,
+      `tx fee (${feeEther.toFixed(2)} ether) exceeds the configured cap (${capEther.toFixed(2)} ether)`,
+    ),
   oversized: (size: number, limit: number) => new TxTooLargeError(size, limit),
   gasLimit: () => new TxPoolError(TxPoolRejection.GasLimit, 'exceeds block gas limit'),
-  initCodeSize: (size: number, limit: number) => new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size} limit ${limit}`),
+  initCodeSize: (size: number, limit: number) =>
+    new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size} limit ${limit}`),
   tipAboveFeeCap: () => new TxPoolError(TxPoolRejection.TipAboveFeeCap, 'max priority fee per gas higher than max fee per gas'),
-  intrinsicGas: (gas: bigint, needed: bigint) => new TxPoolError(TxPoolRejection.IntrinsicGas, `intrinsic gas too low: gas ${gas}, minimum needed ${needed}`),
-  underpriced: (tip: bigint, min: bigint) => new TxPoolError(TxPoolRejection.Underpriced, `transaction underpriced: gas tip cap ${tip}, minimum needed ${min}`),
+  intrinsicGas: (gas: bigint, needed: bigint) =>
+    new TxPoolError(TxPoolRejection.IntrinsicGas, `intrinsic gas too low: gas ${gas}, minimum needed ${needed}`),
+  underpriced: (tip: bigint, min: bigint) =>
+    new TxPoolError(TxPoolRejection.Underpriced, `transaction underpriced: gas tip cap ${tip}, minimum needed ${min}`),
   alreadyKnown: () => new TxPoolError(TxPoolRejection.AlreadyKnown, 'already known'),
   nonceTooLow: (address: string, nonce: bigint, state: bigint) =>
     new TxPoolError(TxPoolRejection.NonceTooLow, `nonce too low: address ${hexAddress(address)}, tx: ${nonce} state: ${state}`),
   insufficientFunds: (address: string, have: bigint, want: bigint) =>
-    new TxPoolError(TxPoolRejection.InsufficientFunds, `insufficient funds for gas * price + value: address ${hexAddress(address)} have ${have} want ${want}`),
+    new TxPoolError(
+      TxPoolRejection.InsufficientFunds,
+      `insufficient funds for gas * price + value: address ${hexAddress(address)} have ${have} want ${want}`,
+    ),
   replaceUnderpriced: () => new TxPoolError(TxPoolRejection.ReplaceUnderpriced, 'replacement transaction underpriced'),
   poolFull: () => new TxPoolError(TxPoolRejection.PoolFull, 'txpool is full'),
   futureReplacePending: () => new TxPoolError(TxPoolRejection.FutureReplacePending, 'future transaction tries to replace pending'),

@@ -108,7 +108,12 @@ export class TxPool {
     if (opts.txFeeCap !== undefined) checkTxFee(tx, opts.txFeeCap)
     if (!this.options.allowUnprotectedTxs && isUnprotected(tx)) throw txPoolErrors.unprotected()
     if (this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
-    validateTxBasics(tx, { maxTxSize: this.options.maxTxSize, maxInitCodeSize: this.options.maxInitCodeSize, blockGasLimit: this.blockGasLimit, minGasPrice: this.minGasPrice })
+    validateTxBasics(tx, {
+      maxTxSize: this.options.maxTxSize,
+      maxInitCodeSize: this.options.maxInitCodeSize,
+      blockGasLimit: this.blockGasLimit,
+      minGasPrice: this.minGasPrice,
+    })
     const account = this.store.accounts.get(tx.fromHex)
     // Fast path: a known sender needs no state read, so no turn in the serialising chain either.
     if (account !== undefined && this.running === 0) {
@@ -272,14 +277,24 @@ export class TxPool {
   /** Executable transactions by sender (lower-case address), in nonce order (txpool_content `pending`). */
   pending(): Map<string, DecodedTx[]> {
     const out = new Map<string, DecodedTx[]>()
-    for (const account of this.store.accounts.values()) if (account.pending.length > 0) out.set(account.address, account.pending.map((p) => p.tx))
+    for (const account of this.store.accounts.values())
+      if (account.pending.length > 0)
+        out.set(
+          account.address,
+          account.pending.map((p) => p.tx),
+        )
     return out
   }
 
   /** Transactions behind a nonce gap by sender (lower-case address), in nonce order (txpool_content `queued`). */
   queued(): Map<string, DecodedTx[]> {
     const out = new Map<string, DecodedTx[]>()
-    for (const account of this.store.accounts.values()) if (account.queued.size > 0) out.set(account.address, account.sortedQueued().map((p) => p.tx))
+    for (const account of this.store.accounts.values())
+      if (account.queued.size > 0)
+        out.set(
+          account.address,
+          account.sortedQueued().map((p) => p.tx),
+        )
     return out
   }
 

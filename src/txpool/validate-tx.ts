@@ -58,8 +58,15 @@ export function computeTxCost(tx: DecodedTx): bigint {
  * constructing them that geth refuses in its pool (fee cap below tip, EIP-3860 init code size); they
  * get geth's text, after geth's earlier size check. Any other decode failure keeps its message.
  */
-export function translateDecodeError(raw: Uint8Array, message: string, limits: Pick<TxBasicLimits, 'maxTxSize' | 'maxInitCodeSize'>): TxPoolError {
-  if (message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas') || message.includes('initcode size of this transaction is too large')) {
+export function translateDecodeError(
+  raw: Uint8Array,
+  message: string,
+  limits: Pick<TxBasicLimits, 'maxTxSize' | 'maxInitCodeSize'>,
+): TxPoolError {
+  if (
+    message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas') ||
+    message.includes('initcode size of this transaction is too large')
+  ) {
     if (raw.length > limits.maxTxSize) return txPoolErrors.oversized(raw.length, limits.maxTxSize)
   }
   if (message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) return txPoolErrors.tipAboveFeeCap()

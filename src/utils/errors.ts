@@ -46,7 +46,10 @@ export function lookupError<T>(rows: readonly ErrorRow<T>[]): (err: unknown) => 
 
 /** A configuration value that cannot be used; `key` names the flag or TOML key. */
 export class ConfigError extends Error {
-  constructor(readonly key: string, message: string) {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(`${key}: ${message}`)
     this.name = 'ConfigError'
   }

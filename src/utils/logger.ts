@@ -40,11 +40,23 @@ export function createLogger(opts: LoggerOptions, fields: LogContext = {}): Logg
     if (RANK[level] < min) return
     const all = { ...fields, ...ctx }
     if (opts.format === 'json') {
-      write(JSON.stringify({ level, time: new Date().toISOString(), msg, ...all }, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x instanceof Error ? x.message : x)))
+      write(
+        JSON.stringify({ level, time: new Date().toISOString(), msg, ...all }, (_k, x) =>
+          typeof x === 'bigint'
+            ? x.toString()
+            : x instanceof Uint8Array
+              ? Buffer.from(x).toString('hex')
+              : x instanceof Error
+                ? x.message
+                : x,
+        ),
+      )
       return
     }
     const time = new Date().toISOString().slice(11, 23)
-    const kv = Object.entries(all).map(([k, v]) => `${k}=${formatValue(v)}`).join(' ')
+    const kv = Object.entries(all)
+      .map(([k, v]) => `${k}=${formatValue(v)}`)
+      .join(' ')
     write(`${time} ${level.toUpperCase().padEnd(5)} ${msg}${kv ? ' ' + kv : ''}`)
   }
   return {

@@ -38,7 +38,6 @@ export async function getNonce(client: RpcClient, address: string, block: 'lates
   return Number(await client.call<string>('eth_getTransactionCount', [address, block]))
 }
 
-
 export async function getHeight(client: RpcClient): Promise<number> {
   return Number(await client.call<string>('eth_blockNumber'))
 }

@@ -27,5 +27,11 @@ export async function runLoad(fn: (i: number) => Promise<unknown>, concurrency: 
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
   const seconds = (performance.now() - start) / 1000
-  return { requests: latencies.length, errors, seconds: round(seconds), reqPerSec: Math.round(latencies.length / seconds), ...percentiles(latencies) }
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: round(seconds),
+    reqPerSec: Math.round(latencies.length / seconds),
+    ...percentiles(latencies),
+  }
 }

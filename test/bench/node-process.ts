@@ -26,8 +26,10 @@ const WORD_42 = `0x${'2a'.padStart(64, '0')}`
  */
 export const FAST_EMPTY_BLOCK_FLAGS: readonly string[] = [
   '--consensus.create_empty_blocks',
-  '--consensus.create_empty_blocks_interval', '0s',
-  '--consensus.timeout_commit', '0s',
+  '--consensus.create_empty_blocks_interval',
+  '0s',
+  '--consensus.timeout_commit',
+  '0s',
   '--consensus.skip_timeout_commit',
 ]
 
@@ -55,12 +57,21 @@ export function spawnNode(port: number, options: { home?: string; flags?: readon
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-'))
   const bin = resolve(REPO_ROOT, 'bin/run.js')
   const args = [
-    bin, 'start', '--dev', '--home', home,
-    '--json-rpc.address', `127.0.0.1:${port}`,
-    '--json-rpc.ws-address', `127.0.0.1:${port + 1}`,
-    '--rpc.laddr', `tcp://127.0.0.1:${port + 2}`,
-    '--p2p.laddr', `tcp://127.0.0.1:${port + 3}`,
-    '--log_level', 'warn',
+    bin,
+    'start',
+    '--dev',
+    '--home',
+    home,
+    '--json-rpc.address',
+    `127.0.0.1:${port}`,
+    '--json-rpc.ws-address',
+    `127.0.0.1:${port + 1}`,
+    '--rpc.laddr',
+    `tcp://127.0.0.1:${port + 2}`,
+    '--p2p.laddr',
+    `tcp://127.0.0.1:${port + 3}`,
+    '--log_level',
+    'warn',
     ...(options.flags ?? []),
   ]
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })

@@ -3,7 +3,15 @@ import { parseArgs } from 'node:util'
 
 /** Every workload, in the order they run; `--workloads` selects a subset (default: all, or {@link COMPARE_WORKLOADS} with `--compare`). */
 export const WORKLOADS = [
-  'reads', 'call', 'transfers', 'value-transfers', 'logs', 'ws-heads', 'tx-search', 'trace', 'getlogs-range',
+  'reads',
+  'call',
+  'transfers',
+  'value-transfers',
+  'logs',
+  'ws-heads',
+  'tx-search',
+  'trace',
+  'getlogs-range',
 ] as const
 export type WorkloadName = (typeof WORKLOADS)[number]
 
@@ -75,7 +83,10 @@ function positiveInt(name: string, text: string): number {
 
 /** Parses `--workloads a,b,c`; throws on an unknown name. */
 export function parseWorkloads(text: string): Set<WorkloadName> {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean)
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const known = new Set<string>(WORKLOADS)
   const unknown = names.filter((n) => !known.has(n))
   if (unknown.length) throw new Error(`--workloads: unknown ${unknown.join(', ')} (known: ${WORKLOADS.join(',')})`)

@@ -96,17 +96,25 @@ export function saveRangeChain(home: string, chain: RangeChain): void {
  * Deploys the emitters from account 0, then sends the planned pings as the chain passes their
  * offsets: target from account 0, busy from account 1, noise from accounts 2–9 in turn.
  */
-export async function buildRangeChain(client: RpcClient, chainId: bigint, accounts: Wallet[], plan: RangePlanOptions, driver: BlockDriver): Promise<RangeChain> {
+export async function buildRangeChain(
+  client: RpcClient,
+  chainId: bigint,
+  accounts: Wallet[],
+  plan: RangePlanOptions,
+  driver: BlockDriver,
+): Promise<RangeChain> {
   const { Emitter } = compileContracts('Emitter.sol')
   const abi = new Interface(Emitter!.abi as never)
   const fees = await getFees(client)
   const senders = accounts
   if (senders.length < 3) throw new Error('getlogs-range needs 3 funded accounts')
   const nonces = await Promise.all(senders.map((w) => getNonce(client, w.address)))
-  const sign = (s: number, tx: { to?: string; data: string; gasLimit: bigint }): Promise<string> => senders[s]!.signTransaction({ type: 2, chainId, nonce: nonces[s]!++, ...fees, ...tx })
+  const sign = (s: number, tx: { to?: string; data: string; gasLimit: bigint }): Promise<string> =>
+    senders[s]!.signTransaction({ type: 2, chainId, nonce: nonces[s]!++, ...fees, ...tx })
 
   const deployHashes: string[] = []
-  for (let i = 0; i < 2 + NOISE_CONTRACTS; i++) deployHashes.push(await client.call<string>('eth_sendRawTransaction', [await sign(0, { data: Emitter!.bytecode, gasLimit: 500_000n })]))
+  for (let i = 0; i < 2 + NOISE_CONTRACTS; i++)
+    deployHashes.push(await client.call<string>('eth_sendRawTransaction', [await sign(0, { data: Emitter!.bytecode, gasLimit: 500_000n })]))
   const deployed: string[] = []
   for (const h of deployHashes) {
     const r = await waitForReceipt(client, h)
@@ -135,10 +143,14 @@ export async function buildRangeChain(client: RpcClient, chainId: bigint, accoun
   await driver.reach(toBlock)
   const buildSeconds = (performance.now() - started) / 1000
 
-  const receipts = await getReceipts(client, sent.map((s) => s.hash))
+  const receipts = await getReceipts(
+    client,
+    sent.map((s) => s.hash),
+  )
   const roleOf = new Map(sent.map((s) => [s.hash, s.role]))
   const inRange = (r: Receipt | null): r is Receipt => r !== null && Number(r.blockNumber) >= fromBlock && Number(r.blockNumber) <= toBlock
-  const count = (role: RangeRole): Receipt[] => receipts.filter(inRange).filter((r) => roleOf.get(r.transactionHash) === role && r.status === '0x1')
+  const count = (role: RangeRole): Receipt[] =>
+    receipts.filter(inRange).filter((r) => roleOf.get(r.transactionHash) === role && r.status === '0x1')
   const logsOf = (rs: Receipt[]): number => rs.reduce((n, r) => n + r.logs.length, 0)
   const targetReceipts = count('target')
   return {

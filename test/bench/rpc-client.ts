@@ -104,7 +104,10 @@ function decodeChunked(buffer: Buffer, at: number): [string, number] | undefined
 /** The `result` of a JSON-RPC response body; throws `method: message[: data] (code)` for an error. */
 export function parseReply<T = unknown>(method: string, text: string): T {
   const reply = JSON.parse(text) as { result?: T; error?: { code: number; message: string; data?: unknown } }
-  if (reply.error) throw new Error(`${method}: ${reply.error.message}${typeof reply.error.data === 'string' ? `: ${reply.error.data}` : ''} (${reply.error.code})`)
+  if (reply.error)
+    throw new Error(
+      `${method}: ${reply.error.message}${typeof reply.error.data === 'string' ? `: ${reply.error.data}` : ''} (${reply.error.code})`,
+    )
   return reply.result as T
 }
 
@@ -121,7 +124,10 @@ export class RpcClient {
   private open = 0
   private id = 0
 
-  constructor(url: string, private readonly maxSockets = 64) {
+  constructor(
+    url: string,
+    private readonly maxSockets = 64,
+  ) {
     const u = new URL(url)
     this.host = u.hostname
     this.port = Number(u.port || 80)

@@ -9,7 +9,8 @@ import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.
 
 describe('bad input against a dev node', () => {
   let t: TestNode
-  const post = (body: string, contentType = 'application/json') => fetch(t.url, { method: 'POST', headers: { 'content-type': contentType }, body })
+  const post = (body: string, contentType = 'application/json') =>
+    fetch(t.url, { method: 'POST', headers: { 'content-type': contentType }, body })
 
   beforeAll(async () => {
     t = await startTestNode()
@@ -22,7 +23,10 @@ describe('bad input against a dev node', () => {
     const parse = await post('{"jsonrpc":"2.0","id":1,"method":')
     expect(parse.status).toBe(200)
     expect(((await parse.json()) as { error: { code: number } }).error.code).toBe(-32700)
-    expect((await rpc(t.url, 'eth_noSuchMethod')).error).toEqual({ code: -32601, message: 'the method eth_noSuchMethod does not exist/is not available' })
+    expect((await rpc(t.url, 'eth_noSuchMethod')).error).toEqual({
+      code: -32601,
+      message: 'the method eth_noSuchMethod does not exist/is not available',
+    })
     expect((await rpc(t.url, 'admin_peers')).error?.code).toBe(-32601)
   })
 
@@ -47,15 +51,35 @@ describe('bad input against a dev node', () => {
     expect(garbage.error?.code).toBe(-32000)
     expect(garbage.error?.message).toMatch(/rlp|typed transaction|transaction type/)
     const wallet = new Wallet(devAccounts(1)[0]!.privateKey)
-    const signed = await wallet.signTransaction({ type: 2, chainId: 31337n, nonce: 0, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, to: wallet.address, value: 1n })
+    const signed = await wallet.signTransaction({
+      type: 2,
+      chainId: 31337n,
+      nonce: 0,
+      gasLimit: 21000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+      to: wallet.address,
+      value: 1n,
+    })
     // Flip a byte of s: the signature no longer recovers to a valid sender (or recovers to a stranger).
     const bad = signed.slice(0, -4) + (signed.slice(-4) === 'ffff' ? '0000' : 'ffff')
     const badSig = await rpc(t.url, 'eth_sendRawTransaction', [bad])
     expect(badSig.error?.code).toBe(-32000)
-    const wrongChain = await wallet.signTransaction({ type: 2, chainId: 1n, nonce: 0, gasLimit: 21000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, to: wallet.address })
+    const wrongChain = await wallet.signTransaction({
+      type: 2,
+      chainId: 1n,
+      nonce: 0,
+      gasLimit: 21000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+      to: wallet.address,
+    })
     expect((await rpc(t.url, 'eth_sendRawTransaction', [wrongChain])).error?.message).toMatch(/chain id/)
     const unprotected = await wallet.signTransaction({ type: 0, nonce: 0, gasLimit: 21000n, gasPrice: 10n ** 10n, to: wallet.address })
-    expect((await rpc(t.url, 'eth_sendRawTransaction', [unprotected])).error).toEqual({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' })
+    expect((await rpc(t.url, 'eth_sendRawTransaction', [unprotected])).error).toEqual({
+      code: -32000,
+      message: 'only replay-protected (EIP-155) transactions allowed over RPC',
+    })
   })
 
   it('keeps serving after all of that', async () => {

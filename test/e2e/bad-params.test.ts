@@ -17,7 +17,16 @@ import { RawWsClient } from '../helpers/ws-client.js'
 
 const NAMESPACES = ['web3', 'eth', 'net', 'txpool', 'miner', 'personal']
 /** Methods whose accepted values would change the node: only their refusals are sent. */
-const CHANGES_STATE = new Set(['miner_setGasPrice', 'miner_setEtherbase', 'eth_sendRawTransaction', 'eth_sendTransaction', 'personal_newAccount', 'personal_importRawKey', 'personal_lockAccount', 'personal_sendTransaction'])
+const CHANGES_STATE = new Set([
+  'miner_setGasPrice',
+  'miner_setEtherbase',
+  'eth_sendRawTransaction',
+  'eth_sendTransaction',
+  'personal_newAccount',
+  'personal_importRawKey',
+  'personal_lockAccount',
+  'personal_sendTransaction',
+])
 const INVALID_PARAMS = -32602
 const DEV_ADDRESS = devAccounts(1)[0]!.address.toLowerCase()
 
@@ -27,7 +36,8 @@ const selfDecoded = methods.filter((m) => m.params.some((p) => p.codec === SELF_
 
 function kindOf(def: MethodDef, index: number): ParamKind {
   const kind = PARAM_KINDS.get(def.params[index]!.codec)
-  if (kind === undefined) throw new Error(`no bad-input cases for ${def.name} argument ${index}: add its codec to test/helpers/param-cases.ts`)
+  if (kind === undefined)
+    throw new Error(`no bad-input cases for ${def.name} argument ${index}: add its codec to test/helpers/param-cases.ts`)
   return kind
 }
 
@@ -49,13 +59,19 @@ describe('every method refuses bad params with -32602, as geth', () => {
   it('enumerates a non-trivial set of methods from every enabled namespace', () => {
     expect(methods.length).toBeGreaterThan(50)
     expect(new Set(methods.map((m) => namespaceOf(m.name)))).toEqual(new Set(NAMESPACES))
-    expect(methods.map((m) => m.name)).toEqual(expect.arrayContaining(['eth_getBalance', 'eth_call', 'eth_getLogs', 'txpool_contentFrom', 'miner_setGasPrice', 'web3_sha3']))
+    expect(methods.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['eth_getBalance', 'eth_call', 'eth_getLogs', 'txpool_contentFrom', 'miner_setGasPrice', 'web3_sha3']),
+    )
     expect(selfDecoded.map((m) => m.name).sort()).toEqual(['eth_subscribe', 'eth_unsubscribe'])
   })
 
   it.each(tableDecoded.map((def) => [def.name, def] as const))('%s', async (name, def) => {
     const expectInvalid = async (params: unknown, message: string): Promise<void> => {
-      const res = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: name, params }) })
+      const res = await fetch(t.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: name, params }),
+      })
       const reply = (await res.json()) as { error?: unknown }
       expect(reply.error, `${name} ${JSON.stringify(params)}`).toEqual({ code: INVALID_PARAMS, message })
     }
@@ -81,7 +97,10 @@ describe('every method refuses bad params with -32602, as geth', () => {
   })
 
   it('decodes storage keys in the handler, as geth: a bad key is -32000', async () => {
-    expect((await rpc(t.url, 'eth_getStorageAt', [DEV_ADDRESS, '0xzz'])).error).toEqual({ code: -32000, message: 'unable to decode storage key: hex string invalid' })
+    expect((await rpc(t.url, 'eth_getStorageAt', [DEV_ADDRESS, '0xzz'])).error).toEqual({
+      code: -32000,
+      message: 'unable to decode storage key: hex string invalid',
+    })
     expect((await rpc(t.url, 'eth_getStorageAt', [DEV_ADDRESS, '0x' + '11'.repeat(33)])).error).toEqual({
       code: -32000,
       message: 'unable to decode storage key: hex string too long, want at most 32 bytes',
@@ -104,14 +123,30 @@ describe('every method refuses bad params with -32602, as geth', () => {
       const expectInvalid = async (method: string, params: unknown[], message: string): Promise<void> => {
         expect((await ws.request(method, params)).error, `${method} ${JSON.stringify(params)}`).toEqual({ code: INVALID_PARAMS, message })
       }
-      for (const name of [[], [1], [{}], [null], [['newHeads']]]) await expectInvalid('eth_subscribe', name, 'expected subscription name as first argument')
+      for (const name of [[], [1], [{}], [null], [['newHeads']]])
+        await expectInvalid('eth_subscribe', name, 'expected subscription name as first argument')
       await expectInvalid('eth_subscribe', ['logs'], 'missing value for required argument 1')
-      await expectInvalid('eth_subscribe', ['logs', 1], 'invalid argument 1: json: cannot unmarshal number into Go value of type filters.input')
-      await expectInvalid('eth_subscribe', ['logs', { address: '0x12' }], 'invalid argument 1: invalid address: hex has invalid length 1 after decoding; expected 20 for address')
-      await expectInvalid('eth_subscribe', ['newPendingTransactions', 'yes'], 'invalid argument 1: json: cannot unmarshal string into Go value of type bool')
+      await expectInvalid(
+        'eth_subscribe',
+        ['logs', 1],
+        'invalid argument 1: json: cannot unmarshal number into Go value of type filters.input',
+      )
+      await expectInvalid(
+        'eth_subscribe',
+        ['logs', { address: '0x12' }],
+        'invalid argument 1: invalid address: hex has invalid length 1 after decoding; expected 20 for address',
+      )
+      await expectInvalid(
+        'eth_subscribe',
+        ['newPendingTransactions', 'yes'],
+        'invalid argument 1: json: cannot unmarshal string into Go value of type bool',
+      )
       await expectInvalid('eth_subscribe', ['syncing', {}], 'too many arguments, want at most 1')
       await expectInvalid('eth_subscribe', ['logs', {}, 1], 'too many arguments, want at most 2')
-      expect((await ws.request('eth_subscribe', ['newBlocks'])).error).toEqual({ code: -32601, message: 'no "newBlocks" subscription in eth namespace' })
+      expect((await ws.request('eth_subscribe', ['newBlocks'])).error).toEqual({
+        code: -32601,
+        message: 'no "newBlocks" subscription in eth namespace',
+      })
       await expectInvalid('eth_unsubscribe', [], 'missing value for required argument 0')
       await expectInvalid('eth_unsubscribe', [1], 'invalid argument 0: json: cannot unmarshal number into Go value of type rpc.ID')
       await expectInvalid('eth_unsubscribe', ['0x1', 1], 'too many arguments, want at most 1')

@@ -53,20 +53,33 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     child = spawn(
       process.execPath,
       [
-        join(ROOT, 'bin/run.js'), 'start', '--dev',
-        '--json-rpc.address', '127.0.0.1:0',
-        '--json-rpc.ws-address', '127.0.0.1:0',
-        '--rpc.laddr', 'tcp://127.0.0.1:0',
-        '--p2p.laddr', 'tcp://127.0.0.1:0',
-        '--log_level', 'warn',
+        join(ROOT, 'bin/run.js'),
+        'start',
+        '--dev',
+        '--json-rpc.address',
+        '127.0.0.1:0',
+        '--json-rpc.ws-address',
+        '127.0.0.1:0',
+        '--rpc.laddr',
+        'tcp://127.0.0.1:0',
+        '--p2p.laddr',
+        'tcp://127.0.0.1:0',
+        '--log_level',
+        'warn',
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     )
     let stderr = ''
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })))
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child!.once('exit', (code, signal) => resolve({ code, signal })),
+    )
 
-    const banner = await readStdoutUntil(child, (t) => t.includes('Press Ctrl-C to stop.'), () => stderr)
+    const banner = await readStdoutUntil(
+      child,
+      (t) => t.includes('Press Ctrl-C to stop.'),
+      () => stderr,
+    )
     const homeRow = bannerRow(banner, 'Home')
     expect(homeRow).toMatch(/ \(temporary, deleted on exit\)$/)
     const home = homeRow.replace(/ \(temporary, deleted on exit\)$/, '')

@@ -75,12 +75,24 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const query = `ethereum_tx.ethereumTxHash='${receipt.hash}'`
     const json = jsonOf(await runCli(QueryTxSearch, [query, ...rpc, '--json']))
     expect(json.total_count).toBe('1')
-    expect(json.txs[0]).toMatchObject({ hash: consensusHash, height: String(receipt.blockNumber), tx_result: { code: 0, gas_used: '21000' } })
+    expect(json.txs[0]).toMatchObject({
+      hash: consensusHash,
+      height: String(receipt.blockNumber),
+      tx_result: { code: 0, gas_used: '21000' },
+    })
     const human = await runCli(QueryTxSearch, [query, ...rpc])
     expect(human.error).toBeUndefined()
     expect(out(human)).toContain('1 matching transaction(s)')
-    const row = human.stdout.join('\n').split('\n').find((l) => l.includes(consensusHash))!
-    expect(row.split('│').map((c) => c.trim()).filter(Boolean)).toEqual([String(receipt.blockNumber), String(receipt.index), consensusHash, receipt.hash, '0', '21000'])
+    const row = human.stdout
+      .join('\n')
+      .split('\n')
+      .find((l) => l.includes(consensusHash))!
+    expect(
+      row
+        .split('│')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    ).toEqual([String(receipt.blockNumber), String(receipt.index), consensusHash, receipt.hash, '0', '21000'])
   })
 
   it('tx-search pages, orders and proves', async () => {
@@ -182,7 +194,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it("the node's errors are one line with code and data, exit 1; --json gives {error}", async () => {
     const bad = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc])
-    expect(bad.error?.message).toBe('node error -32602: Invalid params: failed to parse query: offset 14: expected "AND" or end of query, found "OR"')
+    expect(bad.error?.message).toBe(
+      'node error -32602: Invalid params: failed to parse query: offset 14: expected "AND" or end of query, found "OR"',
+    )
     expect(bad.exitCode).toBe(1)
     const badJson = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc, '--json'])
     expect(jsonOf(badJson).error).toMatchObject({ code: -32602, message: expect.stringContaining('offset 14') })
@@ -190,7 +204,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const page = await runCli(QueryTxSearch, [`tx.hash='${sent[0]!.consensusHash}'`, ...rpc, '--page', '3'])
     expect(page.error?.message).toBe('node error -32603: Internal error: page should be within [1, 1] range, given 3')
     const missing = await runCli(QueryBlockResults, ['100000', ...rpc])
-    expect(missing.error?.message).toMatch(/^node error -32603: Internal error: height 100000 must be less than or equal to the current blockchain height \d+$/)
+    expect(missing.error?.message).toMatch(
+      /^node error -32603: Internal error: height 100000 must be less than or equal to the current blockchain height \d+$/,
+    )
   })
 
   it('an unreachable node: "cannot reach node at URL" and exit 1', async () => {
@@ -205,7 +221,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(sub.exitCode).toBe(1)
   })
 
-  it("subscribe events \"tm.event='NewBlock'\" --json prints consecutive heights until Ctrl-C", async () => {
+  it('subscribe events "tm.event=\'NewBlock\'" --json prints consecutive heights until Ctrl-C', async () => {
     const cli = startCli(SubscribeEvents, ["tm.event='NewBlock'", ...rpc, '--json'])
     await waitFor(() => cli.stdout.length >= 3, 15_000, 'three NewBlock events')
     process.emit('SIGINT')
@@ -213,7 +229,11 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(run.error).toBeUndefined()
     expect(run.result).toMatchObject({ stoppedBy: 'signal', reconnects: 0 })
     const events = run.stdout.map((l) => JSON.parse(l))
-    expect(events[0]).toMatchObject({ query: "tm.event='NewBlock'", data: { type: 'tendermint/event/NewBlock' }, events: { 'tm.event': ['NewBlock'] } })
+    expect(events[0]).toMatchObject({
+      query: "tm.event='NewBlock'",
+      data: { type: 'tendermint/event/NewBlock' },
+      events: { 'tm.event': ['NewBlock'] },
+    })
     const heights = events.map((e) => Number(e.data.value.block.header.height))
     for (let i = 1; i < heights.length; i++) expect(heights[i]).toBe(heights[i - 1]! + 1)
     expect(run.stderr).toEqual([])
@@ -223,22 +243,29 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const blocks = startCli(SubscribeEvents, ["tm.event='NewBlock'", ...rpc, '--count', '2'])
     const blockRun = await blocks.done
     expect(blockRun.error).toBeUndefined()
-    const [h1, h2] = blockRun.stdout.map((l) => Number(/^NewBlock height=(\d+) hash=[0-9A-F]{64} txs=\d+ time=\S+Z proposer=[0-9A-F]{40}$/.exec(l)![1]))
+    const [h1, h2] = blockRun.stdout.map((l) =>
+      Number(/^NewBlock height=(\d+) hash=[0-9A-F]{64} txs=\d+ time=\S+Z proposer=[0-9A-F]{40}$/.exec(l)![1]),
+    )
     expect(h2).toBe(h1! + 1)
-    expect(blockRun.stderr.join('\n')).toContain(`subscribed to tm.event='NewBlock' at ${t.addresses.cometRpc!.replace('tcp:', 'ws:')}/websocket`)
+    expect(blockRun.stderr.join('\n')).toContain(
+      `subscribed to tm.event='NewBlock' at ${t.addresses.cometRpc!.replace('tcp:', 'ws:')}/websocket`,
+    )
 
     const txs = startCli(SubscribeEvents, [`tm.event='Tx' AND ethereum.recipient='${A2!.address}'`, ...rpc, '--count', '1'])
     await waitFor(() => txs.stderr.some((l) => l.startsWith('subscribed to')), 5_000, 'the Tx subscription')
     const tx = await send(A2!.address)
     const txRun = await txs.done
-    expect(txRun.stdout).toEqual([`Tx height=${tx.receipt.blockNumber} index=${tx.receipt.index} hash=${tx.consensusHash} evm=${tx.receipt.hash} code=0 gas_used=21000`])
+    expect(txRun.stdout).toEqual([
+      `Tx height=${tx.receipt.blockNumber} index=${tx.receipt.index} hash=${tx.consensusHash} evm=${tx.receipt.hash} code=0 gas_used=21000`,
+    ])
 
     const votes = await runCli(SubscribeEvents, ["tm.event='Vote'", ...rpc, '--count', '2'])
     expect(votes.error).toBeUndefined()
-    for (const l of votes.stdout) expect(l).toMatch(/^Vote type=(prevote|precommit) height=\d+ round=\d+ validator=[0-9A-F]{40}#0 block=([0-9A-F]{64}|nil)$/)
+    for (const l of votes.stdout)
+      expect(l).toMatch(/^Vote type=(prevote|precommit) height=\d+ round=\d+ validator=[0-9A-F]{40}#0 block=([0-9A-F]{64}|nil)$/)
   })
 
-  it('subscribe events with a malformed query: the node\'s error and exit 1', async () => {
+  it("subscribe events with a malformed query: the node's error and exit 1", async () => {
     const run = await runCli(SubscribeEvents, ["tm.event=='x'", ...rpc])
     expect(run.error?.message).toMatch(/^node error -32602: Invalid params: failed to parse query: /)
     expect(run.exitCode).toBe(1)
@@ -250,7 +277,11 @@ describe('nodectl consensus-RPC commands against a node that waits between block
   let port: number
   let provider: JsonRpcProvider
   // One second and a half between a commit and the next height: a tx sent just after a block waits in the mempool.
-  const flags = () => ({ 'rpc.laddr': `tcp://127.0.0.1:${port}`, 'consensus.skip_timeout_commit': false, 'consensus.timeout_commit': '1500ms' })
+  const flags = () => ({
+    'rpc.laddr': `tcp://127.0.0.1:${port}`,
+    'consensus.skip_timeout_commit': false,
+    'consensus.timeout_commit': '1500ms',
+  })
   const rpc = () => ['--rpc', `http://127.0.0.1:${port}`]
 
   beforeAll(async () => {
@@ -270,7 +301,12 @@ describe('nodectl consensus-RPC commands against a node that waits between block
     const raw = await signTransfer(provider, A0!, A1!.address)
     const pending = await provider.broadcastTransaction(raw)
     const json = jsonOf(await runCli(QueryUnconfirmed, [...rpc(), '--json']))
-    expect(json).toMatchObject({ n_txs: '1', total: '1', total_bytes: String(getBytes(raw).length), txs: [Buffer.from(getBytes(raw)).toString('base64')] })
+    expect(json).toMatchObject({
+      n_txs: '1',
+      total: '1',
+      total_bytes: String(getBytes(raw).length),
+      txs: [Buffer.from(getBytes(raw)).toString('base64')],
+    })
     const human = await runCli(QueryUnconfirmed, [...rpc(), '--limit', '5'])
     expect(out(human)).toContain('1 unconfirmed transaction(s)')
     expect(out(human)).toMatch(new RegExp(`${bytesToUpperHex(hashTx(getBytes(raw)))}\\s*│ ${pending.hash}\\s*│ ${getBytes(raw).length}`))

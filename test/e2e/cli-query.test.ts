@@ -4,7 +4,7 @@
  * non-zero exit (`cannot reach node at URL`, the node's JSON-RPC error with its code).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
+import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import QueryBalance from '../../src/commands/query/balance.js'
@@ -55,7 +55,7 @@ describe('nodectl query / filter against a dev node', () => {
     await t?.destroy()
   })
 
-  it('query block latest --json prints the node\'s block; the table shows its number', async () => {
+  it("query block latest --json prints the node's block; the table shows its number", async () => {
     const run = await runCli(QueryBlock, ['latest', ...node, '--json'])
     expect(run.error).toBeUndefined()
     const block = jsonOf(run)
@@ -113,7 +113,7 @@ describe('nodectl query / filter against a dev node', () => {
     expect(human.stdout.join('\n')).toContain('next base fee')
   })
 
-  it('the node\'s JSON-RPC errors are one line with their code, and a non-zero exit', async () => {
+  it("the node's JSON-RPC errors are one line with their code, and a non-zero exit", async () => {
     const run = await runCli(QueryBlock, ['latest', '--node', t.url.replace(/\/?$/, ''), '--json'])
     expect(run.error).toBeUndefined()
     const missing = await runCli(QueryTx, [`0x${'ab'.repeat(32)}`, ...node])
@@ -141,10 +141,15 @@ describe('nodectl query / filter against a dev node', () => {
     const blocksFilter = jsonOf(await runCli(FilterNewBlocks, [...node, '--json']))
     const tx = await store.getFunction('set')(43n, 'again')
     await tx.wait()
-    const changes = await waitForBlock(t, async () => {
-      const items = jsonOf(await runCli(FilterChanges, [blocksFilter.id, ...node, '--json']))
-      return items.length > 0 ? items : undefined
-    }, 10_000, 'block filter changes')
+    const changes = await waitForBlock(
+      t,
+      async () => {
+        const items = jsonOf(await runCli(FilterChanges, [blocksFilter.id, ...node, '--json']))
+        return items.length > 0 ? items : undefined
+      },
+      10_000,
+      'block filter changes',
+    )
     expect(changes[0]).toMatch(/^0x[0-9a-f]{64}$/)
     const logChanges = jsonOf(await runCli(FilterChanges, [logsFilter.id, ...node, '--json']))
     expect(logChanges.some((l: { transactionHash: string }) => l.transactionHash === tx.hash)).toBe(true)

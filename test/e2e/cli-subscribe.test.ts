@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
+import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import SubscribeLogs from '../../src/commands/subscribe/logs.js'
@@ -86,7 +86,9 @@ describe('nodectl subscribe against a dev node', () => {
 
   it('logs --address streams the matching logs', async () => {
     const { Store } = compileContracts('Store.sol')
-    const store = (await (await new ContractFactory(Store!.abi as never, Store!.bytecode, new Wallet(A0!.privateKey, provider)).deploy(1n)).waitForDeployment()) as unknown as Contract
+    const store = (await (
+      await new ContractFactory(Store!.abi as never, Store!.bytecode, new Wallet(A0!.privateKey, provider)).deploy(1n)
+    ).waitForDeployment()) as unknown as Contract
     const address = (await store.getAddress()).toLowerCase()
     const subscribed = nextSubscription()
     const running = runCli(SubscribeLogs, [...ws(), '--address', address, '--count', '1', '--json'])

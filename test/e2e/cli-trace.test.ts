@@ -18,6 +18,9 @@ import TraceBlock from '../../src/commands/trace/block.js'
 import TraceCall from '../../src/commands/trace/call.js'
 import TraceTx from '../../src/commands/trace/tx.js'
 import { describeRevertData, frameStatus, renderCallTree, renderStructLogs, type CallFrameJson } from '../../src/cli/trace-render.js'
+import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
+import type { StructLoggerResult } from '../../src/chain/evm/tracing/struct-logger.js'
+import type { AccountJson } from '../../src/chain/evm/tracing/native/prestate-json.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { jsonOf, runCli } from '../helpers/cli.js'
 
@@ -46,13 +49,14 @@ describe('nodectl trace against a dev node', () => {
   const tx = { reverted: '', ok: '', run: '' }
   let revertedBlock = ''
 
-  const call = async (method: string, params: unknown[]): Promise<any> => {
+  /** The result of a call, of the shape `T` the caller expects; throws on an error reply. */
+  const call = async <T>(method: string, params: unknown[]): Promise<T> => {
     const r = await rpc(t.url, method, params)
     if (r.error) throw new Error(`${method}: ${r.error.message}`)
-    return r.result
+    return r.result as T
   }
-  const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: any }> => {
-    const hash = await call('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
+  const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: ReceiptJson }> => {
+    const hash = await call<string>('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
     const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
     return { hash, receipt }
   }
@@ -71,14 +75,23 @@ describe('nodectl trace against a dev node', () => {
     addr.lib = await deploy(TraceLib!.bytecode)
     addr.probe = await deploy(TraceProbe!.bytecode)
     // More than the sender holds; a gas limit is given, so it is mined (and fails) instead of being refused by estimation.
-    const reverted = await send({ to: addr.token, gasLimit: 100_000n, data: token.encodeFunctionData('transfer', [OTHER!.address, SUPPLY + 1n]) })
+    const reverted = await send({
+      to: addr.token,
+      gasLimit: 100_000n,
+      data: token.encodeFunctionData('transfer', [OTHER!.address, SUPPLY + 1n]),
+    })
     expect(reverted.receipt.status).toBe('0x0')
     tx.reverted = reverted.hash
     revertedBlock = reverted.receipt.blockNumber
     const ok = await send({ to: addr.token, gasLimit: 100_000n, data: token.encodeFunctionData('transfer', [OTHER!.address, 250n]) })
     expect(ok.receipt.status).toBe('0x1')
     tx.ok = ok.hash
-    const run = await send({ to: addr.probe, value: 5n, gasLimit: 3_000_000n, data: probe.encodeFunctionData('run', [addr.target, addr.lib]) })
+    const run = await send({
+      to: addr.probe,
+      value: 5n,
+      gasLimit: 3_000_000n,
+      data: probe.encodeFunctionData('run', [addr.target, addr.lib]),
+    })
     expect(run.receipt.status).toBe('0x1')
     tx.run = run.hash
   }, 120_000)
@@ -93,16 +106,18 @@ describe('nodectl trace against a dev node', () => {
       expect(run.error).toBeUndefined()
       const [headline, top, ...rest] = out(run)
       expect(headline).toBe(`transaction ${tx.reverted} reverted: insufficient balance`)
-      expect(top).toMatch(new RegExp(`^CALL ${sender} → ${addr.token}  transfer\\(address,uint256\\)  gas [\\d,]+  ✗ error: insufficient balance$`))
+      expect(top).toMatch(
+        new RegExp(`^CALL ${sender} → ${addr.token}  transfer\\(address,uint256\\)  gas [\\d,]+  ✗ error: insufficient balance$`),
+      )
       expect(rest).toEqual([])
-      const gasUsed = BigInt((await call('eth_getTransactionReceipt', [tx.reverted])).gasUsed)
+      const gasUsed = BigInt((await call<ReceiptJson>('eth_getTransactionReceipt', [tx.reverted])).gasUsed)
       expect(top).toContain(`gas ${gasUsed.toLocaleString('en-US')}`)
     })
 
     it('shows a successful transfer as succeeded, with no error mark', async () => {
       const [headline, top] = out(await runCli(TraceTx, [tx.ok, ...node]))
       expect(headline).toBe(`transaction ${tx.ok} succeeded`)
-      expect(top).toMatch(/transfer\(address,uint256\)  gas [\d,]+$/)
+      expect(top).toMatch(/transfer\(address,uint256\) {2}gas [\d,]+$/)
     })
 
     it('indents a nested call tree: every frame type, values, a precompile, failed inner frames', async () => {
@@ -112,12 +127,24 @@ describe('nodectl trace against a dev node', () => {
       expect(lines[1]).toMatch(new RegExp(`^CALL ${sender} → ${addr.probe}  0x[0-9a-f]{8}  value 5 wei  gas [\\d,]+$`))
       const frames = lines.slice(2)
       expect(frames).toHaveLength(11)
-      expect(frames.map((l) => /^[│ ]*[├└]─ (\S+)/.exec(l)?.[1])).toEqual(['CALL', 'DELEGATECALL', 'STATICCALL', 'STATICCALL', 'CREATE', 'CREATE2', 'CALL', 'CALL', 'CREATE', 'CALL', 'SELFDESTRUCT'])
+      expect(frames.map((l) => /^[│ ]*[├└]─ (\S+)/.exec(l)?.[1])).toEqual([
+        'CALL',
+        'DELEGATECALL',
+        'STATICCALL',
+        'STATICCALL',
+        'CREATE',
+        'CREATE2',
+        'CALL',
+        'CALL',
+        'CREATE',
+        'CALL',
+        'SELFDESTRUCT',
+      ])
       expect(frames[0]).toMatch(new RegExp(`^├─ CALL ${addr.probe} → ${addr.target}  0x[0-9a-f]{8}  value 1 wei  gas [\\d,]+$`))
       expect(frames[3]).toContain('→ 0x0000000000000000000000000000000000000002  sha256 precompile')
       expect(frames[4]).toMatch(/CREATE .* new contract \([\d,]+ bytes of init code\)/)
       expect(frames[6]).toMatch(/✗ error: nope$/)
-      expect(frames[7]).toMatch(/gas 20,000  ✗ error: out of gas$/)
+      expect(frames[7]).toMatch(/gas 20,000 {2}✗ error: out of gas$/)
       // the selfdestruct is the destroy call's child: one level deeper, under the last top-level frame
       expect(frames[9]).toMatch(/^└─ CALL/)
       expect(frames[10]).toMatch(new RegExp(`^   └─ SELFDESTRUCT 0x[0-9a-f]{40} → ${sender}  value 1 wei  gas 0$`))
@@ -142,7 +169,7 @@ describe('nodectl trace against a dev node', () => {
     })
 
     it('--tracer prestateTracer --json, and its human form as indented JSON', async () => {
-      const expected = await call('debug_traceTransaction', [tx.ok, { tracer: 'prestateTracer' }])
+      const expected = await call<Record<string, AccountJson>>('debug_traceTransaction', [tx.ok, { tracer: 'prestateTracer' }])
       expect(jsonOf(await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'prestateTracer', '--json']))).toEqual(expected)
       expect(expected[addr.token].storage).toBeDefined()
       const human = await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'prestateTracer'])
@@ -150,12 +177,18 @@ describe('nodectl trace against a dev node', () => {
       expect(headline).toBe(`transaction ${tx.ok}`)
       expect(JSON.parse(body.join('\n'))).toEqual(expected)
       expect(body[1]).toMatch(/^ {2}"0x/)
-      const diff = jsonOf(await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'prestateTracer', '--tracer-config', '{"diffMode":true}', '--json']))
+      const diff = jsonOf(
+        await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'prestateTracer', '--tracer-config', '{"diffMode":true}', '--json']),
+      )
       expect(Object.keys(diff)).toEqual(['post', 'pre'])
     })
 
     it('--tracer 4byteTracer and flatCallTracer print their JSON', async () => {
-      const ids = JSON.parse(out(await runCli(TraceTx, [tx.ok, ...node, '--tracer', '4byteTracer'])).slice(1).join('\n'))
+      const ids = JSON.parse(
+        out(await runCli(TraceTx, [tx.ok, ...node, '--tracer', '4byteTracer']))
+          .slice(1)
+          .join('\n'),
+      )
       expect(ids).toEqual({ [`${token.getFunction('transfer')!.selector}-64`]: 1 })
       const flat = jsonOf(await runCli(TraceTx, [tx.run, ...node, '--tracer', 'flatCallTracer', '--json']))
       expect(flat[0]).toMatchObject({ type: 'call', transactionHash: tx.run })
@@ -167,10 +200,12 @@ describe('nodectl trace against a dev node', () => {
       const lines = out(run)
       expect(lines[0]).toBe(`transaction ${tx.reverted} failed: insufficient balance`)
       expect(lines[1]!.trim().split(/\s+/)).toEqual(['pc', 'op', 'gas', 'cost', 'depth'])
-      const full = await call('debug_traceTransaction', [tx.reverted, { disableStack: true, disableStorage: true }])
+      const full = await call<StructLoggerResult>('debug_traceTransaction', [tx.reverted, { disableStack: true, disableStorage: true }])
       const rows = lines.slice(2, 7).map((l) => l.trim().split(/\s+/))
-      expect(rows).toEqual(full.structLogs.slice(0, 5).map((s: any) => [String(s.pc), s.op, String(s.gas), String(s.gasCost), String(s.depth)]))
-      expect(lines[7]).toBe(`first 5 steps (--limit 5); gas used ${full.gas.toLocaleString('en-US')}; failed: insufficient balance, returned ${full.returnValue}`)
+      expect(rows).toEqual(full.structLogs.slice(0, 5).map((s) => [String(s.pc), s.op, String(s.gas), String(s.gasCost), String(s.depth)]))
+      expect(lines[7]).toBe(
+        `first 5 steps (--limit 5); gas used ${full.gas.toLocaleString('en-US')}; failed: insufficient balance, returned ${full.returnValue}`,
+      )
       expect(lines).toHaveLength(8)
       // --opcodes is the same tracer; --json keeps the node's stack
       const raw = jsonOf(await runCli(TraceTx, [tx.reverted, ...node, '--opcodes', '--limit', '5', '--json']))
@@ -182,33 +217,42 @@ describe('nodectl trace against a dev node', () => {
 
     it('--tracer FILE.js runs a JavaScript tracer program from a file and prints its result', async () => {
       const file = join(dir, 'count-opcodes.js')
-      await writeFile(file, `// counts the opcodes of each depth
+      await writeFile(
+        file,
+        `// counts the opcodes of each depth
 {
   counts: {},
   step: function (log) { var d = log.getDepth(); this.counts[d] = (this.counts[d] || 0) + 1 },
   fault: function () {},
   result: function (ctx) { return { gasUsed: ctx.gasUsed, counts: this.counts } }
 };
-`)
-      const steps = (await call('debug_traceTransaction', [tx.run, { disableStack: true, disableStorage: true }])).structLogs as { depth: number }[]
+`,
+      )
+      const steps = (await call<StructLoggerResult>('debug_traceTransaction', [tx.run, { disableStack: true, disableStorage: true }]))
+        .structLogs
       const byDepth: Record<string, number> = {}
       for (const s of steps) byDepth[s.depth] = (byDepth[s.depth] ?? 0) + 1
       const run = await runCli(TraceTx, [tx.run, ...node, '--tracer', file, '--timeout', '10s'])
       expect(run.error).toBeUndefined()
       const [headline, ...body] = out(run)
       expect(headline).toBe(`transaction ${tx.run}`)
-      const receipt = await call('eth_getTransactionReceipt', [tx.run])
+      const receipt = await call<ReceiptJson>('eth_getTransactionReceipt', [tx.run])
       expect(JSON.parse(body.join('\n'))).toEqual({ gasUsed: Number(receipt.gasUsed), counts: byDepth })
-      expect(jsonOf(await runCli(TraceTx, [tx.run, ...node, '--tracer', file, '--json']))).toEqual({ gasUsed: Number(receipt.gasUsed), counts: byDepth })
+      expect(jsonOf(await runCli(TraceTx, [tx.run, ...node, '--tracer', file, '--json']))).toEqual({
+        gasUsed: Number(receipt.gasUsed),
+        counts: byDepth,
+      })
     })
 
     it('a named JavaScript tracer and a program that fails: the node’s error as one line', async () => {
       const count = jsonOf(await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'opcountTracer', '--json']))
-      expect(count).toBe((await call('debug_traceTransaction', [tx.ok, { disableStack: true }])).structLogs.length)
+      expect(count).toBe((await call<StructLoggerResult>('debug_traceTransaction', [tx.ok, { disableStack: true }])).structLogs.length)
       const file = join(dir, 'throws.js')
       await writeFile(file, '{ step: function () { throw new Error("boom") }, fault: function () {}, result: function () { return 1 } }')
       const failed = await runCli(TraceTx, [tx.ok, ...node, '--tracer', file])
-      expect(failed.error?.message).toMatch(/^node error -32000: Error: boom at step \(tracer\.js:1:\d+\) {4}in server-side tracer function 'step'$/)
+      expect(failed.error?.message).toMatch(
+        /^node error -32000: Error: boom at step \(tracer\.js:1:\d+\) {4}in server-side tracer function 'step'$/,
+      )
       expect(failed.exitCode).toBe(1)
     })
 
@@ -254,10 +298,14 @@ describe('nodectl trace against a dev node', () => {
       expect(run.error).toBeUndefined()
       const lines = out(run)
       expect(lines[0]).toBe(`block ${Number(revertedBlock)}: 1 transaction`)
-      expect(lines.slice(1)).toEqual(['', `#0 ${tx.reverted} reverted: insufficient balance`, expect.stringMatching(/^CALL .* ✗ error: insufficient balance$/)])
+      expect(lines.slice(1)).toEqual([
+        '',
+        `#0 ${tx.reverted} reverted: insufficient balance`,
+        expect.stringMatching(/^CALL .* ✗ error: insufficient balance$/),
+      ])
       const expected = await call('debug_traceBlockByNumber', [revertedBlock, { tracer: 'callTracer' }])
       expect(jsonOf(await runCli(TraceBlock, [revertedBlock, ...node, '--json']))).toEqual(expected)
-      const { hash } = await call('eth_getBlockByNumber', [revertedBlock, false])
+      const { hash } = await call<BlockJson>('eth_getBlockByNumber', [revertedBlock, false])
       expect(jsonOf(await runCli(TraceBlock, [hash, ...node, '--json']))).toEqual(expected)
       const latest = await runCli(TraceBlock, ['latest', ...node, '--tracer', 'struct', '--limit', '3'])
       expect(latest.error).toBeUndefined()
@@ -287,7 +335,9 @@ describe('nodectl trace against a dev node', () => {
       const json = jsonOf(await runCli(TraceCall, ['--to', addr.token, '--data', data, ...node, '--json']))
       expect(AbiCoder.defaultAbiCoder().decode(['uint256'], json.output)[0]).toBe(balance)
       // on an earlier block's state: before the transfer of 250
-      const before = jsonOf(await runCli(TraceCall, ['--to', addr.token, '--data', data, '--block', String(Number(revertedBlock)), ...node, '--json']))
+      const before = jsonOf(
+        await runCli(TraceCall, ['--to', addr.token, '--data', data, '--block', String(Number(revertedBlock)), ...node, '--json']),
+      )
       expect(BigInt(before.output)).toBe(SUPPLY)
     })
 
@@ -299,7 +349,9 @@ describe('nodectl trace against a dev node', () => {
       const opcodes = out(await runCli(TraceCall, ['--to', addr.probe, '--data', data, '--opcodes', '--limit', '2', ...node]))
       expect(opcodes[0]).toBe('call failed: panic 0x12: division or modulo by zero')
       expect(opcodes).toHaveLength(5)
-      const paying = jsonOf(await runCli(TraceCall, ['--from', SENDER!.address, '--to', OTHER!.address, '--value', '1gwei', ...node, '--json']))
+      const paying = jsonOf(
+        await runCli(TraceCall, ['--from', SENDER!.address, '--to', OTHER!.address, '--value', '1gwei', ...node, '--json']),
+      )
       expect(paying).toMatchObject({ type: 'CALL', value: '0x3b9aca00', gasUsed: '0x5208' })
     })
 
@@ -331,7 +383,15 @@ describe('nodectl trace against a dev node', () => {
 })
 
 describe('trace rendering', () => {
-  const frame = (over: Partial<CallFrameJson>): CallFrameJson => ({ type: 'CALL', from: '0x' + '11'.repeat(20), to: '0x' + '22'.repeat(20), gas: '0x10000', gasUsed: '0x5208', input: '0x', ...over })
+  const frame = (over: Partial<CallFrameJson>): CallFrameJson => ({
+    type: 'CALL',
+    from: '0x' + '11'.repeat(20),
+    to: '0x' + '22'.repeat(20),
+    gas: '0x10000',
+    gasUsed: '0x5208',
+    input: '0x',
+    ...over,
+  })
   const word = (n: bigint): string => n.toString(16).padStart(64, '0')
 
   it('decodes Error(string), Panic(uint256) with its meaning, and custom errors by name or selector', () => {
@@ -339,7 +399,10 @@ describe('trace rendering', () => {
     expect(describeRevertData(error)).toBe('no way')
     expect(describeRevertData(`0x4e487b71${word(0x11n)}`)).toBe('panic 0x11: arithmetic underflow or overflow')
     expect(describeRevertData(`0x4e487b71${word(0x99n)}`)).toBe('panic 0x99: unknown panic code: 0x99')
-    const insufficient = new Interface(['error ERC20InsufficientBalance(address,uint256,uint256)']).encodeErrorResult('ERC20InsufficientBalance', [OTHER!.address, 1n, 2n])
+    const insufficient = new Interface(['error ERC20InsufficientBalance(address,uint256,uint256)']).encodeErrorResult(
+      'ERC20InsufficientBalance',
+      [OTHER!.address, 1n, 2n],
+    )
     expect(describeRevertData(insufficient)).toBe('custom error ERC20InsufficientBalance(address,uint256,uint256)')
     expect(describeRevertData('0xdeadbeef')).toBe('custom error 0xdeadbeef')
     expect(describeRevertData('0x')).toBeUndefined()
@@ -348,7 +411,15 @@ describe('trace rendering', () => {
   it('words the status of a top frame', () => {
     expect(frameStatus(frame({}))).toBe('succeeded')
     expect(frameStatus(frame({ error: 'execution reverted' }))).toBe('reverted')
-    expect(frameStatus(frame({ error: 'execution reverted', revertReason: 'no', output: new Interface(['function Error(string)']).encodeFunctionData('Error', ['no']) }))).toBe('reverted: no')
+    expect(
+      frameStatus(
+        frame({
+          error: 'execution reverted',
+          revertReason: 'no',
+          output: new Interface(['function Error(string)']).encodeFunctionData('Error', ['no']),
+        }),
+      ),
+    ).toBe('reverted: no')
     expect(frameStatus(frame({ error: 'out of gas' }))).toBe('failed: out of gas')
   })
 
@@ -358,7 +429,10 @@ describe('trace rendering', () => {
         value: '0xde0b6b3a7640000',
         input: token.encodeFunctionData('approve', [OTHER!.address, 1n]),
         logs: [{ address: '0x' + '33'.repeat(20), topics: [], data: '0x', position: '0x1' }],
-        calls: [frame({ type: 'STATICCALL', input: '0x12345678', calls: [frame({ type: 'CALL', value: '0x2', error: 'out of gas' })] }), frame({ type: 'DELEGATECALL' })],
+        calls: [
+          frame({ type: 'STATICCALL', input: '0x12345678', calls: [frame({ type: 'CALL', value: '0x2', error: 'out of gas' })] }),
+          frame({ type: 'DELEGATECALL' }),
+        ],
       }),
     )
     const a = '0x' + '11'.repeat(20)
@@ -373,7 +447,20 @@ describe('trace rendering', () => {
   })
 
   it('shows an error column in the opcode table when a step failed', () => {
-    const table = renderStructLogs({ gas: 60000, failed: true, returnValue: '0x', structLogs: [{ pc: 0, op: 'PUSH1', gas: 100, gasCost: 3, depth: 1 }, { pc: 2, op: 'SSTORE', gas: 97, gasCost: 20000, depth: 1, error: 'out of gas' }] })
-    expect(table.split('\n')).toEqual(['pc  op      gas   cost  depth  error', ' 0  PUSH1   100      3      1', ' 2  SSTORE   97  20000      1  out of gas', '2 steps; gas used 60,000; failed'])
+    const table = renderStructLogs({
+      gas: 60000,
+      failed: true,
+      returnValue: '0x',
+      structLogs: [
+        { pc: 0, op: 'PUSH1', gas: 100, gasCost: 3, depth: 1 },
+        { pc: 2, op: 'SSTORE', gas: 97, gasCost: 20000, depth: 1, error: 'out of gas' },
+      ],
+    })
+    expect(table.split('\n')).toEqual([
+      'pc  op      gas   cost  depth  error',
+      ' 0  PUSH1   100      3      1',
+      ' 2  SSTORE   97  20000      1  out of gas',
+      '2 steps; gas used 60,000; failed',
+    ])
   })
 })

@@ -32,7 +32,8 @@ describe('nodectl tx send against a dev node', () => {
   /** The flags every run shares: the node, and the key store of its home. */
   const common = (): string[] => ['--node', t.url, '--home', t.home]
   const balanceOf = async (address: string): Promise<bigint> => BigInt((await rpc(t.url, 'eth_getBalance', [address, 'latest'])).result)
-  const pendingNonce = async (address: string): Promise<bigint> => BigInt((await rpc(t.url, 'eth_getTransactionCount', [address, 'pending'])).result)
+  const pendingNonce = async (address: string): Promise<bigint> =>
+    BigInt((await rpc(t.url, 'eth_getTransactionCount', [address, 'pending'])).result)
 
   beforeAll(async () => {
     t = await startTestNode()
@@ -40,7 +41,10 @@ describe('nodectl tx send against a dev node', () => {
     const keys = new KeyStore({ dir: keystoreDir, scrypt: LIGHT_SCRYPT })
     // the node writes the dev accounts' key files in the background: replace them only once they are there
     await t.node.components.accounts.whenDevKeysSaved()
-    for (const [account, name] of [[ALICE!, 'alice'], [ADMIN!, 'admin']] as const) {
+    for (const [account, name] of [
+      [ALICE!, 'alice'],
+      [ADMIN!, 'admin'],
+    ] as const) {
       // a dev home may already hold the dev accounts under another passphrase: replace them with ours
       if (await keys.lookup(account.address)) await keys.delete(account.address)
       await keys.importKey(hexToBytes(account.privateKey), 'pw', { name })
@@ -60,18 +64,50 @@ describe('nodectl tx send against a dev node', () => {
   it('sends 1.5 ether from a key-store name with --password-file and waits for the receipt', async () => {
     const to = Wallet.createRandom().address
     const before = await balanceOf(to)
-    const run = await runCli(TxSend, ['--from', 'alice', '--to', to, '--value', '1.5ether', '--wait', '--json', '--password-file', pwFile, ...common()])
+    const run = await runCli(TxSend, [
+      '--from',
+      'alice',
+      '--to',
+      to,
+      '--value',
+      '1.5ether',
+      '--wait',
+      '--json',
+      '--password-file',
+      pwFile,
+      ...common(),
+    ])
     expect(run.error).toBeUndefined()
     const result = jsonOf(run) as TxSendResult
-    expect(result).toMatchObject({ from: ALICE!.address, to, value: (15n * ETHER / 10n).toString(), status: 1, gasUsed: '21000', contractAddress: null, revertReason: null, type: 'eip1559' })
+    expect(result).toMatchObject({
+      from: ALICE!.address,
+      to,
+      value: ((15n * ETHER) / 10n).toString(),
+      status: 1,
+      gasUsed: '21000',
+      contractAddress: null,
+      revertReason: null,
+      type: 'eip1559',
+    })
     expect(result.hash).toMatch(/^0x[0-9a-f]{64}$/)
-    expect(await balanceOf(to)).toBe(before + 15n * ETHER / 10n)
+    expect(await balanceOf(to)).toBe(before + (15n * ETHER) / 10n)
   })
 
   it('takes --from as an address in lower case, the passphrase from NODECTL_PASSWORD, and prints the hash', async () => {
     vi.stubEnv('NODECTL_PASSWORD', 'pw')
     const to = Wallet.createRandom().address
-    const run = await runCli(TxSend, ['--from', ALICE!.address.toLowerCase(), '--to', to, '--value', '1000gwei', '--keystore-dir', keystoreDir, '--node', t.url])
+    const run = await runCli(TxSend, [
+      '--from',
+      ALICE!.address.toLowerCase(),
+      '--to',
+      to,
+      '--value',
+      '1000gwei',
+      '--keystore-dir',
+      keystoreDir,
+      '--node',
+      t.url,
+    ])
     expect(run.error).toBeUndefined()
     expect(run.stdout).toEqual([run.result!.hash])
     const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [run.result!.hash])).result, 20_000, 'receipt')
@@ -79,9 +115,19 @@ describe('nodectl tx send against a dev node', () => {
     expect(await balanceOf(to)).toBe(1000n * 10n ** 9n)
   })
 
-  it('refuses a wrong passphrase with geth\'s message and sends nothing', async () => {
+  it("refuses a wrong passphrase with geth's message and sends nothing", async () => {
     const nonce = await pendingNonce(ALICE!.address)
-    const run = await runCli(TxSend, ['--from', 'alice', '--to', ADMIN!.address, '--value', '1', '--password-file', wrongPwFile, ...common()])
+    const run = await runCli(TxSend, [
+      '--from',
+      'alice',
+      '--to',
+      ADMIN!.address,
+      '--value',
+      '1',
+      '--password-file',
+      wrongPwFile,
+      ...common(),
+    ])
     expect(run.exitCode).toBe(1)
     expect(run.error?.message).toBe('could not decrypt key with given password')
     expect(await pendingNonce(ALICE!.address)).toBe(nonce)
@@ -119,7 +165,9 @@ describe('nodectl tx send against a dev node', () => {
 
   it('creates a contract from --data, and a reverted call exits 1 with the revert reason', async () => {
     const code = Store!.bytecode + store.encodeDeploy([7n]).slice(2)
-    const created = jsonOf(await runCli(TxSend, ['--from', 'alice', '--data', code, '--wait', '--json', '--password-file', pwFile, ...common()])) as TxSendResult
+    const created = jsonOf(
+      await runCli(TxSend, ['--from', 'alice', '--data', code, '--wait', '--json', '--password-file', pwFile, ...common()]),
+    ) as TxSendResult
     expect(created).toMatchObject({ status: 1, to: null })
     expect(created.contractAddress).toMatch(/^0x[0-9a-fA-F]{40}$/)
     const address = created.contractAddress!
@@ -127,14 +175,41 @@ describe('nodectl tx send against a dev node', () => {
 
     // `set(13, …)` reverts with "unlucky number"; --gas skips the estimate, which would refuse it up front
     const data = store.encodeFunctionData('set', [13n, 'x'])
-    const human = await runCli(TxSend, ['--from', 'alice', '--to', address, '--data', data, '--gas', '200000', '--wait', '--password-file', pwFile, ...common()])
+    const human = await runCli(TxSend, [
+      '--from',
+      'alice',
+      '--to',
+      address,
+      '--data',
+      data,
+      '--gas',
+      '200000',
+      '--wait',
+      '--password-file',
+      pwFile,
+      ...common(),
+    ])
     expect(human.exitCode).toBe(1)
     expect(human.error?.message).toMatch(/^transaction 0x[0-9a-f]{64} failed in block \d+: unlucky number$/)
     const table = human.stdout.join('\n')
     expect(table).toMatch(/status\s*│\s*failed/)
     expect(table).toContain('unlucky number')
 
-    const json = await runCli(TxSend, ['--from', 'alice', '--to', address, '--data', data, '--gas', '200000', '--wait', '--json', '--password-file', pwFile, ...common()])
+    const json = await runCli(TxSend, [
+      '--from',
+      'alice',
+      '--to',
+      address,
+      '--data',
+      data,
+      '--gas',
+      '200000',
+      '--wait',
+      '--json',
+      '--password-file',
+      pwFile,
+      ...common(),
+    ])
     expect(json.exitCode).toBe(1)
     expect(jsonOf(json)).toMatchObject({ status: 0, revertReason: 'unlucky number', contractAddress: null })
 
@@ -148,7 +223,18 @@ describe('nodectl tx send against a dev node', () => {
 
   it('tx set-validator takes --from as a key-store name', async () => {
     const pubKey = ed25519FromSeed(new Uint8Array(32).fill(11)).publicKey
-    const run = await runCli(TxSetValidator, ['--pubkey', bytesToBase64(pubKey), '--power', '1', '--from', 'admin', '--password-file', pwFile, '--json', ...common()])
+    const run = await runCli(TxSetValidator, [
+      '--pubkey',
+      bytesToBase64(pubKey),
+      '--power',
+      '1',
+      '--from',
+      'admin',
+      '--password-file',
+      pwFile,
+      '--json',
+      ...common(),
+    ])
     expect(run.error).toBeUndefined()
     expect(jsonOf(run) as SetValidatorResult).toMatchObject({ status: 1, from: ADMIN!.address, power: '1' })
   })

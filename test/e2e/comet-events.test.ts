@@ -10,16 +10,27 @@ import { JsonRpcProvider, Wallet, getBytes, parseEther, type TransactionReceipt 
 import { hashTx } from '../../src/chain/comet/hash.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToUpperHex } from '../../src/primitives/hex.js'
+import type { CometBlockSearch, CometTxSearch } from '../../src/cli/comet-types.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
 
 const [KEY0] = devAccounts(3).map((a) => a.privateKey)
 const CAROL = devAccounts(3)[2]!.address
 
+/** A consensus JSON-RPC reply whose result has the shape `R`. */
+interface CometReply<R> {
+  result?: R
+  error?: { code: number; message: string; data?: string }
+}
+
 /** A consensus JSON-RPC call over HTTP POST with params by name. */
-async function cometCall(url: string, method: string, params: Record<string, unknown>): Promise<{ result?: any; error?: { code: number; message: string; data?: string } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return (await res.json()) as { result?: any; error?: { code: number; message: string; data?: string } }
+async function cometCall<R>(url: string, method: string, params: Record<string, unknown>): Promise<CometReply<R>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()) as CometReply<R>
 }
 
 describe('consensus events, indexer and subscriptions against a dev node', () => {
@@ -59,19 +70,22 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
     const { raw, receipt } = sent[0]!
     const consensusHash = bytesToUpperHex(hashTx(getBytes(raw)))
     for (const evmHash of [receipt.hash.toLowerCase(), `0x${receipt.hash.slice(2).toUpperCase()}`]) {
-      const r = await cometCall(url, 'tx_search', { query: `ethereum_tx.ethereumTxHash='${evmHash}'` })
+      const r = await cometCall<CometTxSearch>(url, 'tx_search', { query: `ethereum_tx.ethereumTxHash='${evmHash}'` })
       expect(r.error).toBeUndefined()
-      expect(r.result.total_count).toBe('1')
-      expect(r.result.txs[0].hash).toBe(consensusHash)
-      expect(r.result.txs[0].height).toBe(String(receipt.blockNumber))
-      const attrs = r.result.txs[0].tx_result.events.find((e: { type: string }) => e.type === 'ethereum_tx').attributes
-      expect(attrs.find((a: { key: string }) => a.key === 'txHash').value).toBe(consensusHash)
+      expect(r.result!.total_count).toBe('1')
+      const [tx] = r.result!.txs
+      expect(tx!.hash).toBe(consensusHash)
+      expect(tx!.height).toBe(String(receipt.blockNumber))
+      const attrs = tx!.tx_result.events!.find((e) => e.type === 'ethereum_tx')!.attributes!
+      expect(attrs.find((a) => a.key === 'txHash')!.value).toBe(consensusHash)
     }
   })
 
   it('tx_search in the URI form, URL-encoded, with accept: application/json', async () => {
     const { receipt } = sent[1]!
-    const res = await fetch(`${url}/tx_search?query=${encodeURIComponent(`"ethereum_tx.ethereumTxHash='${receipt.hash}'"`)}`, { headers: { accept: 'application/json' } })
+    const res = await fetch(`${url}/tx_search?query=${encodeURIComponent(`"ethereum_tx.ethereumTxHash='${receipt.hash}'"`)}`, {
+      headers: { accept: 'application/json' },
+    })
     const body = (await res.json()) as { id: number; result: { total_count: string; txs: { height: string }[] } }
     expect(body.id).toBe(-1)
     expect(body.result.total_count).toBe('1')
@@ -80,20 +94,20 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
 
   it('tx_search by tx.height, and paginated and ordered over a height range', async () => {
     const h = sent[0]!.receipt.blockNumber
-    const byHeight = await cometCall(url, 'tx_search', { query: `tx.height=${h}` })
-    expect(byHeight.result.txs.every((x: { height: string }) => x.height === String(h))).toBe(true)
-    expect(byHeight.result.txs.length).toBeGreaterThanOrEqual(1)
+    const byHeight = (await cometCall<CometTxSearch>(url, 'tx_search', { query: `tx.height=${h}` })).result!
+    expect(byHeight.txs.every((x) => x.height === String(h))).toBe(true)
+    expect(byHeight.txs.length).toBeGreaterThanOrEqual(1)
     const query = `tm.event='Tx' AND ethereum.recipient='${CAROL}' AND tx.height>=1`
-    const asc1 = await cometCall(url, 'tx_search', { query, per_page: '1', page: '1', order_by: 'asc' })
-    const asc2 = await cometCall(url, 'tx_search', { query, per_page: '1', page: '2', order_by: 'asc' })
-    const desc1 = await cometCall(url, 'tx_search', { query, per_page: '1', page: '1', order_by: 'desc' })
-    expect(asc1.result.total_count).toBe('2')
-    expect(asc1.result.txs).toHaveLength(1)
+    const asc1 = (await cometCall<CometTxSearch>(url, 'tx_search', { query, per_page: '1', page: '1', order_by: 'asc' })).result!
+    const asc2 = (await cometCall<CometTxSearch>(url, 'tx_search', { query, per_page: '1', page: '2', order_by: 'asc' })).result!
+    const desc1 = (await cometCall<CometTxSearch>(url, 'tx_search', { query, per_page: '1', page: '1', order_by: 'desc' })).result!
+    expect(asc1.total_count).toBe('2')
+    expect(asc1.txs).toHaveLength(1)
     const first = bytesToUpperHex(hashTx(getBytes(sent[0]!.raw)))
     const second = bytesToUpperHex(hashTx(getBytes(sent[1]!.raw)))
-    expect(asc1.result.txs[0].hash).toBe(first)
-    expect(asc2.result.txs[0].hash).toBe(second)
-    expect(desc1.result.txs[0].hash).toBe(second)
+    expect(asc1.txs[0]!.hash).toBe(first)
+    expect(asc2.txs[0]!.hash).toBe(second)
+    expect(desc1.txs[0]!.hash).toBe(second)
     const beyond = await cometCall(url, 'tx_search', { query, per_page: '1', page: '3' })
     expect(beyond.error?.data).toBe('page should be within [1, 2] range, given 3')
   })
@@ -106,16 +120,22 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
 
   it('block_search by block.height range', async () => {
     const latest = t.node.components.blockStore.height()
-    const r = await cometCall(url, 'block_search', { query: 'block.height>1', order_by: 'asc', per_page: '100' })
-    expect(Number(r.result.total_count)).toBeGreaterThanOrEqual(latest - 1)
-    expect(r.result.blocks[0].block.header.height).toBe('2')
-    const fee = await cometCall(url, 'block_search', { query: `fee_market.base_fee EXISTS AND block.height=${latest}` })
-    expect(fee.result.blocks.map((b: any) => b.block.header.height)).toEqual([String(latest)])
+    const range = { query: 'block.height>1', order_by: 'asc', per_page: '100' }
+    const r = (await cometCall<CometBlockSearch>(url, 'block_search', range)).result!
+    expect(Number(r.total_count)).toBeGreaterThanOrEqual(latest - 1)
+    expect(r.blocks[0]!.block.header.height).toBe('2')
+    const feeQuery = `fee_market.base_fee EXISTS AND block.height=${latest}`
+    const fee = (await cometCall<CometBlockSearch>(url, 'block_search', { query: feeQuery })).result!
+    expect(fee.blocks.map((b) => b.block.header.height)).toEqual([String(latest)])
   })
 
   it('a raw WebSocket subscription receives NewBlock at consecutive heights', async () => {
     const subId = 1
-    await waitFor(() => ws.frames.map((f) => JSON.parse(f)).filter((f) => f.id === subId && f.result?.data).length >= 3, 15_000, 'three NewBlock events')
+    await waitFor(
+      () => ws.frames.map((f) => JSON.parse(f)).filter((f) => f.id === subId && f.result?.data).length >= 3,
+      15_000,
+      'three NewBlock events',
+    )
     const pushes = ws.frames.map((f) => JSON.parse(f)).filter((f) => f.id === subId && f.result?.data)
     expect(pushes[0].result.query).toBe("tm.event='NewBlock'")
     expect(pushes[0].result.data.type).toBe('tendermint/event/NewBlock')
@@ -150,7 +170,8 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
     await c.call('subscribe', ["tm.event='Vote'"])
     expect(await c.call('unsubscribe_all', [])).toEqual({})
     await c.call('subscribe', ["tm.event='Vote'"])
-    const stats = () => (t.node as unknown as { cometSubscriptions: { stats(): { clients: number; subscriptions: number } } }).cometSubscriptions.stats()
+    const stats = () =>
+      (t.node as unknown as { cometSubscriptions: { stats(): { clients: number; subscriptions: number } } }).cometSubscriptions.stats()
     expect(stats()).toEqual({ clients: 2, subscriptions: 3 })
     await c.close()
     // Only the main connection's two subscriptions remain once the socket is gone.
@@ -207,7 +228,9 @@ describe('[tx_index] indexer = "null"', () => {
       await waitFor(() => t.node.components.blockStore.height() >= 1, 20_000, 'height 1')
       expect((await cometCall(url, 'tx_search', { query: 'tx.height=1' })).error?.data).toBe('transaction indexing is disabled')
       expect((await cometCall(url, 'block_search', { query: 'block.height=1' })).error?.data).toBe('block indexing is disabled')
-      expect((await cometCall(url, 'tx', { hash: Buffer.alloc(32).toString('base64') })).error?.data).toBe('transaction indexing is disabled')
+      expect((await cometCall(url, 'tx', { hash: Buffer.alloc(32).toString('base64') })).error?.data).toBe(
+        'transaction indexing is disabled',
+      )
     } finally {
       await t.destroy()
     }

@@ -33,7 +33,9 @@ function toCommit(c: CosmCommit): Commit {
       return {
         blockIdFlag: s.blockIdFlag as unknown as BlockIDFlag,
         validatorAddress: s.validatorAddress ?? new Uint8Array(0),
-        timestamp: s.timestamp ? { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 + (s.timestamp.nanoseconds ?? 0) } : { seconds: -62135596800, nanos: 0 },
+        timestamp: s.timestamp
+          ? { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 + (s.timestamp.nanoseconds ?? 0) }
+          : { seconds: -62135596800, nanos: 0 },
         signature: s.signature ?? new Uint8Array(0),
       }
     }),
@@ -112,7 +114,15 @@ describe('consensus RPC (cosmjs Comet38Client) against a dev node', () => {
     expect(past.header.height).toBe(2)
     expect(past.commit.signatures[0]!.blockIdFlag).toBe(2)
     const blockId = (await client.block(2)).blockId
-    expect(() => verifyCommit(set, 'nodectl_31337-1', { hash: blockId.hash, partSetHeader: { total: blockId.parts.total, hash: blockId.parts.hash } }, 2, toCommit(past.commit))).not.toThrow()
+    expect(() =>
+      verifyCommit(
+        set,
+        'nodectl_31337-1',
+        { hash: blockId.hash, partSetHeader: { total: blockId.parts.total, hash: blockId.parts.hash } },
+        2,
+        toCommit(past.commit),
+      ),
+    ).not.toThrow()
 
     const latest = await client.commit()
     expect(latest.canonical).toBe(false)
@@ -146,7 +156,12 @@ describe('consensus RPC (cosmjs Comet38Client) against a dev node', () => {
     expect(block.block.txs[r.index]).toEqual(bytes)
     expect(r.proof).toBeDefined()
     expect(r.proof!.rootHash).toEqual(block.block.header.dataHash)
-    const proof = { total: r.proof!.proof.total, index: r.proof!.proof.index, leafHash: r.proof!.proof.leafHash, aunts: [...r.proof!.proof.aunts] }
+    const proof = {
+      total: r.proof!.proof.total,
+      index: r.proof!.proof.index,
+      leafHash: r.proof!.proof.leafHash,
+      aunts: [...r.proof!.proof.aunts],
+    }
     expect(verifyMerkleProof(r.proof!.rootHash, hash, proof)).toBe(true)
     // tx_search by tx.height finds it.
     const search = await client.txSearch({ query: `tx.height=${r.height}` })

@@ -16,6 +16,9 @@ import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToHex, hexToBytes } from '../../src/primitives/hex.js'
 import { componentValidator } from '../helpers/execution-apis.js'
 import { readGolden } from '../helpers/golden.js'
+import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
+import type { StructLoggerResult } from '../../src/chain/evm/tracing/struct-logger.js'
+import type { CallFrameJson } from '../../src/chain/evm/tracing/native/call-tracer.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 const CHAIN_ID = 31337n
@@ -39,8 +42,14 @@ const opcodeTrace = componentValidator('OpcodeTransactionTrace')
 const opcodeBlockEntry = componentValidator('OpcodeBlockTransactionTrace')
 const bytes = componentValidator('bytes')
 
-/** Sends a JSON-RPC batch and returns the replies in request order. */
-async function batch(url: string, calls: [string, unknown[]][]): Promise<{ result?: any; error?: { code: number; message: string } }[]> {
+/** One entry of a block trace whose transaction traced to `R`. */
+interface TracedTx<R> {
+  txHash: string
+  result: R
+}
+
+/** Sends a JSON-RPC batch and returns the replies, results of shape `R`, in request order. */
+async function batch<R>(url: string, calls: [string, unknown[]][]): Promise<{ result?: R; error?: { code: number; message: string } }[]> {
   const body = calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }))
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   return ((await res.json()) as { id: number }[]).sort((x, y) => x.id - y.id) as never
@@ -53,15 +62,18 @@ describe('debug namespace on a dev node', () => {
   const tx = { set: '', revert: '', outOfGas: '', approve: '', transferFrom: '', spin: '' }
   let pairBlock = ''
 
-  const call = async (method: string, params: unknown[]): Promise<any> => {
+  /** The result of a call, of the shape `T` the caller expects; throws on an error reply. */
+  const call = async <T>(method: string, params: unknown[]): Promise<T> => {
     const r = await rpc(t.url, method, params)
     if (r.error) throw new Error(`${method}: ${r.error.message}`)
-    return r.result
+    return r.result as T
   }
-  const receiptOf = (hash: string): Promise<any> => waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
+  const traceTx = (params: unknown[]): Promise<StructLoggerResult> => call('debug_traceTransaction', params)
+  const receiptOf = (hash: string): Promise<ReceiptJson> =>
+    waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
   const sign = (request: TransactionRequest): Promise<string> => A0!.signTransaction({ ...FEES, nonce: nonce++, ...request })
   const send = async (request: TransactionRequest): Promise<string> => {
-    const hash = await call('eth_sendRawTransaction', [await sign(request)])
+    const hash = await call<string>('eth_sendRawTransaction', [await sign(request)])
     await receiptOf(hash)
     return hash
   }
@@ -86,20 +98,29 @@ describe('debug namespace on a dev node', () => {
     // Two transactions of one block, the second depending on the first: transferFrom spends the
     // allowance approve grants. The later nonce goes first, so neither can be proposed without the other.
     const approve = await sign({ to: addr.token, gasLimit: 100_000n, data: token.encodeFunctionData('approve', [A0!.address, 500n]) })
-    const transferFrom = await sign({ to: addr.token, gasLimit: 100_000n, data: token.encodeFunctionData('transferFrom', [A0!.address, A1!.address, 300n]) })
-    const [second, first] = await batch(t.url, [
+    const transferFrom = await sign({
+      to: addr.token,
+      gasLimit: 100_000n,
+      data: token.encodeFunctionData('transferFrom', [A0!.address, A1!.address, 300n]),
+    })
+    const [second, first] = await batch<string>(t.url, [
       ['eth_sendRawTransaction', [transferFrom]],
       ['eth_sendRawTransaction', [approve]],
     ])
-    tx.transferFrom = second!.result
-    tx.approve = first!.result
+    tx.transferFrom = second!.result!
+    tx.approve = first!.result!
     const [r1, r2] = [await receiptOf(tx.approve), await receiptOf(tx.transferFrom)]
     expect(r1.blockNumber).toBe(r2.blockNumber)
     expect([r1.transactionIndex, r2.transactionIndex]).toEqual(['0x0', '0x1'])
     expect(r2.status).toBe('0x1')
     pairBlock = r1.blockNumber
     // a lower fee cap keeps the 25M-gas transaction under the node's 1-ether txfee-cap
-    tx.spin = await send({ to: addr.spin, gasLimit: 25_000_000n, maxFeePerGas: 20n * GWEI, data: spin.encodeFunctionData('spin', [SPIN_ROUNDS]) })
+    tx.spin = await send({
+      to: addr.spin,
+      gasLimit: 25_000_000n,
+      maxFeePerGas: 20n * GWEI,
+      data: spin.encodeFunctionData('spin', [SPIN_ROUNDS]),
+    })
   }, 120_000)
   afterAll(async () => {
     await t?.destroy()
@@ -107,33 +128,36 @@ describe('debug namespace on a dev node', () => {
 
   describe('struct logger (the default tracer)', () => {
     it('traces a contract call in geth encoding: stack, storage at SSTORE, receipt gas, golden file', async () => {
-      const trace = await call('debug_traceTransaction', [tx.set])
+      const trace = await traceTx([tx.set])
       expect(opcodeTrace(trace)).toBeUndefined()
       const receipt = await receiptOf(tx.set)
       expect(trace).toMatchObject({ gas: Number(receipt.gasUsed), failed: false, returnValue: '0x' })
       expect(Object.keys(trace)).toEqual(['gas', 'failed', 'returnValue', 'structLogs'])
-      const logs = trace.structLogs as any[]
+      const logs = trace.structLogs
       // The first opcode sees all the gas left after the intrinsic gas, and an empty stack.
       expect(logs[0]).toEqual({ pc: 0, op: 'PUSH1', gas: logs[0].gas, gasCost: 3, depth: 1, stack: [] })
       expect(logs[1].stack).toEqual(['0x80'])
       for (const entry of logs) {
-        expect(Object.keys(entry).every((k) => ['pc', 'op', 'gas', 'gasCost', 'depth', 'stack', 'storage', 'refund'].includes(k))).toBe(true)
+        expect(Object.keys(entry).every((k) => ['pc', 'op', 'gas', 'gasCost', 'depth', 'stack', 'storage', 'refund'].includes(k))).toBe(
+          true,
+        )
         expect(entry.depth).toBe(1)
-        for (const word of entry.stack) expect(word).toMatch(/^0x(0|[1-9a-f][0-9a-f]*)$/)
+        for (const word of entry.stack!) expect(word).toMatch(/^0x(0|[1-9a-f][0-9a-f]*)$/)
       }
       // Storage only on SLOAD/SSTORE; the SSTORE of `value = 42` shows slot 0 → 42.
       expect(logs.filter((e) => e.storage).every((e) => e.op === 'SLOAD' || e.op === 'SSTORE')).toBe(true)
       const sstore = logs.find((e) => e.op === 'SSTORE')
-      expect(sstore.storage).toEqual({ [STORE_SLOT_VALUE]: '0x' + '00'.repeat(31) + '2a' })
+      expect(sstore!.storage).toEqual({ [STORE_SLOT_VALUE]: '0x' + '00'.repeat(31) + '2a' })
       expect(logs.find((e) => e.op === 'LOG3')).toBeDefined()
-      expect(logs.at(-1).op).toBe('STOP')
+      expect(logs.at(-1)!.op).toBe('STOP')
       // gas falls by each opcode's cost
-      for (let i = 1; i < logs.length; i++) if (logs[i - 1].op.startsWith('PUSH')) expect(logs[i].gas).toBe(logs[i - 1].gas - logs[i - 1].gasCost)
+      for (let i = 1; i < logs.length; i++)
+        if (logs[i - 1].op.startsWith('PUSH')) expect(logs[i].gas).toBe(logs[i - 1].gas - logs[i - 1].gasCost)
       await expectGolden('struct-logger-call', trace)
     })
 
     it('traces a reverted call: failed, the revert data as returnValue, REVERT last without an error field', async () => {
-      const trace = await call('debug_traceTransaction', [tx.revert])
+      const trace = await traceTx([tx.revert])
       expect(opcodeTrace(trace)).toBeUndefined()
       const receipt = await receiptOf(tx.revert)
       expect(receipt.status).toBe('0x0')
@@ -141,35 +165,35 @@ describe('debug namespace on a dev node', () => {
       expect(trace.gas).toBe(Number(receipt.gasUsed))
       const reason = new Interface(['function Error(string)']).encodeFunctionData('Error', ['unlucky number'])
       expect(trace.returnValue).toBe(reason)
-      const last = trace.structLogs.at(-1)
+      const last = trace.structLogs.at(-1)!
       expect(last.op).toBe('REVERT')
       expect(last.error).toBeUndefined()
       await expectGolden('struct-logger-revert', trace)
     })
 
     it('marks the opcode that ran out of gas with `error`, as geth (the failure comes before the opcode runs)', async () => {
-      const trace = await call('debug_traceTransaction', [tx.outOfGas])
+      const trace = await traceTx([tx.outOfGas])
       expect(opcodeTrace(trace)).toBeUndefined()
       expect((await receiptOf(tx.outOfGas)).status).toBe('0x0')
       expect(trace).toMatchObject({ gas: 60_000, failed: true, returnValue: '0x' })
-      const last = trace.structLogs.at(-1)
+      const last = trace.structLogs.at(-1)!
       expect(last.error).toBe('out of gas')
       expect(last.gasCost).toBeGreaterThan(last.gas)
-      expect(trace.structLogs.filter((e: any) => 'error' in e)).toHaveLength(1)
+      expect(trace.structLogs.filter((e) => 'error' in e)).toHaveLength(1)
       const frame = await call('debug_traceTransaction', [tx.outOfGas, { tracer: 'callTracer' }])
       expect(frame).toMatchObject({ type: 'CALL', error: 'out of gas', gasUsed: '0xea60' })
     })
 
     it('honours limit, disableStack, disableStorage, enableMemory and enableReturnData', async () => {
-      const full = (await call('debug_traceTransaction', [tx.set])).structLogs as any[]
-      const limited = await call('debug_traceTransaction', [tx.set, { limit: 5 }])
+      const full = (await traceTx([tx.set])).structLogs
+      const limited = await traceTx([tx.set, { limit: 5 }])
       expect(limited.structLogs).toEqual(full.slice(0, 5))
-      const bare = (await call('debug_traceTransaction', [tx.set, { disableStack: true, disableStorage: true }])).structLogs as any[]
+      const bare = (await traceTx([tx.set, { disableStack: true, disableStorage: true }])).structLogs
       expect(bare).toHaveLength(full.length)
       expect(bare.some((e) => 'stack' in e || 'storage' in e)).toBe(false)
-      const withMemory = await call('debug_traceTransaction', [tx.set, { enableMemory: true, enableReturnData: true }])
+      const withMemory = await traceTx([tx.set, { enableMemory: true, enableReturnData: true }])
       expect(opcodeTrace(withMemory)).toBeUndefined()
-      const logs = withMemory.structLogs as any[]
+      const logs = withMemory.structLogs
       // memory is absent while empty, then 0x-prefixed 32-byte words; MSTORE(0x40, 0x80) is the first write
       expect(logs[0].memory).toBeUndefined()
       const afterMstore = logs[logs.findIndex((e) => e.op === 'MSTORE') + 1]
@@ -179,30 +203,32 @@ describe('debug namespace on a dev node', () => {
 
     it('replays the earlier transactions of the block: the second transaction sees the first one’s state', async () => {
       const receipt = await receiptOf(tx.transferFrom)
-      const trace = await call('debug_traceTransaction', [tx.transferFrom])
+      const trace = await traceTx([tx.transferFrom])
       expect(trace.failed).toBe(false)
       expect(trace.gas).toBe(Number(receipt.gasUsed))
       // Without approve's allowance, transferFrom would revert with "insufficient allowance".
-      expect(trace.structLogs.some((e: any) => e.op === 'REVERT')).toBe(false)
-      const allowanceRead = trace.structLogs.find((e: any) => e.op === 'SLOAD' && Object.values(e.storage).includes('0x' + (500n).toString(16).padStart(64, '0')))
+      expect(trace.structLogs.some((e) => e.op === 'REVERT')).toBe(false)
+      const allowanceRead = trace.structLogs.find(
+        (e) => e.op === 'SLOAD' && Object.values(e.storage!).includes('0x' + 500n.toString(16).padStart(64, '0')),
+      )
       expect(allowanceRead).toBeDefined()
     })
   })
 
   describe('block traces', () => {
     it('debug_traceBlockByNumber and debug_traceBlockByHash give [{txHash, result}] in block order', async () => {
-      const byNumber = await call('debug_traceBlockByNumber', [pairBlock])
-      expect(byNumber.map((r: any) => r.txHash)).toEqual([tx.approve, tx.transferFrom])
+      const byNumber = await call<TracedTx<StructLoggerResult>[]>('debug_traceBlockByNumber', [pairBlock])
+      expect(byNumber.map((r) => r.txHash)).toEqual([tx.approve, tx.transferFrom])
       for (const entry of byNumber) {
         expect(opcodeBlockEntry(entry)).toBeUndefined()
         expect(Object.keys(entry)).toEqual(['txHash', 'result'])
         expect(entry.result.gas).toBe(Number((await receiptOf(entry.txHash)).gasUsed))
       }
-      expect(byNumber[1].result).toEqual(await call('debug_traceTransaction', [tx.transferFrom]))
-      const block = await call('eth_getBlockByNumber', [pairBlock, false])
+      expect(byNumber[1]!.result).toEqual(await traceTx([tx.transferFrom]))
+      const block = await call<BlockJson>('eth_getBlockByNumber', [pairBlock, false])
       expect(await call('debug_traceBlockByHash', [block.hash])).toEqual(byNumber)
-      const calls = await call('debug_traceBlockByNumber', [pairBlock, { tracer: 'callTracer' }])
-      expect(calls.map((r: any) => [r.txHash, r.result.type, r.result.to])).toEqual([
+      const calls = await call<TracedTx<CallFrameJson>[]>('debug_traceBlockByNumber', [pairBlock, { tracer: 'callTracer' }])
+      expect(calls.map((r) => [r.txHash, r.result.type, r.result.to])).toEqual([
         [tx.approve, 'CALL', addr.token],
         [tx.transferFrom, 'CALL', addr.token],
       ])
@@ -218,8 +244,14 @@ describe('debug namespace on a dev node', () => {
 
     it('refuses genesis, unknown blocks and unknown transactions with geth’s errors', async () => {
       expect((await rpc(t.url, 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({ code: -32000, message: 'genesis is not traceable' })
-      expect((await rpc(t.url, 'debug_traceBlockByNumber', ['0xffffff'])).error).toEqual({ code: -32000, message: 'block #16777215 not found' })
-      expect((await rpc(t.url, 'debug_traceBlockByHash', [UNKNOWN_HASH])).error).toEqual({ code: -32000, message: `block ${UNKNOWN_HASH} not found` })
+      expect((await rpc(t.url, 'debug_traceBlockByNumber', ['0xffffff'])).error).toEqual({
+        code: -32000,
+        message: 'block #16777215 not found',
+      })
+      expect((await rpc(t.url, 'debug_traceBlockByHash', [UNKNOWN_HASH])).error).toEqual({
+        code: -32000,
+        message: `block ${UNKNOWN_HASH} not found`,
+      })
       expect((await rpc(t.url, 'debug_traceTransaction', [UNKNOWN_HASH])).error).toEqual({ code: -32000, message: 'transaction not found' })
     })
   })
@@ -228,16 +260,28 @@ describe('debug namespace on a dev node', () => {
     const storeValue = store.encodeFunctionData('value')
 
     it('traces a call on the state after a block, as a transaction (intrinsic gas included)', async () => {
-      const trace = await call('debug_traceCall', [{ from: A0!.address, to: addr.store, data: storeValue }, 'latest'])
+      const trace = await call<StructLoggerResult>('debug_traceCall', [{ from: A0!.address, to: addr.store, data: storeValue }, 'latest'])
       expect(opcodeTrace(trace)).toBeUndefined()
       expect(trace.failed).toBe(false)
       expect(BigInt(trace.returnValue)).toBe(42n)
       expect(trace.gas).toBeGreaterThan(21_000)
-      const callTrace = await call('debug_traceCall', [{ from: A0!.address, to: addr.store, data: storeValue }, 'latest', { tracer: 'callTracer' }])
-      expect(callTrace).toMatchObject({ type: 'CALL', from: A0!.address.toLowerCase(), to: addr.store, output: '0x' + (42n).toString(16).padStart(64, '0') })
+      const callTrace = await call('debug_traceCall', [
+        { from: A0!.address, to: addr.store, data: storeValue },
+        'latest',
+        { tracer: 'callTracer' },
+      ])
+      expect(callTrace).toMatchObject({
+        type: 'CALL',
+        from: A0!.address.toLowerCase(),
+        to: addr.store,
+        output: '0x' + 42n.toString(16).padStart(64, '0'),
+      })
       // the state after an earlier block: before `set(42)`, the constructor's 7
       const deployed = await receiptOf(tx.set)
-      const before = await call('debug_traceCall', [{ to: addr.store, data: storeValue }, '0x' + (BigInt(deployed.blockNumber) - 1n).toString(16)])
+      const before = await call<StructLoggerResult>('debug_traceCall', [
+        { to: addr.store, data: storeValue },
+        '0x' + (BigInt(deployed.blockNumber) - 1n).toString(16),
+      ])
       expect(BigInt(before.returnValue)).toBe(7n)
     })
 
@@ -245,19 +289,31 @@ describe('debug namespace on a dev node', () => {
       const args = { to: addr.store, data: storeValue }
       const slot0 = '0x' + '00'.repeat(32)
       const word = (n: bigint): string => '0x' + n.toString(16).padStart(64, '0')
-      const diff = await call('debug_traceCall', [args, 'latest', { stateOverrides: { [addr.store]: { stateDiff: { [slot0]: word(99n) } } } }])
+      const diff = await call<StructLoggerResult>('debug_traceCall', [
+        args,
+        'latest',
+        { stateOverrides: { [addr.store]: { stateDiff: { [slot0]: word(99n) } } } },
+      ])
       expect(BigInt(diff.returnValue)).toBe(99n)
       // A fresh address with Store's runtime code and a whole storage of its own.
       const fresh = '0x' + 'ab'.repeat(20)
       const code = await call('eth_getCode', [addr.store, 'latest'])
-      const replaced = await call('debug_traceCall', [{ to: fresh, data: storeValue }, 'latest', { stateOverrides: { [fresh]: { code, state: { [slot0]: word(5n) } } } }])
+      const replaced = await call<StructLoggerResult>('debug_traceCall', [
+        { to: fresh, data: storeValue },
+        'latest',
+        { stateOverrides: { [fresh]: { code, state: { [slot0]: word(5n) } } } },
+      ])
       expect(BigInt(replaced.returnValue)).toBe(5n)
       // A sender without funds paying for gas fails, unless its balance is overridden.
       const poor = '0x' + 'cd'.repeat(20)
       const paid = { from: poor, to: addr.store, data: storeValue, gas: '0x30000', gasPrice: '0x' + (200n * GWEI).toString(16) }
       const refused = await rpc(t.url, 'debug_traceCall', [paid, 'latest'])
       expect(refused.error?.message).toMatch(/^tracing failed: insufficient funds for gas \* price \+ value: address 0x[cC][dD]/)
-      const funded = await call('debug_traceCall', [paid, 'latest', { stateOverrides: { [poor]: { balance: '0xde0b6b3a7640000' } } }])
+      const funded = await call<StructLoggerResult>('debug_traceCall', [
+        paid,
+        'latest',
+        { stateOverrides: { [poor]: { balance: '0xde0b6b3a7640000' } } },
+      ])
       expect(funded.failed).toBe(false)
       const both = await rpc(t.url, 'debug_traceCall', [args, 'latest', { stateOverrides: { [addr.store]: { state: {}, stateDiff: {} } } }])
       expect(both.error?.message).toMatch(/^account 0x[0-9a-fA-F]{40} has both 'state' and 'stateDiff'$/)
@@ -266,44 +322,75 @@ describe('debug namespace on a dev node', () => {
     it('applies blockOverrides: number, time, fee recipient, base fee, prevRandao', async () => {
       const coinbase = '0x' + '77'.repeat(20)
       const overrides = { number: '0x1234', time: '0x64', feeRecipient: coinbase, baseFeePerGas: '0x7', gasLimit: '0x1c9c380' }
-      const trace = await call('debug_traceCall', [{ from: A0!.address, to: addr.store, data: store.encodeFunctionData('blockInfo'), gasPrice: '0x9' }, 'latest', { blockOverrides: overrides }])
-      const [number, timestamp, basefee, miner, chainid] = AbiCoder.defaultAbiCoder().decode(['uint256', 'uint256', 'uint256', 'address', 'uint256'], trace.returnValue)
+      const trace = await call<StructLoggerResult>('debug_traceCall', [
+        { from: A0!.address, to: addr.store, data: store.encodeFunctionData('blockInfo'), gasPrice: '0x9' },
+        'latest',
+        { blockOverrides: overrides },
+      ])
+      const [number, timestamp, basefee, miner, chainid] = AbiCoder.defaultAbiCoder().decode(
+        ['uint256', 'uint256', 'uint256', 'address', 'uint256'],
+        trace.returnValue,
+      )
       expect([number, timestamp, basefee, (miner as string).toLowerCase(), chainid]).toEqual([0x1234n, 100n, 7n, coinbase, CHAIN_ID])
       // PREVRANDAO (geth's DIFFICULTY) returned by code put in place with a state override
       const random = '0x' + '42'.repeat(32)
       const reader = '0x' + 'ef'.repeat(20)
       const code = '0x4460005260206000f3' // DIFFICULTY PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
-      const withRandom = await call('debug_traceCall', [{ to: reader }, 'latest', { blockOverrides: { prevRandao: random }, stateOverrides: { [reader]: { code } } }])
+      const withRandom = await call<StructLoggerResult>('debug_traceCall', [
+        { to: reader },
+        'latest',
+        { blockOverrides: { prevRandao: random }, stateOverrides: { [reader]: { code } } },
+      ])
       expect(withRandom.returnValue).toBe(random)
       expect(withRandom.structLogs[0]).toMatchObject({ pc: 0, op: 'DIFFICULTY', gasCost: 2 })
     })
 
     it('refuses pending and unknown blocks', async () => {
-      expect((await rpc(t.url, 'debug_traceCall', [{ to: addr.store }, 'pending'])).error).toEqual({ code: -32000, message: 'tracing on top of pending is not supported' })
-      expect((await rpc(t.url, 'debug_traceCall', [{ to: addr.store }, '0xffffff'])).error).toEqual({ code: -32000, message: 'block #16777215 not found' })
+      expect((await rpc(t.url, 'debug_traceCall', [{ to: addr.store }, 'pending'])).error).toEqual({
+        code: -32000,
+        message: 'tracing on top of pending is not supported',
+      })
+      expect((await rpc(t.url, 'debug_traceCall', [{ to: addr.store }, '0xffffff'])).error).toEqual({
+        code: -32000,
+        message: 'block #16777215 not found',
+      })
     })
   })
 
   describe('trace config', () => {
     it('stops a trace past its timeout with `execution timeout`', async () => {
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: '1ns' }])).error).toEqual({ code: -32000, message: 'execution timeout' })
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'callTracer', timeout: '1ns' }])).error).toEqual({ code: -32000, message: 'execution timeout' })
+      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: '1ns' }])).error).toEqual({
+        code: -32000,
+        message: 'execution timeout',
+      })
+      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'callTracer', timeout: '1ns' }])).error).toEqual({
+        code: -32000,
+        message: 'execution timeout',
+      })
       expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: '30s', reexec: 128 }])).result.failed).toBe(false)
     })
 
     it('refuses unknown tracers and bad options', async () => {
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'nopeTracer' }])).error).toEqual({ code: -32000, message: 'tracer not found' })
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: 'soon' }])).error).toEqual({ code: -32602, message: 'invalid argument 1: time: invalid duration "soon"' })
+      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'nopeTracer' }])).error).toEqual({
+        code: -32000,
+        message: 'tracer not found',
+      })
+      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: 'soon' }])).error).toEqual({
+        code: -32602,
+        message: 'invalid argument 1: time: invalid duration "soon"',
+      })
       expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { limit: '5' }])).error).toEqual({
         code: -32602,
         message: 'invalid argument 1: json: cannot unmarshal string into Go struct field TraceConfig.limit of type int',
       })
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'callTracer', tracerConfig: { withLog: 'yes' } }])).error?.code).toBe(-32000)
+      expect(
+        (await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'callTracer', tracerConfig: { withLog: 'yes' } }])).error?.code,
+      ).toBe(-32000)
       expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { tracer: 'noopTracer' }])).result).toEqual({})
     })
 
     it('runs JavaScript tracer programs and geth’s named JavaScript tracers', async () => {
-      const steps = (await call('debug_traceTransaction', [tx.set])).structLogs.length
+      const steps = (await traceTx([tx.set])).structLogs.length
       const program = '{count: 0, step: function () { this.count++ }, fault: function () {}, result: function () { return this.count }}'
       expect(await call('debug_traceTransaction', [tx.set, { tracer: program }])).toBe(steps)
       expect(await call('debug_traceTransaction', [tx.set, { tracer: 'opcountTracer' }])).toBe(steps)
@@ -314,14 +401,20 @@ describe('debug namespace on a dev node', () => {
 
   describe('raw data', () => {
     it('debug_getRawHeader / getRawBlock / getRawReceipts / getRawTransaction: valid bytes that match the block', async () => {
-      const block = await call('eth_getBlockByNumber', [pairBlock, false])
-      const header = await call('debug_getRawHeader', [pairBlock])
-      const raw = await call('debug_getRawBlock', [block.hash])
-      const receipts = await call('debug_getRawReceipts', [pairBlock])
+      const block = await call<BlockJson>('eth_getBlockByNumber', [pairBlock, false])
+      const header = await call<string>('debug_getRawHeader', [pairBlock])
+      const raw = await call<string>('debug_getRawBlock', [block.hash])
+      const receipts = await call<string[]>('debug_getRawReceipts', [pairBlock])
       for (const value of [header, raw, ...receipts]) expect(bytes(value)).toBeUndefined()
       const fields = RLP.decode(hexToBytes(header)) as Uint8Array[]
       expect(fields).toHaveLength(16)
-      expect([fields[0], fields[3], fields[4], fields[5], fields[6]].map(bytesToHex)).toEqual([block.parentHash, block.stateRoot, block.transactionsRoot, block.receiptsRoot, block.logsBloom])
+      expect([fields[0], fields[3], fields[4], fields[5], fields[6]].map(bytesToHex)).toEqual([
+        block.parentHash,
+        block.stateRoot,
+        block.transactionsRoot,
+        block.receiptsRoot,
+        block.logsBloom,
+      ])
       expect(BigInt(bytesToHex(fields[8]!))).toBe(BigInt(block.number))
       const [blockHeader, txs, uncles] = RLP.decode(hexToBytes(raw)) as unknown as [Uint8Array[], Uint8Array[], unknown[]]
       expect(blockHeader.map(bytesToHex)).toEqual(fields.map(bytesToHex))
@@ -342,11 +435,11 @@ describe('debug namespace on a dev node', () => {
   describe('while a trace runs', () => {
     it('the node keeps producing blocks', async () => {
       let finished = false
-      const trace = call('debug_traceTransaction', [tx.spin, { disableStack: true, disableStorage: true, limit: 1, timeout: '120s' }]).finally(() => {
+      const trace = traceTx([tx.spin, { disableStack: true, disableStorage: true, limit: 1, timeout: '120s' }]).finally(() => {
         finished = true
       })
       const start = performance.now()
-      const hash = await call('eth_sendRawTransaction', [await sign({ to: A1!.address, value: 1n, gasLimit: 21_000n })])
+      const hash = await call<string>('eth_sendRawTransaction', [await sign({ to: A1!.address, value: 1n, gasLimit: 21_000n })])
       const receipt = await receiptOf(hash)
       expect(receipt.status).toBe('0x1')
       expect(finished).toBe(false)

@@ -23,7 +23,16 @@ describe('empty blocks while waiting for transactions', () => {
     for (const account of devAccounts(4)) {
       const wallet = new Wallet(account.privateKey)
       for (let nonce = 0; nonce < 30; nonce++) {
-        const raw = await wallet.signTransaction({ type: 2, chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, to: wallet.address, value: 1n })
+        const raw = await wallet.signTransaction({
+          type: 2,
+          chainId,
+          nonce,
+          gasLimit: 21000n,
+          maxFeePerGas: 10n ** 11n,
+          maxPriorityFeePerGas: 10n ** 9n,
+          to: wallet.address,
+          value: 1n,
+        })
         sends.push(rpc(t.url, 'eth_sendRawTransaction', [raw]))
       }
     }
@@ -32,7 +41,8 @@ describe('empty blocks while waiting for transactions', () => {
     const head = async () => Number((await rpc(t.url, 'eth_blockNumber')).result)
     const txCounts = async (upTo: number) => {
       const counts: number[] = []
-      for (let h = 1; h <= upTo; h++) counts.push((await rpc(t.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), false])).result.transactions.length)
+      for (let h = 1; h <= upTo; h++)
+        counts.push((await rpc(t.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), false])).result.transactions.length)
       return counts
     }
     const counts = await txCounts(await head())

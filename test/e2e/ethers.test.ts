@@ -4,7 +4,7 @@
  * the pool's errors as ethers classifies them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers'
+import { type Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { startTestNode, type TestNode } from '../helpers/dev-node.js'
@@ -60,7 +60,10 @@ describe('ethers v6 against a dev node', () => {
     await expect(store.getFunction('set').estimateGas(13n, 'x')).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: 'unlucky number' })
     const asBob = store.connect(bob) as Contract
     await expect(asBob.getFunction('onlyOwner')()).rejects.toMatchObject({ code: 'CALL_EXCEPTION', revert: { name: 'Unauthorized' } })
-    await expect(store.getFunction('divide')(1n, 0n)).rejects.toMatchObject({ code: 'CALL_EXCEPTION', reason: 'Panic due to DIVIDE_BY_ZERO(18)' })
+    await expect(store.getFunction('divide')(1n, 0n)).rejects.toMatchObject({
+      code: 'CALL_EXCEPTION',
+      reason: 'Panic due to DIVIDE_BY_ZERO(18)',
+    })
   })
 
   it('records a failed transaction with status 0', async () => {
@@ -93,7 +96,13 @@ describe('ethers v6 against a dev node', () => {
   it('accepts legacy, EIP-2930 and EIP-1559 transactions', async () => {
     const carol = new Wallet(KEY2!, provider)
     const legacy = await carol.sendTransaction({ type: 0, to: bob.address, value: 1n, gasPrice: 3_000_000_000n })
-    const accessList = await carol.sendTransaction({ type: 1, to: bob.address, value: 1n, gasPrice: 3_000_000_000n, accessList: [{ address: bob.address, storageKeys: [] }] })
+    const accessList = await carol.sendTransaction({
+      type: 1,
+      to: bob.address,
+      value: 1n,
+      gasPrice: 3_000_000_000n,
+      accessList: [{ address: bob.address, storageKeys: [] }],
+    })
     const dynamic = await carol.sendTransaction({ type: 2, to: bob.address, value: 1n })
     const receipts = await Promise.all([legacy.wait(), accessList.wait(), dynamic.wait()])
     expect(receipts.map((r) => r?.type)).toEqual([0, 1, 2])
@@ -106,11 +115,34 @@ describe('ethers v6 against a dev node', () => {
     const nonce = await provider.getTransactionCount(alice.address)
     await expect(alice.sendTransaction({ to: bob.address, value: 1n, nonce: nonce - 1 })).rejects.toMatchObject({ code: 'NONCE_EXPIRED' })
     const poor = Wallet.createRandom(provider)
-    await expect(poor.sendTransaction({ to: bob.address, value: 1n, gasLimit: 21_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n, nonce: 0 })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' })
+    await expect(
+      poor.sendTransaction({
+        to: bob.address,
+        value: 1n,
+        gasLimit: 21_000n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+        nonce: 0,
+      }),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' })
     // Two transactions with the same nonce at the same price: the second is an underpriced replacement.
     const gap = nonce + 5
-    await alice.sendTransaction({ to: bob.address, value: 1n, nonce: gap, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })
-    await expect(alice.sendTransaction({ to: bob.address, value: 2n, nonce: gap, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })).rejects.toMatchObject({ code: 'REPLACEMENT_UNDERPRICED' })
+    await alice.sendTransaction({
+      to: bob.address,
+      value: 1n,
+      nonce: gap,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    })
+    await expect(
+      alice.sendTransaction({
+        to: bob.address,
+        value: 2n,
+        nonce: gap,
+        maxFeePerGas: 10_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+      }),
+    ).rejects.toMatchObject({ code: 'REPLACEMENT_UNDERPRICED' })
     expect(parseEther('1')).toBe(10n ** 18n)
   })
 })

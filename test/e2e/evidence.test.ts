@@ -16,13 +16,24 @@ import { bytesToBase64, bytesToUpperHex, compareBytes } from '../../src/primitiv
 import { parseRfc3339 } from '../../src/utils/time.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
+import type { CometHeader, CometValidators } from '../../src/cli/comet-types.js'
 
-type Reply = { result?: any; error?: { code: number; message: string; data?: string } }
+/** A consensus JSON-RPC reply whose result has the shape `R`. */
+type Reply<R> = { result?: R; error?: { code: number; message: string; data?: string } }
+
+/** The members of a `block` result these tests read. */
+interface BlockResult {
+  block: { header: CometHeader & { evidence_hash: string }; evidence: { evidence: unknown[] } }
+}
 
 /** A consensus JSON-RPC call over HTTP POST with params by name. */
-async function cometCall(url: string, method: string, params: Record<string, unknown>): Promise<Reply> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return (await res.json()) as Reply
+async function cometCall<R>(url: string, method: string, params: Record<string, unknown>): Promise<Reply<R>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()) as Reply<R>
 }
 
 /** Evidence as the chain types, and as the cmtjson a CometBFT client sends (written out by hand). */
@@ -51,8 +62,8 @@ describe('evidence against a dev node', () => {
 
   /** Two precommits of the dev validator at `height` for different blocks, with the powers and block time of that height. */
   async function craft(height: number): Promise<Crafted> {
-    const { header } = (await cometCall(url, 'block', { height: String(height) })).result.block
-    const vals = (await cometCall(url, 'validators', { height: String(height) })).result.validators as { address: string; voting_power: string }[]
+    const { header } = (await cometCall<BlockResult>(url, 'block', { height: String(height) })).result!.block
+    const vals = (await cometCall<CometValidators>(url, 'validators', { height: String(height) })).result!.validators
     const index = vals.findIndex((v) => v.address === bytesToUpperHex(key.address))
     expect(index).toBeGreaterThanOrEqual(0)
     const total = vals.reduce((sum, v) => sum + BigInt(v.voting_power), 0n)
@@ -71,12 +82,21 @@ describe('evidence against a dev node', () => {
     }
     // vote_a is the vote whose BlockID sorts first (here: the lower block hash).
     const [voteA, voteB] = [vote(), vote()].sort((a, b) => compareBytes(a.blockId.hash, b.blockId.hash)) as [Vote, Vote]
-    const ev: DuplicateVoteEvidence = { voteA, voteB, totalVotingPower: total, validatorPower: BigInt(vals[index]!.voting_power), timestamp: parseRfc3339(header.time) }
+    const ev: DuplicateVoteEvidence = {
+      voteA,
+      voteB,
+      totalVotingPower: total,
+      validatorPower: BigInt(vals[index]!.voting_power),
+      timestamp: parseRfc3339(header.time),
+    }
     const voteJson = (v: Vote) => ({
       type: v.type,
       height: String(v.height),
       round: v.round,
-      block_id: { hash: bytesToUpperHex(v.blockId.hash), parts: { total: v.blockId.partSetHeader.total, hash: bytesToUpperHex(v.blockId.partSetHeader.hash) } },
+      block_id: {
+        hash: bytesToUpperHex(v.blockId.hash),
+        parts: { total: v.blockId.partSetHeader.total, hash: bytesToUpperHex(v.blockId.partSetHeader.hash) },
+      },
       timestamp: header.time,
       validator_address: bytesToUpperHex(v.validatorAddress),
       validator_index: v.validatorIndex,
@@ -84,7 +104,13 @@ describe('evidence against a dev node', () => {
     })
     const json = {
       type: 'tendermint/DuplicateVoteEvidence',
-      value: { vote_a: voteJson(voteA), vote_b: voteJson(voteB), TotalVotingPower: String(total), ValidatorPower: vals[index]!.voting_power, Timestamp: header.time },
+      value: {
+        vote_a: voteJson(voteA),
+        vote_b: voteJson(voteB),
+        TotalVotingPower: String(total),
+        ValidatorPower: vals[index]!.voting_power,
+        Timestamp: header.time,
+      },
     }
     return { ev, json }
   }
@@ -104,10 +130,17 @@ describe('evidence against a dev node', () => {
     expect(push.result.events['tm.event']).toEqual(['NewEvidence'])
     // The wire form of CometBFT: votes as types.Vote (extensions null), the Go field names for the rest.
     const vote = (v: Record<string, unknown>) => ({ ...v, extension: null, extension_signature: null })
-    const expected = { type: json.type, value: { ...json.value, vote_a: vote(json.value['vote_a'] as Record<string, unknown>), vote_b: vote(json.value['vote_b'] as Record<string, unknown>) } }
+    const expected = {
+      type: json.type,
+      value: {
+        ...json.value,
+        vote_a: vote(json.value.vote_a as Record<string, unknown>),
+        vote_b: vote(json.value.vote_b as Record<string, unknown>),
+      },
+    }
     expect(push.result.data.value).toEqual({ height: String(height), evidence: expected })
 
-    const { block } = (await cometCall(url, 'block', { height: String(height) })).result
+    const { block } = (await cometCall<BlockResult>(url, 'block', { height: String(height) })).result!
     expect(block.evidence.evidence).toEqual([expected])
     expect(block.header.evidence_hash).toBe(bytesToUpperHex(hashEvidence([ev])))
 
@@ -117,8 +150,11 @@ describe('evidence against a dev node', () => {
 
   it('refuses evidence whose vote signature does not verify', async () => {
     const { json } = await craft(3)
-    const voteB = json.value['vote_b'] as Record<string, unknown>
-    const bad = { ...json, value: { ...json.value, vote_b: { ...voteB, signature: (json.value['vote_a'] as Record<string, unknown>)['signature'] } } }
+    const voteB = json.value.vote_b as Record<string, unknown>
+    const bad = {
+      ...json,
+      value: { ...json.value, vote_b: { ...voteB, signature: (json.value.vote_a as Record<string, unknown>).signature } },
+    }
     const reply = await cometCall(url, 'broadcast_evidence', { evidence: bad })
     expect(reply.result).toBeUndefined()
     expect(reply.error?.data).toBe('failed to add evidence: Invalid evidence: verifying VoteB: invalid signature')

@@ -14,6 +14,7 @@ import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
+import type { BlockJson, LogJson } from '../../src/api/eth/format.js'
 
 const [A0, A1, A2, A3] = devAccounts(4)
 const FILTER_ID = /^0x[0-9a-f]{1,32}$/
@@ -31,18 +32,23 @@ describe('polling filters on a dev node', () => {
   const { Store } = compileContracts('Store.sol')
   const { Token } = compileContracts('Token.sol')
 
-  const result = async (method: string, params: unknown[] = []): Promise<any> => {
+  /** The result of a call, of the shape `T` the caller expects; throws on an error reply. */
+  const result = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const reply = await rpc(t.url, method, params)
     if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`)
-    return reply.result
+    return reply.result as T
   }
   /** Polls eth_getFilterChanges, accumulating, until `done` holds for the entries so far. */
   const collectChanges = async <T>(id: string, done: (all: T[]) => boolean, timeoutMs = 10_000): Promise<T[]> => {
     const all: T[] = []
-    await waitFor(async () => {
-      all.push(...((await result('eth_getFilterChanges', [id])) as T[]))
-      return done(all)
-    }, timeoutMs, `changes of filter ${id}`)
+    await waitFor(
+      async () => {
+        all.push(...(await result<T[]>('eth_getFilterChanges', [id])))
+        return done(all)
+      },
+      timeoutMs,
+      `changes of filter ${id}`,
+    )
     return all
   }
   const setValue = async (value: bigint, note: string): Promise<string> => {
@@ -52,7 +58,10 @@ describe('polling filters on a dev node', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestNode({ flags: { 'json-rpc.filter-cap': String(FILTER_CAP) }, nodeOptions: { jsonRpc: { filters: { timeout: FILTER_TIMEOUT }, filterClock: () => filterClock } } })
+    t = await startTestNode({
+      flags: { 'json-rpc.filter-cap': String(FILTER_CAP) },
+      nodeOptions: { jsonRpc: { filters: { timeout: FILTER_TIMEOUT }, filterClock: () => filterClock } },
+    })
     provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
     const deployed = await new ContractFactory(Store!.abi as never, Store!.bytecode, new Wallet(A0!.privateKey, provider)).deploy(1n)
     await deployed.waitForDeployment()
@@ -65,23 +74,23 @@ describe('polling filters on a dev node', () => {
   })
 
   it('block filter: the hashes of the blocks committed since the last poll, as eth_getBlockByNumber shows them', async () => {
-    const id = await result('eth_newBlockFilter')
+    const id = await result<string>('eth_newBlockFilter')
     expect(id).toMatch(FILTER_ID)
     const hashes = await collectChanges<string>(id, (all) => all.length >= 2)
-    const blocks = await Promise.all(hashes.map((h) => result('eth_getBlockByHash', [h, false])))
+    const blocks = await Promise.all(hashes.map((h) => result<BlockJson>('eth_getBlockByHash', [h, false])))
     for (let i = 1; i < blocks.length; i++) {
       expect(BigInt(blocks[i].number)).toBe(BigInt(blocks[i - 1].number) + 1n)
       expect(blocks[i].parentHash).toBe(hashes[i - 1])
     }
-    expect((await result('eth_getBlockByNumber', [blocks[0].number, false])).hash).toBe(hashes[0])
+    expect((await result<BlockJson>('eth_getBlockByNumber', [blocks[0].number, false])).hash).toBe(hashes[0])
     // Entries are handed out once.
-    const again: string[] = await result('eth_getFilterChanges', [id])
+    const again = await result<string[]>('eth_getFilterChanges', [id])
     expect(again.filter((h) => hashes.includes(h))).toEqual([])
     expect(await result('eth_uninstallFilter', [id])).toBe(true)
   })
 
   it('pending-transaction filter: hashes of transactions that entered the pool, before they are mined', async () => {
-    const id = await result('eth_newPendingTransactionFilter')
+    const id = await result<string>('eth_newPendingTransactionFilter')
     expect(id).toMatch(FILTER_ID)
     const wallet = new Wallet(A2!.privateKey, provider)
     const tx = await wallet.sendTransaction({ to: A1!.address, value: 1n })
@@ -92,13 +101,17 @@ describe('polling filters on a dev node', () => {
   })
 
   it('log filter: matching logs since the last poll, equal to eth_getLogs; eth_getFilterLogs re-runs the range', async () => {
-    const head = parseInt(await result('eth_blockNumber'), 16)
-    const id = await result('eth_newFilter', [{ address: storeAddress }])
-    const other = await result('eth_newFilter', [{ address: storeAddress, topics: [null, null, '0x' + (9_999).toString(16).padStart(64, '0')] }])
+    const head = parseInt(await result<string>('eth_blockNumber'), 16)
+    const id = await result<string>('eth_newFilter', [{ address: storeAddress }])
+    const other = await result('eth_newFilter', [
+      { address: storeAddress, topics: [null, null, '0x' + (9_999).toString(16).padStart(64, '0')] },
+    ])
     const hash = await setValue(500n, 'five hundred')
-    const logs = await collectChanges<any>(id, (all) => all.some((l) => l.transactionHash === hash))
-    const log = logs.find((l) => l.transactionHash === hash)
-    const [expected] = (await result('eth_getLogs', [{ blockHash: log.blockHash, address: storeAddress }])).filter((l: any) => l.transactionHash === hash)
+    const logs = await collectChanges<LogJson>(id, (all) => all.some((l) => l.transactionHash === hash))
+    const log = logs.find((l) => l.transactionHash === hash)!
+    const [expected] = (await result<LogJson[]>('eth_getLogs', [{ blockHash: log.blockHash, address: storeAddress }])).filter(
+      (l) => l.transactionHash === hash,
+    )
     expect(log).toEqual(expected)
     expect(log.removed).toBe(false)
     expect(await result('eth_getFilterChanges', [other])).toEqual([])
@@ -107,22 +120,28 @@ describe('polling filters on a dev node', () => {
     const past = await result('eth_newFilter', [{ address: storeAddress, fromBlock: '0x0', toBlock: '0x' + head.toString(16) }])
     const fromStart = await result('eth_newFilter', [{ address: storeAddress, fromBlock: 'earliest' }])
     const hash2 = await setValue(501n, 'five hundred one')
-    await collectChanges<any>(id, (all) => all.some((l) => l.transactionHash === hash2))
+    await collectChanges<LogJson>(id, (all) => all.some((l) => l.transactionHash === hash2))
     expect(await result('eth_getFilterChanges', [past])).toEqual([])
-    const pastLogs = await result('eth_getFilterLogs', [past])
+    const pastLogs = await result<LogJson[]>('eth_getFilterLogs', [past])
     expect(pastLogs).toEqual(await result('eth_getLogs', [{ address: storeAddress, fromBlock: '0x0', toBlock: '0x' + head.toString(16) }]))
-    expect(pastLogs.some((l: any) => l.transactionHash === hash)).toBe(false)
+    expect(pastLogs.some((l) => l.transactionHash === hash)).toBe(false)
     // `latest` is resolved at each call: the newest log is included.
-    const all = await result('eth_getFilterLogs', [fromStart])
-    expect(all.map((l: any) => l.transactionHash)).toEqual(expect.arrayContaining([hash, hash2]))
+    const all = await result<LogJson[]>('eth_getFilterLogs', [fromStart])
+    expect(all.map((l) => l.transactionHash)).toEqual(expect.arrayContaining([hash, hash2]))
     for (const f of [id, other, past, fromStart]) expect(await result('eth_uninstallFilter', [f])).toBe(true)
   })
 
   it('eth_getFilterLogs on a block or pending filter → -32000 naming the filter', async () => {
     const blocks = await result('eth_newBlockFilter')
     const pending = await result('eth_newPendingTransactionFilter')
-    expect((await rpc(t.url, 'eth_getFilterLogs', [blocks])).error).toEqual({ code: -32000, message: `filter ${blocks} doesn't have a LogsSubscription type` })
-    expect((await rpc(t.url, 'eth_getFilterLogs', [pending])).error).toEqual({ code: -32000, message: `filter ${pending} doesn't have a LogsSubscription type` })
+    expect((await rpc(t.url, 'eth_getFilterLogs', [blocks])).error).toEqual({
+      code: -32000,
+      message: `filter ${blocks} doesn't have a LogsSubscription type`,
+    })
+    expect((await rpc(t.url, 'eth_getFilterLogs', [pending])).error).toEqual({
+      code: -32000,
+      message: `filter ${pending} doesn't have a LogsSubscription type`,
+    })
     await result('eth_uninstallFilter', [blocks])
     await result('eth_uninstallFilter', [pending])
   })
@@ -139,9 +158,15 @@ describe('polling filters on a dev node', () => {
   })
 
   it('rejects bad filter arguments', async () => {
-    expect((await rpc(t.url, 'eth_newFilter', [{ fromBlock: '0x10', toBlock: '0x5' }])).error).toEqual({ code: -32000, message: 'invalid from and to block combination' })
+    expect((await rpc(t.url, 'eth_newFilter', [{ fromBlock: '0x10', toBlock: '0x5' }])).error).toEqual({
+      code: -32000,
+      message: 'invalid from and to block combination',
+    })
     expect((await rpc(t.url, 'eth_newFilter', [{ blockHash: '0x' + '11'.repeat(32), fromBlock: '0x1' }])).error?.code).toBe(-32602)
-    expect((await rpc(t.url, 'eth_getFilterChanges', [7])).error).toEqual({ code: -32602, message: 'invalid argument 0: json: cannot unmarshal number into Go value of type rpc.ID' })
+    expect((await rpc(t.url, 'eth_getFilterChanges', [7])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal number into Go value of type rpc.ID',
+    })
     expect((await rpc(t.url, 'eth_newBlockFilter', [true])).error?.code).toBe(-32602)
   })
 
@@ -172,16 +197,16 @@ describe('polling filters on a dev node', () => {
     expect(created.length).toBeLessThanOrEqual(FILTER_CAP)
     // Uninstalling frees a place.
     expect(await result('eth_uninstallFilter', [created.pop()])).toBe(true)
-    created.push(await result('eth_newBlockFilter'))
+    created.push(await result<string>('eth_newBlockFilter'))
     for (const id of created) await result('eth_uninstallFilter', [id])
   })
 
   it('serves the same filters over WebSocket as over HTTP', async () => {
     const ws = await RawWsClient.connect(t.addresses.jsonRpcWs!)
     try {
-      const id = await ws.call('eth_newBlockFilter')
+      const id = await ws.call<string>('eth_newBlockFilter')
       expect(id).toMatch(FILTER_ID)
-      await waitFor(async () => ((await ws.call('eth_getFilterChanges', [id])) as string[]).length > 0 || undefined, 10_000, 'a block over ws')
+      await waitFor(async () => (await ws.call<string[]>('eth_getFilterChanges', [id])).length > 0 || undefined, 10_000, 'a block over ws')
       expect(Array.isArray(await result('eth_getFilterChanges', [id]))).toBe(true)
       expect(await ws.call('eth_uninstallFilter', [id])).toBe(true)
       expect((await ws.request('eth_getFilterChanges', [id])).error).toEqual({ code: -32000, message: 'filter not found' })
@@ -194,7 +219,7 @@ describe('polling filters on a dev node', () => {
     const watcher = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 })
     const methods: string[] = []
     let inFlight = 0
-    watcher.on('debug', (info: { action: string; payload?: { method: string } | { method: string }[] }) => {
+    await watcher.on('debug', (info: { action: string; payload?: { method: string } | { method: string }[] }) => {
       if (info.action === 'receiveRpcResult' || info.action === 'receiveRpcError') inFlight--
       if (info.action !== 'sendRpcPayload' || info.payload === undefined) return
       inFlight++
@@ -276,7 +301,10 @@ describe('polling filters on a dev node', () => {
 
     it('watchBlocks polls blocks whose hashes chain (emitMissed: every block once)', async () => {
       const blocks: { number: bigint; hash: Hex; parentHash: Hex }[] = []
-      const unwatch = client.watchBlocks({ emitMissed: true, onBlock: (b) => blocks.push({ number: b.number!, hash: b.hash!, parentHash: b.parentHash }) })
+      const unwatch = client.watchBlocks({
+        emitMissed: true,
+        onBlock: (b) => blocks.push({ number: b.number!, hash: b.hash!, parentHash: b.parentHash }),
+      })
       try {
         await waitFor(() => blocks.length >= 3, 10_000, 'three blocks')
         for (let i = 1; i < blocks.length; i++) {

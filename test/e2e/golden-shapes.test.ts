@@ -17,7 +17,15 @@ const GWEI = 10n ** 9n
 const [A0, A1, A2, A3] = devAccounts(4).map((a) => new Wallet(a.privateKey))
 
 /** Fixed fee fields (no estimation, no fee suggestion): the signed bytes are the same every run. */
-const LEGACY: TransactionRequest = { type: 0, chainId: CHAIN_ID, nonce: 0, gasLimit: 21_000n, gasPrice: 10n * GWEI, to: A2!.address, value: 1234n }
+const LEGACY: TransactionRequest = {
+  type: 0,
+  chainId: CHAIN_ID,
+  nonce: 0,
+  gasLimit: 21_000n,
+  gasPrice: 10n * GWEI,
+  to: A2!.address,
+  value: 1234n,
+}
 const ACCESS_LIST: TransactionRequest = {
   type: 1,
   chainId: CHAIN_ID,
@@ -59,7 +67,13 @@ describe('golden wire shapes of blocks, transactions, receipts and logs', () => 
     const deploy = Store!.bytecode + store.encodeDeploy([7n]).slice(2)
     hashes.creation = await send(A0!, { ...DYNAMIC_FEE, nonce: 0, gasLimit: 1_000_000n, data: deploy })
     storeAddress = getCreateAddress({ from: A0!.address, nonce: 0 }).toLowerCase()
-    hashes.call = await send(A0!, { ...DYNAMIC_FEE, nonce: 1, gasLimit: 200_000n, to: storeAddress, data: store.encodeFunctionData('set', [42n, 'golden']) })
+    hashes.call = await send(A0!, {
+      ...DYNAMIC_FEE,
+      nonce: 1,
+      gasLimit: 200_000n,
+      to: storeAddress,
+      data: store.encodeFunctionData('set', [42n, 'golden']),
+    })
     callBlock = (await rpc(t.url, 'eth_getTransactionReceipt', [hashes.call])).result.blockNumber
   })
   afterAll(async () => {
@@ -85,7 +99,8 @@ describe('golden wire shapes of blocks, transactions, receipts and logs', () => 
   })
 
   it('receipts: transfer, contract creation, log-emitting call (eth_getTransactionReceipt)', async () => {
-    const get = async (hash: string): Promise<{ contractAddress: string | null; to: string | null }> => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result
+    const get = async (hash: string): Promise<{ contractAddress: string | null; to: string | null }> =>
+      (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result
     const creation = await get(hashes.creation)
     expect(creation).toMatchObject({ contractAddress: storeAddress, to: null })
     await expectGolden('receipts', {

@@ -12,6 +12,7 @@ import { Interface, Wallet, getCreateAddress, type TransactionRequest } from 'et
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
+import type { ReceiptJson } from '../../src/api/eth/format.js'
 
 const CHAIN_ID = 31337n
 const GWEI = 10n ** 9n
@@ -31,6 +32,11 @@ interface StructLog {
   pc: number
 }
 
+/** The struct logger's result, as far as these tests read it. */
+interface StructTrace {
+  structLogs: StructLog[]
+}
+
 interface Frame {
   type: string
   from: string
@@ -38,6 +44,26 @@ interface Frame {
   gasUsed: string
   error?: string
   calls?: Frame[]
+}
+
+/** An inner frame as FRAME_COLLECTOR records it. */
+interface CollectedFrame {
+  type: string
+  from: string
+  to: string
+  selector: string
+  gas: number
+  value: string | null
+  depth: number
+  gasUsed: number
+  error: string | null
+}
+
+/** What FRAME_COLLECTOR returns. */
+interface Collected {
+  top: Record<string, unknown>
+  balanceOfSender: string
+  frames: CollectedFrame[]
 }
 
 /** Collects every inner frame with enter/exit (depth first, as callTracer nests them) and the top frame from ctx. */
@@ -67,28 +93,96 @@ const FRAME_COLLECTOR = `{
 }`
 
 /** A program whose step() runs `body`. */
-const stepping = (body: string): string => `{ step: function (log, db) { ${body} }, fault: function () {}, result: function () { return 'unreachable' } }`
+const stepping = (body: string): string =>
+  `{ step: function (log, db) { ${body} }, fault: function () {}, result: function () { return 'unreachable' } }`
 
 /** The hostile programs, the trace config they run with, and the error message they must end with. */
 const HOSTILE: { name: string; tracer: string; timeout?: string; message: RegExp }[] = [
-  { name: 'an infinite loop in step()', tracer: '{step(){for(;;){}}, result(){}, fault(){}}', timeout: '2s', message: /^execution timeout {4}in server-side tracer function 'step'$/ },
-  { name: 'an infinite loop that catches every interruption', tracer: stepping('for (;;) { try { for (;;) {} } catch (e) {} }'), timeout: '2s', message: /execution timeout/ },
-  { name: 'an infinite loop in result()', tracer: '{fault(){}, result(){ while (true) {} }}', timeout: '2s', message: /^execution timeout {4}in server-side tracer function 'result'$/ },
-  { name: 'unbounded allocation', tracer: stepping('var a = []; for (;;) a.push(new Array(10000).fill(a.length))'), message: /^out of memory {4}in server-side tracer function 'step'$/ },
-  { name: 'unbounded string growth', tracer: stepping('this.keep = []; for (;;) this.keep.push("x".repeat(65536) + this.keep.length)'), message: /out of memory/ },
+  {
+    name: 'an infinite loop in step()',
+    tracer: '{step(){for(;;){}}, result(){}, fault(){}}',
+    timeout: '2s',
+    message: /^execution timeout {4}in server-side tracer function 'step'$/,
+  },
+  {
+    name: 'an infinite loop that catches every interruption',
+    tracer: stepping('for (;;) { try { for (;;) {} } catch (e) {} }'),
+    timeout: '2s',
+    message: /execution timeout/,
+  },
+  {
+    name: 'an infinite loop in result()',
+    tracer: '{fault(){}, result(){ while (true) {} }}',
+    timeout: '2s',
+    message: /^execution timeout {4}in server-side tracer function 'result'$/,
+  },
+  {
+    name: 'unbounded allocation',
+    tracer: stepping('var a = []; for (;;) a.push(new Array(10000).fill(a.length))'),
+    message: /^out of memory {4}in server-side tracer function 'step'$/,
+  },
+  {
+    name: 'unbounded string growth',
+    tracer: stepping('this.keep = []; for (;;) this.keep.push("x".repeat(65536) + this.keep.length)'),
+    message: /out of memory/,
+  },
   { name: 'a huge ArrayBuffer', tracer: stepping('new ArrayBuffer(1e9)'), message: /out of memory/ },
-  { name: "require('fs')", tracer: stepping("require('fs').readFileSync('/etc/passwd')"), message: /^ReferenceError: 'require' is not defined at step \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'step'$/ },
-  { name: 'process.exit()', tracer: stepping('process.exit(1)'), message: /ReferenceError: 'process' is not defined.*in server-side tracer function 'step'/ },
-  { name: "this.constructor.constructor('return process')()", tracer: stepping("this.constructor.constructor('return process')().exit(1)"), message: /ReferenceError: 'process' is not defined/ },
-  { name: 'globalThis.process', tracer: stepping("globalThis.process.mainModule.require('child_process')"), message: /TypeError: cannot read property 'mainModule' of undefined/ },
-  { name: 'timers and fetch', tracer: stepping("setTimeout(function () {}, 0); fetch('http://127.0.0.1/')"), message: /ReferenceError: 'setTimeout' is not defined/ },
-  { name: 'deep recursion', tracer: stepping('function f(n) { return f(n + 1) + 1 } f(0)'), message: /Maximum call stack size exceeded|stack overflow/i },
-  { name: 'a throw in step()', tracer: stepping("throw new Error('boom in step')"), message: /^Error: boom in step at step \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'step'$/ },
+  {
+    name: "require('fs')",
+    tracer: stepping("require('fs').readFileSync('/etc/passwd')"),
+    message: /^ReferenceError: 'require' is not defined at step \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'step'$/,
+  },
+  {
+    name: 'process.exit()',
+    tracer: stepping('process.exit(1)'),
+    message: /ReferenceError: 'process' is not defined.*in server-side tracer function 'step'/,
+  },
+  {
+    name: "this.constructor.constructor('return process')()",
+    tracer: stepping("this.constructor.constructor('return process')().exit(1)"),
+    message: /ReferenceError: 'process' is not defined/,
+  },
+  {
+    name: 'globalThis.process',
+    tracer: stepping("globalThis.process.mainModule.require('child_process')"),
+    message: /TypeError: cannot read property 'mainModule' of undefined/,
+  },
+  {
+    name: 'timers and fetch',
+    tracer: stepping("setTimeout(function () {}, 0); fetch('http://127.0.0.1/')"),
+    message: /ReferenceError: 'setTimeout' is not defined/,
+  },
+  {
+    name: 'deep recursion',
+    tracer: stepping('function f(n) { return f(n + 1) + 1 } f(0)'),
+    message: /Maximum call stack size exceeded|stack overflow/i,
+  },
+  {
+    name: 'a throw in step()',
+    tracer: stepping("throw new Error('boom in step')"),
+    message: /^Error: boom in step at step \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'step'$/,
+  },
   { name: 'a thrown string in step()', tracer: stepping("throw 'plain'"), message: /^plain {4}in server-side tracer function 'step'$/ },
-  { name: 'a throw in result()', tracer: "{fault: function () {}, result: function () { throw new RangeError('boom in result') }}", message: /^RangeError: boom in result at result \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'result'$/ },
-  { name: 'a throw in setup()', tracer: "{setup: function () { throw new Error('bad setup') }, fault: function () {}, result: function () {}}", message: /Error: bad setup/ },
-  { name: 'a syntax error', tracer: '{step: function (log) { log.op.toString( }, fault: function () {}, result: function () {}}', message: /^SyntaxError: .*tracer\.js:1/ },
-  { name: 'a program without result()', tracer: '{step: function () {}, fault: function () {}}', message: /^TypeError: trace object must expose a function result\(\)/ },
+  {
+    name: 'a throw in result()',
+    tracer: "{fault: function () {}, result: function () { throw new RangeError('boom in result') }}",
+    message: /^RangeError: boom in result at result \(tracer\.js:\d+:\d+\) {4}in server-side tracer function 'result'$/,
+  },
+  {
+    name: 'a throw in setup()',
+    tracer: "{setup: function () { throw new Error('bad setup') }, fault: function () {}, result: function () {}}",
+    message: /Error: bad setup/,
+  },
+  {
+    name: 'a syntax error',
+    tracer: '{step: function (log) { log.op.toString( }, fault: function () {}, result: function () {}}',
+    message: /^SyntaxError: .*tracer\.js:1/,
+  },
+  {
+    name: 'a program without result()',
+    tracer: '{step: function () {}, fault: function () {}}',
+    message: /^TypeError: trace object must expose a function result\(\)/,
+  },
 ]
 
 describe('JavaScript tracers through debug_traceTransaction on a dev node', () => {
@@ -99,14 +193,16 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
   let steps: StructLog[] = []
   let runSteps: StructLog[] = []
 
-  const call = async (method: string, params: unknown[]): Promise<any> => {
+  /** The result of a call, of the shape `T` the caller expects; throws on an error reply. */
+  const call = async <T>(method: string, params: unknown[]): Promise<T> => {
     const r = await rpc(t.url, method, params)
     if (r.error) throw new Error(`${method}: ${r.error.message}`)
-    return r.result
+    return r.result as T
   }
-  const receiptOf = (hash: string): Promise<any> => waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
-  const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: any }> => {
-    const hash = await call('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
+  const receiptOf = (hash: string): Promise<ReceiptJson> =>
+    waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
+  const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: ReceiptJson }> => {
+    const hash = await call<string>('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
     return { hash, receipt: await receiptOf(hash) }
   }
   const deploy = async (bytecode: string): Promise<string> => {
@@ -117,7 +213,7 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
 
   /** The node answers and mines: eth_blockNumber works, and a new transfer gets a receipt in a later block. */
   const expectNodeServing = async (): Promise<void> => {
-    const before = BigInt(await call('eth_blockNumber', []))
+    const before = BigInt(await call<string>('eth_blockNumber', []))
     const { receipt } = await send({ to: OTHER!.address, value: 1n, gasLimit: 21_000n })
     expect(receipt.status).toBe('0x1')
     expect(BigInt(receipt.blockNumber)).toBeGreaterThan(before)
@@ -129,14 +225,23 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     addr.target = await deploy(TraceTarget!.bytecode)
     addr.lib = await deploy(TraceLib!.bytecode)
     addr.probe = await deploy(TraceProbe!.bytecode)
-    const transfer = await send({ to: addr.token, gasLimit: 100_000n, data: token.encodeFunctionData('transfer', [OTHER!.address, 1_000n]) })
+    const transfer = await send({
+      to: addr.token,
+      gasLimit: 100_000n,
+      data: token.encodeFunctionData('transfer', [OTHER!.address, 1_000n]),
+    })
     expect(transfer.receipt.status).toBe('0x1')
     tx.transfer = transfer.hash
-    const run = await send({ to: addr.probe, value: 5n, gasLimit: 3_000_000n, data: probe.encodeFunctionData('run', [addr.target, addr.lib]) })
+    const run = await send({
+      to: addr.probe,
+      value: 5n,
+      gasLimit: 3_000_000n,
+      data: probe.encodeFunctionData('run', [addr.target, addr.lib]),
+    })
     expect(run.receipt.status).toBe('0x1')
     tx.run = run.hash
-    steps = (await call('debug_traceTransaction', [tx.transfer, { disableStack: true, disableStorage: true }])).structLogs
-    runSteps = (await call('debug_traceTransaction', [tx.run, { disableStack: true, disableStorage: true }])).structLogs
+    steps = (await call<StructTrace>('debug_traceTransaction', [tx.transfer, { disableStack: true, disableStorage: true }])).structLogs
+    runSteps = (await call<StructTrace>('debug_traceTransaction', [tx.run, { disableStack: true, disableStorage: true }])).structLogs
   }, 120_000)
   afterAll(async () => {
     await t?.destroy()
@@ -144,10 +249,14 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
 
   describe('programs of our own', () => {
     it('counts opcodes: the struct logger’s step count, with the shorthand method syntax too', async () => {
-      const program = '{count: 0, step: function (log, db) { this.count++ }, fault: function (log, db) {}, result: function (ctx, db) { return this.count }}'
+      const program =
+        '{count: 0, step: function (log, db) { this.count++ }, fault: function (log, db) {}, result: function (ctx, db) { return ' +
+        'this.count }}'
       expect(await call('debug_traceTransaction', [tx.transfer, { tracer: program }])).toBe(steps.length)
       expect(await call('debug_traceTransaction', [tx.run, { tracer: program }])).toBe(runSteps.length)
-      expect(await call('debug_traceTransaction', [tx.run, { tracer: '{n: 0, step() { this.n++ }, fault() {}, result() { return this.n }}' }])).toBe(runSteps.length)
+      expect(
+        await call('debug_traceTransaction', [tx.run, { tracer: '{n: 0, step() { this.n++ }, fault() {}, result() { return this.n }}' }]),
+      ).toBe(runSteps.length)
     })
 
     it('sees what the struct logger sees at each step: op, pc, depth', async () => {
@@ -156,8 +265,8 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     })
 
     it('collects call frames with enter/exit: the frames callTracer reports', async () => {
-      const collected = await call('debug_traceTransaction', [tx.run, { tracer: FRAME_COLLECTOR }])
-      const tree = (await call('debug_traceTransaction', [tx.run, { tracer: 'callTracer' }])) as Frame
+      const collected = await call<Collected>('debug_traceTransaction', [tx.run, { tracer: FRAME_COLLECTOR }])
+      const tree = await call<Frame>('debug_traceTransaction', [tx.run, { tracer: 'callTracer' }])
       const flat: (Frame & { depth: number })[] = []
       const walk = (frame: Frame, depth: number): void => {
         for (const child of frame.calls ?? []) {
@@ -166,30 +275,52 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
         }
       }
       walk(tree, 1)
-      expect(collected.frames.map((f: any) => [f.type, f.from, f.to, f.depth, f.gasUsed, f.error])).toEqual(
+      expect(collected.frames.map((f) => [f.type, f.from, f.to, f.depth, f.gasUsed, f.error])).toEqual(
         flat.map((f) => [f.type, f.from, f.to, f.depth, Number(f.gasUsed), f.error ?? null]),
       )
-      const types = collected.frames.map((f: any) => f.type)
+      const types = collected.frames.map((f) => f.type)
       expect(types).toEqual(expect.arrayContaining(['CALL', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2', 'SELFDESTRUCT']))
       // geth: a STATICCALL has no value; a CALL carries its own
-      expect(collected.frames.find((f: any) => f.type === 'STATICCALL').value).toBeNull()
-      expect(collected.frames[0]).toMatchObject({ type: 'CALL', from: addr.probe, to: addr.target, value: '1', selector: target.getFunction('ping')!.selector })
+      expect(collected.frames.find((f) => f.type === 'STATICCALL')!.value).toBeNull()
+      expect(collected.frames[0]).toMatchObject({
+        type: 'CALL',
+        from: addr.probe,
+        to: addr.target,
+        value: '1',
+        selector: target.getFunction('ping')!.selector,
+      })
       const receipt = await receiptOf(tx.run)
-      expect(collected.top).toEqual({ type: 'CALL', from: SENDER!.address.toLowerCase(), to: addr.probe, gasUsed: Number(receipt.gasUsed), error: null, value: '5' })
+      expect(collected.top).toEqual({
+        type: 'CALL',
+        from: SENDER!.address.toLowerCase(),
+        to: addr.probe,
+        gasUsed: Number(receipt.gasUsed),
+        error: null,
+        value: '5',
+      })
       expect(BigInt(collected.balanceOfSender)).toBeGreaterThan(0n)
     })
 
     it('passes tracerConfig to setup() as JSON', async () => {
       const program = `{cfg: null, setup: function (c) { this.cfg = JSON.parse(c) }, fault: function () {}, result: function () { return this.cfg }}`
-      expect(await call('debug_traceTransaction', [tx.transfer, { tracer: program, tracerConfig: { only: 'SSTORE', n: 2 } }])).toEqual({ only: 'SSTORE', n: 2 })
+      expect(await call('debug_traceTransaction', [tx.transfer, { tracer: program, tracerConfig: { only: 'SSTORE', n: 2 } }])).toEqual({
+        only: 'SSTORE',
+        n: 2,
+      })
     })
 
     it('runs in debug_traceBlockByNumber and debug_traceCall too', async () => {
       const program = '{n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n }}'
       const receipt = await receiptOf(tx.transfer)
-      expect(await call('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: program }])).toEqual([{ txHash: tx.transfer, result: steps.length }])
-      const viewSteps = (await call('debug_traceCall', [{ to: addr.token, data: token.encodeFunctionData('totalSupply') }, 'latest'])).structLogs.length
-      expect(await call('debug_traceCall', [{ to: addr.token, data: token.encodeFunctionData('totalSupply') }, 'latest', { tracer: program }])).toBe(viewSteps)
+      expect(await call('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: program }])).toEqual([
+        { txHash: tx.transfer, result: steps.length },
+      ])
+      const viewSteps = (
+        await call<StructTrace>('debug_traceCall', [{ to: addr.token, data: token.encodeFunctionData('totalSupply') }, 'latest'])
+      ).structLogs.length
+      expect(
+        await call('debug_traceCall', [{ to: addr.token, data: token.encodeFunctionData('totalSupply') }, 'latest', { tracer: program }]),
+      ).toBe(viewSteps)
     })
   })
 
@@ -231,7 +362,13 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     })
 
     it('evmdisTracer: the top frame’s opcodes with what each pushed', async () => {
-      const ops = (await call('debug_traceTransaction', [tx.transfer, { tracer: 'evmdisTracer' }])) as { op: number | string; depth: number; result: string[]; len?: number; pc?: number }[]
+      const ops = (await call('debug_traceTransaction', [tx.transfer, { tracer: 'evmdisTracer' }])) as {
+        op: number | string
+        depth: number
+        result: string[]
+        len?: number
+        pc?: number
+      }[]
       expect(ops).toHaveLength(steps.length)
       expect(ops.every((o) => o.depth === 1)).toBe(true)
       // PUSH1 0x80 PUSH1 0x40 MSTORE: Solidity's free memory pointer
@@ -245,7 +382,11 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     })
 
     it('evmdisTracer on nested frames: only the top frame’s opcodes at the top, calls with their own ops', async () => {
-      const ops = (await call('debug_traceTransaction', [tx.run, { tracer: 'evmdisTracer' }])) as { op: number | string; depth: number; ops?: { depth: number }[] }[]
+      const ops = (await call('debug_traceTransaction', [tx.run, { tracer: 'evmdisTracer' }])) as {
+        op: number | string
+        depth: number
+        ops?: { depth: number }[]
+      }[]
       expect(ops.every((o) => o.depth === 1)).toBe(true)
       expect(ops).toHaveLength(runSteps.filter((s) => s.depth === 1).length)
       const calls = ops.filter((o) => o.ops !== undefined)
@@ -277,18 +418,23 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     it('a hostile program in a block trace fails its entry only', async () => {
       const receipt = await receiptOf(tx.transfer)
       const entries = await call('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: stepping("throw new Error('boom')") }])
-      expect(entries).toEqual([{ txHash: tx.transfer, error: expect.stringMatching(/^Error: boom at step .*in server-side tracer function 'step'$/) }])
+      expect(entries).toEqual([
+        { txHash: tx.transfer, error: expect.stringMatching(/^Error: boom at step .*in server-side tracer function 'step'$/) },
+      ])
       await expectNodeServing()
     })
 
     it('blocks keep coming while a program loops until its timeout', async () => {
-      const before = BigInt(await call('eth_blockNumber', []))
-      const looping = rpc(t.url, 'debug_traceTransaction', [tx.run, { tracer: stepping('var until = Date.now() + 20; while (Date.now() < until) {}'), timeout: '3s' }])
+      const before = BigInt(await call<string>('eth_blockNumber', []))
+      const looping = rpc(t.url, 'debug_traceTransaction', [
+        tx.run,
+        { tracer: stepping('var until = Date.now() + 20; while (Date.now() < until) {}'), timeout: '3s' },
+      ])
       await expectNodeServing()
       const reply = await looping
       expect(reply.error?.code).toBe(-32000)
       expect(reply.error?.message).toMatch(/^execution timeout/)
-      expect(BigInt(await call('eth_blockNumber', []))).toBeGreaterThan(before)
+      expect(BigInt(await call<string>('eth_blockNumber', []))).toBeGreaterThan(before)
     }, 60_000)
   })
 })

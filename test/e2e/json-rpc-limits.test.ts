@@ -42,7 +42,14 @@ async function mined(url: string, hash: string): Promise<{ status: string; block
 
 /** A CORS preflight as a browser sends it before a POST with an Authorization header. */
 const preflight = (url: string) =>
-  request(url, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } })
+  request(url, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'https://dapp.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
+  })
 
 describe('json-rpc limits set by flags (node 1)', () => {
   let t: TestNode
@@ -71,7 +78,10 @@ describe('json-rpc limits set by flags (node 1)', () => {
     const left = BigInt((await rpc(t.url, 'eth_call', [{ data: GAS_PROBE, gas: '0xf4240' }])).result)
     expect(left).toBeGreaterThan(0n)
     expect(left).toBeLessThan(60_000n - CREATE_GAS)
-    expect((await rpc(t.url, 'eth_estimateGas', [{ data: LOOP }])).error).toEqual({ code: -32000, message: 'gas required exceeds allowance (60000)' })
+    expect((await rpc(t.url, 'eth_estimateGas', [{ data: LOOP }])).error).toEqual({
+      code: -32000,
+      message: 'gas required exceeds allowance (60000)',
+    })
   })
 
   it('feehistory-cap: eth_feeHistory covers at most that many blocks', async () => {
@@ -86,11 +96,22 @@ describe('json-rpc limits set by flags (node 1)', () => {
     const deploy = Token!.bytecode + new Interface(Token!.abi as never).encodeDeploy([1000n]).slice(2)
     const nonce = Number((await rpc(t.url, 'eth_getTransactionCount', [A0!.address, 'pending'])).result)
     for (const n of [nonce, nonce + 1]) {
-      const raw = await A0!.signTransaction({ type: 2, chainId: CHAIN_ID, nonce: n, gasLimit: 1_000_000n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI, data: deploy })
+      const raw = await A0!.signTransaction({
+        type: 2,
+        chainId: CHAIN_ID,
+        nonce: n,
+        gasLimit: 1_000_000n,
+        maxFeePerGas: 100n * GWEI,
+        maxPriorityFeePerGas: GWEI,
+        data: deploy,
+      })
       const receipt = await mined(t.url, (await rpc(t.url, 'eth_sendRawTransaction', [raw])).result)
       expect(receipt.status).toBe('0x1')
     }
-    expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x0' }])).error).toEqual({ code: -32000, message: 'query returned more than 1 results' })
+    expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x0' }])).error).toEqual({
+      code: -32000,
+      message: 'query returned more than 1 results',
+    })
     const filter = (await rpc(t.url, 'eth_newFilter', [{ fromBlock: '0x0' }])).result
     expect((await rpc(t.url, 'eth_getFilterLogs', [filter])).error).toEqual({ code: -32000, message: 'query returned more than 1 results' })
   })
@@ -123,7 +144,11 @@ describe('json-rpc limits set by flags (node 1)', () => {
     const big = payload(BODY_LIMIT / 2 + 1)
     const refused = await request(t.url, { headers: { 'content-type': 'application/json' }, body: big })
     expect(refused.status).toBe(413)
-    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (${Buffer.byteLength(big)}>${BODY_LIMIT})` } })
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `content length too large (${Buffer.byteLength(big)}>${BODY_LIMIT})` },
+    })
     const ws = await RawWsClient.connect(t.addresses.jsonRpcWs!)
     expect((await ws.request('web3_sha3', ['0x' + '00'.repeat(BODY_LIMIT / 4)])).result).toMatch(/^0x[0-9a-f]{64}$/)
     ws.sendText(big)
@@ -135,7 +160,9 @@ describe('json-rpc limits set by flags (node 1)', () => {
     expect(await listed.call('eth_chainId')).toBe('0x7a69')
     await listed.close()
     // localhost is in the default list, not in this one.
-    await expect(RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: 'http://localhost:3000' } })).rejects.toThrow('unexpected response 403')
+    await expect(RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: 'http://localhost:3000' } })).rejects.toThrow(
+      'unexpected response 403',
+    )
     const none = await RawWsClient.connect(t.addresses.jsonRpcWs!)
     expect(await none.call('net_version')).toBe('31337')
     await none.close()
@@ -176,12 +203,18 @@ describe('json-rpc limits set in app.toml (node 2)', () => {
 
   it('block-range-cap: eth_getLogs over more blocks is refused with the geth/Evmos message', async () => {
     await waitFor(async () => Number((await rpc(t.url, 'eth_blockNumber')).result) >= 4, 20_000, 'four blocks')
-    expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x4' }])).error).toEqual({ code: -32000, message: 'maximum [from, to] blocks distance: 2' })
+    expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x4' }])).error).toEqual({
+      code: -32000,
+      message: 'maximum [from, to] blocks distance: 2',
+    })
     expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }])).result).toEqual([])
   })
 
   it('evm-timeout: a call running past it is aborted with geth message', async () => {
-    expect((await rpc(t.url, 'eth_call', [{ data: LOOP, gas: '0xe8d4a51000' }])).error).toEqual({ code: -32000, message: 'execution aborted (timeout = 100ms)' })
+    expect((await rpc(t.url, 'eth_call', [{ data: LOOP, gas: '0xe8d4a51000' }])).error).toEqual({
+      code: -32000,
+      message: 'execution aborted (timeout = 100ms)',
+    })
     await waitFor(async () => Number((await rpc(t.url, 'eth_blockNumber')).result) >= 1, 20_000, 'block 1')
   })
 
@@ -205,7 +238,10 @@ describe('json-rpc limits set in app.toml (node 2)', () => {
     expect(pre.status).toBe(204)
     expect(pre.headers['access-control-allow-origin']).toBeUndefined()
     const raw = await A1!.signTransaction({ type: 0, nonce: 0, gasLimit: 21_000n, gasPrice: 10n * GWEI, to: A2!.address, value: 1n })
-    expect((await rpc(t.url, 'eth_sendRawTransaction', [raw])).error).toEqual({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' })
+    expect((await rpc(t.url, 'eth_sendRawTransaction', [raw])).error).toEqual({
+      code: -32000,
+      message: 'only replay-protected (EIP-155) transactions allowed over RPC',
+    })
   })
 })
 
@@ -213,7 +249,9 @@ describe('json-rpc limits set by flags (node 3): connections', () => {
   let t: TestNode
 
   beforeAll(async () => {
-    t = await startTestNode({ flags: { 'json-rpc.max-open-connections': '1', 'json-rpc.http-idle-timeout': '200ms', 'json-rpc.evm-timeout': '0s' } })
+    t = await startTestNode({
+      flags: { 'json-rpc.max-open-connections': '1', 'json-rpc.http-idle-timeout': '200ms', 'json-rpc.evm-timeout': '0s' },
+    })
   })
   afterAll(async () => {
     await t?.destroy()

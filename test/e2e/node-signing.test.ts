@@ -11,19 +11,26 @@ import { foundry } from 'viem/chains'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { componentValidator, resultValidator } from '../helpers/execution-apis.js'
+import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
 
 const DEV = devAccounts().map((a) => a.address.toLowerCase())
 const GWEI = 10n ** 9n
 const SINK = '0x' + '5a'.repeat(20)
 
-/** The result of a call, failing the test with the error otherwise. */
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const reply = await rpc(url, method, params)
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`)
-  return reply.result
+/** geth's result of eth_signTransaction. */
+interface SignedTx {
+  raw: string
+  tx: TransactionJson
 }
 
-async function receiptOf(url: string, hash: string): Promise<any> {
+/** The result of a call, of the shape `T` the caller expects, failing the test with the error otherwise. */
+async function call<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const reply = await rpc(url, method, params)
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`)
+  return reply.result as T
+}
+
+async function receiptOf(url: string, hash: string): Promise<ReceiptJson> {
   return waitFor(async () => (await rpc(url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
 }
 
@@ -40,7 +47,7 @@ describe('node-side signing with the unlocked dev accounts', () => {
   })
 
   it('eth_accounts lists the 10 dev accounts at once, in derivation order', async () => {
-    const accounts = await call(t.url, 'eth_accounts')
+    const accounts = await call<string[]>(t.url, 'eth_accounts')
     expect(accounts.slice(0, 10)).toEqual(DEV)
     expect(resultValidator('eth_accounts')(accounts)).toBeUndefined()
   })
@@ -110,7 +117,7 @@ describe('node-side signing with the unlocked dev accounts', () => {
 
   describe('eth_sign', () => {
     it('signs the EIP-191 hash with V 27/28 (ethers verifies it; the schema accepts it)', async () => {
-      const signature = await call(t.url, 'eth_sign', [DEV[3], '0xdeadbeef'])
+      const signature = await call<string>(t.url, 'eth_sign', [DEV[3], '0xdeadbeef'])
       expect(componentValidator('bytes65')(signature)).toBeUndefined()
       expect([27, 28]).toContain(parseInt(signature.slice(-2), 16))
       expect(verifyMessage(new Uint8Array([0xde, 0xad, 0xbe, 0xef]), signature).toLowerCase()).toBe(DEV[3])
@@ -120,9 +127,18 @@ describe('node-side signing with the unlocked dev accounts', () => {
   describe('eth_signTransaction', () => {
     it("returns geth's {raw, tx}: raw decodes to the same fields and is accepted by eth_sendRawTransaction", async () => {
       const from = DEV[4]!
-      const nonce = await call(t.url, 'eth_getTransactionCount', [from, 'pending'])
-      const args = { from, to: SINK, value: '0x64', gas: '0x5208', maxFeePerGas: '0x' + (100n * GWEI).toString(16), maxPriorityFeePerGas: '0x' + GWEI.toString(16), nonce, input: '0x' }
-      const result = await call(t.url, 'eth_signTransaction', [args])
+      const nonce = await call<string>(t.url, 'eth_getTransactionCount', [from, 'pending'])
+      const args = {
+        from,
+        to: SINK,
+        value: '0x64',
+        gas: '0x5208',
+        maxFeePerGas: '0x' + (100n * GWEI).toString(16),
+        maxPriorityFeePerGas: '0x' + GWEI.toString(16),
+        nonce,
+        input: '0x',
+      }
+      const result = await call<SignedTx>(t.url, 'eth_signTransaction', [args])
       expect(resultValidator('eth_signTransaction')(result)).toBeUndefined()
       const decoded = Transaction.from(result.raw)
       expect(decoded.from!.toLowerCase()).toBe(from)
@@ -134,17 +150,29 @@ describe('node-side signing with the unlocked dev accounts', () => {
       expect(decoded.maxPriorityFeePerGas).toBe(GWEI)
       expect(decoded.nonce).toBe(Number(nonce))
       expect(decoded.chainId).toBe(31337n)
-      expect(result.tx).toMatchObject({ hash: decoded.hash, from, to: SINK, type: '0x2', nonce, gas: '0x5208', value: '0x64', chainId: '0x7a69', blockHash: null })
+      expect(result.tx).toMatchObject({
+        hash: decoded.hash,
+        from,
+        to: SINK,
+        type: '0x2',
+        nonce,
+        gas: '0x5208',
+        value: '0x64',
+        chainId: '0x7a69',
+        blockHash: null,
+      })
       expect(await call(t.url, 'eth_getTransactionCount', [from, 'pending'])).toBe(nonce) // signed, not sent
-      const hash = await call(t.url, 'eth_sendRawTransaction', [result.raw])
+      const hash = await call<string>(t.url, 'eth_sendRawTransaction', [result.raw])
       expect(hash).toBe(decoded.hash)
       expect((await receiptOf(t.url, hash)).status).toBe('0x1')
     })
 
     it('signs a legacy transaction when gasPrice is given (EIP-155 protected)', async () => {
       const from = DEV[4]!
-      const nonce = await call(t.url, 'eth_getTransactionCount', [from, 'pending'])
-      const result = await call(t.url, 'eth_signTransaction', [{ from, to: SINK, gas: '0x5208', gasPrice: '0x' + (10n * GWEI).toString(16), nonce }])
+      const nonce = await call<string>(t.url, 'eth_getTransactionCount', [from, 'pending'])
+      const result = await call<SignedTx>(t.url, 'eth_signTransaction', [
+        { from, to: SINK, gas: '0x5208', gasPrice: '0x' + (10n * GWEI).toString(16), nonce },
+      ])
       expect(resultValidator('eth_signTransaction')(result)).toBeUndefined()
       const decoded = Transaction.from(result.raw)
       expect(decoded.type).toBe(0)
@@ -156,20 +184,30 @@ describe('node-side signing with the unlocked dev accounts', () => {
       const base = { from: DEV[4], to: SINK, gas: '0x5208', gasPrice: '0x1', nonce: '0x0' }
       const without = (key: string) => Object.fromEntries(Object.entries(base).filter(([k]) => k !== key))
       expect((await rpc(t.url, 'eth_signTransaction', [without('gas')])).error).toEqual({ code: -32000, message: 'gas not specified' })
-      expect((await rpc(t.url, 'eth_signTransaction', [without('gasPrice')])).error).toEqual({ code: -32000, message: 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas' })
-      expect((await rpc(t.url, 'eth_signTransaction', [{ ...without('gasPrice'), maxFeePerGas: '0x2' }])).error).toEqual({ code: -32000, message: 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas' })
+      expect((await rpc(t.url, 'eth_signTransaction', [without('gasPrice')])).error).toEqual({
+        code: -32000,
+        message: 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas',
+      })
+      expect((await rpc(t.url, 'eth_signTransaction', [{ ...without('gasPrice'), maxFeePerGas: '0x2' }])).error).toEqual({
+        code: -32000,
+        message: 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas',
+      })
       expect((await rpc(t.url, 'eth_signTransaction', [without('nonce')])).error).toEqual({ code: -32000, message: 'nonce not specified' })
     })
 
     it('checks txfee-cap before signing', async () => {
-      const reply = await rpc(t.url, 'eth_signTransaction', [{ from: DEV[4], to: SINK, gas: '0xf4240', gasPrice: '0x' + (2000n * GWEI).toString(16), nonce: '0x0' }])
+      const reply = await rpc(t.url, 'eth_signTransaction', [
+        { from: DEV[4], to: SINK, gas: '0xf4240', gasPrice: '0x' + (2000n * GWEI).toString(16), nonce: '0x0' },
+      ])
       expect(reply.error).toEqual({ code: -32000, message: 'tx fee (2.00 ether) exceeds the configured cap (1.00 ether)' })
     })
   })
 
   describe('eth_sendTransaction', () => {
     it('with gasPrice sends a legacy transaction (type 0x0) at that price, gas estimated', async () => {
-      const hash = await call(t.url, 'eth_sendTransaction', [{ from: DEV[5], to: SINK, value: '0x1', gasPrice: '0x' + (5n * GWEI).toString(16) }])
+      const hash = await call<string>(t.url, 'eth_sendTransaction', [
+        { from: DEV[5], to: SINK, value: '0x1', gasPrice: '0x' + (5n * GWEI).toString(16) },
+      ])
       expect(resultValidator('eth_sendTransaction')(hash)).toBeUndefined()
       const tx = await call(t.url, 'eth_getTransactionByHash', [hash])
       expect(tx).toMatchObject({ type: '0x0', gasPrice: '0x' + (5n * GWEI).toString(16), gas: '0x5208', from: DEV[5] })
@@ -177,21 +215,24 @@ describe('node-side signing with the unlocked dev accounts', () => {
     })
 
     it('without fees sends EIP-1559 (type 0x2): tip = eth_maxPriorityFeePerGas, cap = 2 × base fee + tip', async () => {
-      const [tip, head] = await Promise.all([call(t.url, 'eth_maxPriorityFeePerGas'), call(t.url, 'eth_getBlockByNumber', ['latest', false])])
-      const hash = await call(t.url, 'eth_sendTransaction', [{ from: DEV[5], to: SINK, value: '0x2', gasLimit: '0x7530' }])
-      const tx = await call(t.url, 'eth_getTransactionByHash', [hash])
+      const [tip, head] = await Promise.all([
+        call<string>(t.url, 'eth_maxPriorityFeePerGas'),
+        call<BlockJson>(t.url, 'eth_getBlockByNumber', ['latest', false]),
+      ])
+      const hash = await call<string>(t.url, 'eth_sendTransaction', [{ from: DEV[5], to: SINK, value: '0x2', gasLimit: '0x7530' }])
+      const tx = await call<TransactionJson>(t.url, 'eth_getTransactionByHash', [hash])
       expect(tx.type).toBe('0x2')
       expect(tx.gas).toBe('0x7530') // gasLimit is an alias of gas
-      expect(BigInt(tx.maxPriorityFeePerGas)).toBe(BigInt(tip))
+      expect(BigInt(tx.maxPriorityFeePerGas!)).toBe(BigInt(tip))
       // The head may have moved on between the two reads; the cap is 2 × some recent base fee + tip.
-      expect(BigInt(tx.maxFeePerGas)).toBeGreaterThanOrEqual(BigInt(tip))
-      expect(BigInt(tx.maxFeePerGas) - BigInt(tx.maxPriorityFeePerGas)).toBeLessThanOrEqual(2n * BigInt(head.baseFeePerGas))
+      expect(BigInt(tx.maxFeePerGas!)).toBeGreaterThanOrEqual(BigInt(tip))
+      expect(BigInt(tx.maxFeePerGas!) - BigInt(tx.maxPriorityFeePerGas!)).toBeLessThanOrEqual(2n * BigInt(head.baseFeePerGas))
       expect((await receiptOf(t.url, hash)).status).toBe('0x1')
     })
 
     it('deploys a contract with an estimated gas limit (more than the 90,000 of old geth)', async () => {
       // PUSH1 200 PUSH1 0 RETURN: 200 zero bytes of runtime code, 40,000 gas of code deposit on top of 53,000.
-      const hash = await call(t.url, 'eth_sendTransaction', [{ from: DEV[5], input: '0x60c86000f3' }])
+      const hash = await call<string>(t.url, 'eth_sendTransaction', [{ from: DEV[5], input: '0x60c86000f3' }])
       const receipt = await receiptOf(t.url, hash)
       expect(receipt.status).toBe('0x1')
       expect(BigInt(receipt.gasUsed)).toBeGreaterThan(90_000n)
@@ -200,22 +241,33 @@ describe('node-side signing with the unlocked dev accounts', () => {
 
     it('gives concurrent sends of one account consecutive nonces', async () => {
       const from = DEV[6]!
-      const start = BigInt(await call(t.url, 'eth_getTransactionCount', [from, 'pending']))
-      const hashes = await Promise.all(Array.from({ length: 5 }, (_, i) => call(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x' + (i + 1).toString(16) }])))
-      const nonces = await Promise.all(hashes.map(async (h) => BigInt((await call(t.url, 'eth_getTransactionByHash', [h])).nonce)))
+      const start = BigInt(await call<string>(t.url, 'eth_getTransactionCount', [from, 'pending']))
+      const hashes = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          call<string>(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x' + (i + 1).toString(16) }]),
+        ),
+      )
+      const nonces = await Promise.all(
+        hashes.map(async (h) => BigInt((await call<TransactionJson>(t.url, 'eth_getTransactionByHash', [h])).nonce)),
+      )
       expect(nonces.sort((a, b) => Number(a - b))).toEqual([0n, 1n, 2n, 3n, 4n].map((n) => start + n))
       for (const h of hashes) expect((await receiptOf(t.url, h)).status).toBe('0x1')
     })
 
     it("replaces the sender's own pending transaction when given its nonce and higher fees", async () => {
       const from = DEV[7]!
-      const nonce = await call(t.url, 'eth_getTransactionCount', [from, 'pending'])
+      const nonce = await call<string>(t.url, 'eth_getTransactionCount', [from, 'pending'])
       // A fee cap below the base fee: admitted, but never proposed, so it stays pending.
-      const stuck = await call(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x1', gas: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', nonce }])
-      expect((await call(t.url, 'txpool_contentFrom', [from])).pending[BigInt(nonce).toString()]).toBeDefined()
-      const low = await rpc(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x1', gas: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', nonce }])
+      const stuck = await call<string>(t.url, 'eth_sendTransaction', [
+        { from, to: SINK, value: '0x1', gas: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', nonce },
+      ])
+      const content = await call<{ pending: Record<string, TransactionJson> }>(t.url, 'txpool_contentFrom', [from])
+      expect(content.pending[BigInt(nonce).toString()]).toBeDefined()
+      const low = await rpc(t.url, 'eth_sendTransaction', [
+        { from, to: SINK, value: '0x1', gas: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', nonce },
+      ])
       expect(low.error).toEqual({ code: -32000, message: 'already known' })
-      const replacement = await call(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x2', nonce }])
+      const replacement = await call<string>(t.url, 'eth_sendTransaction', [{ from, to: SINK, value: '0x2', nonce }])
       expect(replacement).not.toBe(stuck)
       const receipt = await receiptOf(t.url, replacement)
       expect(receipt.status).toBe('0x1')
@@ -223,17 +275,22 @@ describe('node-side signing with the unlocked dev accounts', () => {
     })
 
     it('refuses a transaction over txfee-cap with the pool message', async () => {
-      const reply = await rpc(t.url, 'eth_sendTransaction', [{ from: DEV[8], to: SINK, gas: '0xf4240', gasPrice: '0x' + (2000n * GWEI).toString(16) }])
+      const reply = await rpc(t.url, 'eth_sendTransaction', [
+        { from: DEV[8], to: SINK, gas: '0xf4240', gasPrice: '0x' + (2000n * GWEI).toString(16) },
+      ])
       expect(reply.error).toEqual({ code: -32000, message: 'tx fee (2.00 ether) exceeds the configured cap (1.00 ether)' })
     })
 
     it('requires from', async () => {
       for (const method of ['eth_sendTransaction', 'eth_signTransaction']) {
-        expect((await rpc(t.url, method, [{ to: SINK, value: '0x1' }])).error).toEqual({ code: -32602, message: "invalid argument 0: missing required field 'from' for TransactionArgs" })
+        expect((await rpc(t.url, method, [{ to: SINK, value: '0x1' }])).error).toEqual({
+          code: -32602,
+          message: "invalid argument 0: missing required field 'from' for TransactionArgs",
+        })
       }
     })
 
-    it('refuses a chain id other than the node\'s', async () => {
+    it("refuses a chain id other than the node's", async () => {
       const reply = await rpc(t.url, 'eth_sendTransaction', [{ from: DEV[8], to: SINK, chainId: '0x1' }])
       expect(reply.error).toEqual({ code: -32000, message: "chainId does not match node's (have=1, want=31337)" })
     })
@@ -242,11 +299,11 @@ describe('node-side signing with the unlocked dev accounts', () => {
   describe('accounts that are not unlocked', () => {
     let locked: string
     beforeAll(async () => {
-      locked = await call(t.url, 'personal_newAccount', ['correct horse'])
+      locked = await call<string>(t.url, 'personal_newAccount', ['correct horse'])
     })
 
     it('lists a new key-store account after the dev accounts', async () => {
-      const accounts = await call(t.url, 'eth_accounts')
+      const accounts = await call<string[]>(t.url, 'eth_accounts')
       expect(accounts.slice(0, 10)).toEqual(DEV)
       expect(accounts).toContain(locked)
     })
@@ -255,15 +312,25 @@ describe('node-side signing with the unlocked dev accounts', () => {
       const auth = { code: -32000, message: 'authentication needed: password or unlock' }
       expect((await rpc(t.url, 'eth_sendTransaction', [{ from: locked, to: SINK }])).error).toEqual(auth)
       expect((await rpc(t.url, 'eth_sign', [locked, '0x01'])).error).toEqual(auth)
-      expect((await rpc(t.url, 'eth_signTransaction', [{ from: locked, to: SINK, gas: '0x5208', gasPrice: '0x1', nonce: '0x0' }])).error).toEqual(auth)
-      const typed = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', domain: { name: 'x' }, message: { text: 'hi' } }
+      expect(
+        (await rpc(t.url, 'eth_signTransaction', [{ from: locked, to: SINK, gas: '0x5208', gasPrice: '0x1', nonce: '0x0' }])).error,
+      ).toEqual(auth)
+      const typed = {
+        types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] },
+        primaryType: 'Note',
+        domain: { name: 'x' },
+        message: { text: 'hi' },
+      }
       expect((await rpc(t.url, 'eth_signTypedData_v4', [locked, typed])).error).toEqual(auth)
     })
 
     it('answer unknown account for an address without a key', async () => {
       const stranger = '0x' + '12'.repeat(20)
       expect((await rpc(t.url, 'eth_sign', [stranger, '0x01'])).error).toEqual({ code: -32000, message: 'unknown account' })
-      expect((await rpc(t.url, 'eth_sendTransaction', [{ from: stranger, to: SINK }])).error).toEqual({ code: -32000, message: 'unknown account' })
+      expect((await rpc(t.url, 'eth_sendTransaction', [{ from: stranger, to: SINK }])).error).toEqual({
+        code: -32000,
+        message: 'unknown account',
+      })
     })
 
     it('refuses malformed typed data as an invalid argument', async () => {

@@ -5,12 +5,22 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { JsonRpcResponse } from '../../src/rpc/client/http-client.js'
 import { createJwt, parseJwtSecret } from '../../src/rpc/jwt.js'
 import { startTestNode, type TestNode } from '../helpers/dev-node.js'
 
-async function post(url: string, method: string, params: unknown[], headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) })
-  return { status: res.status, json: await res.json() }
+async function post(
+  url: string,
+  method: string,
+  params: unknown[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: JsonRpcResponse }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  })
+  return { status: res.status, json: (await res.json()) as JsonRpcResponse }
 }
 
 describe('private namespaces on a node started without --dev', () => {
@@ -23,12 +33,18 @@ describe('private namespaces on a node started without --dev', () => {
   afterAll(() => t.destroy())
 
   it('refuses miner_* from loopback without a token: HTTP 401, -32001 unauthorized', async () => {
-    expect(await post(t.url, 'miner_setGasPrice', ['0x1'])).toEqual({ status: 401, json: { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'unauthorized' } } })
+    expect(await post(t.url, 'miner_setGasPrice', ['0x1'])).toEqual({
+      status: 401,
+      json: { jsonrpc: '2.0', id: 7, error: { code: -32001, message: 'unauthorized' } },
+    })
   })
 
   it('serves miner_* with a token signed with the home secret, and the change takes effect', async () => {
     const auth = { authorization: `Bearer ${createJwt(secret)}` }
-    expect(await post(t.url, 'miner_setGasPrice', ['0x2540be400'], auth)).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 7, result: true } })
+    expect(await post(t.url, 'miner_setGasPrice', ['0x2540be400'], auth)).toEqual({
+      status: 200,
+      json: { jsonrpc: '2.0', id: 7, result: true },
+    })
     expect(await readFile(join(t.home, 'config/app.toml'), 'utf8')).toMatch(/^minimum-gas-prices = "10000000000anodectl"$/m)
   })
 

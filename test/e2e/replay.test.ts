@@ -11,13 +11,22 @@ import { Database } from '../../src/db/database.js'
 import { Prefix, metaKey, prefixEnd } from '../../src/db/prefixes.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
+import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
 
 /** Deletes everything the EVM application keeps (state trie, EVM view, its meta keys); consensus data stays. */
 async function wipeApplicationState(path: string): Promise<number> {
   const db = new Database({ path })
   await db.open()
   try {
-    const ranges: { gte: Uint8Array; lt: Uint8Array }[] = [Prefix.trie, Prefix.evmBlock, Prefix.evmReceipts, Prefix.evmTxIndex, Prefix.cometTxIndex, Prefix.logIndex, Prefix.evmLogs].map((p) => ({
+    const ranges: { gte: Uint8Array; lt: Uint8Array }[] = [
+      Prefix.trie,
+      Prefix.evmBlock,
+      Prefix.evmReceipts,
+      Prefix.evmTxIndex,
+      Prefix.cometTxIndex,
+      Prefix.logIndex,
+      Prefix.evmLogs,
+    ].map((p) => ({
       gte: new Uint8Array([p]),
       lt: prefixEnd(new Uint8Array([p])),
     }))
@@ -55,7 +64,10 @@ describe('replay into a fresh application', () => {
     const hashes: string[] = []
     for (let i = 0; i < 3; i++) {
       // Two senders at once: blocks with one or more transactions.
-      const sent = await Promise.all([w0.sendTransaction({ to: a2!.address, value: 1000n + BigInt(i) }), w1.sendTransaction({ to: a2!.address, value: 7n, data: '0x' + 'ab'.repeat(40 * (i + 1)) })])
+      const sent = await Promise.all([
+        w0.sendTransaction({ to: a2!.address, value: 1000n + BigInt(i) }),
+        w1.sendTransaction({ to: a2!.address, value: 7n, data: '0x' + 'ab'.repeat(40 * (i + 1)) }),
+      ])
       await Promise.all(sent.map((tx) => tx.wait()))
       hashes.push(...sent.map((tx) => tx.hash))
     }
@@ -75,15 +87,18 @@ describe('replay into a fresh application', () => {
     expect(JSON.stringify(replayed.receipts)).toBe(JSON.stringify(live.receipts))
     // Sanity: the size is the consensus block's encoded size, not the sum of its transactions' bytes.
     const withTxs = live.blocks.find((b) => b.transactions.length > 0)!
-    expect(Number(withTxs.size)).toBeGreaterThan(withTxs.transactions.reduce((n: number, tx: { input: string }) => n + (tx.input.length - 2) / 2, 0) + 100)
+    expect(Number(withTxs.size)).toBeGreaterThan(withTxs.transactions.reduce((n, tx) => n + (tx.input.length - 2) / 2, 0) + 100)
   })
 })
 
+/** A block with its full transactions. */
+type FullBlock = Omit<BlockJson, 'transactions'> & { transactions: TransactionJson[] }
+
 /** eth_getBlockByNumber (full txs) of heights 0..upTo (default: the receipts' highest block) and the receipts. */
-async function readChain(url: string, hashes: string[], upTo?: number): Promise<{ blocks: any[]; receipts: any[] }> {
-  const receipts = await Promise.all(hashes.map(async (h) => (await rpc(url, 'eth_getTransactionReceipt', [h])).result))
+async function readChain(url: string, hashes: string[], upTo?: number): Promise<{ blocks: FullBlock[]; receipts: ReceiptJson[] }> {
+  const receipts: ReceiptJson[] = await Promise.all(hashes.map(async (h) => (await rpc(url, 'eth_getTransactionReceipt', [h])).result))
   const height = upTo ?? Math.max(...receipts.map((r) => Number(r.blockNumber)))
-  const blocks: any[] = []
+  const blocks: FullBlock[] = []
   for (let h = 0; h <= height; h++) blocks.push((await rpc(url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true])).result)
   return { blocks, receipts }
 }

@@ -29,7 +29,11 @@ describe('restart on the same home', () => {
       hashes.push(tx.hash)
     }
     const height = Number((await rpc(current.url, 'eth_blockNumber')).result)
-    const blocks = await Promise.all(Array.from({ length: height + 1 }, (_, h) => rpc(current!.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true]).then((r) => r.result)))
+    const blocks = await Promise.all(
+      Array.from({ length: height + 1 }, (_, h) =>
+        rpc(current!.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true]).then((r) => r.result),
+      ),
+    )
     const receipts = await Promise.all(hashes.map((h) => rpc(current!.url, 'eth_getTransactionReceipt', [h]).then((r) => r.result)))
     const balance = (await rpc(current.url, 'eth_getBalance', [a1!.address, 'latest'])).result
     const oldBalance = (await rpc(current.url, 'eth_getBalance', [a1!.address, '0x1'])).result
@@ -39,7 +43,8 @@ describe('restart on the same home', () => {
     current = await startTestNode({ home })
     const url = current.url
     expect(Number((await rpc(url, 'eth_blockNumber')).result)).toBeGreaterThanOrEqual(height)
-    for (let h = 0; h <= height; h++) expect((await rpc(url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true])).result).toEqual(blocks[h])
+    for (let h = 0; h <= height; h++)
+      expect((await rpc(url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true])).result).toEqual(blocks[h])
     for (let i = 0; i < hashes.length; i++) expect((await rpc(url, 'eth_getTransactionReceipt', [hashes[i]])).result).toEqual(receipts[i])
     expect((await rpc(url, 'eth_getBalance', [a1!.address, '0x' + height.toString(16)])).result).toBe(balance)
     expect((await rpc(url, 'eth_getBalance', [a1!.address, '0x1'])).result).toBe(oldBalance)

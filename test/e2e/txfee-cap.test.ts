@@ -42,7 +42,12 @@ describe('txfee-cap', () => {
     const res = await fetch(t.addresses.cometRpc!.replace(/^tcp:/, 'http:'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: Buffer.from(getBytes(raw)).toString('base64') } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'broadcast_tx_sync',
+        params: { tx: Buffer.from(getBytes(raw)).toString('base64') },
+      }),
     })
     expect(((await res.json()) as { result: { code: number } }).result.code).toBe(0)
   })

@@ -39,11 +39,22 @@ describe('viem against a dev node', () => {
   })
 
   it('writes, emits a Transfer log and finds it by topic', async () => {
-    const { request } = await publicClient.simulateContract({ address: token, abi, functionName: 'transfer', args: [a1!.address, 250n], account })
+    const { request } = await publicClient.simulateContract({
+      address: token,
+      abi,
+      functionName: 'transfer',
+      args: [a1!.address, 250n],
+      account,
+    })
     const hash = await wallet.writeContract(request)
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
     expect(receipt.logs).toHaveLength(1)
-    const logs = await publicClient.getLogs({ address: token, event: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])[0], args: { to: a1!.address as Hex }, fromBlock: 0n })
+    const logs = await publicClient.getLogs({
+      address: token,
+      event: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])[0],
+      args: { to: a1!.address as Hex },
+      fromBlock: 0n,
+    })
     expect(logs).toHaveLength(1)
     expect(logs[0]!.args.value).toBe(250n)
     expect(logs[0]!.transactionHash).toBe(hash)
@@ -51,7 +62,9 @@ describe('viem against a dev node', () => {
   })
 
   it('surfaces the revert reason of a failing simulation', async () => {
-    const err = await publicClient.simulateContract({ address: token, abi, functionName: 'transfer', args: [a1!.address, 10n ** 30n], account }).catch((e: unknown) => e)
+    const err = await publicClient
+      .simulateContract({ address: token, abi, functionName: 'transfer', args: [a1!.address, 10n ** 30n], account })
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(BaseError)
     const revert = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError
     expect(revert.reason).toBe('insufficient balance')

@@ -43,7 +43,8 @@ export interface ParamKind {
 }
 
 const unmarshal = (kind: string, goType: string): string => `json: cannot unmarshal ${kind} into Go value of type ${goType}`
-const inField = (kind: string, struct: string, field: string, goType: string): string => `json: cannot unmarshal ${kind} into Go struct field ${struct}.${field} of type ${goType}`
+const inField = (kind: string, struct: string, field: string, goType: string): string =>
+  `json: cannot unmarshal ${kind} into Go struct field ${struct}.${field} of type ${goType}`
 
 /** common.Address / common.Hash (`hexutil.UnmarshalFixedJSON`). */
 function fixedHex(bytes: number, goType: string): ParamKind {
@@ -114,7 +115,10 @@ const blockSelectorKind: ParamKind = {
     { value: '0x01', reason: 'hex number with leading zero digits' },
     { value: '0x8000000000000000', reason: 'blocknumber too high' },
     { value: '0x' + 'zz'.repeat(32), reason: 'invalid hex string' },
-    { value: { blockNumber: '0x1', blockHash: '0x' + '00'.repeat(32) }, reason: 'cannot specify both BlockHash and BlockNumber, choose one or the other' },
+    {
+      value: { blockNumber: '0x1', blockHash: '0x' + '00'.repeat(32) },
+      reason: 'cannot specify both BlockHash and BlockNumber, choose one or the other',
+    },
   ],
   accepts: ['safe', 'finalized', { blockNumber: '0x0' }],
 }
@@ -152,7 +156,12 @@ const sendArgsKind: ParamKind = {
 }
 
 /** A minimal EIP-712 document. */
-const TYPED_DATA = { types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', domain: { name: 'n' }, message: { text: 't' } }
+const TYPED_DATA = {
+  types: { EIP712Domain: [{ name: 'name', type: 'string' }], Note: [{ name: 'text', type: 'string' }] },
+  primaryType: 'Note',
+  domain: { name: 'n' },
+  message: { text: 't' },
+}
 const typedDataKind: ParamKind = {
   valid: TYPED_DATA,
   bad: [
@@ -179,7 +188,10 @@ const logFilterKind: ParamKind = {
     { value: { topics: ['0x12'] }, reason: 'hex has invalid length 1 after decoding; expected 32 for topic' },
     { value: { fromBlock: 1 }, reason: 'hex string without 0x prefix' },
     { value: { blockHash: '0x1' }, reason: inField('hex string of odd length', 'input', 'blockHash', 'common.Hash') },
-    { value: { blockHash: '0x' + '00'.repeat(32), fromBlock: '0x1' }, reason: 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other' },
+    {
+      value: { blockHash: '0x' + '00'.repeat(32), fromBlock: '0x1' },
+      reason: 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',
+    },
   ],
   accepts: [null],
 }
@@ -357,11 +369,14 @@ export const SELF_DECODED = any
 
 /** Every method of the tables, all namespaces; the backend is never called while building them. */
 export function listAllMethods(): MethodDef[] {
-  const backend = new Proxy({ chainId: 31337n, version: '0.0.0' }, {
-    get(target, key) {
-      if (key in target) return target[key as keyof typeof target]
-      throw new Error(`building the method tables read backend.${String(key)}`)
+  const backend = new Proxy(
+    { chainId: 31337n, version: '0.0.0' },
+    {
+      get(target, key) {
+        if (key in target) return target[key as keyof typeof target]
+        throw new Error(`building the method tables read backend.${String(key)}`)
+      },
     },
-  }) as unknown as EthBackend
+  ) as unknown as EthBackend
   return createEthApi(backend, defaultEthApiOptions).flat()
 }

@@ -15,21 +15,34 @@ export interface RawReply {
 /** One request on a fresh connection (`Connection: close`). */
 export function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'POST', headers: { connection: 'close', ...opts.headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      url,
+      { method: opts.method ?? 'POST', headers: { connection: 'close', ...opts.headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(opts.body)
   })
 }
 
+/** A parsed JSON-RPC reply. */
+export interface RpcOnceReply {
+  result?: unknown
+  error?: { code: number; message: string }
+}
+
 /** A JSON-RPC call over `request`; resolves with the parsed reply. */
-export async function rpcOnce(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
-  const reply = await request(url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return JSON.parse(reply.body) as { result?: any; error?: { code: number; message: string } }
+export async function rpcOnce(url: string, method: string, params: unknown[] = []): Promise<RpcOnceReply> {
+  const reply = await request(url, {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return JSON.parse(reply.body) as RpcOnceReply
 }
 
 /** An open TCP connection to the server of `url`, with what it received and a promise of its close. */

@@ -40,7 +40,10 @@ export function compileContracts(file: string): Record<string, CompiledContract>
   }
   const output = JSON.parse(loadSolc().compile(JSON.stringify(input))) as {
     errors?: { severity: string; formattedMessage: string }[]
-    contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>
+    contracts: Record<
+      string,
+      Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+    >
   }
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))

@@ -45,7 +45,10 @@ function time(v: unknown, field: string): Timestamp {
 function blockId(v: unknown, field: string): BlockID {
   const o = object(v, field)
   const parts = object(o.parts, `${field}.parts`)
-  return { hash: hex(o.hash, `${field}.hash`), partSetHeader: { total: int32(parts.total, `${field}.parts.total`), hash: hex(parts.hash, `${field}.parts.hash`) } }
+  return {
+    hash: hex(o.hash, `${field}.hash`),
+    partSetHeader: { total: int32(parts.total, `${field}.parts.total`), hash: hex(parts.hash, `${field}.parts.hash`) },
+  }
 }
 
 /** `types.Vote` JSON. */

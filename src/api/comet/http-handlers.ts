@@ -50,7 +50,12 @@ export function writeEndpointList(req: IncomingMessage, res: ServerResponse, rou
   for (const name of noArgs) html += `<a href="//${host}/${name}">//${host}/${name}</a></br>`
   html += '<br>Endpoints that require arguments:<br>'
   for (const name of withArgs) {
-    const link = `//${host}/${name}?` + routes.get(name)!.params.map((p) => `${p.name}=_`).join('&')
+    const link =
+      `//${host}/${name}?` +
+      routes
+        .get(name)!
+        .params.map((p) => `${p.name}=_`)
+        .join('&')
     html += `<a href="${link}">${link}</a></br>`
   }
   html += '</body></html>'
@@ -61,11 +66,18 @@ export function writeEndpointList(req: IncomingMessage, res: ServerResponse, rou
 
 /** Answers a body-read failure: 400 with -32600 and no id. */
 function writeReadError(res: ServerResponse, err: unknown): void {
-  writeResponses(res, 400, [errorResponse(undefined, CometErrorCode.InvalidRequest, `error reading request body: ${(err as Error).message}`)])
+  writeResponses(res, 400, [
+    errorResponse(undefined, CometErrorCode.InvalidRequest, `error reading request body: ${(err as Error).message}`),
+  ])
 }
 
 /** JSON-RPC over HTTP POST to `/`. */
-export async function handleJsonRpc(dispatcher: RouteDispatcher, limits: HttpLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleJsonRpc(
+  dispatcher: RouteDispatcher,
+  limits: HttpLimits,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   let body: Buffer
   try {
     body = await readBody(req, limits.maxBodyBytes)
@@ -82,7 +94,11 @@ export async function handleJsonRpc(dispatcher: RouteDispatcher, limits: HttpLim
     const parsed = parseJsonGo(body.toString('utf8'))
     if (Array.isArray(parsed)) {
       // MiddlewareMaxReqBatchSize: a batch of request objects over the limit is refused whole, with HTTP 400.
-      if (limits.maxRequestBatchSize > 0 && parsed.length > limits.maxRequestBatchSize && parsed.every((r) => r === null || (typeof r === 'object' && !Array.isArray(r)))) {
+      if (
+        limits.maxRequestBatchSize > 0 &&
+        parsed.length > limits.maxRequestBatchSize &&
+        parsed.every((r) => r === null || (typeof r === 'object' && !Array.isArray(r)))
+      ) {
         const detail = `maximum JSON-RPC batch size exceeded, got: ${parsed.length}, max: ${limits.maxRequestBatchSize}`
         writeResponses(res, 400, [errorResponse(undefined, CometErrorCode.InvalidRequest, detail)])
         return
@@ -133,14 +149,24 @@ export async function handleJsonRpc(dispatcher: RouteDispatcher, limits: HttpLim
 async function uriValues(req: IncomingMessage, limits: HttpLimits): Promise<(name: string) => string> {
   const url = new URL(req.url ?? '/', 'http://localhost')
   let form: URLSearchParams | undefined
-  if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') && req.method !== 'GET' && req.method !== 'HEAD') {
+  if (
+    (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') &&
+    req.method !== 'GET' &&
+    req.method !== 'HEAD'
+  ) {
     form = new URLSearchParams((await readBody(req, limits.maxBodyBytes)).toString('utf8'))
   }
   return (name) => url.searchParams.get(name) || form?.get(name) || ''
 }
 
 /** A URI route: `/<route>?arg=…`, any HTTP method, always `"id":-1`. */
-export async function handleUri(dispatcher: RouteDispatcher, limits: HttpLimits, route: RouteDef, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleUri(
+  dispatcher: RouteDispatcher,
+  limits: HttpLimits,
+  route: RouteDef,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   if (route.wsOnly) {
     writeResponses(res, 404, [errorResponse(URI_REQUEST_ID, CometErrorCode.MethodNotFound)])
     return

@@ -104,7 +104,9 @@ export function encodeAbciQuery(r: QueryResponse): JsonObject {
     index: int64(r.index),
     key: bytesOrNull(r.key),
     value: bytesOrNull(r.value),
-    proofOps: r.proofOps ? { ops: r.proofOps.map((op) => ({ type: op.type, key: bytesOrNull(op.key), data: bytesOrNull(op.data) })) } : null,
+    proofOps: r.proofOps
+      ? { ops: r.proofOps.map((op) => ({ type: op.type, key: bytesOrNull(op.key), data: bytesOrNull(op.data) })) }
+      : null,
     height: int64(r.height),
     codespace: r.codespace,
   }

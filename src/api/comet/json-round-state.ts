@@ -130,7 +130,11 @@ export function encodeRoundState(rs: RoundStateSummary): JsonObject {
     commit_round: rs.commitRound,
     last_commit:
       rs.lastCommit && rs.lastValidators
-        ? { votes: voteStrings(rs.lastCommit, rs.lastValidators), votes_bit_array: formatVoteSetBits(rs.lastCommit, rs.lastValidators), peer_maj_23s: {} }
+        ? {
+            votes: voteStrings(rs.lastCommit, rs.lastValidators),
+            votes_bit_array: formatVoteSetBits(rs.lastCommit, rs.lastValidators),
+            peer_maj_23s: {},
+          }
         : null,
     last_validators: encodeValidatorSet(rs.lastValidators),
     triggered_timeout_precommit: rs.triggeredTimeoutPrecommit,

@@ -22,7 +22,15 @@ import type {
 } from '../../chain/comet/types.js'
 import { RawJson, type JsonObject } from './wire-json.js'
 
-export { encodeAbciInfo, encodeAbciQuery, encodeCheckTx, encodeConsensusParamUpdates, encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from './json-abci.js'
+export {
+  encodeAbciInfo,
+  encodeAbciQuery,
+  encodeCheckTx,
+  encodeConsensusParamUpdates,
+  encodeEvent,
+  encodeExecTxResult,
+  encodeValidatorUpdate,
+} from './json-abci.js'
 
 /** Amino names of the public key types (`crypto/ed25519`, `crypto/secp256k1`). */
 export const PUBKEY_TYPE_ED25519 = 'tendermint/PubKeyEd25519'
@@ -95,7 +103,12 @@ export function encodeCommitSig(sig: CommitSig): JsonObject {
 
 /** `types.Commit`. */
 export function encodeCommit(c: Commit): JsonObject {
-  return { height: encodeInt64(c.height), round: c.round, block_id: encodeBlockId(c.blockId), signatures: c.signatures.map(encodeCommitSig) }
+  return {
+    height: encodeInt64(c.height),
+    round: c.round,
+    block_id: encodeBlockId(c.blockId),
+    signatures: c.signatures.map(encodeCommitSig),
+  }
 }
 
 /** `types.Vote` (v0.38: with `extension` and `extension_signature`, null when absent). */
@@ -157,7 +170,12 @@ export function encodeBlock(b: Block): JsonObject {
 
 /** `types.BlockMeta`. */
 export function encodeBlockMeta(m: BlockMeta): JsonObject {
-  return { block_id: encodeBlockId(m.blockId), block_size: encodeInt64(m.blockSize), header: encodeHeader(m.header), num_txs: encodeInt64(m.numTxs) }
+  return {
+    block_id: encodeBlockId(m.blockId),
+    block_size: encodeInt64(m.blockSize),
+    header: encodeHeader(m.header),
+    num_txs: encodeInt64(m.numTxs),
+  }
 }
 
 /** `types.Validator`. */
@@ -228,7 +246,12 @@ export function encodeGenesisDoc(doc: GenesisDocFields): JsonObject {
     validators:
       doc.validators.length === 0
         ? undefined
-        : doc.validators.map((v) => ({ address: encodeHexBytes(v.address), pub_key: encodePubKey(v.pubKey), power: encodeInt64(v.power), name: v.name })),
+        : doc.validators.map((v) => ({
+            address: encodeHexBytes(v.address),
+            pub_key: encodePubKey(v.pubKey),
+            power: encodeInt64(v.power),
+            name: v.name,
+          })),
     app_hash: encodeHexBytes(doc.appHash),
     app_state: doc.appStateJson ? new RawJson(doc.appStateJson) : undefined,
   }

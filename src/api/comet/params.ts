@@ -48,7 +48,11 @@ function cannotUnmarshal(v: unknown, goType: string): Error {
 }
 
 /** int64/int/uint: cmtjson wants a decimal string; a JSON integer is accepted too (lenient). */
-function integerParam<N extends string, T extends bigint | undefined>(name: N, goType: 'int64' | 'int' | 'uint', absent: T): Param<N, bigint | T> {
+function integerParam<N extends string, T extends bigint | undefined>(
+  name: N,
+  goType: 'int64' | 'int' | 'uint',
+  absent: T,
+): Param<N, bigint | T> {
   const [min, max] = goType === 'uint' ? [0n, UINT64_MAX] : [INT64_MIN, INT64_MAX]
   const check = (text: string): bigint => {
     const n = BigInt(text)
@@ -63,7 +67,8 @@ function integerParam<N extends string, T extends bigint | undefined>(name: N, g
     decodeJson(value) {
       if (value === null || value === undefined) return absent
       if (typeof value === 'number' && Number.isInteger(value)) return check(BigInt(value).toString())
-      if (typeof value !== 'string') throw new Error(`invalid 64-bit integer encoding ${JSON.stringify(JSON.stringify(value))}, expected string`)
+      if (typeof value !== 'string')
+        throw new Error(`invalid 64-bit integer encoding ${JSON.stringify(JSON.stringify(value))}, expected string`)
       const inner = parseJsonGo(value.trim() === '' ? '' : value)
       if (typeof inner !== 'number') throw cannotUnmarshal(inner, goType)
       const text = value.trim()
@@ -129,7 +134,8 @@ function decodeStdBase64(s: string): Uint8Array {
   const clean = s.replace(/[\r\n]/g, '')
   const bad = /[^A-Za-z0-9+/=]|=[^=]/.exec(clean)
   if (bad) throw new Error(`illegal base64 data at input byte ${bad.index}`)
-  if (clean.length % 4 !== 0 || /={3,}$/.test(clean)) throw new Error(`illegal base64 data at input byte ${clean.length - (clean.length % 4)}`)
+  if (clean.length % 4 !== 0 || /={3,}$/.test(clean))
+    throw new Error(`illegal base64 data at input byte ${clean.length - (clean.length % 4)}`)
   return base64ToBytes(clean)
 }
 
@@ -154,7 +160,9 @@ function decodeGoHex(s: string): Uint8Array {
   const bad = /[^0-9a-fA-F]/.exec(s)
   if (bad) {
     const c = bad[0]
-    throw new Error(`encoding/hex: invalid byte: U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(c).replace(/^"|"$/g, "'")}`)
+    throw new Error(
+      `encoding/hex: invalid byte: U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(c).replace(/^"|"$/g, "'")}`,
+    )
   }
   if (s.length % 2 !== 0) throw new Error('encoding/hex: odd length hex string')
   return hexToBytes(s)
@@ -210,7 +218,9 @@ export function decodeJsonParams<P extends readonly Param[]>(params: readonly [.
     const obj = raw as Record<string, unknown>
     for (const p of params) out[p.name] = Object.hasOwn(obj, p.name) ? p.decodeJson(obj[p.name]) : p.absent
   } else {
-    throw new Error(`unknown type for JSON params: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type []json.RawMessage. Expected map or array`)
+    throw new Error(
+      `unknown type for JSON params: json: cannot unmarshal ${jsonTypeName(raw)} into Go value of type []json.RawMessage. Expected map or array`,
+    )
   }
   return out as ArgsOf<P>
 }

@@ -113,7 +113,10 @@ export async function getBlockResults(ctx: RouteContext, args: { height: bigint 
 }
 
 /** `block_search`: blocks whose FinalizeBlock events match; default order newest first. */
-export async function searchBlocks(ctx: RouteContext, args: { query: string; page: bigint | undefined; per_page: bigint | undefined; order_by: string }): Promise<Json> {
+export async function searchBlocks(
+  ctx: RouteContext,
+  args: { query: string; page: bigint | undefined; per_page: bigint | undefined; order_by: string },
+): Promise<Json> {
   const info = await ctx.backend.nodeInfo()
   if (!info.txIndex) throw new Error('block indexing is disabled')
   const heights = [...(await ctx.backend.searchBlocks(args.query))]

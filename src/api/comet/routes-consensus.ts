@@ -13,7 +13,10 @@ import type { Json } from './wire-json.js'
  * `validators`: the set of a height (default: the next height's, `latestUncommittedHeight`), in
  * canonical order (voting power desc, address asc), paginated.
  */
-export async function getValidators(ctx: RouteContext, args: { height: bigint | undefined; page: bigint | undefined; per_page: bigint | undefined }): Promise<Json> {
+export async function getValidators(
+  ctx: RouteContext,
+  args: { height: bigint | undefined; page: bigint | undefined; per_page: bigint | undefined },
+): Promise<Json> {
   const height = await resolveHeight(ctx, await latestUncommittedHeight(ctx), args.height)
   const set = await ctx.backend.loadValidators(height)
   if (!set) throw new Error(`could not find validator set for height #${height}`)
@@ -21,7 +24,12 @@ export async function getValidators(ctx: RouteContext, args: { height: bigint | 
   const perPage = validatePerPage(args.per_page)
   const page = validatePage(args.page, perPage, all.length)
   const shown = pageOf(all, page, perPage)
-  return { block_height: encodeInt64(height), validators: shown.map(encodeValidator), count: encodeInt64(shown.length), total: encodeInt64(all.length) }
+  return {
+    block_height: encodeInt64(height),
+    validators: shown.map(encodeValidator),
+    count: encodeInt64(shown.length),
+    total: encodeInt64(all.length),
+  }
 }
 
 /** `consensus_params`: the params in force at a height (default: the next height). */
@@ -40,7 +48,10 @@ export async function getConsensusState(ctx: RouteContext): Promise<Json> {
 /** `dump_consensus_state` (UNSTABLE): the full round state and each peer's consensus state. */
 export async function dumpConsensusState(ctx: RouteContext): Promise<Json> {
   const [rs, peers] = await Promise.all([ctx.backend.roundState(), ctx.backend.peers()])
-  return { round_state: encodeRoundState(rs), peers: peers.map((p) => ({ node_address: `${p.nodeInfo.id}@${p.remoteIp}`, peer_state: {} })) }
+  return {
+    round_state: encodeRoundState(rs),
+    peers: peers.map((p) => ({ node_address: `${p.nodeInfo.id}@${p.remoteIp}`, peer_state: {} })),
+  }
 }
 
 /** `broadcast_evidence`: validates and adds evidence to the pool; returns its hash (SHA-256 of its protobuf), base64. */

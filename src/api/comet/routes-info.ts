@@ -18,7 +18,11 @@ export async function getHealth(): Promise<Json> {
 /** `p2p.DefaultNodeInfo`. */
 export function encodeNodeInfo(n: CometNodeInfo): JsonObject {
   return {
-    protocol_version: { p2p: encodeInt64(n.protocolVersion.p2p), block: encodeInt64(n.protocolVersion.block), app: encodeInt64(n.protocolVersion.app) },
+    protocol_version: {
+      p2p: encodeInt64(n.protocolVersion.p2p),
+      block: encodeInt64(n.protocolVersion.block),
+      app: encodeInt64(n.protocolVersion.app),
+    },
     id: n.id,
     listen_addr: n.listenAddr,
     network: n.network,
@@ -32,7 +36,13 @@ export function encodeNodeInfo(n: CometNodeInfo): JsonObject {
 /** `status`: node info, latest and earliest blocks, and this node's validator key and power. */
 export async function getStatus(ctx: RouteContext): Promise<Json> {
   const b = ctx.backend
-  const [nodeInfo, base, latest, catchingUp, key] = await Promise.all([b.nodeInfo(), b.baseHeight(), b.latestHeight(), b.isCatchingUp(), b.validatorKey()])
+  const [nodeInfo, base, latest, catchingUp, key] = await Promise.all([
+    b.nodeInfo(),
+    b.baseHeight(),
+    b.latestHeight(),
+    b.isCatchingUp(),
+    b.validatorKey(),
+  ])
   const earliestMeta = base > 0 ? await b.loadBlockMeta(base) : undefined
   const latestMeta = latest > 0 ? await b.loadBlockMeta(latest) : undefined
   // The voting power for the next height, not the one of the last block (rpc/core/status.go).
@@ -51,7 +61,11 @@ export async function getStatus(ctx: RouteContext): Promise<Json> {
       earliest_block_time: encodeTime(earliestMeta?.header.time ?? UNIX_EPOCH),
       catching_up: catchingUp,
     },
-    validator_info: { address: encodeHexBytes(key.address), pub_key: encodePubKey(key.pubKey), voting_power: encodeInt64(self?.votingPower ?? 0n) },
+    validator_info: {
+      address: encodeHexBytes(key.address),
+      pub_key: encodePubKey(key.pubKey),
+      voting_power: encodeInt64(self?.votingPower ?? 0n),
+    },
   }
 }
 
@@ -79,7 +93,12 @@ function encodePeer(p: CometPeer): JsonObject {
   return {
     node_info: encodeNodeInfo(p.nodeInfo),
     is_outbound: p.isOutbound,
-    connection_status: { Duration: encodeInt64(p.connectionDurationNs), SendMonitor: monitorStatus(), RecvMonitor: monitorStatus(), Channels: [] },
+    connection_status: {
+      Duration: encodeInt64(p.connectionDurationNs),
+      SendMonitor: monitorStatus(),
+      RecvMonitor: monitorStatus(),
+      Channels: [],
+    },
     remote_ip: p.remoteIp,
   }
 }
@@ -121,6 +140,11 @@ export async function getAbciInfo(ctx: RouteContext): Promise<Json> {
 }
 
 /** `abci_query`: delegated to the application; height 0 = latest. */
-export async function getAbciQuery(ctx: RouteContext, args: { path: string; data: Uint8Array; height: bigint; prove: boolean }): Promise<Json> {
-  return { response: encodeAbciQuery(await ctx.backend.abciQuery({ path: args.path, data: args.data, height: args.height, prove: args.prove })) }
+export async function getAbciQuery(
+  ctx: RouteContext,
+  args: { path: string; data: Uint8Array; height: bigint; prove: boolean },
+): Promise<Json> {
+  return {
+    response: encodeAbciQuery(await ctx.backend.abciQuery({ path: args.path, data: args.data, height: args.height, prove: args.prove })),
+  }
 }

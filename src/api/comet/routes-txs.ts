@@ -3,6 +3,7 @@ import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
 import { hashTx } from '../../chain/comet/hash.js'
 import { merkleProofs } from '../../chain/comet/merkle.js'
 import type { TxResult } from '../../chain/comet/types.js'
+import type { CheckTxResponse } from '../../consensus/application.js'
 import { cometErrorOf } from './errors.js'
 import { emptyExecTxResult } from './json-abci.js'
 import { encodeCheckTx, encodeExecTxResult, encodeHexBytes, encodeInt64, encodeTxProof } from './json.js'
@@ -75,7 +76,12 @@ export async function searchTxs(
 export async function getUnconfirmedTxs(ctx: RouteContext, args: { limit: bigint | undefined }): Promise<Json> {
   const limit = validatePerPage(args.limit)
   const [txs, size] = await Promise.all([ctx.backend.reapTxs(limit), ctx.backend.mempoolSize()])
-  return { n_txs: encodeInt64(txs.length), total: encodeInt64(size.count), total_bytes: encodeInt64(size.bytes), txs: txs.map((tx) => bytesToBase64(tx)) }
+  return {
+    n_txs: encodeInt64(txs.length),
+    total: encodeInt64(size.count),
+    total_bytes: encodeInt64(size.bytes),
+    txs: txs.map((tx) => bytesToBase64(tx)),
+  }
 }
 
 /** `num_unconfirmed_txs`: counts only (`txs` is null). */
@@ -121,16 +127,24 @@ export async function broadcastTxCommit(ctx: RouteContext, args: { tx: Uint8Arra
   included.catch(() => undefined)
   let timer: NodeJS.Timeout | undefined
   try {
-    let check
+    let check: CheckTxResponse
     try {
       check = await ctx.backend.broadcastTx(args.tx)
     } catch (err) {
       throw new Error(`error on broadcastTxCommit: ${cometErrorOf(err).data}`)
     }
-    const base = { check_tx: encodeCheckTx(check), tx_result: encodeExecTxResult(emptyExecTxResult()), hash: encodeHexBytes(hash), height: '0' }
+    const base = {
+      check_tx: encodeCheckTx(check),
+      tx_result: encodeExecTxResult(emptyExecTxResult()),
+      hash: encodeHexBytes(hash),
+      height: '0',
+    }
     if (check.code !== 0) return base
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timed out waiting for tx to be included in a block')), ctx.options.timeoutBroadcastTxCommit)
+      timer = setTimeout(
+        () => reject(new Error('timed out waiting for tx to be included in a block')),
+        ctx.options.timeoutBroadcastTxCommit,
+      )
     })
     const r = await Promise.race([included, timeout, closed])
     return { ...base, tx_result: encodeExecTxResult(r.result), height: encodeInt64(r.height) }

@@ -7,7 +7,16 @@
 import { bool, bytes, evidence, hexBytes, int64, int64Ptr, intPtr, string, uint } from './params.js'
 import { defineRoute, type RouteDef } from './route.js'
 import { broadcastEvidence, dumpConsensusState, getConsensusParams, getConsensusState, getValidators } from './routes-consensus.js'
-import { getBlock, getBlockByHash, getBlockchain, getBlockResults, getCommit, getHeader, getHeaderByHash, searchBlocks } from './routes-blocks.js'
+import {
+  getBlock,
+  getBlockByHash,
+  getBlockchain,
+  getBlockResults,
+  getCommit,
+  getHeader,
+  getHeaderByHash,
+  searchBlocks,
+} from './routes-blocks.js'
 import { subscribe, unsubscribe, unsubscribeAll } from './routes-events.js'
 import { getAbciInfo, getAbciQuery, getGenesis, getGenesisChunked, getHealth, getNetInfo, getStatus } from './routes-info.js'
 import {
@@ -43,8 +52,17 @@ export const COMET_ROUTES: readonly RouteDef[] = [
     params: [string('query'), bool('prove'), intPtr('page'), intPtr('per_page'), string('order_by')],
     handler: searchTxs,
   }),
-  defineRoute({ name: 'block_search', params: [string('query'), intPtr('page'), intPtr('per_page'), string('order_by')], handler: searchBlocks }),
-  defineRoute({ name: 'validators', params: [int64Ptr('height'), intPtr('page'), intPtr('per_page')], handler: getValidators, cacheable: 'height' }),
+  defineRoute({
+    name: 'block_search',
+    params: [string('query'), intPtr('page'), intPtr('per_page'), string('order_by')],
+    handler: searchBlocks,
+  }),
+  defineRoute({
+    name: 'validators',
+    params: [int64Ptr('height'), intPtr('page'), intPtr('per_page')],
+    handler: getValidators,
+    cacheable: 'height',
+  }),
   defineRoute({ name: 'dump_consensus_state', params: [], handler: dumpConsensusState }),
   defineRoute({ name: 'consensus_state', params: [], handler: getConsensusState }),
   defineRoute({ name: 'consensus_params', params: [int64Ptr('height')], handler: getConsensusParams, cacheable: 'height' }),

@@ -37,11 +37,13 @@ function member(obj: Record<string, unknown>, name: string): unknown {
 /** Decodes one request object; throws Error with Go's text (the caller answers -32700). */
 export function parseRpcRequest(value: unknown): RpcRequest {
   if (value === null) return { method: '', params: undefined }
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`json: cannot unmarshal ${jsonType(value)} into Go value of type types.RPCRequest`)
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`json: cannot unmarshal ${jsonType(value)} into Go value of type types.RPCRequest`)
   const obj = value as Record<string, unknown>
   for (const field of ['jsonrpc', 'method']) {
     const v = member(obj, field)
-    if (v !== undefined && v !== null && typeof v !== 'string') throw new Error(`json: cannot unmarshal ${jsonType(v)} into Go struct field .${field} of type string`)
+    if (v !== undefined && v !== null && typeof v !== 'string')
+      throw new Error(`json: cannot unmarshal ${jsonType(v)} into Go struct field .${field} of type string`)
   }
   const rawId = member(obj, 'id')
   const method = (member(obj, 'method') as string | null | undefined) ?? ''

@@ -13,7 +13,7 @@ import type { RouteDispatcher } from './dispatch.js'
 import { CometErrorCode, errorResponse, renderCometError, responseToJson, successResponse, type RpcResponse } from './errors.js'
 import { parseJsonGo } from './go-json-error.js'
 import type { EventSubscriptions, WsClient } from './route.js'
-import { parseRpcRequest } from './rpc-request.js'
+import { parseRpcRequest, type RpcRequest } from './rpc-request.js'
 import { stringifyJson } from './wire-json.js'
 
 /** The consensus RPC side of one WebSocket connection. */
@@ -65,7 +65,7 @@ export class CometWsSession implements WsClient {
   }
 
   private async answer(text: string): Promise<void> {
-    let request
+    let request: RpcRequest
     try {
       request = parseRpcRequest(parseJsonGo(text))
     } catch (err) {
@@ -78,7 +78,7 @@ export class CometWsSession implements WsClient {
       this.write(errorResponse(request.id, CometErrorCode.MethodNotFound))
       return
     }
-    let args
+    let args: Record<string, unknown>
     try {
       args = this.dispatcher.argsFromJson(route, request.params)
     } catch (err) {

@@ -13,10 +13,18 @@ import { resolveBlock } from './resolve-block.js'
 
 export function createDebugRawMethods(backend: DebugBackend): MethodTable {
   return [
-    defineMethod('debug_getRawHeader', [required(blockSelector)], async ([at]) => bytesToHex(await backend.getRawHeader(await resolveBlock(backend, at, 'header')))),
-    defineMethod('debug_getRawBlock', [required(blockSelector)], async ([at]) => bytesToHex(await backend.getRawBlock(await resolveBlock(backend, at)))),
-    defineMethod('debug_getRawReceipts', [required(blockSelector)], async ([at]) => (await backend.getRawReceipts(await resolveBlock(backend, at))).map(bytesToHex)),
-    defineMethod('debug_getRawTransaction', [required(hash)], async ([txHash]) => bytesToHex((await backend.getRawTransaction(txHash)) ?? new Uint8Array(0))),
+    defineMethod('debug_getRawHeader', [required(blockSelector)], async ([at]) =>
+      bytesToHex(await backend.getRawHeader(await resolveBlock(backend, at, 'header'))),
+    ),
+    defineMethod('debug_getRawBlock', [required(blockSelector)], async ([at]) =>
+      bytesToHex(await backend.getRawBlock(await resolveBlock(backend, at))),
+    ),
+    defineMethod('debug_getRawReceipts', [required(blockSelector)], async ([at]) =>
+      (await backend.getRawReceipts(await resolveBlock(backend, at))).map(bytesToHex),
+    ),
+    defineMethod('debug_getRawTransaction', [required(hash)], async ([txHash]) =>
+      bytesToHex((await backend.getRawTransaction(txHash)) ?? new Uint8Array(0)),
+    ),
     defineMethod('debug_getBadBlocks', [], () => []),
   ]
 }

@@ -18,7 +18,9 @@ import type { TraceLimiter } from './trace-limiter.js'
 
 /** geth `txTraceResult` JSON. */
 function formatBlockTrace(results: readonly TxTraceResult[]): unknown[] {
-  return results.map((r) => (r.error !== undefined ? { txHash: bytesToHex(r.txHash), error: r.error } : { txHash: bytesToHex(r.txHash), result: r.result }))
+  return results.map((r) =>
+    r.error !== undefined ? { txHash: bytesToHex(r.txHash), error: r.error } : { txHash: bytesToHex(r.txHash), result: r.result },
+  )
 }
 
 export function createDebugTraceMethods(backend: DebugBackend, limiter: TraceLimiter): MethodTable {
@@ -31,13 +33,21 @@ export function createDebugTraceMethods(backend: DebugBackend, limiter: TraceLim
     defineMethod('debug_traceTransaction', [required(hash), optional(traceConfig)], ([txHash, config]) =>
       limiter.run(() => backend.traceTransaction(txHash, config ?? defaultTracerRequest())),
     ),
-    defineMethod('debug_traceBlockByNumber', [required(blockNumberOrTag), optional(traceConfig)], ([number, config]) => traceBlock(number, config ?? defaultTracerRequest())),
-    defineMethod('debug_traceBlockByHash', [required(hash), optional(traceConfig)], ([blockHash, config]) => traceBlock({ hash: blockHash, requireCanonical: false }, config ?? defaultTracerRequest())),
-    defineMethod('debug_traceCall', [required(callArgs), required(blockSelector), optional(traceCallConfig)], async ([args, at, config]) => {
-      if (at === 'pending') throw new NodeError('tracing on top of pending is not supported')
-      const block = await resolveBlock(backend, typeof at === 'object' ? at : heightOf(backend, at))
-      const { request, overrides } = config ?? defaultTraceCallConfig()
-      return limiter.run(() => backend.traceCall(args, block.number, overrides, request))
-    }),
+    defineMethod('debug_traceBlockByNumber', [required(blockNumberOrTag), optional(traceConfig)], ([number, config]) =>
+      traceBlock(number, config ?? defaultTracerRequest()),
+    ),
+    defineMethod('debug_traceBlockByHash', [required(hash), optional(traceConfig)], ([blockHash, config]) =>
+      traceBlock({ hash: blockHash, requireCanonical: false }, config ?? defaultTracerRequest()),
+    ),
+    defineMethod(
+      'debug_traceCall',
+      [required(callArgs), required(blockSelector), optional(traceCallConfig)],
+      async ([args, at, config]) => {
+        if (at === 'pending') throw new NodeError('tracing on top of pending is not supported')
+        const block = await resolveBlock(backend, typeof at === 'object' ? at : heightOf(backend, at))
+        const { request, overrides } = config ?? defaultTraceCallConfig()
+        return limiter.run(() => backend.traceCall(args, block.number, overrides, request))
+      },
+    ),
   ]
 }

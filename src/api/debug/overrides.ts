@@ -30,7 +30,8 @@ const storage: Codec<StorageEntry[]> = (value) => {
 
 function accountOverride(value: unknown): AccountOverride {
   const obj = value === null ? {} : objectOf(value, 'override.OverrideAccount')
-  if (obj.movePrecompileToAddress !== undefined && obj.movePrecompileToAddress !== null) throw new DecodeError('movePrecompileToAddress is not supported')
+  if (obj.movePrecompileToAddress !== undefined && obj.movePrecompileToAddress !== null)
+    throw new DecodeError('movePrecompileToAddress is not supported')
   return {
     nonce: structField(obj, ACCOUNT, 'nonce', uint64),
     code: structField(obj, ACCOUNT, 'code', data),

@@ -18,7 +18,12 @@ import { blockOverrides, stateOverrides } from './overrides.js'
 
 /** The struct logger with default options and geth's 5 s timeout. */
 export function defaultTracerRequest(): TracerRequest {
-  return { tracer: undefined, tracerConfig: undefined, structLogger: { ...defaultStructLoggerOptions }, timeoutMs: DEFAULT_TRACE_TIMEOUT_MS }
+  return {
+    tracer: undefined,
+    tracerConfig: undefined,
+    structLogger: { ...defaultStructLoggerOptions },
+    timeoutMs: DEFAULT_TRACE_TIMEOUT_MS,
+  }
 }
 
 /** Go `int` / `uint64` from a JSON number. */

@@ -66,7 +66,12 @@ export interface AccountsBackend {
 }
 
 /** Signs one digest with `address`, closing the signer whatever happens. */
-export async function signDigest(accounts: AccountsBackend, address: Uint8Array, digest: Uint8Array, passphrase?: string): Promise<RecoverableSignature> {
+export async function signDigest(
+  accounts: AccountsBackend,
+  address: Uint8Array,
+  digest: Uint8Array,
+  passphrase?: string,
+): Promise<RecoverableSignature> {
   const signer = await accounts.openSigner(address, passphrase)
   try {
     return signer.signHash(digest)

@@ -47,7 +47,8 @@ export const blockSelector: Codec<BlockSelector> = (value) => {
       if (typeof obj.requireCanonical !== 'boolean') throw new DecodeError(jsonKind(obj.requireCanonical), 'bool')
       requireCanonical = obj.requireCanonical
     }
-    if (number !== undefined && hash !== undefined) throw new DecodeError('cannot specify both BlockHash and BlockNumber, choose one or the other')
+    if (number !== undefined && hash !== undefined)
+      throw new DecodeError('cannot specify both BlockHash and BlockNumber, choose one or the other')
     if (hash !== undefined) {
       try {
         return { hash: hashCodec(hash), requireCanonical }

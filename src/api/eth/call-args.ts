@@ -38,11 +38,13 @@ export const accessList: Codec<EvmAccessListItem[]> = (value) => {
  * argument at its zero value: geth runs `eth_call([null])`).
  */
 export const callArgs: Codec<CallArgs> = (value) => {
-  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) throw new DecodeError(jsonKind(value), 'ethapi.TransactionArgs')
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
+    throw new DecodeError(jsonKind(value), 'ethapi.TransactionArgs')
   const obj = (value ?? {}) as Record<string, unknown>
   const gas = field(obj, 'gas', uint64)
   const gasLimit = field(obj, 'gasLimit', uint64)
-  if (gas !== undefined && gasLimit !== undefined && gas !== gasLimit) throw new DecodeError("both 'gas' and 'gasLimit' are set and not equal")
+  if (gas !== undefined && gasLimit !== undefined && gas !== gasLimit)
+    throw new DecodeError("both 'gas' and 'gasLimit' are set and not equal")
   const dataField = field(obj, 'data', data)
   const input = field(obj, 'input', data)
   if (dataField !== undefined && input !== undefined && !equalBytes(dataField, input)) {

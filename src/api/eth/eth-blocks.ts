@@ -32,14 +32,20 @@ export function createEthBlockMethods(backend: EthBackend): MethodTable {
     defineMethod('eth_getBlockTransactionCountByNumber', [required(blockNumberOrTag)], async ([at]) =>
       at === 'pending' ? countPendingTransactions(backend) : countTxs(await getBlockByNumberOrTag(backend, at)),
     ),
-    defineMethod('eth_getBlockTransactionCountByHash', [required(hash)], async ([blockHash]) => countTxs(await backend.getBlockByHash(blockHash))),
+    defineMethod('eth_getBlockTransactionCountByHash', [required(hash)], async ([blockHash]) =>
+      countTxs(await backend.getBlockByHash(blockHash)),
+    ),
     defineMethod('eth_getBlockReceipts', [required(blockSelector)], async ([at]) => {
       const block = await getBlockBySelector(backend, at)
       if (block === undefined) return null
       return (await backend.getBlockReceipts(block)).map(formatReceipt)
     }),
-    defineMethod('eth_getUncleCountByBlockHash', [required(hash)], async ([blockHash]) => countUncles(await backend.getBlockByHash(blockHash))),
-    defineMethod('eth_getUncleCountByBlockNumber', [required(blockNumberOrTag)], async ([at]) => countUncles(await getBlockByNumberOrTag(backend, at))),
+    defineMethod('eth_getUncleCountByBlockHash', [required(hash)], async ([blockHash]) =>
+      countUncles(await backend.getBlockByHash(blockHash)),
+    ),
+    defineMethod('eth_getUncleCountByBlockNumber', [required(blockNumberOrTag)], async ([at]) =>
+      countUncles(await getBlockByNumberOrTag(backend, at)),
+    ),
     defineMethod('eth_getUncleByBlockHashAndIndex', [required(hash), required(uint)], () => null),
     defineMethod('eth_getUncleByBlockNumberAndIndex', [required(blockNumberOrTag), required(uint)], () => null),
   ]

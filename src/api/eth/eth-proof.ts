@@ -68,7 +68,11 @@ export function formatProof(proof: AccountProof, echoes: readonly string[]): Pro
     codeHash: encodeData(proof.codeHash),
     nonce: toQuantity(proof.nonce),
     storageHash: encodeData(proof.storageHash),
-    storageProof: proof.storageProof.map((s, i) => ({ key: echoes[i] ?? encodeData(s.key), value: toQuantity(s.value), proof: s.proof.map(encodeData) })),
+    storageProof: proof.storageProof.map((s, i) => ({
+      key: echoes[i] ?? encodeData(s.key),
+      value: toQuantity(s.value),
+      proof: s.proof.map(encodeData),
+    })),
   }
 }
 
@@ -82,12 +86,23 @@ export interface AccessListResultJson {
 export function createEthProofMethods(backend: EthBackend, options: EthApiOptions): MethodTable {
   const execution: ExecutionOptions = { gasCap: options.gasCap, timeout: options.evmTimeout }
   return [
-    defineMethod('eth_getProof', [required(address), required(storageKeys), optional(blockSelector, 'latest')], async ([account, texts, at]) => {
-      const keys = texts.map(decodeProofKey)
-      const height = await resolveStateHeight(backend, at)
-      const proof = await backend.getProof(account, keys.map((k) => k.slot), height)
-      return formatProof(proof, keys.map((k) => k.echo))
-    }),
+    defineMethod(
+      'eth_getProof',
+      [required(address), required(storageKeys), optional(blockSelector, 'latest')],
+      async ([account, texts, at]) => {
+        const keys = texts.map(decodeProofKey)
+        const height = await resolveStateHeight(backend, at)
+        const proof = await backend.getProof(
+          account,
+          keys.map((k) => k.slot),
+          height,
+        )
+        return formatProof(
+          proof,
+          keys.map((k) => k.echo),
+        )
+      },
+    ),
     // geth's default block is `pending`, which is `latest` for state here.
     defineMethod('eth_createAccessList', [required(callArgs), optional(blockSelector, 'latest')], async ([args, at]) => {
       const height = await resolveStateHeight(backend, at)

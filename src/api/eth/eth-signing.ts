@@ -37,8 +37,14 @@ export interface EthSigningOptions {
   txFeeCap: number
 }
 
-export function createEthSigningMethods(backend: EthBackend, accounts: AccountsBackend, sender: TransactionSender, options: EthSigningOptions): MethodTable {
-  const sign = async (account: Uint8Array, digest: Uint8Array): Promise<string> => encodeData(encodeRpcSignature(await signDigest(accounts, account, digest)))
+export function createEthSigningMethods(
+  backend: EthBackend,
+  accounts: AccountsBackend,
+  sender: TransactionSender,
+  options: EthSigningOptions,
+): MethodTable {
+  const sign = async (account: Uint8Array, digest: Uint8Array): Promise<string> =>
+    encodeData(encodeRpcSignature(await signDigest(accounts, account, digest)))
   return [
     defineMethod('eth_accounts', [], async () => (await accounts.accounts()).map(encodeData)),
     defineMethod('eth_sign', [required(address), required(data)], ([account, message]) => sign(account, textHash(message))),

@@ -82,7 +82,8 @@ export const logFilter: Codec<LogFilter> = (value) => {
   const toBlock = decodeBound(obj, 'toBlock')
   let blockHash: Uint8Array | undefined
   if (rawHash !== undefined) {
-    if (fromBlock !== undefined || toBlock !== undefined) throw new DecodeError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+    if (fromBlock !== undefined || toBlock !== undefined)
+      throw new DecodeError('cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
     try {
       blockHash = hash(rawHash)
     } catch (err) {

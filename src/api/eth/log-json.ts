@@ -17,15 +17,25 @@ export function renderLogJson(log: EvmLog): string {
     let topics = ''
     for (let i = 0; i < log.topics.length; i++) topics += (i === 0 ? '"' : ',"') + encodeData(log.topics[i]!) + '"'
     text =
-      '{"address":"' + encodeData(log.address) +
-      '","topics":[' + topics +
-      '],"data":"' + encodeData(log.data) +
-      '","blockNumber":"0x' + log.blockNumber.toString(16) +
-      '","transactionHash":"' + encodeData(log.transactionHash) +
-      '","transactionIndex":"0x' + log.transactionIndex.toString(16) +
-      '","blockHash":"' + encodeData(log.blockHash) +
-      '","logIndex":"0x' + log.logIndex.toString(16) +
-      '","removed":' + (log.removed ? 'true' : 'false') + '}'
+      '{"address":"' +
+      encodeData(log.address) +
+      '","topics":[' +
+      topics +
+      '],"data":"' +
+      encodeData(log.data) +
+      '","blockNumber":"0x' +
+      log.blockNumber.toString(16) +
+      '","transactionHash":"' +
+      encodeData(log.transactionHash) +
+      '","transactionIndex":"0x' +
+      log.transactionIndex.toString(16) +
+      '","blockHash":"' +
+      encodeData(log.blockHash) +
+      '","logIndex":"0x' +
+      log.logIndex.toString(16) +
+      '","removed":' +
+      (log.removed ? 'true' : 'false') +
+      '}'
     // Reading a character flattens V8's concatenation tree once, here, instead of in every later join.
     text.charCodeAt(0)
     rendered.set(log, text)

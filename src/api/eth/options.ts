@@ -1,7 +1,10 @@
 /** Options of the eth API: the `[json-rpc]` limits its handlers enforce or pass to the backend. */
 import type { JsonRpcConfig } from '../../config/node-config.js'
 
-export type EthApiOptions = Pick<JsonRpcConfig, 'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock'>
+export type EthApiOptions = Pick<
+  JsonRpcConfig,
+  'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock'
+>
 
 /** Evmos' defaults (reference/evmos-jsonrpc.md §2); 0 disables a cap. */
 export const defaultEthApiOptions: EthApiOptions = {

@@ -81,20 +81,28 @@ export function createPersonalMethods(accounts: AccountsBackend, sender: Transac
         wipe(key)
       }
     }),
-    defineMethod('personal_unlockAccount', [required(address), required(string), optional(unlockDuration, DEFAULT_UNLOCK_SECONDS)], async ([account, passphrase, seconds], ctx) => {
-      checkUnlockAllowed(ctx, options.allowInsecureUnlock)
-      if (seconds > MAX_UNLOCK_SECONDS) throw accountErrors.durationTooLarge()
-      await accounts.unlock(account, passphrase, seconds)
-      return true
-    }),
+    defineMethod(
+      'personal_unlockAccount',
+      [required(address), required(string), optional(unlockDuration, DEFAULT_UNLOCK_SECONDS)],
+      async ([account, passphrase, seconds], ctx) => {
+        checkUnlockAllowed(ctx, options.allowInsecureUnlock)
+        if (seconds > MAX_UNLOCK_SECONDS) throw accountErrors.durationTooLarge()
+        await accounts.unlock(account, passphrase, seconds)
+        return true
+      },
+    ),
     defineMethod('personal_lockAccount', [required(address)], ([account]) => accounts.lock(account)),
-    defineMethod('personal_sendTransaction', [required(sendArgs), required(string)], async ([args, passphrase]) => encodeData(await sender.send(args, passphrase))),
+    defineMethod('personal_sendTransaction', [required(sendArgs), required(string)], async ([args, passphrase]) =>
+      encodeData(await sender.send(args, passphrase)),
+    ),
     // The passphrase may be omitted: then the unlocked key signs, as MetaMask, Anvil and Hardhat answer the
     // two-argument personal_sign that ethers' JsonRpcSigner.signMessage and viem's signMessage send.
     defineMethod('personal_sign', [required(data), required(address), optional(string)], async ([message, account, passphrase]) =>
       encodeData(encodeRpcSignature(await signDigest(accounts, account, textHash(message), passphrase))),
     ),
-    defineMethod('personal_ecRecover', [required(data), required(data)], ([message, signature]) => encodeData(recoverTextSigner(message, signature))),
+    defineMethod('personal_ecRecover', [required(data), required(data)], ([message, signature]) =>
+      encodeData(recoverTextSigner(message, signature)),
+    ),
     defineMethod('personal_initializeWallet', [required(string)], () => {
       throw accountErrors.smartCard()
     }),

@@ -70,7 +70,8 @@ function decodeNewHeadsOptions(options: unknown): boolean {
   if (typeof options !== 'object' || Array.isArray(options)) throw invalidOption(new DecodeError(jsonKind(options), 'filters.NewHeadsArgs'))
   const include = (options as Record<string, unknown>).includeTransactions
   if (include === undefined || include === null) return false
-  if (typeof include !== 'boolean') throw invalidOption(new DecodeError(jsonKind(include), 'bool', { struct: 'NewHeadsArgs', name: 'includeTransactions' }))
+  if (typeof include !== 'boolean')
+    throw invalidOption(new DecodeError(jsonKind(include), 'bool', { struct: 'NewHeadsArgs', name: 'includeTransactions' }))
   return include
 }
 
@@ -83,7 +84,8 @@ function decodeLogsOptions(options: unknown): LogFilter {
     throw invalidOption(err)
   }
   const { fromBlock, toBlock } = criteria
-  if (typeof fromBlock === 'number' && typeof toBlock === 'number' && fromBlock > toBlock) throw new NodeError('invalid from and to block combination')
+  if (typeof fromBlock === 'number' && typeof toBlock === 'number' && fromBlock > toBlock)
+    throw new NodeError('invalid from and to block combination')
   return criteria
 }
 
@@ -112,7 +114,9 @@ export class SubscriptionManager implements SubscriptionService {
   ) {
     this.opts = { ...defaultSubscriptionOptions, ...options }
     this.blockEvents = new LazyListener(() => events.onBlock((event) => this.guard('block', () => this.onBlock(event))))
-    this.poolEvents = new LazyListener(() => events.onPendingTransaction((event) => this.guard('pending transaction', () => this.onPendingTx(event))))
+    this.poolEvents = new LazyListener(() =>
+      events.onPendingTransaction((event) => this.guard('pending transaction', () => this.onPendingTx(event))),
+    )
   }
 
   /** Live subscriptions, all connections together. */
@@ -255,10 +259,9 @@ export class SubscriptionManager implements SubscriptionService {
     let hash: string | undefined
     let full: string | undefined
     for (const sub of this.pending) {
-      const json = sub.fullTransactions
-        ? (full ??= JSON.stringify(formatTransaction(event.transaction())))
-        : (hash ??= '"0x' + Buffer.from(event.hash).toString('hex') + '"')
-      sub.sink.send(renderNotification(sub.id, json))
+      if (sub.fullTransactions) full ??= JSON.stringify(formatTransaction(event.transaction()))
+      else hash ??= '"0x' + Buffer.from(event.hash).toString('hex') + '"'
+      sub.sink.send(renderNotification(sub.id, sub.fullTransactions ? full! : hash!))
     }
   }
 
@@ -274,7 +277,11 @@ export class SubscriptionManager implements SubscriptionService {
         ? 'false'
         : JSON.stringify({
             syncing: true,
-            status: { startingBlock: toQuantity(status.startingBlock), currentBlock: toQuantity(status.currentBlock), highestBlock: toQuantity(status.highestBlock) },
+            status: {
+              startingBlock: toQuantity(status.startingBlock),
+              currentBlock: toQuantity(status.currentBlock),
+              highestBlock: toQuantity(status.highestBlock),
+            },
           })
     sub.sink.send(renderNotification(sub.id, result))
   }

@@ -46,7 +46,10 @@ export function formatInspectLine(tx: EvmTx): string {
 const renderTx = (tx: EvmTx): TransactionJson => formatTransaction(tx)
 
 export function createTxPoolMethods(backend: EthBackend): MethodTable {
-  const bothBySender = <T>(content: PoolContent, render: (tx: EvmTx) => T) => ({ pending: bySender(content.pending, render), queued: bySender(content.queued, render) })
+  const bothBySender = <T>(content: PoolContent, render: (tx: EvmTx) => T) => ({
+    pending: bySender(content.pending, render),
+    queued: bySender(content.queued, render),
+  })
   return [
     defineMethod('txpool_content', [], () => bothBySender(backend.txPoolContent(), renderTx)),
     defineMethod('txpool_contentFrom', [required(address)], ([from]) => {

@@ -10,7 +10,17 @@
 import type { Database } from '../../db/database.js'
 import { heightKey, metaKey, Prefix, prefixedKey } from '../../db/prefixes.js'
 import { bytesToUpperHex } from '../../primitives/hex.js'
-import { decodeBlock, decodeBlockId, decodeBlockTx, decodeCommit, decodeHeader, encodeBlock, encodeBlockId, encodeCommit, encodeHeader } from './encoding.js'
+import {
+  decodeBlock,
+  decodeBlockId,
+  decodeBlockTx,
+  decodeCommit,
+  decodeHeader,
+  encodeBlock,
+  encodeBlockId,
+  encodeCommit,
+  encodeHeader,
+} from './encoding.js'
 import { ProtoReader, ProtoWriter } from './proto.js'
 import type { Block, BlockID, Commit, Header } from './types.js'
 
@@ -148,11 +158,20 @@ export function decodeBlockMeta(bytes: Uint8Array): BlockMeta {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: blockId = decodeBlockId(r.bytes()); break
-      case 2: blockSize = r.int64Number(); break
-      case 3: header = decodeHeader(r.bytes()); break
-      case 4: numTxs = r.int64Number(); break
-      default: r.skip()
+      case 1:
+        blockId = decodeBlockId(r.bytes())
+        break
+      case 2:
+        blockSize = r.int64Number()
+        break
+      case 3:
+        header = decodeHeader(r.bytes())
+        break
+      case 4:
+        numTxs = r.int64Number()
+        break
+      default:
+        r.skip()
     }
   }
   if (!blockId || !header) throw new Error(`corrupt block meta ${bytesToUpperHex(bytes.subarray(0, 16))}…`)

@@ -10,7 +10,12 @@ export function emptyCommit(): Commit {
 
 /** The ABSENT signature: empty address and signature, Go zero time. */
 export function absentCommitSig(): CommitSig {
-  return { blockIdFlag: BlockIDFlag.Absent, validatorAddress: new Uint8Array(0), timestamp: { ...GO_ZERO_TIME }, signature: new Uint8Array(0) }
+  return {
+    blockIdFlag: BlockIDFlag.Absent,
+    validatorAddress: new Uint8Array(0),
+    timestamp: { ...GO_ZERO_TIME },
+    signature: new Uint8Array(0),
+  }
 }
 
 /** `CommitSig.BlockID(commitBlockID)`: the commit's BlockID for COMMIT sigs, the zero BlockID otherwise. */

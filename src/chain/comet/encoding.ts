@@ -134,21 +134,50 @@ export function decodeHeader(bytes: Uint8Array): Header {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: h.version = decodeConsensusVersion(r.bytes()); break
-      case 2: h.chainId = r.string(); break
-      case 3: h.height = r.int64Number(); break
-      case 4: h.time = decodeTimestamp(r.bytes()); break
-      case 5: h.lastBlockId = decodeBlockId(r.bytes()); break
-      case 6: h.lastCommitHash = r.bytes(); break
-      case 7: h.dataHash = r.bytes(); break
-      case 8: h.validatorsHash = r.bytes(); break
-      case 9: h.nextValidatorsHash = r.bytes(); break
-      case 10: h.consensusHash = r.bytes(); break
-      case 11: h.appHash = r.bytes(); break
-      case 12: h.lastResultsHash = r.bytes(); break
-      case 13: h.evidenceHash = r.bytes(); break
-      case 14: h.proposerAddress = r.bytes(); break
-      default: r.skip()
+      case 1:
+        h.version = decodeConsensusVersion(r.bytes())
+        break
+      case 2:
+        h.chainId = r.string()
+        break
+      case 3:
+        h.height = r.int64Number()
+        break
+      case 4:
+        h.time = decodeTimestamp(r.bytes())
+        break
+      case 5:
+        h.lastBlockId = decodeBlockId(r.bytes())
+        break
+      case 6:
+        h.lastCommitHash = r.bytes()
+        break
+      case 7:
+        h.dataHash = r.bytes()
+        break
+      case 8:
+        h.validatorsHash = r.bytes()
+        break
+      case 9:
+        h.nextValidatorsHash = r.bytes()
+        break
+      case 10:
+        h.consensusHash = r.bytes()
+        break
+      case 11:
+        h.appHash = r.bytes()
+        break
+      case 12:
+        h.lastResultsHash = r.bytes()
+        break
+      case 13:
+        h.evidenceHash = r.bytes()
+        break
+      case 14:
+        h.proposerAddress = r.bytes()
+        break
+      default:
+        r.skip()
     }
   }
   return h
@@ -168,15 +197,28 @@ export function encodeCommitSig(sig: CommitSig): Uint8Array {
 
 function decodeCommitSig(bytes: Uint8Array): CommitSig {
   let flag = 0
-  const sig: Omit<CommitSig, 'blockIdFlag'> = { validatorAddress: new Uint8Array(0), timestamp: { seconds: 0, nanos: 0 }, signature: new Uint8Array(0) }
+  const sig: Omit<CommitSig, 'blockIdFlag'> = {
+    validatorAddress: new Uint8Array(0),
+    timestamp: { seconds: 0, nanos: 0 },
+    signature: new Uint8Array(0),
+  }
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: flag = r.uint32(); break
-      case 2: sig.validatorAddress = r.bytes(); break
-      case 3: sig.timestamp = decodeTimestamp(r.bytes()); break
-      case 4: sig.signature = r.bytes(); break
-      default: r.skip()
+      case 1:
+        flag = r.uint32()
+        break
+      case 2:
+        sig.validatorAddress = r.bytes()
+        break
+      case 3:
+        sig.timestamp = decodeTimestamp(r.bytes())
+        break
+      case 4:
+        sig.signature = r.bytes()
+        break
+      default:
+        r.skip()
     }
   }
   return { blockIdFlag: toBlockIdFlag(flag), ...sig }
@@ -195,11 +237,20 @@ export function decodeCommit(bytes: Uint8Array): Commit {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: c.height = r.int64Number(); break
-      case 2: c.round = r.int32(); break
-      case 3: c.blockId = decodeBlockId(r.bytes()); break
-      case 4: c.signatures.push(decodeCommitSig(r.bytes())); break
-      default: r.skip()
+      case 1:
+        c.height = r.int64Number()
+        break
+      case 2:
+        c.round = r.int32()
+        break
+      case 3:
+        c.blockId = decodeBlockId(r.bytes())
+        break
+      case 4:
+        c.signatures.push(decodeCommitSig(r.bytes()))
+        break
+      default:
+        r.skip()
     }
   }
   return c
@@ -236,15 +287,32 @@ export function decodeVote(bytes: Uint8Array): Vote {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: type = r.uint32(); break
-      case 2: v.height = r.int64Number(); break
-      case 3: v.round = r.int32(); break
-      case 4: v.blockId = decodeBlockId(r.bytes()); break
-      case 5: v.timestamp = decodeTimestamp(r.bytes()); break
-      case 6: v.validatorAddress = r.bytes(); break
-      case 7: v.validatorIndex = r.int32(); break
-      case 8: v.signature = r.bytes(); break
-      default: r.skip()
+      case 1:
+        type = r.uint32()
+        break
+      case 2:
+        v.height = r.int64Number()
+        break
+      case 3:
+        v.round = r.int32()
+        break
+      case 4:
+        v.blockId = decodeBlockId(r.bytes())
+        break
+      case 5:
+        v.timestamp = decodeTimestamp(r.bytes())
+        break
+      case 6:
+        v.validatorAddress = r.bytes()
+        break
+      case 7:
+        v.validatorIndex = r.int32()
+        break
+      case 8:
+        v.signature = r.bytes()
+        break
+      default:
+        r.skip()
     }
   }
   if (type !== SignedMsgType.Prevote && type !== SignedMsgType.Precommit) throw new Error(`invalid vote type ${type}`)
@@ -278,14 +346,29 @@ export function decodeProposal(bytes: Uint8Array): Proposal {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: type = r.uint32(); break
-      case 2: p.height = r.int64Number(); break
-      case 3: p.round = r.int32(); break
-      case 4: p.polRound = r.int32(); break
-      case 5: p.blockId = decodeBlockId(r.bytes()); break
-      case 6: p.timestamp = decodeTimestamp(r.bytes()); break
-      case 7: p.signature = r.bytes(); break
-      default: r.skip()
+      case 1:
+        type = r.uint32()
+        break
+      case 2:
+        p.height = r.int64Number()
+        break
+      case 3:
+        p.round = r.int32()
+        break
+      case 4:
+        p.polRound = r.int32()
+        break
+      case 5:
+        p.blockId = decodeBlockId(r.bytes())
+        break
+      case 6:
+        p.timestamp = decodeTimestamp(r.bytes())
+        break
+      case 7:
+        p.signature = r.bytes()
+        break
+      default:
+        r.skip()
     }
   }
   if (type !== SignedMsgType.Proposal) throw new Error(`invalid proposal type ${type}`)
@@ -315,12 +398,23 @@ export function decodeEvidence(bytes: Uint8Array): DuplicateVoteEvidence {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: voteA = decodeVote(r.bytes()); break
-      case 2: voteB = decodeVote(r.bytes()); break
-      case 3: totalVotingPower = r.int64(); break
-      case 4: validatorPower = r.int64(); break
-      case 5: timestamp = decodeTimestamp(r.bytes()); break
-      default: r.skip()
+      case 1:
+        voteA = decodeVote(r.bytes())
+        break
+      case 2:
+        voteB = decodeVote(r.bytes())
+        break
+      case 3:
+        totalVotingPower = r.int64()
+        break
+      case 4:
+        validatorPower = r.int64()
+        break
+      case 5:
+        timestamp = decodeTimestamp(r.bytes())
+        break
+      default:
+        r.skip()
     }
   }
   if (!voteA || !voteB) throw new Error('duplicate vote evidence without both votes')
@@ -395,7 +489,9 @@ export function decodeBlock(bytes: Uint8Array): Block {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: header = decodeHeader(r.bytes()); break
+      case 1:
+        header = decodeHeader(r.bytes())
+        break
       case 2: {
         const d = new ProtoReader(r.bytes())
         while (d.next()) {
@@ -404,9 +500,14 @@ export function decodeBlock(bytes: Uint8Array): Block {
         }
         break
       }
-      case 3: evidence = decodeEvidenceList(r.bytes()); break
-      case 4: lastCommit = decodeCommit(r.bytes()); break
-      default: r.skip()
+      case 3:
+        evidence = decodeEvidenceList(r.bytes())
+        break
+      case 4:
+        lastCommit = decodeCommit(r.bytes())
+        break
+      default:
+        r.skip()
     }
   }
   if (!header) throw new Error('block without header')
@@ -428,11 +529,20 @@ function decodeProof(bytes: Uint8Array): MerkleProof {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: p.total = r.int64Number(); break
-      case 2: p.index = r.int64Number(); break
-      case 3: p.leafHash = r.bytes(); break
-      case 4: p.aunts.push(r.bytes()); break
-      default: r.skip()
+      case 1:
+        p.total = r.int64Number()
+        break
+      case 2:
+        p.index = r.int64Number()
+        break
+      case 3:
+        p.leafHash = r.bytes()
+        break
+      case 4:
+        p.aunts.push(r.bytes())
+        break
+      default:
+        r.skip()
     }
   }
   return p
@@ -449,10 +559,17 @@ export function decodePart(bytes: Uint8Array): Part {
   const r = new ProtoReader(bytes)
   while (r.next()) {
     switch (r.field) {
-      case 1: part.index = r.uint32(); break
-      case 2: part.bytes = r.bytes(); break
-      case 3: part.proof = decodeProof(r.bytes()); break
-      default: r.skip()
+      case 1:
+        part.index = r.uint32()
+        break
+      case 2:
+        part.bytes = r.bytes()
+        break
+      case 3:
+        part.proof = decodeProof(r.bytes())
+        break
+      default:
+        r.skip()
     }
   }
   return part

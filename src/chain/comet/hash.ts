@@ -1,12 +1,6 @@
 /** CometBFT v0.38 hashes (shared/reference/cometbft-hashing.md §2–§3). */
 import { sha256 } from '../../crypto/index.js'
-import {
-  encodeBlockId,
-  encodeCommitSig,
-  encodeConsensusVersion,
-  encodeEvidence,
-  encodeTimestamp,
-} from './encoding.js'
+import { encodeBlockId, encodeCommitSig, encodeConsensusVersion, encodeEvidence, encodeTimestamp } from './encoding.js'
 import { merkleRoot } from './merkle.js'
 import { ProtoWriter } from './proto.js'
 import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, ExecTxResult, Header } from './types.js'
@@ -51,9 +45,7 @@ export function hashConsensusParams(params: ConsensusParams): Uint8Array {
 
 /** `TxResultsHash`: Merkle root over each ExecTxResult cut to {code, data, gas_wanted, gas_used}. */
 export function hashTxResults(results: ExecTxResult[]): Uint8Array {
-  return merkleRoot(
-    results.map((r) => new ProtoWriter().uint(1, r.code).bytes(2, r.data).int(5, r.gasWanted).int(6, r.gasUsed).finish()),
-  )
+  return merkleRoot(results.map((r) => new ProtoWriter().uint(1, r.code).bytes(2, r.data).int(5, r.gasWanted).int(6, r.gasUsed).finish()))
 }
 
 /** `EvidenceList.Hash()`: Merkle root over the concrete evidence protobuf of each item. */

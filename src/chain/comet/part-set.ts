@@ -51,7 +51,8 @@ export function verifyPart(header: PartSetHeader, part: Part): boolean {
 function checkPart(header: PartSetHeader, part: Part): string | undefined {
   if (!Number.isInteger(part.index) || part.index < 0 || part.index >= header.total) return `unexpected part index ${part.index}`
   if (part.bytes.length > BLOCK_PART_SIZE_BYTES) return `part too big: ${part.bytes.length} bytes`
-  if (part.index < header.total - 1 && part.bytes.length !== BLOCK_PART_SIZE_BYTES) return `part ${part.index} is not ${BLOCK_PART_SIZE_BYTES} bytes`
+  if (part.index < header.total - 1 && part.bytes.length !== BLOCK_PART_SIZE_BYTES)
+    return `part ${part.index} is not ${BLOCK_PART_SIZE_BYTES} bytes`
   const invalid = validateMerkleProof(part.proof)
   if (invalid) return `invalid part proof: ${invalid}`
   if (part.proof.index !== part.index || part.proof.total !== header.total) return 'part proof index/total mismatch'
@@ -77,9 +78,7 @@ export function isCompleteBlockId(id: BlockID): boolean {
 /** `BlockID.Equals`: same hash, total and part set hash. */
 export function blockIdEquals(a: BlockID, b: BlockID): boolean {
   return (
-    equalBytes(a.hash, b.hash) &&
-    a.partSetHeader.total === b.partSetHeader.total &&
-    equalBytes(a.partSetHeader.hash, b.partSetHeader.hash)
+    equalBytes(a.hash, b.hash) && a.partSetHeader.total === b.partSetHeader.total && equalBytes(a.partSetHeader.hash, b.partSetHeader.hash)
   )
 }
 

@@ -60,7 +60,8 @@ export class ValidatorSet {
   totalVotingPower(): bigint {
     let sum = 0n
     for (const v of this.validators) sum = safeAddClip(sum, v.votingPower)
-    if (sum > MAX_TOTAL_VOTING_POWER) throw new Error(`total voting power should be guarded to not exceed ${MAX_TOTAL_VOTING_POWER}; got: ${sum}`)
+    if (sum > MAX_TOTAL_VOTING_POWER)
+      throw new Error(`total voting power should be guarded to not exceed ${MAX_TOTAL_VOTING_POWER}; got: ${sum}`)
     return sum
   }
 

@@ -37,7 +37,9 @@ export function verifyCommit(set: ValidatorSet, chainId: string, blockId: BlockI
     if (sig.blockIdFlag === BlockIDFlag.Absent) return
     const val = set.validators[idx]!
     if (!equalBytes(sig.validatorAddress, val.address)) {
-      throw new InvalidCommitError(`invalid commit -- wrong validator address (#${idx}): want ${bytesToUpperHex(val.address)}, got ${bytesToUpperHex(sig.validatorAddress)}`)
+      throw new InvalidCommitError(
+        `invalid commit -- wrong validator address (#${idx}): want ${bytesToUpperHex(val.address)}, got ${bytesToUpperHex(sig.validatorAddress)}`,
+      )
     }
     if (sig.signature.length === 0 || sig.signature.length > MAX_SIGNATURE_SIZE) {
       throw new InvalidCommitError(`invalid commit -- bad signature size (#${idx}): ${sig.signature.length}`)

@@ -22,7 +22,16 @@ const EMPTY = new Uint8Array(0)
 const QUERY_FAILED = 1
 
 export async function answerQuery(req: QueryRequest, state: QueryState): Promise<QueryResponse> {
-  const fail = (log: string): QueryResponse => ({ code: QUERY_FAILED, log, info: '', index: 0n, key: req.data, value: EMPTY, height: req.height, codespace: TX_CODESPACE })
+  const fail = (log: string): QueryResponse => ({
+    code: QUERY_FAILED,
+    log,
+    info: '',
+    index: 0n,
+    key: req.data,
+    value: EMPTY,
+    height: req.height,
+    codespace: TX_CODESPACE,
+  })
   const parts = req.path.split('/').filter((p) => p !== '')
   if (parts[0] !== 'evm' || parts.length < 3) return fail(`unknown query path: ${req.path}`)
   const [, kind, address, slot] = parts as [string, string, string, string | undefined]

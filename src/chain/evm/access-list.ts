@@ -72,7 +72,14 @@ export async function createAccessList(deps: AccessListDeps, state: StateAt, arg
     let result: RunTxResult
     await copy.sm.checkpoint()
     try {
-      result = await runTx(copy.vm, { tx, block, reportAccessList: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+      result = await runTx(copy.vm, {
+        tx,
+        block,
+        reportAccessList: true,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      })
     } catch (err) {
       // The copy is dropped with this request, so its checkpoints need no balancing.
       if (err instanceof CallTimeoutError) throw err

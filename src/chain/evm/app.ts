@@ -37,7 +37,15 @@ import { parseChainId } from '../../config/chain-id.js'
 import { TypedEmitter } from '../../utils/events.js'
 import { silentLogger, type Logger } from '../../utils/logger.js'
 import { BlockHashes } from './block-hashes.js'
-import { CallService, defaultCallOptions, type AccountState, type CallArgs, type CallOptions, type CallResult, type StateAt } from './calls.js'
+import {
+  CallService,
+  defaultCallOptions,
+  type AccountState,
+  type CallArgs,
+  type CallOptions,
+  type CallResult,
+  type StateAt,
+} from './calls.js'
 import { getCommon } from './common.js'
 import { UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
@@ -157,8 +165,17 @@ export class EvmApplication implements Application {
     this.txs = new DecodedTxCache(this.common)
     this.validators = new ValidatorRegistry(opts.db)
     const prepareVm = (vm: VM): void => installValidatorAdmin(vm, opts.genesis.validatorAdmin, this.validators.checkOnly())
-    this.calls = new CallService({ db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h), prepareVm }, { ...defaultCallOptions, ...opts.calls })
-    this.traces = new TraceExecutor({ db: opts.db, common: this.common, blockchain: this.blockHashes, prepareVm, gasCap: opts.calls?.gasCap ?? defaultCallOptions.gasCap })
+    this.calls = new CallService(
+      { db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h), prepareVm },
+      { ...defaultCallOptions, ...opts.calls },
+    )
+    this.traces = new TraceExecutor({
+      db: opts.db,
+      common: this.common,
+      blockchain: this.blockHashes,
+      prepareVm,
+      gasCap: opts.calls?.gasCap ?? defaultCallOptions.gasCap,
+    })
   }
 
   /** Builds and opens an application (loads the head and the state at its root). */
@@ -201,7 +218,13 @@ export class EvmApplication implements Application {
   async info(): Promise<InfoResponse> {
     await this.open()
     const height = this.head && this.head.height > this.genesisHeight ? this.head.height : 0
-    return { data: 'nodectl-evm', version: String(APP_VERSION), appVersion: APP_VERSION, lastBlockHeight: height, lastBlockAppHash: this.head?.stateRoot ?? EMPTY }
+    return {
+      data: 'nodectl-evm',
+      version: String(APP_VERSION),
+      appVersion: APP_VERSION,
+      lastBlockHeight: height,
+      lastBlockAppHash: this.head?.stateRoot ?? EMPTY,
+    }
   }
 
   async initChain(req: InitChainRequest): Promise<InitChainResponse> {
@@ -216,14 +239,25 @@ export class EvmApplication implements Application {
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
     this.genesisHeight = genesisHeight
     const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
-    const block = createGenesisEvmBlock({ chainId: this.opts.chainId, height: genesisHeight, stateRoot, gasLimit: this.gasLimit, baseFee: initialBaseFee(this.opts.genesis.feeMarket), timestamp: req.time.seconds })
+    const block = createGenesisEvmBlock({
+      chainId: this.opts.chainId,
+      height: genesisHeight,
+      stateRoot,
+      gasLimit: this.gasLimit,
+      baseFee: initialBaseFee(this.opts.genesis.feeMarket),
+      timestamp: req.time.seconds,
+    })
     this.store.stageParams({ gasLimit: this.gasLimit, genesisHeight })
     this.validators.initGenesis(req.validators)
     this.store.stageBlock(block, [])
     this.store.stageHead({ height: genesisHeight, stateRoot })
     this.head = { height: genesisHeight, stateRoot, block }
     this.store.setHead(block)
-    this.log.info('genesis state created', { accounts: this.opts.genesis.accounts.length, stateRoot: bytesToHex(stateRoot), hash: bytesToHex(block.hash) })
+    this.log.info('genesis state created', {
+      accounts: this.opts.genesis.accounts.length,
+      stateRoot: bytesToHex(stateRoot),
+      hash: bytesToHex(block.hash),
+    })
     return { validators: [], appHash: stateRoot }
   }
 
@@ -234,7 +268,11 @@ export class EvmApplication implements Application {
     } catch (err) {
       tx = err instanceof Error ? err : new TxDecodeError(String(err))
     }
-    return checkTransaction(tx, { gasLimit: this.gasLimit, minGasPrice: this.opts.minGasPrice ?? 0n, allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true })
+    return checkTransaction(tx, {
+      gasLimit: this.gasLimit,
+      minGasPrice: this.opts.minGasPrice ?? 0n,
+      allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
+    })
   }
 
   /**
@@ -293,7 +331,13 @@ export class EvmApplication implements Application {
     }
   }
 
-  private async executeAndStage(req: FinalizeBlockRequest, head: Head, env: BlockEnv, decoded: (DecodedTx | Error)[], started: number): Promise<FinalizeBlockResponse> {
+  private async executeAndStage(
+    req: FinalizeBlockRequest,
+    head: Head,
+    env: BlockEnv,
+    decoded: (DecodedTx | Error)[],
+    started: number,
+  ): Promise<FinalizeBlockResponse> {
     const exec = await executeBlock(this.vm!, this.common, env, decoded)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
@@ -302,11 +346,19 @@ export class EvmApplication implements Application {
     this.store.stageBlock(block, records)
     this.store.stageHead({ height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }
-    this.log.debug('executed block', { height: req.height, txs: req.txs.length, executed: exec.executed.length, gasUsed: exec.gasUsed, ms: Math.round(performance.now() - started) })
+    this.log.debug('executed block', {
+      height: req.height,
+      txs: req.txs.length,
+      executed: exec.executed.length,
+      gasUsed: exec.gasUsed,
+      ms: Math.round(performance.now() - started),
+    })
     return {
       events: createBlockEvents(exec.bloom, env.baseFee),
       txResults: createExecTxResults(exec, records),
-      validatorUpdates: this.opts.validatorUpdates ? this.opts.validatorUpdates(req.height, exec) : this.validators.finishBlock(collectValidatorUpdates(exec)),
+      validatorUpdates: this.opts.validatorUpdates
+        ? this.opts.validatorUpdates(req.height, exec)
+        : this.validators.finishBlock(collectValidatorUpdates(exec)),
       appHash: exec.stateRoot,
     }
   }
@@ -324,7 +376,12 @@ export class EvmApplication implements Application {
     if (this.events.listenerCount('block') > 0) {
       const receipts = pending.records.map(toEvmReceipt)
       try {
-        this.events.emit('block', { block: pending.block, transactions: pending.records.map(toEvmTx), receipts, logs: receipts.flatMap((r) => r.logs) })
+        this.events.emit('block', {
+          block: pending.block,
+          transactions: pending.records.map(toEvmTx),
+          receipts,
+          logs: receipts.flatMap((r) => r.logs),
+        })
       } catch (err) {
         // a subscriber's failure must not fail the consensus commit
         this.log.error('block listener failed', { height: pending.block.number, err })
@@ -456,7 +513,13 @@ export class EvmApplication implements Application {
   /** eth_createAccessList at `height` (default latest): access-list.ts. */
   async createAccessList(args: CallArgs, height?: number): Promise<AccessListResult> {
     const prepareVm = (vm: VM): void => installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators.checkOnly())
-    const deps = { db: this.opts.db, common: this.common, blockchain: this.blockHashes, options: { ...defaultCallOptions, ...this.opts.calls }, prepareVm }
+    const deps = {
+      db: this.opts.db,
+      common: this.common,
+      blockchain: this.blockHashes,
+      options: { ...defaultCallOptions, ...this.opts.calls },
+      prepareVm,
+    }
     return createAccessList(deps, await this.resolveState(height), args)
   }
 

@@ -51,7 +51,17 @@ export function decodeBlockLogs(height: number, raw: Uint8Array): EvmLog[] {
     const transactionHash = bytes(hash)
     for (const log of list(logs)) {
       const [address, topics, data] = list(log)
-      out.push({ address: bytes(address), topics: list(topics).map(bytes), data: bytes(data), blockNumber: height, blockHash, transactionHash, transactionIndex, logIndex: out.length, removed: false })
+      out.push({
+        address: bytes(address),
+        topics: list(topics).map(bytes),
+        data: bytes(data),
+        blockNumber: height,
+        blockHash,
+        transactionHash,
+        transactionIndex,
+        logIndex: out.length,
+        removed: false,
+      })
     }
   }
   return out
@@ -62,7 +72,17 @@ export function toBlockLogs(txs: readonly TxRecord[]): EvmLog[] {
   const out: EvmLog[] = []
   for (const r of txs) {
     r.logs.forEach((l, i) => {
-      out.push({ address: l.address, topics: l.topics, data: l.data, blockNumber: r.height, blockHash: r.blockHash, transactionHash: r.hash, transactionIndex: r.index, logIndex: r.firstLogIndex + i, removed: false })
+      out.push({
+        address: l.address,
+        topics: l.topics,
+        data: l.data,
+        blockNumber: r.height,
+        blockHash: r.blockHash,
+        transactionHash: r.hash,
+        transactionIndex: r.index,
+        logIndex: r.firstLogIndex + i,
+        removed: false,
+      })
     })
   }
   return out

@@ -26,7 +26,14 @@ export function genesisBlockHash(chainId: string, stateRoot: Uint8Array): Uint8A
 }
 
 /** The genesis state shown as a block: no transactions, zero parent hash and miner, empty roots. */
-export function createGenesisEvmBlock(g: { chainId: string; height: number; stateRoot: Uint8Array; gasLimit: bigint; baseFee: bigint; timestamp: number }): EvmBlock {
+export function createGenesisEvmBlock(g: {
+  chainId: string
+  height: number
+  stateRoot: Uint8Array
+  gasLimit: bigint
+  baseFee: bigint
+  timestamp: number
+}): EvmBlock {
   return {
     number: g.height,
     hash: genesisBlockHash(g.chainId, g.stateRoot),
@@ -109,6 +116,15 @@ export function createExecTxResults(exec: BlockExecution, records: readonly Stor
           logs: toEvmLogs(records[e.index]!),
         })
       : []
-    return { code: o.code, data: o.data, log: o.log, info: '', gasWanted: o.gasWanted, gasUsed: o.gasUsed, events, codespace: o.code === TxCode.OK ? '' : TX_CODESPACE }
+    return {
+      code: o.code,
+      data: o.data,
+      log: o.log,
+      info: '',
+      gasWanted: o.gasWanted,
+      gasUsed: o.gasUsed,
+      events,
+      codespace: o.code === TxCode.OK ? '' : TX_CODESPACE,
+    }
   })
 }

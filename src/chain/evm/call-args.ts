@@ -48,13 +48,15 @@ export function pickData(args: CallArgs): Uint8Array {
  */
 export function resolveFees(args: CallArgs, baseFee: bigint): Fees {
   const dynamic = args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined
-  if (args.gasPrice !== undefined) return { gasPrice: args.gasPrice, feeCap: args.gasPrice, tip: args.gasPrice, dynamic: false, given: args.gasPrice > 0n }
+  if (args.gasPrice !== undefined)
+    return { gasPrice: args.gasPrice, feeCap: args.gasPrice, tip: args.gasPrice, dynamic: false, given: args.gasPrice > 0n }
   if (!dynamic) return { gasPrice: 0n, feeCap: 0n, tip: 0n, dynamic: false, given: false }
   const feeCap = args.maxFeePerGas ?? 0n
   const tip = args.maxPriorityFeePerGas ?? 0n
   if (feeCap < tip) throw new CallArgsError(`maxFeePerGas (${feeCap}) < maxPriorityFeePerGas (${tip})`)
   const given = feeCap > 0n || tip > 0n
-  if (given && feeCap < baseFee) throw new CallArgsError(`max fee per gas less than block base fee: maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`)
+  if (given && feeCap < baseFee)
+    throw new CallArgsError(`max fee per gas less than block base fee: maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`)
   const gasPrice = given ? (baseFee + tip < feeCap ? baseFee + tip : feeCap) : 0n
   return { gasPrice, feeCap, tip, dynamic: true, given }
 }
@@ -62,7 +64,10 @@ export function resolveFees(args: CallArgs, baseFee: bigint): Fees {
 /** An unsigned transaction whose sender is `from` (no impersonation constructor in tx v10). */
 export function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: bigint, from: Address, common: Common): TypedTransaction {
   const base = { nonce: 0n, gasLimit, to: args.to ? new Address(args.to) : undefined, value: args.value ?? 0n, data }
-  const accessList = (args.accessList ?? []).map((i) => ({ address: bytesToHex(i.address) as `0x${string}`, storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`) }))
+  const accessList = (args.accessList ?? []).map((i) => ({
+    address: bytesToHex(i.address) as `0x${string}`,
+    storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`),
+  }))
   const opts = { common, freeze: false }
   let tx: TypedTransaction
   if (fees.dynamic) tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, accessList }, opts)

@@ -76,7 +76,10 @@ export class CallService {
   private copies = new Map<number, Promise<StateCopy>>()
   private readonly results = new CallResultCache<CallResult>()
 
-  constructor(private readonly deps: CallServiceDeps, private readonly opts: CallOptions = defaultCallOptions) {}
+  constructor(
+    private readonly deps: CallServiceDeps,
+    private readonly opts: CallOptions = defaultCallOptions,
+  ) {}
 
   /** Drops every state copy and remembered call (called when a block commits). */
   invalidate(): void {
@@ -104,7 +107,8 @@ export class CallService {
       const want = gas * fees.feeCap + value
       if (want > 0n) {
         const balance = (await copy.sm.getAccount(from))?.balance ?? 0n
-        if (balance < want) throw new VmExecutionError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`)
+        if (balance < want)
+          throw new VmExecutionError(`insufficient funds for gas * price + value: address ${from.toString()} have ${balance} want ${want}`)
       }
       return copy.vm.evm.runCall({
         block: copy.block(fees.given ? copy.state.env.baseFee : 0n),
@@ -146,7 +150,8 @@ export class CallService {
         if (hi > allowance) hi = allowance
       }
       const block = copy.block(fees.given ? copy.state.env.baseFee : 0n)
-      const attempt = (gas: bigint): Promise<RunTxResult | undefined> => this.tryTx(copy, block, buildTx(args, data, fees, gas, from, this.deps.common))
+      const attempt = (gas: bigint): Promise<RunTxResult | undefined> =>
+        this.tryTx(copy, block, buildTx(args, data, fees, gas, from, this.deps.common))
       // A plain transfer is tried at 21,000 first (an access list can make it cost more).
       if (args.to && data.length === 0 && hi >= TX_GAS && (await copy.sm.getCode(new Address(args.to))).length === 0) {
         const plain = await attempt(TX_GAS)
@@ -239,13 +244,22 @@ export class CallService {
   private async tryTx(copy: StateCopy, block: Block, tx: TypedTransaction): Promise<RunTxResult | undefined> {
     await copy.sm.checkpoint()
     try {
-      return await runTx(copy.vm, { tx, block, skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+      return await runTx(copy.vm, {
+        tx,
+        block,
+        skipBalance: true,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      })
     } catch (err) {
       if (err instanceof CallTimeoutError) throw err
       const msg = err instanceof Error ? err.message : String(err)
       if (msg.includes('INTRINSIC_GAS_TOO_LOW')) return undefined
       if (msg.includes("is less than the block's baseFeePerGas")) {
-        throw new CallArgsError(`max fee per gas less than block base fee: address ${tx.getSenderAddress().toString()}, maxFeePerGas: ${'maxFeePerGas' in tx ? tx.maxFeePerGas : 0n}, baseFee: ${block.header.baseFeePerGas}`)
+        throw new CallArgsError(
+          `max fee per gas less than block base fee: address ${tx.getSenderAddress().toString()}, maxFeePerGas: ${'maxFeePerGas' in tx ? tx.maxFeePerGas : 0n}, baseFee: ${block.header.baseFeePerGas}`,
+        )
       }
       // not one of runTx's up-front refusals: the EVM threw mid-execution
       this.discard(copy)

@@ -65,8 +65,20 @@ export function createTxEvents(tx: TxEventInput): AbciEvent[] {
   const ethereum: [string, string][] = [['sender', sender]]
   if (recipient) ethereum.push(['recipient', recipient])
   events.push(event('ethereum', ethereum))
-  if (tx.logs.length > 0) events.push(event('tx_log', tx.logs.map((l) => ['txLog', encodeTxLog(l)])))
-  events.push(event('message', [['module', 'evm'], ['sender', sender], ['action', MSG_ETHEREUM_TX_ACTION]]))
+  if (tx.logs.length > 0)
+    events.push(
+      event(
+        'tx_log',
+        tx.logs.map((l) => ['txLog', encodeTxLog(l)]),
+      ),
+    )
+  events.push(
+    event('message', [
+      ['module', 'evm'],
+      ['sender', sender],
+      ['action', MSG_ETHEREUM_TX_ACTION],
+    ]),
+  )
   return events
 }
 

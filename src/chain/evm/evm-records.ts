@@ -132,7 +132,12 @@ export function decodeTxRecord(hash: Uint8Array, bytes: Uint8Array): TxRecord {
 
 /** The EvmTx of a record (gasPrice of a 1559 tx is the effective price, as mined). */
 export function toEvmTx(r: TxRecord): EvmTx {
-  return evmTxOf(r.raw, r.hash, r.from, { blockNumber: r.height, blockHash: r.blockHash, transactionIndex: r.index, effectiveGasPrice: r.effectiveGasPrice })
+  return evmTxOf(r.raw, r.hash, r.from, {
+    blockNumber: r.height,
+    blockHash: r.blockHash,
+    transactionIndex: r.index,
+    effectiveGasPrice: r.effectiveGasPrice,
+  })
 }
 
 /** A pooled transaction as the RPC shows it: no block fields; a 1559 tx shows its fee cap as gasPrice. */

@@ -116,7 +116,9 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
         continue
       }
       if (tx.gasLimit > env.gasLimit - gasUsed) {
-        outcomes.push(refused(TxCode.OutOfGas, `gas limit reached: tx gas ${tx.gasLimit}, block gas left ${env.gasLimit - gasUsed}`, tx.gasLimit))
+        outcomes.push(
+          refused(TxCode.OutOfGas, `gas limit reached: tx gas ${tx.gasLimit}, block gas left ${env.gasLimit - gasUsed}`, tx.gasLimit),
+        )
         continue
       }
       let result: RunTxResult
@@ -200,14 +202,20 @@ export function classifyRunTxError(err: unknown, tx: DecodedTx, baseFee: bigint)
   if (nonce) {
     const state = BigInt(nonce[1]!)
     const got = BigInt(nonce[2]!)
-    return [TxCode.InvalidSequence, `${got < state ? 'nonce too low' : 'nonce too high'}: address ${tx.fromHex}, tx: ${got} state: ${state}`]
+    return [
+      TxCode.InvalidSequence,
+      `${got < state ? 'nonce too low' : 'nonce too high'}: address ${tx.fromHex}, tx: ${got} state: ${state}`,
+    ]
   }
   const funds = /(?:upfront cost|max cost) is: (\d+) and the sender's account \(.*?\) only has: (\d+)/.exec(msg)
   if (funds) {
     return [TxCode.InsufficientFunds, `insufficient funds for gas * price + value: address ${tx.fromHex} have ${funds[2]} want ${funds[1]}`]
   }
   if (/is less than the block's baseFeePerGas/.test(msg)) {
-    return [TxCode.InsufficientFee, `max fee per gas less than block base fee: address ${tx.fromHex}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${baseFee}`]
+    return [
+      TxCode.InsufficientFee,
+      `max fee per gas less than block base fee: address ${tx.fromHex}, maxFeePerGas: ${tx.maxFeePerGas}, baseFee: ${baseFee}`,
+    ]
   }
   const intrinsic = /INTRINSIC_GAS_TOO_LOW: tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(msg)
   if (intrinsic) {

@@ -81,5 +81,14 @@ export function createFeeRecipientTxResult(proposer: Uint8Array, feeRecipient: U
     { key: 'validator', value: bytesToUpperHex(proposer), index: true },
     { key: 'recipient', value: bytesToHex(feeRecipient), index: true },
   ]
-  return { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [{ type: FEE_RECIPIENT_EVENT, attributes }], codespace: '' }
+  return {
+    code: 0,
+    data: new Uint8Array(0),
+    log: '',
+    info: '',
+    gasWanted: 0n,
+    gasUsed: 0n,
+    events: [{ type: FEE_RECIPIENT_EVENT, attributes }],
+    codespace: '',
+  }
 }

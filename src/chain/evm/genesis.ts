@@ -86,7 +86,10 @@ export const defaultFeeMarketJson: FeeMarketJson = {
 
 /** An `app_state` that cannot be used; the message starts with the JSON path of the field. */
 export class GenesisError extends Error {
-  constructor(readonly field: string, reason: string) {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
     super(`${field}: ${reason}`)
     this.name = 'GenesisError'
   }
@@ -195,7 +198,8 @@ function data(value: unknown, path: string): Uint8Array {
 
 /** A 32-byte word given as 0x hex of at most 32 bytes (any number of digits), left-padded. */
 function word(value: unknown, path: string, what: string): Uint8Array {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw new GenesisError(path, `${what} is not 0x-prefixed hex of at most 32 bytes`)
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
+    throw new GenesisError(path, `${what} is not 0x-prefixed hex of at most 32 bytes`)
   const digits = value.slice(2).padStart(64, '0')
   return hexToBytes(digits)
 }

@@ -68,5 +68,8 @@ export interface RawReceiptFields {
 /** `Receipt.MarshalBinary`: the consensus encoding the block's receiptsRoot commits to (executor.ts encodes it the same way). */
 export function encodeRawReceipt(r: RawReceiptFields): Uint8Array {
   const logs = r.logs.map((l): [Uint8Array, Uint8Array[], Uint8Array] => [l.address, l.topics, l.data])
-  return encodeReceipt({ status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: logsBloom(r.logs), logs }, r.type as TransactionType)
+  return encodeReceipt(
+    { status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: logsBloom(r.logs), logs },
+    r.type as TransactionType,
+  )
 }

@@ -39,7 +39,11 @@ export class StateCopy {
   /** Whether the running request changed state (then its checkpoint is reverted, else committed). */
   dirty = false
 
-  constructor(readonly vm: VM, readonly state: StateAt, private readonly common: Common) {
+  constructor(
+    readonly vm: VM,
+    readonly state: StateAt,
+    private readonly common: Common,
+  ) {
     installDeadline(vm.evm as EVM, () => {
       if ((++this.checks & (CLOCK_EVERY_CHECKS - 1)) === 0 && performance.now() > this.deadline) throw new CallTimeoutError(this.timeoutMs)
     })
@@ -58,7 +62,10 @@ export class StateCopy {
     sm.putAccount = async (address, account) => {
       if (!this.dirty) {
         const current = await sm.getAccount(address)
-        const same = current === undefined ? account === undefined || account.isEmpty() : account !== undefined && equalBytes(current.serialize(), account.serialize())
+        const same =
+          current === undefined
+            ? account === undefined || account.isEmpty()
+            : account !== undefined && equalBytes(current.serialize(), account.serialize())
         if (!same) this.dirty = true
       }
       return putAccount(address, account)

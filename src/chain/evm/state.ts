@@ -35,7 +35,12 @@ function createTrie(db: TrieDb | OverlayTrieDb, common: Common, root: Uint8Array
 }
 
 /** The consensus VM: its writes are staged into the shared Database's height batch. */
-export async function createConsensusVm(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root?: Uint8Array): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
+export async function createConsensusVm(
+  db: Database,
+  common: Common,
+  blockchain: EVMMockBlockchainInterface,
+  root?: Uint8Array,
+): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
   const trie = createTrie(new TrieDb(db), common, undefined, 0)
   const caches = createCaches()
   const stateManager = new MerkleStateManager({ trie, common, caches })

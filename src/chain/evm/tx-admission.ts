@@ -25,11 +25,17 @@ export function checkTransaction(tx: DecodedTx | Error, rules: AdmissionRules): 
   if (tx.chainId === undefined && !rules.allowUnprotectedTxs) {
     return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', tx.gasLimit)
   }
-  if (tx.gasLimit > rules.gasLimit) return checkResult(TxCode.OutOfGas, `exceeds block gas limit: tx gas ${tx.gasLimit}, block gas limit ${rules.gasLimit}`, tx.gasLimit)
+  if (tx.gasLimit > rules.gasLimit)
+    return checkResult(TxCode.OutOfGas, `exceeds block gas limit: tx gas ${tx.gasLimit}, block gas limit ${rules.gasLimit}`, tx.gasLimit)
   const intrinsic = tx.tx.getIntrinsicGas()
-  if (tx.gasLimit < intrinsic) return checkResult(TxCode.OutOfGas, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, tx.gasLimit)
+  if (tx.gasLimit < intrinsic)
+    return checkResult(TxCode.OutOfGas, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, tx.gasLimit)
   if (tx.maxFeePerGas < rules.minGasPrice) {
-    return checkResult(TxCode.InsufficientFee, `transaction underpriced: gas fee cap ${tx.maxFeePerGas} below the minimum gas price ${rules.minGasPrice}`, tx.gasLimit)
+    return checkResult(
+      TxCode.InsufficientFee,
+      `transaction underpriced: gas fee cap ${tx.maxFeePerGas} below the minimum gas price ${rules.minGasPrice}`,
+      tx.gasLimit,
+    )
   }
   return checkResult(TxCode.OK, '', tx.gasLimit)
 }
@@ -39,7 +45,12 @@ export function checkTransaction(tx: DecodedTx | Error, rules: AdmissionRules): 
  * stopping at the first that would overflow the block gas limit or `maxTxBytes` (> 0), so a sender's
  * later nonces never precede an earlier one.
  */
-export function selectProposalTxs(txs: readonly Uint8Array[], decode: (raw: Uint8Array) => DecodedTx, gasLimit: bigint, maxTxBytes: number): Uint8Array[] {
+export function selectProposalTxs(
+  txs: readonly Uint8Array[],
+  decode: (raw: Uint8Array) => DecodedTx,
+  gasLimit: bigint,
+  maxTxBytes: number,
+): Uint8Array[] {
   const kept: Uint8Array[] = []
   let gas = 0n
   let bytes = 0

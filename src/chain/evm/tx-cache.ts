@@ -12,7 +12,10 @@ export const DEFAULT_TX_CACHE_SIZE = 20_000
 export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>()
 
-  constructor(private readonly common: Common, private readonly size = DEFAULT_TX_CACHE_SIZE) {}
+  constructor(
+    private readonly common: Common,
+    private readonly size = DEFAULT_TX_CACHE_SIZE,
+  ) {}
 
   /** The decoded form of `raw` (cached); throws TxDecodeError. */
   decode(raw: Uint8Array): DecodedTx {

@@ -46,8 +46,10 @@ export class TxDecodeError extends Error {}
 export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   if (raw.length === 0) throw new TxDecodeError('typed transaction too short')
   const first = raw[0]!
-  if (first === TxType.Blob) throw new TxDecodeError('transaction type not supported: blob transactions (EIP-4844) are not accepted by this chain')
-  if (first === TxType.SetCode) throw new TxDecodeError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
+  if (first === TxType.Blob)
+    throw new TxDecodeError('transaction type not supported: blob transactions (EIP-4844) are not accepted by this chain')
+  if (first === TxType.SetCode)
+    throw new TxDecodeError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
   if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
@@ -75,7 +77,8 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   } else {
     chainId = (tx as TypedTransaction & { chainId: bigint }).chainId
   }
-  if (chainId !== undefined && chainId !== common.chainId()) throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
+  if (chainId !== undefined && chainId !== common.chainId())
+    throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
   // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
   // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the frozen tx's cache.

@@ -34,7 +34,10 @@ const DOMAIN_FIELDS: Fields = [
 const TYPE_PATTERN = /^([A-Za-z]\w*)((?:\[\d*\])*)$/
 /** geth's validPrimitiveTypes: bytes1..bytes32, and (u)int8..(u)int256 in steps of 8; bare `int`/`uint` mean 256 bits. */
 const ATOMIC_TYPES = new Set(['address', 'bool', 'string', 'bytes', 'int', 'uint'])
-for (let n = 1; n <= 32; n++) ATOMIC_TYPES.add(`bytes${n}`).add(`int${n * 8}`).add(`uint${n * 8}`)
+for (let n = 1; n <= 32; n++)
+  ATOMIC_TYPES.add(`bytes${n}`)
+    .add(`int${n * 8}`)
+    .add(`uint${n * 8}`)
 /** EIP-712 prefix of the signed digest: 0x19 (EIP-191) and version byte 0x01 (structured data). */
 const DIGEST_PREFIX = new Uint8Array([0x19, 0x01])
 
@@ -99,7 +102,8 @@ function validateTypes(types: TypedData['types']): void {
       if (field.type === key) throw new TypedDataError(`type "${key}" cannot reference itself`)
       const base = TYPE_PATTERN.exec(field.type)?.[1]
       if (base === undefined) throw new TypedDataError(`type "${key}" field "${field.name}": unknown reference type "${field.type}"`)
-      if (!ATOMIC_TYPES.has(base) && !Object.hasOwn(types, base)) throw new TypedDataError(`type "${key}" field "${field.name}": reference type "${field.type}" is undefined`)
+      if (!ATOMIC_TYPES.has(base) && !Object.hasOwn(types, base))
+        throw new TypedDataError(`type "${key}" field "${field.name}": reference type "${field.type}" is undefined`)
     })
   }
 }
@@ -116,7 +120,8 @@ class Encoder {
   hashStruct(type: string, value: Record<string, unknown>, path: string): Uint8Array {
     const fields = this.types.get(type)!
     for (const key of Object.keys(value)) {
-      if (value[key] != null && !fields.some((f) => f.name === key)) throw new TypedDataError(`there is extra data provided in the message: field "${path}${key}" is not in type ${type}`)
+      if (value[key] != null && !fields.some((f) => f.name === key))
+        throw new TypedDataError(`there is extra data provided in the message: field "${path}${key}" is not in type ${type}`)
     }
     const parts = [this.typeHash(type)]
     for (const field of fields) {
@@ -134,7 +139,15 @@ class Encoder {
       const deps = new Set<string>()
       this.collectDependencies(type, deps)
       deps.delete(type)
-      const encoded = [type, ...[...deps].sort()].map((t) => `${t}(${this.types.get(t)!.map((f) => `${f.type} ${f.name}`).join(',')})`).join('')
+      const encoded = [type, ...[...deps].sort()]
+        .map(
+          (t) =>
+            `${t}(${this.types
+              .get(t)!
+              .map((f) => `${f.type} ${f.name}`)
+              .join(',')})`,
+        )
+        .join('')
       hash = keccak256(utf8ToBytes(encoded))
       this.typeHashes.set(type, hash)
     }
@@ -178,7 +191,8 @@ function encodeAtomic(type: string, value: unknown, fail: (reason: string) => Ty
     return bigintToBytes(value ? 1n : 0n, 32)
   }
   if (type === 'address') {
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw fail(`${show(value)} is not a 0x-prefixed 20-byte hex address`)
+    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value))
+      throw fail(`${show(value)} is not a 0x-prefixed 20-byte hex address`)
     return bigintToBytes(BigInt(value), 32)
   }
   if (type.startsWith('bytes')) {

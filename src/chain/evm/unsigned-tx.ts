@@ -41,7 +41,16 @@ export function createUnsignedTx(fields: UnsignedTxFields): UnsignedTx {
   let tx: TypedTransaction
   let legacy = false
   if (fields.maxFeePerGas !== undefined) {
-    tx = createFeeMarket1559Tx({ ...base, chainId: fields.chainId, maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 0n, accessList }, opts)
+    tx = createFeeMarket1559Tx(
+      {
+        ...base,
+        chainId: fields.chainId,
+        maxFeePerGas: fields.maxFeePerGas,
+        maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 0n,
+        accessList,
+      },
+      opts,
+    )
   } else if (fields.accessList !== undefined) {
     tx = createAccessList2930Tx({ ...base, chainId: fields.chainId, gasPrice: fields.gasPrice ?? 0n, accessList }, opts)
   } else {
@@ -53,7 +62,9 @@ export function createUnsignedTx(fields: UnsignedTxFields): UnsignedTx {
     signingHash: tx.getHashedMessageToSign(),
     serializeSigned: ({ r, s, recovery }) => {
       // Legacy: `convertV` turns the recovery id into EIP-155's v = 35 + 2·chainId + recovery.
-      const signed = legacy ? (tx as ReturnType<typeof createLegacyTx>).addSignature(BigInt(recovery), r, s, true) : tx.addSignature(BigInt(recovery), r, s)
+      const signed = legacy
+        ? (tx as ReturnType<typeof createLegacyTx>).addSignature(BigInt(recovery), r, s, true)
+        : tx.addSignature(BigInt(recovery), r, s)
       return signed.serialize()
     },
   }

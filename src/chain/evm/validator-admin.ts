@@ -86,7 +86,12 @@ export function encodeRevertReason(reason: string): Uint8Array {
  * The precompile's logic, independent of the EVM plumbing: checks the frame and the input, then
  * hands the update to `sink`. Returns the revert reason, or undefined on success.
  */
-export function runSetValidator(admin: Uint8Array | undefined, frame: CallFrame, data: Uint8Array, sink: ValidatorUpdateSink): string | undefined {
+export function runSetValidator(
+  admin: Uint8Array | undefined,
+  frame: CallFrame,
+  data: Uint8Array,
+  sink: ValidatorUpdateSink,
+): string | undefined {
   if (frame.isStatic) return 'setValidator cannot be called in a static context'
   if (frame.depth !== 0 || frame.delegatecall) return 'setValidator must be called directly by a transaction'
   if (admin === undefined || !equalBytes(frame.caller, admin)) return 'caller is not the validator admin'
@@ -121,13 +126,28 @@ export function installValidatorAdmin(vm: VM, admin: Uint8Array | undefined, sin
   const precompile = (input: PrecompileInput): ExecResult => {
     const message = current
     current = undefined
-    if (input.gasLimit < SET_VALIDATOR_GAS) return { returnValue: new Uint8Array(0), executionGasUsed: input.gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) }
+    if (input.gasLimit < SET_VALIDATOR_GAS)
+      return {
+        returnValue: new Uint8Array(0),
+        executionGasUsed: input.gasLimit,
+        exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS),
+      }
     const frame: CallFrame = message
-      ? { caller: message.caller.bytes, value: message.value, depth: message.depth, isStatic: message.isStatic, delegatecall: message.delegatecall }
+      ? {
+          caller: message.caller.bytes,
+          value: message.value,
+          depth: message.depth,
+          isStatic: message.isStatic,
+          delegatecall: message.delegatecall,
+        }
       : { caller: new Uint8Array(20), value: 0n, depth: -1, isStatic: false, delegatecall: false }
     const reason = runSetValidator(admin, frame, input.data, sink)
     if (reason === undefined) return { returnValue: new Uint8Array(0), executionGasUsed: SET_VALIDATOR_GAS }
-    return { returnValue: encodeRevertReason(reason), executionGasUsed: SET_VALIDATOR_GAS, exceptionError: new EVMError(EVMError.errorMessages.REVERT) }
+    return {
+      returnValue: encodeRevertReason(reason),
+      executionGasUsed: SET_VALIDATOR_GAS,
+      exceptionError: new EVMError(EVMError.errorMessages.REVERT),
+    }
   }
   addCustomPrecompile(vm.evm, { address: new Address(VALIDATOR_ADMIN_ADDRESS), function: precompile })
   wrapExecuteCall<MessageLike>(vm.evm, (message) => {

@@ -124,7 +124,10 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
  * CometBFT's UpdateWithChangeSet; the reason when not. A validator added earlier in the same block
  * and then removed cancels out (it was never in the set).
  */
-export function checkChangeSet(committed: ReadonlyMap<string, ValidatorUpdate> | undefined, changes: readonly ValidatorUpdate[]): UpdateVerdict {
+export function checkChangeSet(
+  committed: ReadonlyMap<string, ValidatorUpdate> | undefined,
+  changes: readonly ValidatorUpdate[],
+): UpdateVerdict {
   if (!committed) return 'validator set unknown to the application'
   const byKey = new Map<string, ValidatorUpdate>()
   for (const u of changes) {

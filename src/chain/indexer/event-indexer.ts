@@ -12,8 +12,30 @@ import { prefixEnd } from '../../db/prefixes.js'
 import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../../primitives/hex.js'
 import { hashTx } from '../comet/hash.js'
 import type { AbciEvent, Block, ExecTxResult, TxResult } from '../comet/types.js'
-import { QueryOp, ReservedKey, eventTypeOf, foldHex, matchQuery, matchValue, type EventMap, type Query, type QueryCondition } from '../comet/query/index.js'
-import { BLOCK_ATTR_TAIL, IndexKind, TX_ATTR_TAIL, attrPrefix, attrValueOf, indexKey, readU32, readU64, u32, u64, type TxLocation } from './index-keys.js'
+import {
+  QueryOp,
+  ReservedKey,
+  eventTypeOf,
+  foldHex,
+  matchQuery,
+  matchValue,
+  type EventMap,
+  type Query,
+  type QueryCondition,
+} from '../comet/query/index.js'
+import {
+  BLOCK_ATTR_TAIL,
+  IndexKind,
+  TX_ATTR_TAIL,
+  attrPrefix,
+  attrValueOf,
+  indexKey,
+  readU32,
+  readU64,
+  u32,
+  u64,
+  type TxLocation,
+} from './index-keys.js'
 
 export interface EventIndexerOptions {
   db: Database
@@ -125,9 +147,16 @@ export class EventIndexer {
     const attrs = query.conditions.filter((c) => !RESERVED.has(c.tag))
     let heights: number[]
     if (attrs.length > 0) {
-      heights = [...new Set((await this.scanAttr(IndexKind.blockAttr, attrs[0]!, BLOCK_ATTR_TAIL)).map((k) => readU64(k, k.length - BLOCK_ATTR_TAIL)))]
+      heights = [
+        ...new Set(
+          (await this.scanAttr(IndexKind.blockAttr, attrs[0]!, BLOCK_ATTR_TAIL)).map((k) => readU64(k, k.length - BLOCK_ATTR_TAIL)),
+        ),
+      ]
     } else {
-      const keys = await this.opts.db.keys({ gte: indexKey(IndexKind.blockHeight, u64(range.lo)), lt: indexKey(IndexKind.blockHeight, u64(range.hi + 1)) })
+      const keys = await this.opts.db.keys({
+        gte: indexKey(IndexKind.blockHeight, u64(range.lo)),
+        lt: indexKey(IndexKind.blockHeight, u64(range.hi + 1)),
+      })
       heights = keys.map((k) => readU64(k, 2))
     }
     const out: number[] = []
@@ -141,7 +170,15 @@ export class EventIndexer {
         continue
       }
       const events = await this.opts.loadBlockEvents(height)
-      if (events && matchReservedAndEvents(query.conditions.filter((c) => c.tag !== ReservedKey.event), reserved, events)) out.push(height)
+      if (
+        events &&
+        matchReservedAndEvents(
+          query.conditions.filter((c) => c.tag !== ReservedKey.event),
+          reserved,
+          events,
+        )
+      )
+        out.push(height)
     }
     return out
   }
@@ -171,7 +208,10 @@ export class EventIndexer {
         }
       }
     } else {
-      const keys = await this.opts.db.keys({ gte: indexKey(IndexKind.txHeight, u64(range.lo)), lt: indexKey(IndexKind.txHeight, u64(range.hi + 1)) })
+      const keys = await this.opts.db.keys({
+        gte: indexKey(IndexKind.txHeight, u64(range.lo)),
+        lt: indexKey(IndexKind.txHeight, u64(range.hi + 1)),
+      })
       locs = keys.map((k) => ({ height: readU64(k, 2), index: readU32(k, 10) }))
     }
     return locs.filter((l) => l.height >= range.lo && l.height <= range.hi).sort((a, b) => a.height - b.height || a.index - b.index)

@@ -6,7 +6,9 @@ import { RpcCommand } from '../../cli/rpc-command.js'
 
 export default class FilterChanges extends RpcCommand {
   static override summary = 'Poll a filter.'
-  static override description = 'Returns what the filter collected since the last poll with eth_getFilterChanges: logs for a logs filter, block hashes or transaction hashes for the others.'
+  static override description =
+    'Returns what the filter collected since the last poll with eth_getFilterChanges: logs for a logs filter, block hashes or ' +
+    'transaction hashes for the others.'
   static override examples = ['<%= config.bin %> <%= command.id %> 0x3b9f...', '<%= config.bin %> <%= command.id %> 0x3b9f... --json']
   static override args = { id: Args.string({ description: 'Filter id', required: true }) }
 

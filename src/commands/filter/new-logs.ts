@@ -14,8 +14,13 @@ export interface NewFilterResult {
 
 export default class FilterNewLogs extends RpcCommand {
   static override summary = 'Install a logs filter.'
-  static override description = 'Installs a polled logs filter with eth_newFilter and prints its id; read it with "filter changes <id>". The node removes filters not polled for 5 minutes.'
-  static override examples = ['<%= config.bin %> <%= command.id %> --address 0x5FbDB2315678afecb367f032d93F642f64180aa3', '<%= config.bin %> <%= command.id %> --from 0 --topic 0xddf2...b3ef --json']
+  static override description =
+    'Installs a polled logs filter with eth_newFilter and prints its id; read it with "filter changes <id>". The node removes filters ' +
+    'not polled for 5 minutes.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --address 0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    '<%= config.bin %> <%= command.id %> --from 0 --topic 0xddf2...b3ef --json',
+  ]
   static override flags = {
     from: Flags.string({ summary: 'First block (number or tag) [default: latest].' }),
     to: Flags.string({ summary: 'Last block (number or tag) [default: latest].' }),
@@ -25,7 +30,13 @@ export default class FilterNewLogs extends RpcCommand {
   async run(): Promise<NewFilterResult> {
     const { flags } = await this.parse(FilterNewLogs)
     const id = await (await this.httpClient(flags)).call<string>('eth_newFilter', [buildLogFilter(flags)])
-    if (!this.jsonEnabled()) this.log(keyValueTable([['filter id', id], ['kind', 'logs']]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['filter id', id],
+          ['kind', 'logs'],
+        ]),
+      )
     return { id, kind: 'logs' }
   }
 }

@@ -30,7 +30,10 @@ export interface WatchResult {
 
 export default class FilterWatch extends RpcCommand {
   static override summary = 'Install a filter and print its changes as they come.'
-  static override description = 'Installs a logs, blocks or pending-transactions filter and polls it with eth_getFilterChanges every --interval ms, printing one line per change (JSON lines with --json) until Ctrl-C; the filter is uninstalled on exit. Survives node restarts: it waits for the node and installs the filter again.'
+  static override description =
+    'Installs a logs, blocks or pending-transactions filter and polls it with eth_getFilterChanges every --interval ms, printing one ' +
+    'line per change (JSON lines with --json) until Ctrl-C; the filter is uninstalled on exit. Survives node restarts: it waits for ' +
+    'the node and installs the filter again.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> blocks',
     '<%= config.bin %> <%= command.id %> logs --address 0x5FbDB2315678afecb367f032d93F642f64180aa3 --json',
@@ -62,13 +65,14 @@ export default class FilterWatch extends RpcCommand {
     }
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
-    const sleep = (ms: number): Promise<void> => new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      wake = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
+    const sleep = (ms: number): Promise<void> =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms)
+        wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
     let changes = 0
     let retryDelay = flags.interval
     try {

@@ -5,8 +5,13 @@ import { accountArgs, describeAccount, KeystoreCommand, keyResultOf, type KeyRes
 export default class KeysDelete extends KeystoreCommand {
   static override summary = 'Delete an account from the key store.'
   static override description =
-    'Removes the key file and the name of the account given by name or address (any letter case). Asks for a confirmation on the terminal unless --yes is given; without a terminal and without --yes it refuses. Without a backup of the file (keys export --keystore) or of the private key, the account is lost for good. Needs no passphrase.'
-  static override examples = ['<%= config.bin %> <%= command.id %> alice', '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --yes --json']
+    'Removes the key file and the name of the account given by name or address (any letter case). Asks for a confirmation on the ' +
+    'terminal unless --yes is given; without a terminal and without --yes it refuses. Without a backup of the file (keys export ' +
+    '--keystore) or of the private key, the account is lost for good. Needs no passphrase.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> alice',
+    '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --yes --json',
+  ]
   static override args = accountArgs
   static override flags = {
     yes: Flags.boolean({ char: 'y', summary: 'Delete without asking for a confirmation.' }),
@@ -16,7 +21,11 @@ export default class KeysDelete extends KeystoreCommand {
     const { args, flags } = await this.parse(KeysDelete)
     const store = this.openKeyStore(flags)
     const account = keyResultOf(await store.find(args.account))
-    await this.confirmOrStop(flags.yes, `Delete ${describeAccount(account)}? Without a backup its funds are lost for good.`, `not deleting ${account.address}`)
+    await this.confirmOrStop(
+      flags.yes,
+      `Delete ${describeAccount(account)}? Without a backup its funds are lost for good.`,
+      `not deleting ${account.address}`,
+    )
     const result = keyResultOf(await store.delete(account.address))
     this.log(`Deleted ${describeAccount(result)}`)
     this.log(`  file ${result.file}`)

@@ -19,7 +19,10 @@ export type KeyExportResult = (KeyResult & { keyFile: KeyFileV3; out: string | n
 export default class KeysExport extends KeystoreCommand {
   static override summary = 'Export an account: its v3 key file, or (unsafe) its raw private key.'
   static override description =
-    'With --keystore, prints the account\'s Web3 Secret Storage v3 file (encrypted; geth, ethers, MetaMask and Foundry import it with its passphrase), or writes it to --out, a new file created with mode 0600 (an existing file is never overwritten); no passphrase is needed. With --unsafe-raw, prints the unencrypted private key in hex after a warning and a confirmation (--yes skips it), once the passphrase opens the file: anyone who sees it controls the account.'
+    "With --keystore, prints the account's Web3 Secret Storage v3 file (encrypted; geth, ethers, MetaMask and Foundry import it with " +
+    'its passphrase), or writes it to --out, a new file created with mode 0600 (an existing file is never overwritten); no passphrase ' +
+    'is needed. With --unsafe-raw, prints the unencrypted private key in hex after a warning and a confirmation (--yes skips it), ' +
+    'once the passphrase opens the file: anyone who sees it controls the account.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> alice --keystore --out ./alice.json',
     '<%= config.bin %> <%= command.id %> alice --keystore > alice.json',
@@ -29,7 +32,10 @@ export default class KeysExport extends KeystoreCommand {
   static override flags = {
     keystore: Flags.boolean({ summary: 'Export the encrypted v3 key file.', exactlyOne: ['keystore', 'unsafe-raw'] }),
     out: Flags.string({ summary: 'Write the key file to this new file instead of stdout.', dependsOn: ['keystore'] }),
-    'unsafe-raw': Flags.boolean({ summary: 'Print the unencrypted private key (needs the passphrase and a confirmation).', exactlyOne: ['keystore', 'unsafe-raw'] }),
+    'unsafe-raw': Flags.boolean({
+      summary: 'Print the unencrypted private key (needs the passphrase and a confirmation).',
+      exactlyOne: ['keystore', 'unsafe-raw'],
+    }),
     yes: Flags.boolean({ char: 'y', summary: 'With --unsafe-raw: print the key without asking for a confirmation.' }),
   }
 
@@ -47,8 +53,14 @@ export default class KeysExport extends KeystoreCommand {
       } else this.log(text)
       return { ...account, keyFile, out: flags.out ?? null }
     }
-    this.warnUser(`this prints the unencrypted private key of ${account.address}: anyone who sees it (screen, terminal scrollback, logs) controls the account`)
-    await this.confirmOrStop(flags.yes, `Print the private key of ${describeAccount(account)}?`, `not printing the private key of ${account.address}`)
+    this.warnUser(
+      `this prints the unencrypted private key of ${account.address}: anyone who sees it (screen, terminal scrollback, logs) controls the account`,
+    )
+    await this.confirmOrStop(
+      flags.yes,
+      `Print the private key of ${describeAccount(account)}?`,
+      `not printing the private key of ${account.address}`,
+    )
     const passphrase = await this.passphrase(flags, `Passphrase of ${account.address}`)
     const { privateKey } = await withSpinner('Decrypting the key', () => store.decrypt(account.address, passphrase))
     const hex = bytesToHex(privateKey)

@@ -13,9 +13,14 @@ import { toChecksumAddress } from '../../primitives/address.js'
 export default class KeysImportKeystore extends KeystoreCommand {
   static override summary = 'Import a v3 key file (geth, ethers, MetaMask, Foundry) into the key store.'
   static override description =
-    "Checks that the file's own passphrase (--password-file, $NODECTL_PASSWORD or a hidden prompt) opens it and that it holds the key of its address, then copies it into <home>/keystore as UTC--<time>--<address>, mode 0600. The key is NOT re-encrypted: the file is kept as is, with its passphrase and key derivation (scrypt or pbkdf2, whatever strength it was written with), so it still opens with the same passphrase here and in the tool it came from; run `keys change-password` to re-encrypt it under a new passphrase with this store's strength. The original file is left untouched. An address already in the key store is refused."
+    "Checks that the file's own passphrase (--password-file, $NODECTL_PASSWORD or a hidden prompt) opens it and that it holds the key " +
+    'of its address, then copies it into <home>/keystore as UTC--<time>--<address>, mode 0600. The key is NOT re-encrypted: the file ' +
+    'is kept as is, with its passphrase and key derivation (scrypt or pbkdf2, whatever strength it was written with), so it still ' +
+    'opens with the same passphrase here and in the tool it came from; run `keys change-password` to re-encrypt it under a new ' +
+    "passphrase with this store's strength. The original file is left untouched. An address already in the key store is refused."
   static override examples = [
-    '<%= config.bin %> <%= command.id %> ~/.ethereum/keystore/UTC--2024-01-01T00-00-00.000000000Z--f39fd6e51aad88f6f4ce6ab8827279cfffb92266 --name alice',
+    '<%= config.bin %> <%= command.id %> ' +
+      '~/.ethereum/keystore/UTC--2024-01-01T00-00-00.000000000Z--f39fd6e51aad88f6f4ce6ab8827279cfffb92266 --name alice',
     '<%= config.bin %> <%= command.id %> ./ethers-wallet.json --password-file ./pass.txt --json',
   ]
   static override args = {

@@ -19,11 +19,15 @@ const PRIVATE_KEY_HEX = /^(0x)?[0-9a-fA-F]{64}$/
 export default class KeysImport extends KeystoreCommand {
   static override summary = 'Import a raw private key into the key store.'
   static override description =
-    'Encrypts a hex private key (64 hex digits, 0x optional) under a new passphrase (a hidden prompt typed twice, or --password-file / $NODECTL_PASSWORD) into a v3 key file in <home>/keystore. The key is read from the argument, from --key-file (its first line), or from a hidden prompt when neither is given. Prefer the file or the prompt: a key on the command line stays in the shell history and is visible in the process list. An address already in the key store is refused.'
+    'Encrypts a hex private key (64 hex digits, 0x optional) under a new passphrase (a hidden prompt typed twice, or --password-file ' +
+    '/ $NODECTL_PASSWORD) into a v3 key file in <home>/keystore. The key is read from the argument, from --key-file (its first line), ' +
+    'or from a hidden prompt when neither is given. Prefer the file or the prompt: a key on the command line stays in the shell ' +
+    'history and is visible in the process list. An address already in the key store is refused.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --name alice',
     '<%= config.bin %> <%= command.id %> --key-file ./alice.key --name alice --password-file ./pass.txt',
-    'NODECTL_PASSWORD=dev <%= config.bin %> <%= command.id %> 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80 --name dev0 --light-kdf',
+    'NODECTL_PASSWORD=dev <%= config.bin %> <%= command.id %> 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80 ' +
+      '--name dev0 --light-kdf',
   ]
   static override args = {
     key: Args.string({ description: 'The private key in hex (visible in shell history: prefer --key-file or the prompt).' }),
@@ -35,8 +39,12 @@ export default class KeysImport extends KeystoreCommand {
 
   async run(): Promise<KeyResult> {
     const { args, flags } = await this.parse(KeysImport)
-    if (args.key !== undefined && flags['key-file'] !== undefined) this.error('give the key as the argument or with --key-file, not both', { exit: 2 })
-    if (args.key !== undefined) this.warnUser('a private key given as an argument is visible in your shell history and in the process list; prefer --key-file or the prompt')
+    if (args.key !== undefined && flags['key-file'] !== undefined)
+      this.error('give the key as the argument or with --key-file, not both', { exit: 2 })
+    if (args.key !== undefined)
+      this.warnUser(
+        'a private key given as an argument is visible in your shell history and in the process list; prefer --key-file or the prompt',
+      )
     const key = parsePrivateKey(await this.readKeyText(args.key, flags['key-file']))
     try {
       const store = this.openKeyStore(flags)
@@ -59,10 +67,15 @@ export default class KeysImport extends KeystoreCommand {
       try {
         return (await readFile(file, 'utf8')).split(/\r?\n/, 1)[0] ?? ''
       } catch (err) {
-        this.error(`cannot read --key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { exit: EXIT_FAILURE })
+        this.error(`cannot read --key-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+          exit: EXIT_FAILURE,
+        })
       }
     }
-    if (!isInteractive()) this.error('no private key: there is no terminal to prompt on; give it with --key-file FILE or as the argument', { exit: EXIT_FAILURE })
+    if (!isInteractive())
+      this.error('no private key: there is no terminal to prompt on; give it with --key-file FILE or as the argument', {
+        exit: EXIT_FAILURE,
+      })
     return promptSecret('Private key (hex)')
   }
 }

@@ -5,7 +5,9 @@ import { listTable } from '../../cli/render.js'
 export default class KeysList extends KeystoreCommand {
   static override summary = 'List the accounts of the key store.'
   static override description =
-    'One row per key file of <home>/keystore (or --keystore-dir), oldest first: name, EIP-55 address, file. Files written by geth, ethers or Foundry into the folder are listed too. With --json, an array of {name, address, file} (name null when the key has none). Needs no passphrase.'
+    'One row per key file of <home>/keystore (or --keystore-dir), oldest first: name, EIP-55 address, file. Files written by geth, ' +
+    'ethers or Foundry into the folder are listed too. With --json, an array of {name, address, file} (name null when the key has ' +
+    'none). Needs no passphrase.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --home ./node0 --json']
 
   async run(): Promise<KeyResult[]> {
@@ -13,7 +15,13 @@ export default class KeysList extends KeystoreCommand {
     const store = this.openKeyStore(flags)
     const keys = (await store.list()).map(keyResultOf)
     if (keys.length === 0) this.log(`No keys in ${store.dir}`)
-    else this.log(listTable(['name', 'address', 'file'], keys.map((k) => [k.name ?? '', k.address, k.file])))
+    else
+      this.log(
+        listTable(
+          ['name', 'address', 'file'],
+          keys.map((k) => [k.name ?? '', k.address, k.file]),
+        ),
+      )
     return keys
   }
 }

@@ -13,8 +13,12 @@ export interface KeyShowResult extends KeyResult {
 export default class KeysShow extends KeystoreCommand {
   static override summary = 'Show one account of the key store.'
   static override description =
-    'Finds the account by its name or its address (any letter case) and shows its name, EIP-55 address, key file, file id and key derivation. Needs no passphrase and never shows the key.'
-  static override examples = ['<%= config.bin %> <%= command.id %> alice', '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --json']
+    'Finds the account by its name or its address (any letter case) and shows its name, EIP-55 address, key file, file id and key ' +
+    'derivation. Needs no passphrase and never shows the key.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> alice',
+    '<%= config.bin %> <%= command.id %> 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --json',
+  ]
   static override args = accountArgs
 
   async run(): Promise<KeyShowResult> {
@@ -25,7 +29,15 @@ export default class KeysShow extends KeystoreCommand {
     const p = crypto.kdfparams
     const kdf = 'n' in p ? `scrypt n=${p.n} r=${p.r} p=${p.p}` : `pbkdf2 c=${p.c}`
     const result: KeyShowResult = { ...keyResultOf(account), kdf, id }
-    this.log(keyValueTable([['name', result.name ?? ''], ['address', result.address], ['file', result.file], ['id', id], ['kdf', kdf]]))
+    this.log(
+      keyValueTable([
+        ['name', result.name ?? ''],
+        ['address', result.address],
+        ['file', result.file],
+        ['id', id],
+        ['kdf', kdf],
+      ]),
+    )
     return result
   }
 }

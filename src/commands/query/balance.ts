@@ -16,8 +16,12 @@ export interface BalanceResult {
 
 export default class QueryBalance extends RpcCommand {
   static override summary = 'Show an account balance.'
-  static override description = 'Reads the balance of an account with eth_getBalance at --block (default latest; older blocks work, the node keeps archive state).'
-  static override examples = ['<%= config.bin %> <%= command.id %> 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '<%= config.bin %> <%= command.id %> 0xf39F...2266 --block 10 --json']
+  static override description =
+    'Reads the balance of an account with eth_getBalance at --block (default latest; older blocks work, the node keeps archive state).'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    '<%= config.bin %> <%= command.id %> 0xf39F...2266 --block 10 --json',
+  ]
   static override args = { address: Args.string({ description: 'Account address (0x + 40 hex)', required: true }) }
   static override flags = { block: Flags.string({ summary: 'Block number or tag.', default: 'latest' }) }
 
@@ -27,7 +31,15 @@ export default class QueryBalance extends RpcCommand {
     const block = parseBlockNumber(flags.block)
     const wei = BigInt(await (await this.httpClient(flags)).call<string>('eth_getBalance', [address, block]))
     const result = { address, block, wei: wei.toString(), ether: formatEther(wei) }
-    if (!this.jsonEnabled()) this.log(keyValueTable([['address', address], ['block', flags.block], ['balance (ether)', result.ether], ['balance (wei)', result.wei]]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['address', address],
+          ['block', flags.block],
+          ['balance (ether)', result.ether],
+          ['balance (wei)', result.wei],
+        ]),
+      )
     return result
   }
 }

@@ -6,7 +6,10 @@ import { listTable } from '../../cli/render.js'
 
 export default class QueryBlockSearch extends CometCommand {
   static override summary = 'Search blocks by event query.'
-  static override description = 'Lists the blocks matching a CometBFT event query on block.height and the FinalizeBlock events (block_search on the consensus RPC), e.g. "block.height>10 AND block.height<=20" or "fee_market.base_fee EXISTS". Newest first by default. --json prints the node\'s result, with the full blocks.'
+  static override description =
+    'Lists the blocks matching a CometBFT event query on block.height and the FinalizeBlock events (block_search on the consensus ' +
+    'RPC), e.g. "block.height>10 AND block.height<=20" or "fee_market.base_fee EXISTS". Newest first by default. --json prints the ' +
+    "node's result, with the full blocks."
   static override examples = [
     '<%= config.bin %> <%= command.id %> "block.height>10 AND block.height<=20" --order-by asc',
     `<%= config.bin %> <%= command.id %> "fee_market.base_fee>1000000000" --per-page 5`,
@@ -28,8 +31,16 @@ export default class QueryBlockSearch extends CometCommand {
       order_by: flags['order-by'] ?? '',
     })
     if (!this.jsonEnabled()) {
-      this.log(`${result.total_count} matching block(s)${result.blocks.length < Number(result.total_count) ? `, ${result.blocks.length} on page ${flags.page ?? 1}` : ''}`)
-      const rows = result.blocks.map(({ block_id, block }) => [block.header.height, block_id.hash, block.header.time, block.data.txs?.length ?? 0, block.header.proposer_address])
+      this.log(
+        `${result.total_count} matching block(s)${result.blocks.length < Number(result.total_count) ? `, ${result.blocks.length} on page ${flags.page ?? 1}` : ''}`,
+      )
+      const rows = result.blocks.map(({ block_id, block }) => [
+        block.header.height,
+        block_id.hash,
+        block.header.time,
+        block.data.txs?.length ?? 0,
+        block.header.proposer_address,
+      ])
       if (rows.length > 0) this.log(listTable(['height', 'block hash', 'time', 'txs', 'proposer'], rows))
     }
     return result

@@ -17,7 +17,10 @@ export interface CodeResult {
 export default class QueryCode extends RpcCommand {
   static override summary = 'Show the code at an address.'
   static override description = 'Reads the runtime bytecode stored at an address with eth_getCode ("0x" for an externally owned account).'
-  static override examples = ['<%= config.bin %> <%= command.id %> 0x5FbDB2315678afecb367f032d93F642f64180aa3', '<%= config.bin %> <%= command.id %> 0x5FbD...0aa3 --json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    '<%= config.bin %> <%= command.id %> 0x5FbD...0aa3 --json',
+  ]
   static override args = { address: Args.string({ description: 'Contract address (0x + 40 hex)', required: true }) }
   static override flags = { block: Flags.string({ summary: 'Block number or tag.', default: 'latest' }) }
 
@@ -27,7 +30,14 @@ export default class QueryCode extends RpcCommand {
     const block = parseBlockNumber(flags.block)
     const code = await (await this.httpClient(flags)).call<string>('eth_getCode', [address, block])
     const result = { address, block, code, size: (code.length - 2) / 2 }
-    if (!this.jsonEnabled()) this.log(keyValueTable([['address', address], ['size (bytes)', result.size], ['code', code]]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['address', address],
+          ['size (bytes)', result.size],
+          ['code', code],
+        ]),
+      )
     return result
   }
 }

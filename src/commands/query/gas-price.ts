@@ -11,7 +11,8 @@ export interface GasPriceResult {
 
 export default class QueryGasPrice extends RpcCommand {
   static override summary = 'Show the suggested gas price.'
-  static override description = 'Asks the node for its suggested legacy gas price (eth_gasPrice) and EIP-1559 priority fee (eth_maxPriorityFeePerGas), in wei.'
+  static override description =
+    'Asks the node for its suggested legacy gas price (eth_gasPrice) and EIP-1559 priority fee (eth_maxPriorityFeePerGas), in wei.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
 
   async run(): Promise<GasPriceResult> {
@@ -20,7 +21,13 @@ export default class QueryGasPrice extends RpcCommand {
     const result: GasPriceResult = { gasPrice: decimalOf(await client.call<string>('eth_gasPrice')) }
     const tip = await client.call<string>('eth_maxPriorityFeePerGas').catch(() => undefined)
     if (tip !== undefined) result.maxPriorityFeePerGas = decimalOf(tip)
-    if (!this.jsonEnabled()) this.log(keyValueTable([['gas price (wei)', result.gasPrice], ['max priority fee (wei)', result.maxPriorityFeePerGas ?? 'n/a']]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['gas price (wei)', result.gasPrice],
+          ['max priority fee (wei)', result.maxPriorityFeePerGas ?? 'n/a'],
+        ]),
+      )
     return result
   }
 }

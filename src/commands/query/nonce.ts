@@ -13,8 +13,13 @@ export interface NonceResult {
 
 export default class QueryNonce extends RpcCommand {
   static override summary = 'Show an account nonce.'
-  static override description = 'Reads the number of transactions sent from an account with eth_getTransactionCount at --block (default latest; "pending" counts the pool too).'
-  static override examples = ['<%= config.bin %> <%= command.id %> 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '<%= config.bin %> <%= command.id %> 0xf39F...2266 --block pending --json']
+  static override description =
+    'Reads the number of transactions sent from an account with eth_getTransactionCount at --block (default latest; "pending" counts ' +
+    'the pool too).'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+    '<%= config.bin %> <%= command.id %> 0xf39F...2266 --block pending --json',
+  ]
   static override args = { address: Args.string({ description: 'Account address (0x + 40 hex)', required: true }) }
   static override flags = { block: Flags.string({ summary: 'Block number or tag.', default: 'latest' }) }
 
@@ -23,7 +28,14 @@ export default class QueryNonce extends RpcCommand {
     const address = parseAddress(args.address)
     const block = parseBlockNumber(flags.block)
     const nonce = Number(await (await this.httpClient(flags)).call<string>('eth_getTransactionCount', [address, block]))
-    if (!this.jsonEnabled()) this.log(keyValueTable([['address', address], ['block', flags.block], ['nonce', nonce]]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['address', address],
+          ['block', flags.block],
+          ['nonce', nonce],
+        ]),
+      )
     return { address, block, nonce }
   }
 }

@@ -7,7 +7,8 @@ import { RpcCommand } from '../../cli/rpc-command.js'
 
 export default class QueryReceipt extends RpcCommand {
   static override summary = 'Show a transaction receipt.'
-  static override description = 'Fetches the receipt of a mined transaction with eth_getTransactionReceipt: status, gas used, created contract and logs.'
+  static override description =
+    'Fetches the receipt of a mined transaction with eth_getTransactionReceipt: status, gas used, created contract and logs.'
   static override examples = ['<%= config.bin %> <%= command.id %> 0x9f...c2', '<%= config.bin %> <%= command.id %> 0x9f...c2 --json']
   static override args = { hash: Args.string({ description: 'Transaction hash (0x + 64 hex)', required: true }) }
 
@@ -17,12 +18,27 @@ export default class QueryReceipt extends RpcCommand {
     const receipt = await (await this.httpClient(flags)).call<RpcReceipt | null>('eth_getTransactionReceipt', [hash])
     if (receipt === null) this.error(`no receipt for ${hash} (unknown or not mined yet)`, { exit: 1 })
     if (!this.jsonEnabled()) {
-      this.log(keyValueTable([
-        ['transactionHash', receipt.transactionHash], ['status', receipt.status === '0x1' ? 'success (1)' : 'failed (0)'], ['block', decimalOf(receipt.blockNumber)],
-        ['from', receipt.from], ['to', receipt.to ?? ''], ['contractAddress', receipt.contractAddress ?? ''], ['gasUsed', decimalOf(receipt.gasUsed)],
-        ['cumulativeGasUsed', decimalOf(receipt.cumulativeGasUsed)], ['effectiveGasPrice', decimalOf(receipt.effectiveGasPrice)], ['logs', receipt.logs.length],
-      ]))
-      if (receipt.logs.length > 0) this.log(listTable(['#', 'address', 'topics', 'data'], receipt.logs.map((l) => [decimalOf(l.logIndex), l.address, l.topics.join('\n'), l.data])))
+      this.log(
+        keyValueTable([
+          ['transactionHash', receipt.transactionHash],
+          ['status', receipt.status === '0x1' ? 'success (1)' : 'failed (0)'],
+          ['block', decimalOf(receipt.blockNumber)],
+          ['from', receipt.from],
+          ['to', receipt.to ?? ''],
+          ['contractAddress', receipt.contractAddress ?? ''],
+          ['gasUsed', decimalOf(receipt.gasUsed)],
+          ['cumulativeGasUsed', decimalOf(receipt.cumulativeGasUsed)],
+          ['effectiveGasPrice', decimalOf(receipt.effectiveGasPrice)],
+          ['logs', receipt.logs.length],
+        ]),
+      )
+      if (receipt.logs.length > 0)
+        this.log(
+          listTable(
+            ['#', 'address', 'topics', 'data'],
+            receipt.logs.map((l) => [decimalOf(l.logIndex), l.address, l.topics.join('\n'), l.data]),
+          ),
+        )
     }
     return receipt
   }

@@ -16,7 +16,10 @@ export interface StorageResult {
 export default class QueryStorage extends RpcCommand {
   static override summary = 'Show a storage slot.'
   static override description = 'Reads one 32-byte storage word of a contract with eth_getStorageAt; the slot is a decimal number or hex.'
-  static override examples = ['<%= config.bin %> <%= command.id %> 0x5FbDB2315678afecb367f032d93F642f64180aa3 0', '<%= config.bin %> <%= command.id %> 0x5FbD...0aa3 0x2 --block 5 --json']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> 0x5FbDB2315678afecb367f032d93F642f64180aa3 0',
+    '<%= config.bin %> <%= command.id %> 0x5FbD...0aa3 0x2 --block 5 --json',
+  ]
   static override args = {
     address: Args.string({ description: 'Contract address (0x + 40 hex)', required: true }),
     slot: Args.string({ description: 'Storage slot (decimal or hex)', required: true }),
@@ -29,7 +32,15 @@ export default class QueryStorage extends RpcCommand {
     const slot = parseSlot(args.slot)
     const block = parseBlockNumber(flags.block)
     const value = await (await this.httpClient(flags)).call<string>('eth_getStorageAt', [address, slot, block])
-    if (!this.jsonEnabled()) this.log(keyValueTable([['address', address], ['slot', slot], ['block', flags.block], ['value', value]]))
+    if (!this.jsonEnabled())
+      this.log(
+        keyValueTable([
+          ['address', address],
+          ['slot', slot],
+          ['block', flags.block],
+          ['value', value],
+        ]),
+      )
     return { address, slot, block, value }
   }
 }

@@ -21,8 +21,14 @@ export interface TxpoolResult {
 
 export default class QueryTxpool extends RpcCommand {
   static override summary = 'Show the transaction pool.'
-  static override description = 'Lists the pending (executable) and queued (nonce gap) transactions of the node with txpool_status and txpool_content; --inspect shows geth\'s one-line summaries (txpool_inspect) instead. Needs the txpool namespace enabled.'
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --inspect', '<%= config.bin %> <%= command.id %> --json']
+  static override description =
+    'Lists the pending (executable) and queued (nonce gap) transactions of the node with txpool_status and txpool_content; --inspect ' +
+    "shows geth's one-line summaries (txpool_inspect) instead. Needs the txpool namespace enabled."
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --inspect',
+    '<%= config.bin %> <%= command.id %> --json',
+  ]
   static override flags = { inspect: Flags.boolean({ summary: 'Show txpool_inspect summaries instead of full transactions.' }) }
 
   async run(): Promise<TxpoolResult> {
@@ -34,15 +40,24 @@ export default class QueryTxpool extends RpcCommand {
     if (flags.inspect) {
       result.inspect = await client.call<PoolContent<string>>('txpool_inspect')
       for (const state of ['pending', 'queued'] as const)
-        for (const [sender, byNonce] of Object.entries(result.inspect[state])) for (const [nonce, summary] of Object.entries(byNonce)) rows.push([state, sender, nonce, summary])
+        for (const [sender, byNonce] of Object.entries(result.inspect[state]))
+          for (const [nonce, summary] of Object.entries(byNonce)) rows.push([state, sender, nonce, summary])
     } else {
       result.content = await client.call<PoolContent<RpcTransaction>>('txpool_content')
       for (const state of ['pending', 'queued'] as const)
-        for (const [sender, byNonce] of Object.entries(result.content[state])) for (const [nonce, tx] of Object.entries(byNonce)) rows.push([state, sender, nonce, tx.hash, decimalOf(tx.gasPrice ?? tx.maxFeePerGas)])
+        for (const [sender, byNonce] of Object.entries(result.content[state]))
+          for (const [nonce, tx] of Object.entries(byNonce))
+            rows.push([state, sender, nonce, tx.hash, decimalOf(tx.gasPrice ?? tx.maxFeePerGas)])
     }
     if (!this.jsonEnabled()) {
       this.log(`pending: ${result.pending}, queued: ${result.queued}`)
-      if (rows.length > 0) this.log(listTable(flags.inspect ? ['state', 'sender', 'nonce', 'summary'] : ['state', 'sender', 'nonce', 'hash', 'gas price (wei)'], rows))
+      if (rows.length > 0)
+        this.log(
+          listTable(
+            flags.inspect ? ['state', 'sender', 'nonce', 'summary'] : ['state', 'sender', 'nonce', 'hash', 'gas price (wei)'],
+            rows,
+          ),
+        )
     }
     return result
   }

@@ -6,14 +6,19 @@ import type { CometUnconfirmedTxs } from '../../cli/comet-types.js'
 import { listTable } from '../../cli/render.js'
 
 export default class QueryUnconfirmed extends CometCommand {
-  static override summary = 'Show the mempool\'s unconfirmed transactions.'
-  static override description = 'Lists up to --limit transactions ready for the next block, in the order a proposer would take them, with their consensus (SHA-256) and EVM hashes and sizes, and the mempool\'s totals (unconfirmed_txs on the consensus RPC). --json prints the node\'s result (raw txs in base64).'
+  static override summary = "Show the mempool's unconfirmed transactions."
+  static override description =
+    'Lists up to --limit transactions ready for the next block, in the order a proposer would take them, with their consensus ' +
+    "(SHA-256) and EVM hashes and sizes, and the mempool's totals (unconfirmed_txs on the consensus RPC). --json prints the node's " +
+    'result (raw txs in base64).'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --limit 100 --json']
   static override flags = { limit: Flags.integer({ summary: 'Most transactions to list; the node caps it at 100 [default: 30].', min: 1 }) }
 
   async run(): Promise<CometUnconfirmedTxs> {
     const { flags } = await this.parse(QueryUnconfirmed)
-    const result = await (await this.cometClient(flags)).call<CometUnconfirmedTxs>('unconfirmed_txs', { limit: encodeCometInt(flags.limit) })
+    const result = await (await this.cometClient(flags)).call<CometUnconfirmedTxs>('unconfirmed_txs', {
+      limit: encodeCometInt(flags.limit),
+    })
     if (!this.jsonEnabled()) {
       this.log(`${result.total} unconfirmed transaction(s), ${result.total_bytes} bytes; showing ${result.n_txs}`)
       const rows = (result.txs ?? []).map((tx) => hashesOfRawTx(tx)).map((h) => [h.consensusHash, h.evmHash, h.bytes])

@@ -8,7 +8,12 @@ import { StreamCommand, streamFlags, type SubscribeResult } from '../../cli/subs
 
 export default class SubscribeEvents extends StreamCommand {
   static override summary = 'Stream consensus events.'
-  static override description = 'Prints one line per consensus event matching a CometBFT event query (subscribe on the consensus RPC\'s /websocket) until Ctrl-C: the event name and its key facts (height/round/step, block and tx hashes, votes). Events: NewBlock, NewBlockHeader, NewBlockEvents, NewEvidence, Tx, ValidatorSetUpdates, NewRound, NewRoundStep, CompleteProposal, Polka, Lock, Relock, Unlock, ValidBlock, TimeoutPropose, TimeoutWait, Vote. --json prints each event as the node sent it ({query, data, events}). Reconnects with back-off if the node restarts.'
+  static override description =
+    "Prints one line per consensus event matching a CometBFT event query (subscribe on the consensus RPC's /websocket) until Ctrl-C: " +
+    'the event name and its key facts (height/round/step, block and tx hashes, votes). Events: NewBlock, NewBlockHeader, ' +
+    'NewBlockEvents, NewEvidence, Tx, ValidatorSetUpdates, NewRound, NewRoundStep, CompleteProposal, Polka, Lock, Relock, Unlock, ' +
+    'ValidBlock, TimeoutPropose, TimeoutWait, Vote. --json prints each event as the node sent it ({query, data, events}). Reconnects ' +
+    'with back-off if the node restarts.'
   static override examples = [
     `<%= config.bin %> <%= command.id %> "tm.event='NewBlock'"`,
     `<%= config.bin %> <%= command.id %> "tm.event='Tx' AND ethereum.recipient='0x70997970c51812dc3a010c7d01b50e0d17dc79c8'" --json`,

@@ -7,7 +7,10 @@ import { SubscriptionCommand, type SubscribeResult } from '../../cli/subscriptio
 
 export default class SubscribeLogs extends SubscriptionCommand {
   static override summary = 'Stream logs.'
-  static override description = 'Prints one line per log matching --address and --topic as blocks are committed (eth_subscribe logs over WebSocket), until Ctrl-C. Each --topic is one position: a hash, hashes separated by commas, or "any". Logs of a reorganisation would arrive with removed=true.'
+  static override description =
+    'Prints one line per log matching --address and --topic as blocks are committed (eth_subscribe logs over WebSocket), until ' +
+    'Ctrl-C. Each --topic is one position: a hash, hashes separated by commas, or "any". Logs of a reorganisation would arrive with ' +
+    'removed=true.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --address 0x5FbDB2315678afecb367f032d93F642f64180aa3',
     '<%= config.bin %> <%= command.id %> --topic 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef --json',

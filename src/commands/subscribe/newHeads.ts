@@ -6,8 +6,14 @@ import { SubscriptionCommand, type SubscribeResult } from '../../cli/subscriptio
 
 export default class SubscribeNewHeads extends SubscriptionCommand {
   static override summary = 'Stream new blocks.'
-  static override description = 'Prints one line per new block (eth_subscribe newHeads over WebSocket) until Ctrl-C. --include-transactions asks for the transactions too. Reconnects with back-off if the node restarts.'
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --include-transactions --json', '<%= config.bin %> <%= command.id %> --ws ws://10.0.0.5:8546 --count 5']
+  static override description =
+    'Prints one line per new block (eth_subscribe newHeads over WebSocket) until Ctrl-C. --include-transactions asks for the ' +
+    'transactions too. Reconnects with back-off if the node restarts.'
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> --include-transactions --json',
+    '<%= config.bin %> <%= command.id %> --ws ws://10.0.0.5:8546 --count 5',
+  ]
   static override flags = { 'include-transactions': Flags.boolean({ summary: 'Include the full transactions of each block.' }) }
 
   async run(): Promise<SubscribeResult> {

@@ -6,7 +6,9 @@ import { SubscriptionCommand, type SubscribeResult } from '../../cli/subscriptio
 
 export default class SubscribeNewPendingTransactions extends SubscriptionCommand {
   static override summary = 'Stream pending transactions.'
-  static override description = 'Prints the hash of each transaction entering the pool (eth_subscribe newPendingTransactions over WebSocket) until Ctrl-C; --full prints sender, recipient, value and nonce.'
+  static override description =
+    'Prints the hash of each transaction entering the pool (eth_subscribe newPendingTransactions over WebSocket) until Ctrl-C; --full ' +
+    'prints sender, recipient, value and nonce.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --full --json']
   static override flags = { full: Flags.boolean({ summary: 'Receive full transaction objects instead of hashes.' }) }
 

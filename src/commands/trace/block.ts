@@ -7,7 +7,9 @@ import { renderBlockTrace, type BlockTraceEntry } from '../../cli/trace-render.j
 export default class TraceBlock extends TraceCommand {
   static override summary = 'Trace every transaction of a block.'
   static override description =
-    'Re-executes a block\'s transactions with debug_traceBlockByNumber / debug_traceBlockByHash, each under a fresh tracer and its own --timeout, and shows each one\'s call tree (or the chosen tracer\'s result); a transaction whose trace failed shows why. The genesis block is not traceable.'
+    "Re-executes a block's transactions with debug_traceBlockByNumber / debug_traceBlockByHash, each under a fresh tracer and its " +
+    "own --timeout, and shows each one's call tree (or the chosen tracer's result); a transaction whose trace failed shows why. The " +
+    'genesis block is not traceable.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> latest',
     '<%= config.bin %> <%= command.id %> 42 --tracer 4byteTracer',

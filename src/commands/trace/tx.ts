@@ -7,7 +7,10 @@ import { renderTransactionTrace } from '../../cli/trace-render.js'
 export default class TraceTx extends TraceCommand {
   static override summary = 'Trace a mined transaction.'
   static override description =
-    'Re-executes a transaction with debug_traceTransaction (the earlier transactions of its block first) and shows the call tree: each frame\'s type, from → to, function, value, gas used and, for a failed frame, its decoded revert reason. --tracer struct (or --opcodes) shows the opcode table, other tracers their JSON; --json prints the node\'s result as it sent it. The node must serve the debug namespace (on under --dev).'
+    'Re-executes a transaction with debug_traceTransaction (the earlier transactions of its block first) and shows the call tree: ' +
+    "each frame's type, from → to, function, value, gas used and, for a failed frame, its decoded revert reason. --tracer struct (or " +
+    "--opcodes) shows the opcode table, other tracers their JSON; --json prints the node's result as it sent it. The node must serve " +
+    'the debug namespace (on under --dev).'
   static override examples = [
     '<%= config.bin %> <%= command.id %> 0x9f…c2',
     '<%= config.bin %> <%= command.id %> 0x9f…c2 --tracer prestateTracer --tracer-config \'{"diffMode":true}\'',

@@ -33,14 +33,21 @@ export interface TxSendResult {
 export default class TxSend extends RpcCommand {
   static override summary = 'Sign a transaction with a key-store account and send it.'
   static override description =
-    'Signs locally with --from (a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a prompt) and submits with eth_sendRawTransaction. Nonce (pending), gas (eth_estimateGas) and fees (EIP-1559: 2 × base fee + eth_maxPriorityFeePerGas) are filled as geth does unless given. Without --to, --data is contract creation code. Prints the hash; --wait waits for the receipt, prints it, and exits 1 when the transaction failed, with its revert reason.'
+    'Signs locally with --from (a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a ' +
+    'prompt) and submits with eth_sendRawTransaction. Nonce (pending), gas (eth_estimateGas) and fees (EIP-1559: 2 × base fee + ' +
+    'eth_maxPriorityFeePerGas) are filled as geth does unless given. Without --to, --data is contract creation code. Prints the hash; ' +
+    '--wait waits for the receipt, prints it, and exits 1 when the transaction failed, with its revert reason.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --from alice --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 --value 1.5ether --wait',
-    'NODECTL_PASSWORD=… <%= config.bin %> <%= command.id %> --from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --to 0x7099…79C8 --value 1000gwei --json',
+    'NODECTL_PASSWORD=… <%= config.bin %> <%= command.id %> --from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --to 0x7099…79C8 ' +
+      '--value 1000gwei --json',
     '<%= config.bin %> <%= command.id %> --from alice --data 0x6080… --wait --password-file ./pw.txt',
   ]
   static override flags = {
-    from: Flags.string({ summary: 'Sender: key-store name or address (any letter case), or a private key (64 hex digits) or a file holding one.', required: true }),
+    from: Flags.string({
+      summary: 'Sender: key-store name or address (any letter case), or a private key (64 hex digits) or a file holding one.',
+      required: true,
+    }),
     to: Flags.string({ summary: 'Recipient address; omit to create a contract from --data.' }),
     value: Flags.string({ summary: 'Amount: 1.5ether, 1000gwei, 21000wei or a plain integer (wei).', default: '0' }),
     data: Flags.string({ summary: 'Call data, or contract creation code without --to (hex).' }),
@@ -63,14 +70,28 @@ export default class TxSend extends RpcCommand {
     }
     const client = await this.httpClient(flags)
     const sent = await submitTx(client, senderOf(flags), req)
-    const result: TxSendResult = { hash: sent.hash, from: sent.from, to: sent.to ?? null, value: sent.value.toString(), nonce: Number(sent.nonce), gas: sent.gas.toString(), type: sent.type }
+    const result: TxSendResult = {
+      hash: sent.hash,
+      from: sent.from,
+      to: sent.to ?? null,
+      value: sent.value.toString(),
+      nonce: Number(sent.nonce),
+      gas: sent.gas.toString(),
+      type: sent.type,
+    }
     if (!flags.wait) {
       if (!this.jsonEnabled()) this.log(sent.hash)
       return result
     }
     const mined = await waitForReceipt(client, sent.hash, flags.timeout)
     const revertReason = mined.status === 1 ? null : ((await getRevertReason(client, sent, mined.blockNumber)) ?? null)
-    Object.assign(result, { status: mined.status, blockNumber: mined.blockNumber, gasUsed: mined.gasUsed.toString(), contractAddress: mined.contractAddress ?? null, revertReason })
+    Object.assign(result, {
+      status: mined.status,
+      blockNumber: mined.blockNumber,
+      gasUsed: mined.gasUsed.toString(),
+      contractAddress: mined.contractAddress ?? null,
+      revertReason,
+    })
     if (!this.jsonEnabled()) this.log(renderReceipt(result))
     if (mined.status !== 1) {
       const line = `transaction ${sent.hash} failed in block ${mined.blockNumber}${revertReason ? `: ${revertReason}` : ''}`

@@ -27,16 +27,24 @@ export interface SetValidatorResult {
 export default class TxSetValidator extends RpcCommand {
   static override summary = 'Add, change or remove a validator (validator admin only).'
   static override description =
-    'Calls setValidator(bytes32,uint64) of the validator-admin system contract at 0x0000000000000000000000000000000000000800 from --from, which must be the genesis validator_admin (dev account 0 with --dev): a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a prompt, or a raw private key. Power 0 removes the validator; the set can never become empty. The change applies from two heights after the block that includes it.'
+    'Calls setValidator(bytes32,uint64) of the validator-admin system contract at 0x0000000000000000000000000000000000000800 from ' +
+    '--from, which must be the genesis validator_admin (dev account 0 with --dev): a key-store name or address, decrypted with the ' +
+    'passphrase of --password-file, $NODECTL_PASSWORD or a prompt, or a raw private key. Power 0 removes the validator; the set can ' +
+    'never become empty. The change applies from two heights after the block that includes it.'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --pubkey 0x8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c --power 1 --from 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+    '<%= config.bin %> <%= command.id %> --pubkey 0x8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c --power 1 --from ' +
+      '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
     '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 0 --from ./admin.key --json',
-    '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 1 --from admin --password-file ./pw.txt',
+    '<%= config.bin %> <%= command.id %> --pubkey iojj3XQJ8ZX9UtstPLpdcspnCb8dlBIb83SIAbQPb1w= --power 1 --from admin --password-file ' +
+      './pw.txt',
   ]
   static override flags = {
     pubkey: Flags.string({ summary: 'ed25519 public key of the validator (base64 or hex).', required: true }),
     power: Flags.string({ summary: 'Voting power (0 removes).', required: true }),
-    from: Flags.string({ summary: 'The validator admin: key-store name or address (any letter case), or its private key (64 hex digits) or a file holding it.', required: true }),
+    from: Flags.string({
+      summary: 'The validator admin: key-store name or address (any letter case), or its private key (64 hex digits) or a file holding it.',
+      required: true,
+    }),
     timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt.', default: 30_000 }),
     ...signerFlags,
   }

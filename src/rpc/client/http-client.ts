@@ -65,7 +65,8 @@ export class HttpRpcClient implements RpcCaller {
         signal: AbortSignal.timeout(this.timeoutMs),
       })
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new ProtocolError(`${method}: no answer from ${this.url} within ${this.timeoutMs} ms`)
+      if ((err as Error).name === 'TimeoutError')
+        throw new ProtocolError(`${method}: no answer from ${this.url} within ${this.timeoutMs} ms`)
       throw new NodeUnreachableError(this.url, systemErrorCode(err))
     }
     const text = await res.text()

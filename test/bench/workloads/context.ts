@@ -41,7 +41,12 @@ export function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= fn())
 }
 
-export async function createContext(options: BenchOptions, client: RpcClient, emit: Emit, urls: { wsUrl: string | undefined; cometUrl: string | undefined }): Promise<BenchContext> {
+export async function createContext(
+  options: BenchOptions,
+  client: RpcClient,
+  emit: Emit,
+  urls: { wsUrl: string | undefined; cometUrl: string | undefined },
+): Promise<BenchContext> {
   const chainId = BigInt(await client.call<string>('eth_chainId'))
   const ctx: BenchContext = {
     options,

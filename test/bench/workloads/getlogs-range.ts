@@ -16,7 +16,16 @@ import { join } from 'node:path'
 import { getHeight, sleep } from '../chain.js'
 import { FAST_EMPTY_BLOCK_FLAGS, spawnNode, stopNode, waitForRpc, type DevNode } from '../node-process.js'
 import type { BenchOptions } from '../options.js'
-import { buildRangeChain, detectMineMethod, loadRangeChain, miningDriver, NOISE_CONTRACTS, saveRangeChain, waitingDriver, type RangeChain } from '../range-chain.js'
+import {
+  buildRangeChain,
+  detectMineMethod,
+  loadRangeChain,
+  miningDriver,
+  NOISE_CONTRACTS,
+  saveRangeChain,
+  waitingDriver,
+  type RangeChain,
+} from '../range-chain.js'
 import type { RangePlanOptions } from '../range-plan.js'
 import { RpcClient } from '../rpc-client.js'
 import { round, summarize, timeSequential } from '../stats.js'
@@ -31,13 +40,25 @@ const PORT_OFFSET = 10
 const EMPTY_RATE_SAMPLE_MS = 5_000
 
 function rangePlanOf(options: BenchOptions): RangePlanOptions {
-  return { blocks: options.rangeBlocks, hits: options.rangeHits, busyLogs: options.busyLogs, noiseEvery: options.noiseEvery, noiseContracts: NOISE_CONTRACTS }
+  return {
+    blocks: options.rangeBlocks,
+    hits: options.rangeHits,
+    busyLogs: options.busyLogs,
+    noiseEvery: options.noiseEvery,
+    noiseContracts: NOISE_CONTRACTS,
+  }
 }
 
 const toQuantity = (n: number): string => `0x${n.toString(16)}`
 
 /** Times the two queries and prints the line. */
-async function measureRange(client: RpcClient, options: BenchOptions, chain: RangeChain, emit: Emit, setup: Record<string, unknown>): Promise<void> {
+async function measureRange(
+  client: RpcClient,
+  options: BenchOptions,
+  chain: RangeChain,
+  emit: Emit,
+  setup: Record<string, unknown>,
+): Promise<void> {
   const range = { fromBlock: toQuantity(chain.fromBlock), toBlock: toQuantity(chain.toBlock) }
   const timeQuery = async (address: string, expected: number, count: number): Promise<Record<string, unknown>> => {
     let wrong = 0
@@ -109,7 +130,13 @@ async function runOnOwnNode(options: BenchOptions, emit: Emit): Promise<void> {
       const chainId = BigInt(await client!.call<string>('eth_chainId'))
       chain = await buildRangeChain(client!, chainId, devWallets(), rangePlanOf(options), waitingDriver(client!))
       saveRangeChain(home, chain)
-      build = { flags: FAST_EMPTY_BLOCK_FLAGS.join(' '), emptyBlocksPerSec, buildSeconds: chain.buildSeconds, blocksPerSec: chain.blocksPerSec, ...(options.rangeHome ? { savedHome: home } : {}) }
+      build = {
+        flags: FAST_EMPTY_BLOCK_FLAGS.join(' '),
+        emptyBlocksPerSec,
+        buildSeconds: chain.buildSeconds,
+        blocksPerSec: chain.blocksPerSec,
+        ...(options.rangeHome ? { savedHome: home } : {}),
+      }
       await stop()
     }
     // Measure on a node with the dev settings: blocks only for transactions, an empty one every 5 s.
@@ -126,9 +153,20 @@ export async function runGetLogsRange(options: BenchOptions, emit: Emit, target:
   if (!target) return runOnOwnNode(options, emit)
   const method = await detectMineMethod(target.client)
   if (!method) {
-    emit(WORKLOAD, { skipped: 'the target cannot mine blocks on request (anvil_mine, hardhat_mine); run without --rpc to build the range on a spawned node' })
+    emit(WORKLOAD, {
+      skipped:
+        'the target cannot mine blocks on request (anvil_mine, hardhat_mine); run without --rpc to build the range on a spawned node',
+    })
     return
   }
-  const chain = await buildRangeChain(target.client, target.chainId, target.accounts, rangePlanOf(options), miningDriver(target.client, method))
-  await measureRange(target.client, options, chain, emit, { build: { minedWith: method, buildSeconds: chain.buildSeconds, blocksPerSec: chain.blocksPerSec } })
+  const chain = await buildRangeChain(
+    target.client,
+    target.chainId,
+    target.accounts,
+    rangePlanOf(options),
+    miningDriver(target.client, method),
+  )
+  await measureRange(target.client, options, chain, emit, {
+    build: { minedWith: method, buildSeconds: chain.buildSeconds, blocksPerSec: chain.blocksPerSec },
+  })
 }

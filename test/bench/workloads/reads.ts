@@ -6,7 +6,12 @@ export async function runReads(ctx: BenchContext): Promise<void> {
   const { client, options } = ctx
   const address = ctx.accounts[0]!.address
   const result = await runLoad(
-    (i) => (i % 3 === 0 ? client.call('eth_blockNumber') : i % 3 === 1 ? client.call('eth_getBalance', [address, 'latest']) : client.call('eth_chainId')),
+    (i) =>
+      i % 3 === 0
+        ? client.call('eth_blockNumber')
+        : i % 3 === 1
+          ? client.call('eth_getBalance', [address, 'latest'])
+          : client.call('eth_chainId'),
     options.concurrency,
     options.durationMs,
   )

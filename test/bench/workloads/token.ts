@@ -24,13 +24,28 @@ export async function deployToken(ctx: BenchContext): Promise<TokenSetup> {
   const [deployer, ...others] = ctx.accounts.slice(0, ctx.options.senders)
   const fees = await getFees(client)
   let nonce = await getNonce(client, deployer!.address)
-  const deployTx = await deployer!.signTransaction({ type: 2, chainId, nonce: nonce++, gasLimit: 2_000_000n, ...fees, data: Token!.bytecode + abi.encodeDeploy([SUPPLY]).slice(2) })
+  const deployTx = await deployer!.signTransaction({
+    type: 2,
+    chainId,
+    nonce: nonce++,
+    gasLimit: 2_000_000n,
+    ...fees,
+    data: Token!.bytecode + abi.encodeDeploy([SUPPLY]).slice(2),
+  })
   const receipt = await sendAndWait(client, deployTx)
   if (receipt.status !== '0x1' || !receipt.contractAddress) throw new Error('token deployment failed')
   const address = receipt.contractAddress
   const hashes: string[] = []
   for (const w of others) {
-    const raw = await deployer!.signTransaction({ type: 2, chainId, nonce: nonce++, gasLimit: 100_000n, ...fees, to: address, data: abi.encodeFunctionData('transfer', [w.address, SENDER_BALANCE]) })
+    const raw = await deployer!.signTransaction({
+      type: 2,
+      chainId,
+      nonce: nonce++,
+      gasLimit: 100_000n,
+      ...fees,
+      to: address,
+      data: abi.encodeFunctionData('transfer', [w.address, SENDER_BALANCE]),
+    })
     hashes.push(await client.call<string>('eth_sendRawTransaction', [raw]))
   }
   for (const h of hashes) await waitForReceipt(client, h)

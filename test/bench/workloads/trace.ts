@@ -41,7 +41,11 @@ export function isUnsupported(err: unknown): boolean {
 }
 
 /** Times `REPS` traces of `hash` and returns the latencies with the last result and its response size. */
-async function timeTrace<T>(ctx: BenchContext, hash: string, config: object | undefined): Promise<{ result: T; bytes: number; stats: Record<string, number> }> {
+async function timeTrace<T>(
+  ctx: BenchContext,
+  hash: string,
+  config: object | undefined,
+): Promise<{ result: T; bytes: number; stats: Record<string, number> }> {
   const latencies: number[] = []
   let result: T | undefined
   let bytes = 0
@@ -52,7 +56,12 @@ async function timeTrace<T>(ctx: BenchContext, hash: string, config: object | un
     result = parseReply<T>('debug_traceTransaction', body)
     bytes = Buffer.byteLength(body)
   }
-  const stats = { reps: REPS, p50Ms: percentiles(latencies).p50Ms, minMs: round(Math.min(...latencies)), maxMs: round(Math.max(...latencies)) }
+  const stats = {
+    reps: REPS,
+    p50Ms: percentiles(latencies).p50Ms,
+    minMs: round(Math.min(...latencies)),
+    maxMs: round(Math.max(...latencies)),
+  }
   return { result: result!, bytes, stats }
 }
 
@@ -61,7 +70,9 @@ export async function runTrace(ctx: BenchContext): Promise<void> {
     await ctx.client.call('debug_traceTransaction', ['0x' + '00'.repeat(32)])
   } catch (err) {
     if (isUnsupported(err)) {
-      ctx.emit('trace', { skipped: `the target does not serve debug_traceTransaction (${err instanceof Error ? err.message : String(err)})` })
+      ctx.emit('trace', {
+        skipped: `the target does not serve debug_traceTransaction (${err instanceof Error ? err.message : String(err)})`,
+      })
       return
     }
     // any other answer (an unknown transaction) means the method is served
@@ -83,8 +94,19 @@ export async function runTrace(ctx: BenchContext): Promise<void> {
   const fanOut = await send({ to: bench, data: abi.encodeFunctionData('fanOut', [callee, CALLS]), gasLimit: 2_000_000n })
 
   try {
-    const { result, bytes, stats } = await timeTrace<{ gas: number; failed: boolean; structLogs: unknown[] }>(ctx, burn.transactionHash, undefined)
-    ctx.emit('debug_traceTransaction', { tracer: 'structLogger', gasUsed: result.gas, failed: result.failed, structLogs: result.structLogs.length, responseBytes: bytes, ...stats })
+    const { result, bytes, stats } = await timeTrace<{ gas: number; failed: boolean; structLogs: unknown[] }>(
+      ctx,
+      burn.transactionHash,
+      undefined,
+    )
+    ctx.emit('debug_traceTransaction', {
+      tracer: 'structLogger',
+      gasUsed: result.gas,
+      failed: result.failed,
+      structLogs: result.structLogs.length,
+      responseBytes: bytes,
+      ...stats,
+    })
   } catch (err) {
     ctx.emit('debug_traceTransaction', { tracer: 'structLogger', error: err instanceof Error ? err.message : String(err) })
   }
@@ -92,7 +114,14 @@ export async function runTrace(ctx: BenchContext): Promise<void> {
     const { result, bytes, stats } = await timeTrace<CallFrame & { gasUsed: string }>(ctx, fanOut.transactionHash, { tracer: 'callTracer' })
     const frames = countFrames(result)
     const total = Object.values(frames).reduce((a, b) => a + b, 0)
-    ctx.emit('debug_traceTransaction', { tracer: 'callTracer', gasUsed: Number(result.gasUsed), frames: total, frameTypes: frames, responseBytes: bytes, ...stats })
+    ctx.emit('debug_traceTransaction', {
+      tracer: 'callTracer',
+      gasUsed: Number(result.gasUsed),
+      frames: total,
+      frameTypes: frames,
+      responseBytes: bytes,
+      ...stats,
+    })
   } catch (err) {
     ctx.emit('debug_traceTransaction', { tracer: 'callTracer', error: err instanceof Error ? err.message : String(err) })
   }

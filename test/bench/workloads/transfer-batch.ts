@@ -104,7 +104,7 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall): Promise<Tra
   const endBlock = await getHeight(client)
   const all = accepted.flat()
   const receipts = await getReceipts(client, all)
-  const failed = sendErrors + receipts.filter((r) => !r || r.status !== '0x1').length
+  const failed = sendErrors + receipts.filter((r) => r?.status !== '0x1').length
   const committed = all.filter((_, i) => receipts[i] !== null)
   return { hashes: all, committed, failed, seconds: round(seconds), sendSeconds: round(sentMs / 1000), startBlock, endBlock }
 }

@@ -32,7 +32,10 @@ export async function runWsHeads(ctx: BenchContext): Promise<void> {
   try {
     if (failure) {
       const hint = options.ws ? '' : ' (pass --ws URL if the target serves WebSocket elsewhere)'
-      ctx.emit('ws-heads', { skipped: `${clients.length}/${options.wsClients} subscriptions opened: ${String(failure.reason)}${hint}`, url: ctx.wsUrl })
+      ctx.emit('ws-heads', {
+        skipped: `${clients.length}/${options.wsClients} subscriptions opened: ${String(failure.reason)}${hint}`,
+        url: ctx.wsUrl,
+      })
       return
     }
     // Only blocks after every client was subscribed count.
@@ -44,7 +47,15 @@ export async function runWsHeads(ctx: BenchContext): Promise<void> {
     const txToFirstHead: number[] = []
     let last = after
     for (let i = 0; i < options.wsBlocks; i++) {
-      const raw = await sender.signTransaction({ type: 2, chainId: ctx.chainId, nonce: nonce++, gasLimit: 21_000n, ...fees, to: RECIPIENT, value: 1n })
+      const raw = await sender.signTransaction({
+        type: 2,
+        chainId: ctx.chainId,
+        nonce: nonce++,
+        gasLimit: 21_000n,
+        ...fees,
+        to: RECIPIENT,
+        value: 1n,
+      })
       const hash = await ctx.client.call<string>('eth_sendRawTransaction', [raw])
       const sentAt = performance.now()
       const block = await findInclusion(ctx, clients[0]!, hash)
@@ -54,7 +65,11 @@ export async function runWsHeads(ctx: BenchContext): Promise<void> {
       txToFirstHead.push(Math.min(...times))
       last = Math.max(last, block)
     }
-    const delivery = measureHeadDelivery(clients.map((c) => c.arrivals), after, last)
+    const delivery = measureHeadDelivery(
+      clients.map((c) => c.arrivals),
+      after,
+      last,
+    )
     ctx.emit('ws-heads', {
       clients: clients.length,
       txs: options.wsBlocks,
@@ -85,7 +100,10 @@ async function findInclusion(ctx: BenchContext, reference: HeadSubscriber, hash:
 async function withDeadline<T>(promise: Promise<T>, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), HEAD_TIMEOUT_MS)))])
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), HEAD_TIMEOUT_MS))),
+    ])
   } finally {
     clearTimeout(timer)
   }

@@ -81,7 +81,15 @@ describe('clients', () => {
     })
 
     it('broadcastTransaction', async () => {
-      const signed = await wallet.signTransaction({ chainId: 9000n, type: 2, to: '0x' + '22'.repeat(20), nonce: 5, gasLimit: 21000n, maxFeePerGas: 5n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n })
+      const signed = await wallet.signTransaction({
+        chainId: 9000n,
+        type: 2,
+        to: '0x' + '22'.repeat(20),
+        nonce: 5,
+        gasLimit: 21000n,
+        maxFeePerGas: 5n * 10n ** 9n,
+        maxPriorityFeePerGas: 10n ** 9n,
+      })
       const sent = await provider.broadcastTransaction(signed)
       expect(sent.hash).toMatch(/^0x[0-9a-f]{64}$/)
     })

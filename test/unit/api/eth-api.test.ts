@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, hexlify } from 'ethers'
 import { FakeBackend, GENESIS_TIME, REVERTER, BURNER, TRANSFER_TOPIC, wallet } from './fake-backend.js'
 import { startTestServer, type TestServer } from './test-server.js'
+import type { ReceiptJson, TransactionJson } from '../../../src/api/eth/format.js'
 
 const hex = (b: Uint8Array): string => hexlify(b)
 const ZERO32 = '0x' + '00'.repeat(32)
@@ -70,19 +71,34 @@ describe('eth API over HTTP (fake backend)', () => {
 
     it('past the head / unknown hash → geth errors', async () => {
       expect((await t.call('eth_getBalance', [sender, '0x64'])).error).toEqual({ code: -32000, message: 'header not found' })
-      expect((await t.call('eth_getBalance', [sender, { blockHash: ZERO32 }])).error).toEqual({ code: -32000, message: 'header for hash not found' })
+      expect((await t.call('eth_getBalance', [sender, { blockHash: ZERO32 }])).error).toEqual({
+        code: -32000,
+        message: 'header for hash not found',
+      })
     })
 
     it('block parameter errors are invalid argument N', async () => {
-      expect((await t.call('eth_getBalance', [sender, '1'])).error).toEqual({ code: -32602, message: 'invalid argument 1: hex string without 0x prefix' })
-      expect((await t.call('eth_getBalance', [sender, '0x01'])).error).toEqual({ code: -32602, message: 'invalid argument 1: hex number with leading zero digits' })
+      expect((await t.call('eth_getBalance', [sender, '1'])).error).toEqual({
+        code: -32602,
+        message: 'invalid argument 1: hex string without 0x prefix',
+      })
+      expect((await t.call('eth_getBalance', [sender, '0x01'])).error).toEqual({
+        code: -32602,
+        message: 'invalid argument 1: hex number with leading zero digits',
+      })
       expect((await t.call('eth_getBalance', [sender, { blockHash: hex(backend.blocks[1]!.hash), blockNumber: '0x1' }])).error).toEqual({
         code: -32602,
         message: 'invalid argument 1: cannot specify both BlockHash and BlockNumber, choose one or the other',
       })
-      expect((await t.call('eth_getBalance', ['0x1234'])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 40 for common.Address' })
+      expect((await t.call('eth_getBalance', ['0x1234'])).error).toEqual({
+        code: -32602,
+        message: 'invalid argument 0: hex string has length 4, want 40 for common.Address',
+      })
       expect((await t.call('eth_getBalance', [])).error).toEqual({ code: -32602, message: 'missing value for required argument 0' })
-      expect((await t.call('eth_getBalance', [sender, 'latest', 1])).error).toEqual({ code: -32602, message: 'too many arguments, want at most 2' })
+      expect((await t.call('eth_getBalance', [sender, 'latest', 1])).error).toEqual({
+        code: -32602,
+        message: 'too many arguments, want at most 2',
+      })
     })
 
     it('eth_getTransactionCount: at heights and pending', async () => {
@@ -111,12 +127,26 @@ describe('eth API over HTTP (fake backend)', () => {
       expect(latest.number).toBe('0x3')
       // `pending`: the next block built from the pool, unsealed (eth-pending.ts).
       const pending = await t.result('eth_getBlockByNumber', ['pending', false])
-      expect(pending).toMatchObject({ number: '0x4', parentHash: latest.hash, hash: null, nonce: null, miner: null, transactions: [...backend.pending.values()].map((tx) => hex(tx.hash)) })
+      expect(pending).toMatchObject({
+        number: '0x4',
+        parentHash: latest.hash,
+        hash: null,
+        nonce: null,
+        miner: null,
+        transactions: [...backend.pending.values()].map((tx) => hex(tx.hash)),
+      })
       const one = await t.result('eth_getBlockByNumber', ['0x1', false])
       expect(one.transactions).toEqual(backend.blocks[1]!.transactions.map(hex))
-      expect(one).toMatchObject({ difficulty: '0x0', nonce: '0x0000000000000000', totalDifficulty: null, uncles: [], sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347', baseFeePerGas: '0x3b9aca00' })
+      expect(one).toMatchObject({
+        difficulty: '0x0',
+        nonce: '0x0000000000000000',
+        totalDifficulty: null,
+        uncles: [],
+        sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347',
+        baseFeePerGas: '0x3b9aca00',
+      })
       const full = await t.result('eth_getBlockByNumber', ['0x1', true])
-      expect(full.transactions.map((tx: any) => tx.hash)).toEqual(one.transactions)
+      expect(full.transactions.map((tx: TransactionJson) => tx.hash)).toEqual(one.transactions)
       expect(full.transactions[0].blockTimestamp).toBe(one.timestamp)
       expect(await t.result('eth_getBlockByNumber', ['0x64', false])).toBeNull()
       expect((await t.call('eth_getBlockByNumber', ['0x1'])).error?.message).toBe('missing value for required argument 1')
@@ -141,8 +171,8 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('eth_getBlockReceipts', async () => {
-      const receipts = await t.result('eth_getBlockReceipts', ['0x1'])
-      expect(receipts.map((r: any) => r.cumulativeGasUsed)).toEqual(['0x5208', '0x11940'])
+      const receipts: ReceiptJson[] = await t.result('eth_getBlockReceipts', ['0x1'])
+      expect(receipts.map((r) => r.cumulativeGasUsed)).toEqual(['0x5208', '0x11940'])
       expect(await t.result('eth_getBlockReceipts', [hex(backend.blocks[2]!.hash)])).toHaveLength(1)
       expect(await t.result('eth_getBlockReceipts', ['0x64'])).toBeNull()
     })
@@ -152,7 +182,15 @@ describe('eth API over HTTP (fake backend)', () => {
     it('eth_getTransactionByHash: mined (each type) and pending', async () => {
       const [legacy, dynamic] = backend.blocks[1]!.transactions.map(hex)
       const tx0 = await t.result('eth_getTransactionByHash', [legacy])
-      expect(tx0).toMatchObject({ type: '0x0', blockNumber: '0x1', transactionIndex: '0x0', chainId: '0x2328', from: sender, value: '0xde0b6b3a7640000', gasPrice: '0x77359400' })
+      expect(tx0).toMatchObject({
+        type: '0x0',
+        blockNumber: '0x1',
+        transactionIndex: '0x0',
+        chainId: '0x2328',
+        from: sender,
+        value: '0xde0b6b3a7640000',
+        gasPrice: '0x77359400',
+      })
       expect(BigInt(tx0.v)).toBe(9000n * 2n + 35n + (BigInt(tx0.v) % 2n === 0n ? 1n : 0n))
       expect(tx0.yParity).toBeUndefined()
       const tx1 = await t.result('eth_getTransactionByHash', [dynamic])
@@ -163,7 +201,13 @@ describe('eth API over HTTP (fake backend)', () => {
       expect(create).toMatchObject({ type: '0x1', to: null, accessList: [] })
       const pendingHash = [...backend.pending.keys()][0]!
       const pending = await t.result('eth_getTransactionByHash', [pendingHash])
-      expect(pending).toMatchObject({ blockHash: null, blockNumber: null, transactionIndex: null, blockTimestamp: null, gasPrice: '0xee6b2800' })
+      expect(pending).toMatchObject({
+        blockHash: null,
+        blockNumber: null,
+        transactionIndex: null,
+        blockTimestamp: null,
+        gasPrice: '0xee6b2800',
+      })
       expect(await t.result('eth_getTransactionByHash', [ZERO32])).toBeNull()
     })
 
@@ -178,15 +222,34 @@ describe('eth API over HTTP (fake backend)', () => {
 
     it('eth_getTransactionReceipt: fields, contract creation, pending → null', async () => {
       const receipt = await t.result('eth_getTransactionReceipt', [hex(backend.blocks[1]!.transactions[1]!)])
-      expect(receipt).toMatchObject({ status: '0x1', type: '0x2', gasUsed: '0xc738', contractAddress: null, effectiveGasPrice: '0x59682f00' })
-      expect(receipt.logs[0]).toMatchObject({ logIndex: '0x0', transactionIndex: '0x1', removed: false, topics: [hex(TRANSFER_TOPIC), expect.any(String), expect.any(String)] })
+      expect(receipt).toMatchObject({
+        status: '0x1',
+        type: '0x2',
+        gasUsed: '0xc738',
+        contractAddress: null,
+        effectiveGasPrice: '0x59682f00',
+      })
+      expect(receipt.logs[0]).toMatchObject({
+        logIndex: '0x0',
+        transactionIndex: '0x1',
+        removed: false,
+        topics: [hex(TRANSFER_TOPIC), expect.any(String), expect.any(String)],
+      })
       const create = await t.result('eth_getTransactionReceipt', [hex(backend.blocks[2]!.transactions[0]!)])
       expect(create).toMatchObject({ to: null, contractAddress: '0x' + 'ab'.repeat(20), type: '0x1', effectiveGasPrice: '0x59682f00' })
       expect(await t.result('eth_getTransactionReceipt', [[...backend.pending.keys()][0]])).toBeNull()
     })
 
     it('eth_sendRawTransaction: hash, pool errors as -32000, bad params', async () => {
-      const raw = await wallet.signTransaction({ chainId: 9000n, type: 2, to: '0x' + '22'.repeat(20), nonce: 4, gasLimit: 21000n, maxFeePerGas: 5n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n })
+      const raw = await wallet.signTransaction({
+        chainId: 9000n,
+        type: 2,
+        to: '0x' + '22'.repeat(20),
+        nonce: 4,
+        gasLimit: 21000n,
+        maxFeePerGas: 5n * 10n ** 9n,
+        maxPriorityFeePerGas: 10n ** 9n,
+      })
       const hash = await t.result('eth_sendRawTransaction', [raw])
       expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
       expect((await t.result('eth_getTransactionByHash', [hash])).blockHash).toBeNull()
@@ -198,14 +261,19 @@ describe('eth API over HTTP (fake backend)', () => {
 
   describe('execution', () => {
     it('eth_call returns data and passes parsed args, height and caps', async () => {
-      const out = await t.result('eth_call', [{ from: sender, to: '0x' + '33'.repeat(20), data: '0x70a08231', gas: '0x5208', value: '0x0' }, '0x2'])
+      const out = await t.result('eth_call', [
+        { from: sender, to: '0x' + '33'.repeat(20), data: '0x70a08231', gas: '0x5208', value: '0x0' },
+        '0x2',
+      ])
       expect(out).toBe('0x' + '00'.repeat(31) + '02')
       const seen = backend.calls.at(-1)!
       expect(seen.height).toBe(2)
       expect(seen.args.gas).toBe(21000n)
       expect(hex(seen.args.input!)).toBe('0x70a08231')
       expect(seen.options).toEqual({ gasCap: 25_000_000n, timeout: 5000 })
-      expect(await t.result('eth_call', [{ to: '0x' + '33'.repeat(20), input: '0x01', gasLimit: '0x5208' }])).toBe('0x' + '00'.repeat(31) + '03')
+      expect(await t.result('eth_call', [{ to: '0x' + '33'.repeat(20), input: '0x01', gasLimit: '0x5208' }])).toBe(
+        '0x' + '00'.repeat(31) + '03',
+      )
       expect(backend.calls.at(-1)!.args.gas).toBe(21000n)
     })
 
@@ -218,15 +286,29 @@ describe('eth API over HTTP (fake backend)', () => {
 
     it('call args validation', async () => {
       const to = '0x' + '33'.repeat(20)
-      expect((await t.call('eth_call', [{ to, gas: '0x1', gasLimit: '0x2' }])).error).toEqual({ code: -32602, message: "invalid argument 0: both 'gas' and 'gasLimit' are set and not equal" })
-      expect((await t.call('eth_call', [{ to, data: '0x01', input: '0x02' }])).error?.message).toContain("both 'data' and 'input' are set and not equal")
-      expect((await t.call('eth_call', [{ to, gasPrice: '0x1', maxFeePerGas: '0x2' }])).error?.message).toBe('invalid argument 0: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
-      expect((await t.call('eth_call', [{ to, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }])).error?.message).toBe('invalid argument 0: maxFeePerGas (1) < maxPriorityFeePerGas (2)')
-      expect((await t.call('eth_call', [{ to, gas: '5208' }])).error?.message).toBe(
-        'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go struct field TransactionArgs.gas of type hexutil.Uint64',
+      expect((await t.call('eth_call', [{ to, gas: '0x1', gasLimit: '0x2' }])).error).toEqual({
+        code: -32602,
+        message: "invalid argument 0: both 'gas' and 'gasLimit' are set and not equal",
+      })
+      expect((await t.call('eth_call', [{ to, data: '0x01', input: '0x02' }])).error?.message).toContain(
+        "both 'data' and 'input' are set and not equal",
       )
-      expect((await t.call('eth_call', [{ to: '0x12' }])).error?.message).toBe('invalid argument 0: hex string has length 2, want 40 for common.Address')
-      expect((await t.call('eth_call', [{ to }, 'latest', { [to]: { balance: '0x1' } }])).error?.message).toBe('invalid argument 2: state overrides are not supported')
+      expect((await t.call('eth_call', [{ to, gasPrice: '0x1', maxFeePerGas: '0x2' }])).error?.message).toBe(
+        'invalid argument 0: both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified',
+      )
+      expect((await t.call('eth_call', [{ to, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }])).error?.message).toBe(
+        'invalid argument 0: maxFeePerGas (1) < maxPriorityFeePerGas (2)',
+      )
+      expect((await t.call('eth_call', [{ to, gas: '5208' }])).error?.message).toBe(
+        'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go struct field TransactionArgs.gas of type ' +
+          'hexutil.Uint64',
+      )
+      expect((await t.call('eth_call', [{ to: '0x12' }])).error?.message).toBe(
+        'invalid argument 0: hex string has length 2, want 40 for common.Address',
+      )
+      expect((await t.call('eth_call', [{ to }, 'latest', { [to]: { balance: '0x1' } }])).error?.message).toBe(
+        'invalid argument 2: state overrides are not supported',
+      )
       expect(await t.result('eth_call', [{ to }, 'latest', {}])).toMatch(/^0x/)
     })
 
@@ -258,9 +340,17 @@ describe('eth API over HTTP (fake backend)', () => {
       expect(decimal.reward).toBeUndefined()
       const blockOne = await t.result('eth_feeHistory', ['1', '0x1', [0, 50, 100]])
       expect(blockOne.reward).toEqual([['0x1dcd6500', '0x1dcd6500', '0x3b9aca00']])
-      expect((await t.call('eth_feeHistory', ['0x1', 'latest', [50, 10]])).error).toEqual({ code: -32000, message: 'invalid reward percentile: #0:50.000000 >= #1:10.000000' })
-      expect((await t.call('eth_feeHistory', ['0x1', '0x64', []])).error).toEqual({ code: -32000, message: 'request beyond head block: requested 100, head 3' })
-      expect((await t.call('eth_feeHistory', ['x', 'latest'])).error?.message).toBe('invalid argument 0: invalid hex or decimal integer "x"')
+      expect((await t.call('eth_feeHistory', ['0x1', 'latest', [50, 10]])).error).toEqual({
+        code: -32000,
+        message: 'invalid reward percentile: #0:50.000000 >= #1:10.000000',
+      })
+      expect((await t.call('eth_feeHistory', ['0x1', '0x64', []])).error).toEqual({
+        code: -32000,
+        message: 'request beyond head block: requested 100, head 3',
+      })
+      expect((await t.call('eth_feeHistory', ['x', 'latest'])).error?.message).toBe(
+        'invalid argument 0: invalid hex or decimal integer "x"',
+      )
     })
 
     it('eth_feeHistory clamps to feehistory-cap', async () => {
@@ -281,9 +371,13 @@ describe('eth API over HTTP (fake backend)', () => {
       const all = await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x3' }])
       expect(all).toHaveLength(2)
       expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', address: token }])).toHaveLength(1)
-      expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', address: [token, '0x' + 'ab'.repeat(20)] }])).toHaveLength(2)
+      expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', address: [token, '0x' + 'ab'.repeat(20)] }])).toHaveLength(
+        2,
+      )
       expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', topics: [hex(TRANSFER_TOPIC)] }])).toHaveLength(1)
-      expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', topics: [null, '0x' + '00'.repeat(12) + sender.slice(2)] }])).toHaveLength(1)
+      expect(
+        await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', topics: [null, '0x' + '00'.repeat(12) + sender.slice(2)] }]),
+      ).toHaveLength(1)
       expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', topics: [[ZERO32, hex(TRANSFER_TOPIC)]] }])).toHaveLength(1)
       expect(await t.result('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2', topics: [ZERO32] }])).toHaveLength(0)
       expect(await t.result('eth_getLogs', [{ blockHash: hex(backend.blocks[2]!.hash) }])).toHaveLength(1)
@@ -291,21 +385,34 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('eth_getLogs errors', async () => {
-      expect((await t.call('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }])).error).toEqual({ code: -32000, message: 'invalid block range params' })
-      expect((await t.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x3' }])).error).toEqual({ code: -32000, message: 'maximum [from, to] blocks distance: 2' })
+      expect((await t.call('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }])).error).toEqual({
+        code: -32000,
+        message: 'invalid block range params',
+      })
+      expect((await t.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x3' }])).error).toEqual({
+        code: -32000,
+        message: 'maximum [from, to] blocks distance: 2',
+      })
       expect((await t.call('eth_getLogs', [{ blockHash: hex(backend.blocks[1]!.hash), fromBlock: '0x1' }])).error).toEqual({
         code: -32602,
         message: 'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',
       })
       expect((await t.call('eth_getLogs', [{ blockHash: ZERO32 }])).error).toEqual({ code: -32000, message: 'unknown block' })
-      expect((await t.call('eth_getLogs', [{ topics: [null, null, null, null, null] }])).error?.message).toBe('invalid argument 0: exceed max topics')
-      expect((await t.call('eth_getLogs', [{ address: '0x12' }])).error?.message).toBe('invalid argument 0: invalid address: hex has invalid length 1 after decoding; expected 20 for address')
+      expect((await t.call('eth_getLogs', [{ topics: [null, null, null, null, null] }])).error?.message).toBe(
+        'invalid argument 0: exceed max topics',
+      )
+      expect((await t.call('eth_getLogs', [{ address: '0x12' }])).error?.message).toBe(
+        'invalid argument 0: invalid address: hex has invalid length 1 after decoding; expected 20 for address',
+      )
     })
 
     it('eth_getLogs logs-cap', async () => {
       const small = await startTestServer(backend, { api: { logsCap: 1 } })
       try {
-        expect((await small.call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).error).toEqual({ code: -32000, message: 'query returned more than 1 results' })
+        expect((await small.call('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }])).error).toEqual({
+          code: -32000,
+          message: 'query returned more than 1 results',
+        })
       } finally {
         await small.close()
       }
@@ -321,8 +428,14 @@ describe('eth API over HTTP (fake backend)', () => {
     it('a disabled namespace answers like an unknown method', async () => {
       const ethOnly = await startTestServer(backend, { dispatcher: { namespaces: ['eth'] } })
       try {
-        expect((await ethOnly.call('web3_clientVersion')).error).toEqual({ code: -32601, message: 'the method web3_clientVersion does not exist/is not available' })
-        expect((await ethOnly.call('personal_listAccounts')).error).toEqual({ code: -32601, message: 'the method personal_listAccounts does not exist/is not available' })
+        expect((await ethOnly.call('web3_clientVersion')).error).toEqual({
+          code: -32601,
+          message: 'the method web3_clientVersion does not exist/is not available',
+        })
+        expect((await ethOnly.call('personal_listAccounts')).error).toEqual({
+          code: -32601,
+          message: 'the method personal_listAccounts does not exist/is not available',
+        })
         expect(await ethOnly.result('eth_chainId')).toBe('0x2328')
       } finally {
         await ethOnly.close()
@@ -330,7 +443,13 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('string ids, missing jsonrpc, batches with notifications over HTTP', async () => {
-      const res = await t.post(JSON.stringify([{ id: 'a', method: 'eth_blockNumber' }, { jsonrpc: '2.0', method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'net_version' }]))
+      const res = await t.post(
+        JSON.stringify([
+          { id: 'a', method: 'eth_blockNumber' },
+          { jsonrpc: '2.0', method: 'eth_chainId' },
+          { jsonrpc: '2.0', id: 2, method: 'net_version' },
+        ]),
+      )
       expect(await res.json()).toEqual([
         { jsonrpc: '2.0', id: 'a', result: '0x3' },
         { jsonrpc: '2.0', id: 2, result: '9000' },

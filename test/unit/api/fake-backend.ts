@@ -59,7 +59,10 @@ function toEvmTx(tx: Transaction, location?: { block: EvmBlock; index: number },
   const v = type === 0 ? (sig.networkV ?? BigInt(sig.v)) : BigInt(sig.yParity)
   let gasPrice = tx.gasPrice ?? 0n
   if (type === 2) {
-    gasPrice = baseFee === undefined ? tx.maxFeePerGas! : baseFee + (tx.maxPriorityFeePerGas! < tx.maxFeePerGas! - baseFee ? tx.maxPriorityFeePerGas! : tx.maxFeePerGas! - baseFee)
+    gasPrice =
+      baseFee === undefined
+        ? tx.maxFeePerGas!
+        : baseFee + (tx.maxPriorityFeePerGas! < tx.maxFeePerGas! - baseFee ? tx.maxPriorityFeePerGas! : tx.maxFeePerGas! - baseFee)
   }
   return {
     hash: getBytes(tx.hash!),
@@ -73,7 +76,10 @@ function toEvmTx(tx: Transaction, location?: { block: EvmBlock; index: number },
     gasPrice,
     maxFeePerGas: type === 2 ? tx.maxFeePerGas! : undefined,
     maxPriorityFeePerGas: type === 2 ? tx.maxPriorityFeePerGas! : undefined,
-    accessList: type === 0 ? undefined : (tx.accessList ?? []).map((e) => ({ address: getBytes(e.address), storageKeys: e.storageKeys.map((k) => getBytes(k)) })),
+    accessList:
+      type === 0
+        ? undefined
+        : (tx.accessList ?? []).map((e) => ({ address: getBytes(e.address), storageKeys: e.storageKeys.map((k) => getBytes(k)) })),
     chainId: tx.chainId === 0n ? undefined : tx.chainId,
     v,
     r: BigInt(sig.r),
@@ -116,7 +122,14 @@ export class FakeBackend implements EthBackend {
   }
 
   private async build(): Promise<void> {
-    const legacy = await signTx({ type: 0, to: '0x' + '22'.repeat(20), nonce: 0, gasLimit: 21000n, gasPrice: 2_000_000_000n, value: 10n ** 18n })
+    const legacy = await signTx({
+      type: 0,
+      to: '0x' + '22'.repeat(20),
+      nonce: 0,
+      gasLimit: 21000n,
+      gasPrice: 2_000_000_000n,
+      value: 10n ** 18n,
+    })
     const dynamic = await signTx({
       type: 2,
       to: '0x' + '33'.repeat(20),
@@ -128,7 +141,15 @@ export class FakeBackend implements EthBackend {
       accessList: [{ address: '0x' + '33'.repeat(20), storageKeys: ['0x' + '00'.repeat(31) + '01'] }],
     })
     const create = await signTx({ type: 1, nonce: 2, gasLimit: 200_000n, gasPrice: 1_500_000_000n, data: '0x6080604052', accessList: [] })
-    const pending = await signTx({ type: 2, to: '0x' + '22'.repeat(20), nonce: 3, gasLimit: 21000n, maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, value: 1n })
+    const pending = await signTx({
+      type: 2,
+      to: '0x' + '22'.repeat(20),
+      nonce: 3,
+      gasLimit: 21000n,
+      maxFeePerGas: 4_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      value: 1n,
+    })
     this.raws = { legacy: legacy.raw, dynamic: dynamic.raw, create: create.raw, pending: pending.raw }
     const contract = getBytes('0x' + 'ab'.repeat(20))
     const transfer = {
@@ -141,7 +162,17 @@ export class FakeBackend implements EthBackend {
       { tx: legacy.tx, gasUsed: 21000n, status: 1, logs: [] },
       { tx: dynamic.tx, gasUsed: 51_000n, status: 1, logs: [transfer] },
     ])
-    this.addBlock([{ tx: create.tx, gasUsed: 120_000n, status: 1, logs: [{ address: contract, topics: [b32('Deployed()')], data: new Uint8Array(0) }] }], contract)
+    this.addBlock(
+      [
+        {
+          tx: create.tx,
+          gasUsed: 120_000n,
+          status: 1,
+          logs: [{ address: contract, topics: [b32('Deployed()')], data: new Uint8Array(0) }],
+        },
+      ],
+      contract,
+    )
     this.addBlock([])
     const p = toEvmTx(pending.tx)
     this.pending.set(pending.tx.hash!, p)
@@ -241,7 +272,9 @@ export class FakeBackend implements EthBackend {
       for (const receipt of this.blockReceipts.get(h) ?? []) {
         for (const log of receipt.logs) {
           if (query.addresses.length > 0 && !query.addresses.some((a) => eq(a, log.address))) continue
-          const match = query.topics.every((options, i) => options === null || (log.topics[i] !== undefined && options.some((t) => eq(t, log.topics[i]!))))
+          const match = query.topics.every(
+            (options, i) => options === null || (log.topics[i] !== undefined && options.some((t) => eq(t, log.topics[i]!))),
+          )
           if (match) out.push(log)
         }
       }
@@ -322,12 +355,19 @@ export class FakeBackend implements EthBackend {
     }
   }
   async createAccessList(args: CallArgs, _height: number, _options: ExecutionOptions): Promise<AccessListResult> {
-    return { accessList: args.to ? [{ address: args.to, storageKeys: [pad32(new Uint8Array([1]))] }] : [], gasUsed: 23_300n, vmError: undefined }
+    return {
+      accessList: args.to ? [{ address: args.to, storageKeys: [pad32(new Uint8Array([1]))] }] : [],
+      gasUsed: 23_300n,
+      vmError: undefined,
+    }
   }
   async getPendingBlock(): Promise<{ block: EvmBlock; transactions: EvmTx[] }> {
     const parent = this.blocks[this.blocks.length - 1]!
     const transactions = [...this.pending.values()]
-    return { block: { ...parent, number: parent.number + 1, parentHash: parent.hash, transactions: transactions.map((tx) => tx.hash) }, transactions }
+    return {
+      block: { ...parent, number: parent.number + 1, parentHash: parent.hash, transactions: transactions.map((tx) => tx.hash) },
+      transactions,
+    }
   }
   txPoolContent(): PoolContent {
     return { pending: [...this.pending.values()], queued: [] }

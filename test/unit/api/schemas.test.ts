@@ -101,7 +101,36 @@ describe('execution-apis schemas', () => {
   })
 
   it('the spec examples of our methods pass our param codecs', async () => {
-    const served = ['eth_chainId', 'eth_syncing', 'eth_coinbase', 'eth_accounts', 'eth_blockNumber', 'net_version', 'eth_getBlockByHash', 'eth_getBlockByNumber', 'eth_getBlockTransactionCountByHash', 'eth_getBlockTransactionCountByNumber', 'eth_getBlockReceipts', 'eth_call', 'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory', 'eth_getLogs', 'eth_getBalance', 'eth_getStorageAt', 'eth_getTransactionCount', 'eth_getCode', 'eth_sendRawTransaction', 'eth_getTransactionByHash', 'eth_getTransactionByBlockHashAndIndex', 'eth_getTransactionByBlockNumberAndIndex', 'eth_getTransactionReceipt', 'eth_getProof', 'eth_createAccessList']
+    const served = [
+      'eth_chainId',
+      'eth_syncing',
+      'eth_coinbase',
+      'eth_accounts',
+      'eth_blockNumber',
+      'net_version',
+      'eth_getBlockByHash',
+      'eth_getBlockByNumber',
+      'eth_getBlockTransactionCountByHash',
+      'eth_getBlockTransactionCountByNumber',
+      'eth_getBlockReceipts',
+      'eth_call',
+      'eth_estimateGas',
+      'eth_gasPrice',
+      'eth_maxPriorityFeePerGas',
+      'eth_feeHistory',
+      'eth_getLogs',
+      'eth_getBalance',
+      'eth_getStorageAt',
+      'eth_getTransactionCount',
+      'eth_getCode',
+      'eth_sendRawTransaction',
+      'eth_getTransactionByHash',
+      'eth_getTransactionByBlockHashAndIndex',
+      'eth_getTransactionByBlockNumberAndIndex',
+      'eth_getTransactionReceipt',
+      'eth_getProof',
+      'eth_createAccessList',
+    ]
     const rejected: string[] = []
     let examples = 0
     for (const name of served) {
@@ -109,7 +138,8 @@ describe('execution-apis schemas', () => {
         examples++
         const params = example.params.map((p) => p.value)
         const res = await t.call(name, params)
-        if (res.error && (res.error.code === -32602 || res.error.code === -32601)) rejected.push(`${name}(${JSON.stringify(params)}): ${res.error.message}`)
+        if (res.error && (res.error.code === -32602 || res.error.code === -32601))
+          rejected.push(`${name}(${JSON.stringify(params)}): ${res.error.message}`)
       }
     }
     expect(rejected).toEqual([])

@@ -41,7 +41,7 @@ describe('planRangeLogs', () => {
   })
 
   it('puts noise every noiseEvery blocks, all inside the planned share, in offset order', () => {
-    expect(of('noise')).toHaveLength(10_000 * PLANNED_SHARE / 2)
+    expect(of('noise')).toHaveLength((10_000 * PLANNED_SHARE) / 2)
     expect(new Set(of('noise').map((e) => e.contract)).size).toBe(8)
     expect(plan.every((e, i) => e.offset < 10_000 * PLANNED_SHARE && (i === 0 || plan[i - 1]!.offset <= e.offset))).toBe(true)
   })
@@ -49,16 +49,30 @@ describe('planRangeLogs', () => {
 
 describe('measureHeadDelivery', () => {
   it('measures spread and lag per block, and counts missing deliveries', () => {
-    const a = new Map([[5, 100], [6, 200], [7, 300]])
-    const b = new Map([[5, 101], [6, 204], [7, 300]])
-    const c = new Map([[5, 103], [7, 301]])
+    const a = new Map([
+      [5, 100],
+      [6, 200],
+      [7, 300],
+    ])
+    const b = new Map([
+      [5, 101],
+      [6, 204],
+      [7, 300],
+    ])
+    const c = new Map([
+      [5, 103],
+      [7, 301],
+    ])
     expect(measureHeadDelivery([a, b, c], 5, 7)).toEqual({ spreads: [1], lags: [0, 0, 1], missing: 1 })
   })
 })
 
 describe('isSingleMatch', () => {
   const hash = '0xABCDEF'
-  const result = (value: string, total = '1') => ({ total_count: total, txs: [{ tx_result: { events: [{ type: 'ethereum_tx', attributes: [{ key: 'ethereumTxHash', value }] }] } }] })
+  const result = (value: string, total = '1') => ({
+    total_count: total,
+    txs: [{ tx_result: { events: [{ type: 'ethereum_tx', attributes: [{ key: 'ethereumTxHash', value }] }] } }],
+  })
 
   it('accepts the one tx with the hash, in any letter case', () => {
     expect(isSingleMatch(result('0xabcdef'), hash)).toBe(true)
@@ -71,7 +85,10 @@ describe('isSingleMatch', () => {
 
   it('reads base64 attributes (CometBFT 0.34)', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64')
-    const r = { total_count: '1', txs: [{ tx_result: { events: [{ type: 'ethereum_tx', attributes: [{ key: b64('ethereumTxHash'), value: b64('0xabcdef') }] }] } }] }
+    const r = {
+      total_count: '1',
+      txs: [{ tx_result: { events: [{ type: 'ethereum_tx', attributes: [{ key: b64('ethereumTxHash'), value: b64('0xabcdef') }] }] } }],
+    }
     expect(isSingleMatch(r, hash)).toBe(true)
   })
 })

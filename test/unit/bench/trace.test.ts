@@ -8,7 +8,9 @@ describe('trace workload helpers', () => {
   })
 
   it('tells an unserved method from other errors', () => {
-    expect(isUnsupported(new Error('debug_traceTransaction: the method debug_traceTransaction does not exist/is not available (-32601)'))).toBe(true)
+    expect(
+      isUnsupported(new Error('debug_traceTransaction: the method debug_traceTransaction does not exist/is not available (-32601)')),
+    ).toBe(true)
     expect(isUnsupported(new Error('debug_traceTransaction: Method not found (-32601)'))).toBe(true)
     expect(isUnsupported(new Error('debug_traceTransaction: transaction 0x00 not found (-32000)'))).toBe(false)
   })

@@ -29,7 +29,12 @@ describe('params', () => {
     const a = `0x${'11'.repeat(20)}`
     const b = `0x${'22'.repeat(20)}`
     expect(buildLogFilter({})).toEqual({})
-    expect(buildLogFilter({ from: '1', to: 'latest', address: [`${a},${b}`], topic: [HASH] })).toEqual({ fromBlock: '0x1', toBlock: 'latest', address: [a, b], topics: [HASH] })
+    expect(buildLogFilter({ from: '1', to: 'latest', address: [`${a},${b}`], topic: [HASH] })).toEqual({
+      fromBlock: '0x1',
+      toBlock: 'latest',
+      address: [a, b],
+      topics: [HASH],
+    })
     expect(() => buildLogFilter({ address: ['0x1'] })).toThrow(/invalid address "0x1"/)
   })
 
@@ -49,7 +54,11 @@ describe('resolveEndpoints', () => {
       await mkdir(join(home, 'config'))
       await writeFile(join(home, 'config/app.toml'), '[json-rpc]\naddress = "127.0.0.1:9545"\nws-address = "0.0.0.0:9546"\n')
       expect(await resolveEndpoints({ home }, {})).toMatchObject({ http: 'http://127.0.0.1:9545', ws: 'ws://127.0.0.1:9546' })
-      expect(await resolveEndpoints({ home: undefined, node: 'http://x:1', ws: 'ws://x:2' }, { NODECTL_HOME: home })).toMatchObject({ http: 'http://x:1', ws: 'ws://x:2', home })
+      expect(await resolveEndpoints({ home: undefined, node: 'http://x:1', ws: 'ws://x:2' }, { NODECTL_HOME: home })).toMatchObject({
+        http: 'http://x:1',
+        ws: 'ws://x:2',
+        home,
+      })
     } finally {
       await rm(home, { recursive: true, force: true })
     }

@@ -63,7 +63,10 @@ async function exercise(client: Comet38Client): Promise<void> {
   const query = await client.abciQuery({ path: '/store/key', data: utf8ToBytes('k') })
   expect(query.value).toEqual(utf8ToBytes('value'))
 
-  for (const [height, index] of [[2, 1], [3, 0]] as const) {
+  for (const [height, index] of [
+    [2, 1],
+    [3, 0],
+  ] as const) {
     const tx = await client.tx({ hash: hashTx(TXS[height]![index]!), prove: true })
     expect(tx.height).toBe(height)
     expect(tx.index).toBe(index)

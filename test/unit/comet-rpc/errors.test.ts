@@ -19,7 +19,10 @@ import type { ErrorClass } from '../../../src/utils/errors.js'
 const ADDRESS = '0x' + '11'.repeat(20)
 
 const CASES: [Error, { code: number; data: string }][] = [
-  [new InvalidParamsError('error converting json params to arguments'), { code: -32602, data: 'error converting json params to arguments' }],
+  [
+    new InvalidParamsError('error converting json params to arguments'),
+    { code: -32602, data: 'error converting json params to arguments' },
+  ],
   [new MethodNotFoundError(), { code: -32601, data: '' }],
   [new QueryParseError(14, 'expected end of query'), { code: -32602, data: 'failed to parse query: offset 14: expected end of query' }],
   [txPoolErrors.alreadyKnown(), { code: -32603, data: 'tx already exists in cache' }],

@@ -37,7 +37,13 @@ const txEvent: ConsensusEvents['Tx'] = {
   index: 0,
   tx,
   result: {
-    code: 0, data: new Uint8Array(), log: '', info: '', gasWanted: 21000n, gasUsed: 21000n, codespace: '',
+    code: 0,
+    data: new Uint8Array(),
+    log: '',
+    info: '',
+    gasWanted: 21000n,
+    gasUsed: 21000n,
+    codespace: '',
     events: [{ type: 'ethereum', attributes: [{ key: 'recipient', value: '0xabcdef0123456789abcdef0123456789abcdef01', index: true }] }],
   },
 }
@@ -65,7 +71,9 @@ describe('CometEventSubscriptions', () => {
         query,
         data: {
           type: 'tendermint/event/Tx',
-          value: { TxResult: { height: '7', index: undefined, tx: 'aGVsbG8=', result: expect.objectContaining({ code: 0, gas_used: '21000' }) } },
+          value: {
+            TxResult: { height: '7', index: undefined, tx: 'aGVsbG8=', result: expect.objectContaining({ code: 0, gas_used: '21000' }) },
+          },
         },
         events: {
           'ethereum.recipient': ['0xabcdef0123456789abcdef0123456789abcdef01'],
@@ -98,7 +106,10 @@ describe('CometEventSubscriptions', () => {
     await expect(subs.subscribe(a, 4, "tm.event='Tx'")).rejects.toThrow('max_subscriptions_per_client 2 reached')
     await expect(subs.subscribe(new FakeClient('b:1'), 1, "tm.event='Tx'")).rejects.toThrow('max_subscription_clients 1 reached')
     const badQuery = await subs.subscribe(a, 5, "tm.event=='Tx'").catch((err: unknown) => err)
-    expect(renderCometError(5, badQuery).error).toMatchObject({ code: -32602, data: expect.stringMatching(/^failed to parse query: offset 9:/) })
+    expect(renderCometError(5, badQuery).error).toMatchObject({
+      code: -32602,
+      data: expect.stringMatching(/^failed to parse query: offset 9:/),
+    })
     await expect(subs.unsubscribe(a, "tm.event='Tx'")).rejects.toThrow('subscription not found')
     await subs.unsubscribe(a, "tm.event='NewBlock'")
     expect(subs.stats()).toEqual({ clients: 1, subscriptions: 1 })

@@ -104,12 +104,23 @@ export class FakeBackend implements CometBackend {
       const seen = signCommit(set, seeds, h, blockId, h === 1 ? [0] : undefined)
       const results: FinalizeBlockResponse = {
         txResults: block.txs.map(execResult),
-        events: h === 1 ? [] : [{ type: 'block_bloom', attributes: [{ key: 'bloom', value: '0x00', index: true }] }, { type: 'empty_event', attributes: [] }],
+        events:
+          h === 1
+            ? []
+            : [
+                { type: 'block_bloom', attributes: [{ key: 'bloom', value: '0x00', index: true }] },
+                { type: 'empty_event', attributes: [] },
+              ],
         validatorUpdates: h === 2 ? [{ pubKey: set.validators[0]!.pubKey, power: 20n }] : [],
         consensusParamUpdates: h === 3 ? { block: { maxBytes: 1_000_000n, maxGas: 40_000_000n } } : undefined,
         appHash: hexToBytes('AB'.repeat(32)),
       }
-      this.heights.set(h, { block, meta: { blockId, blockSize: bytes.length, header: block.header, numTxs: block.txs.length }, seen, results })
+      this.heights.set(h, {
+        block,
+        meta: { blockId, blockSize: bytes.length, header: block.header, numTxs: block.txs.length },
+        seen,
+        results,
+      })
       last = seen
     }
   }
@@ -200,7 +211,9 @@ export class FakeBackend implements CometBackend {
     const m = /^tx\.height\s*=\s*(\d+)$/.exec(query)
     if (!m) throw new Error(`failed to parse query: unsupported query ${JSON.stringify(query)}`)
     const s = this.heights.get(Number(m[1]))
-    return s ? s.block.txs.map((tx, index) => ({ height: s.block.header.height, index, tx, result: s.results.txResults[index]! })).reverse() : []
+    return s
+      ? s.block.txs.map((tx, index) => ({ height: s.block.header.height, index, tx, result: s.results.txResults[index]! })).reverse()
+      : []
   }
   searchBlocks(query: string): number[] {
     if (query !== 'block_bloom.bloom EXISTS') throw new Error('not implemented')
@@ -217,7 +230,8 @@ export class FakeBackend implements CometBackend {
     if (this.seenTxs.has(key)) throw new Error('tx already exists in cache')
     this.seenTxs.add(key)
     const text = Buffer.from(tx).toString('utf8')
-    if (text.startsWith('bad')) return { code: 5, data: new Uint8Array(0), log: 'insufficient funds', gasWanted: 0n, gasUsed: 0n, events: [], codespace: 'evm' }
+    if (text.startsWith('bad'))
+      return { code: 5, data: new Uint8Array(0), log: 'insufficient funds', gasWanted: 0n, gasUsed: 0n, events: [], codespace: 'evm' }
     if (text.startsWith('commit')) {
       // Included in "block 4" shortly after.
       setTimeout(() => this.waiters.get(bytesToUpperHex(hashTx(tx)))?.({ height: 4, index: 0, tx, result: execResult(tx, 0) }), 30)
@@ -235,13 +249,31 @@ export class FakeBackend implements CometBackend {
     })
   }
   checkTx(tx: Uint8Array): CheckTxResponse {
-    return { code: tx.length === 0 ? 1 : 0, data: new Uint8Array(0), log: tx.length === 0 ? 'empty tx' : '', info: '', gasWanted: 5n, gasUsed: 3n, events: [{ type: 'check', attributes: [{ key: 'k', value: 'v', index: false }] }], codespace: '' }
+    return {
+      code: tx.length === 0 ? 1 : 0,
+      data: new Uint8Array(0),
+      log: tx.length === 0 ? 'empty tx' : '',
+      info: '',
+      gasWanted: 5n,
+      gasUsed: 3n,
+      events: [{ type: 'check', attributes: [{ key: 'k', value: 'v', index: false }] }],
+      codespace: '',
+    }
   }
   abciInfo(): InfoResponse {
     return { data: 'nodectl', version: '0.1.0', appVersion: 0n, lastBlockHeight: 3, lastBlockAppHash: hexToBytes('AB'.repeat(32)) }
   }
   abciQuery(req: AbciQueryRequest): QueryResponse {
-    return { code: 0, log: '', info: req.path, index: 0n, key: req.data, value: utf8ToBytes('value'), height: req.height === 0n ? 3 : Number(req.height), codespace: '' }
+    return {
+      code: 0,
+      log: '',
+      info: req.path,
+      index: 0n,
+      key: req.data,
+      value: utf8ToBytes('value'),
+      height: req.height === 0n ? 3 : Number(req.height),
+      codespace: '',
+    }
   }
   roundState(): RoundStateSummary {
     const s3 = this.stored(3)

@@ -11,9 +11,15 @@ export interface Harness {
   url: string
 }
 
-export async function startHarness(opts: { options?: Partial<CometRpcOptions>; backend?: FakeBackend; subscriptions?: EventSubscriptions } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { options?: Partial<CometRpcOptions>; backend?: FakeBackend; subscriptions?: EventSubscriptions } = {},
+): Promise<Harness> {
   const backend = opts.backend ?? new FakeBackend()
-  const server = await CometRpcServer.start({ backend, options: { ...testCometRpcOptions, ...opts.options }, subscriptions: opts.subscriptions })
+  const server = await CometRpcServer.start({
+    backend,
+    options: { ...testCometRpcOptions, ...opts.options },
+    subscriptions: opts.subscriptions,
+  })
   return { server, backend, url: server.url }
 }
 

@@ -94,11 +94,19 @@ describe('golden responses (URI GET, id -1)', () => {
     const [a, b] = h.backend.set.validators
     const val = (v: typeof a) =>
       `{"address":"${hex(v!.address)}","pub_key":{"type":"tendermint/PubKeyEd25519","value":"${bytesToBase64(v!.pubKey)}"},"voting_power":"10","proposer_priority":"${v!.proposerPriority}"}`
-    expect((await get(h.url, '/validators')).text).toBe(`{"jsonrpc":"2.0","id":-1,"result":{"block_height":"4","validators":[${val(a)},${val(b)}],"count":"2","total":"2"}}`)
-    expect((await get(h.url, '/validators?height=2&page=2&per_page=1')).text).toBe(`{"jsonrpc":"2.0","id":-1,"result":{"block_height":"2","validators":[${val(b)}],"count":"1","total":"2"}}`)
+    expect((await get(h.url, '/validators')).text).toBe(
+      `{"jsonrpc":"2.0","id":-1,"result":{"block_height":"4","validators":[${val(a)},${val(b)}],"count":"2","total":"2"}}`,
+    )
+    expect((await get(h.url, '/validators?height=2&page=2&per_page=1')).text).toBe(
+      `{"jsonrpc":"2.0","id":-1,"result":{"block_height":"2","validators":[${val(b)}],"count":"1","total":"2"}}`,
+    )
     const bad = await get(h.url, '/validators?page=3&per_page=1')
     expect(bad.status).toBe(500)
-    expect(bad.json()).toEqual({ jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: 'page should be within [1, 2] range, given 3' } })
+    expect(bad.json()).toEqual({
+      jsonrpc: '2.0',
+      id: -1,
+      error: { code: -32603, message: 'Internal error', data: 'page should be within [1, 2] range, given 3' },
+    })
   })
 
   it('block_results: jsonpb tx results, cmtjson events, Sum-form validator updates, app_hash base64', async () => {
@@ -117,10 +125,10 @@ describe('golden responses (URI GET, id -1)', () => {
         `"consensus_param_updates":null,"app_hash":"${bytesToBase64(s.results.appHash)}"}}`,
     )
     const r1 = (await get(h.url, '/block_results?height=1')).json() as { result: Record<string, unknown> }
-    expect(r1.result['finalize_block_events']).toBeNull()
-    expect(r1.result['validator_updates']).toBeNull()
+    expect(r1.result.finalize_block_events).toBeNull()
+    expect(r1.result.validator_updates).toBeNull()
     const r3 = (await get(h.url, '/block_results?height=3')).json() as { result: Record<string, unknown> }
-    expect(r3.result['consensus_param_updates']).toEqual({ block: { max_bytes: '1000000', max_gas: '40000000' } })
+    expect(r3.result.consensus_param_updates).toEqual({ block: { max_bytes: '1000000', max_gas: '40000000' } })
   })
 
   it('tx by hash with a Merkle proof against the data hash', async () => {
@@ -141,7 +149,9 @@ describe('golden responses (URI GET, id -1)', () => {
     expect(verifyMerkleProof(root, hash, p)).toBe(true)
     // Without prove there is no proof; a one-tx block's proof has empty aunts.
     expect((await get(h.url, `/tx?hash=0x${hex(hash)}`)).text).not.toContain('proof')
-    const single = (await get(h.url, `/tx?hash=0x${hex(hashTx(TXS[3]![0]!))}&prove=true`)).json() as { result: { proof: { proof: { aunts: unknown[] } } } }
+    const single = (await get(h.url, `/tx?hash=0x${hex(hashTx(TXS[3]![0]!))}&prove=true`)).json() as {
+      result: { proof: { proof: { aunts: unknown[] } } }
+    }
     expect(single.result.proof.proof.aunts).toEqual([])
   })
 
@@ -159,9 +169,15 @@ describe('golden responses (URI GET, id -1)', () => {
 
   it('the other info routes', async () => {
     expect((await get(h.url, '/health')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{}}')
-    expect((await get(h.url, '/net_info')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{"listening":true,"listeners":["Listener(@127.0.0.1:26656)"],"n_peers":"0","peers":[]}}')
-    expect((await get(h.url, '/num_unconfirmed_txs')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{"n_txs":"2","total":"2","total_bytes":"19","txs":null}}')
-    expect((await get(h.url, '/unconfirmed_txs?limit=1')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{"n_txs":"1","total":"2","total_bytes":"19","txs":["cGVuZGluZy0x"]}}')
+    expect((await get(h.url, '/net_info')).text).toBe(
+      '{"jsonrpc":"2.0","id":-1,"result":{"listening":true,"listeners":["Listener(@127.0.0.1:26656)"],"n_peers":"0","peers":[]}}',
+    )
+    expect((await get(h.url, '/num_unconfirmed_txs')).text).toBe(
+      '{"jsonrpc":"2.0","id":-1,"result":{"n_txs":"2","total":"2","total_bytes":"19","txs":null}}',
+    )
+    expect((await get(h.url, '/unconfirmed_txs?limit=1')).text).toBe(
+      '{"jsonrpc":"2.0","id":-1,"result":{"n_txs":"1","total":"2","total_bytes":"19","txs":["cGVuZGluZy0x"]}}',
+    )
     expect((await get(h.url, '/abci_info')).text).toBe(
       '{"jsonrpc":"2.0","id":-1,"result":{"response":{"data":"nodectl","version":"0.1.0","last_block_height":"3","last_block_app_hash":"q6urq6urq6urq6urq6urq6urq6urq6urq6urq6urq6s="}}}',
     )
@@ -175,20 +191,28 @@ describe('golden responses (URI GET, id -1)', () => {
     )
     const cs = (await get(h.url, '/consensus_state')).json() as { result: { round_state: Record<string, unknown> } }
     expect(cs.result.round_state['height/round/step']).toBe('4/0/4')
-    expect(cs.result.round_state['proposal_block_hash']).toBe(hex(h.backend.stored(3).meta.blockId.hash))
-    expect(cs.result.round_state['proposer']).toEqual({ address: hex(h.backend.set.getProposer().address), index: 0 })
-    const dump = (await get(h.url, '/dump_consensus_state')).json() as { result: { round_state: Record<string, unknown>; peers: unknown[] } }
-    expect(dump.result.round_state['height']).toBe('4')
-    expect(dump.result.round_state['step']).toBe(4)
+    expect(cs.result.round_state.proposal_block_hash).toBe(hex(h.backend.stored(3).meta.blockId.hash))
+    expect(cs.result.round_state.proposer).toEqual({ address: hex(h.backend.set.getProposer().address), index: 0 })
+    const dump = (await get(h.url, '/dump_consensus_state')).json() as {
+      result: { round_state: Record<string, unknown>; peers: unknown[] }
+    }
+    expect(dump.result.round_state.height).toBe('4')
+    expect(dump.result.round_state.step).toBe(4)
     expect(dump.result.peers).toEqual([])
     expect((await get(h.url, '/header?height=1')).text).toBe(`{"jsonrpc":"2.0","id":-1,"result":{"header":${headerJson(1)}}}`)
-    expect((await get(h.url, `/header_by_hash?hash=0x${hex(h.backend.stored(2).meta.blockId.hash)}`)).text).toBe(`{"jsonrpc":"2.0","id":-1,"result":{"header":${headerJson(2)}}}`)
+    expect((await get(h.url, `/header_by_hash?hash=0x${hex(h.backend.stored(2).meta.blockId.hash)}`)).text).toBe(
+      `{"jsonrpc":"2.0","id":-1,"result":{"header":${headerJson(2)}}}`,
+    )
     expect((await get(h.url, '/header_by_hash?hash=0x00')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{"header":null}}')
-    expect((await get(h.url, '/block_by_hash?hash=0x00')).text).toBe('{"jsonrpc":"2.0","id":-1,"result":{"block_id":{"hash":"","parts":{"total":0,"hash":""}},"block":null}}')
+    expect((await get(h.url, '/block_by_hash?hash=0x00')).text).toBe(
+      '{"jsonrpc":"2.0","id":-1,"result":{"block_id":{"hash":"","parts":{"total":0,"hash":""}},"block":null}}',
+    )
   })
 
   it('blockchain: descending metas', async () => {
-    const r = (await get(h.url, '/blockchain?minHeight=2&maxHeight=10')).json() as { result: { last_height: string; block_metas: { header: { height: string }; num_txs: string; block_size: string }[] } }
+    const r = (await get(h.url, '/blockchain?minHeight=2&maxHeight=10')).json() as {
+      result: { last_height: string; block_metas: { header: { height: string }; num_txs: string; block_size: string }[] }
+    }
     expect(r.result.last_height).toBe('3')
     expect(r.result.block_metas.map((m) => [m.header.height, m.num_txs])).toEqual([
       ['3', '1'],
@@ -198,21 +222,31 @@ describe('golden responses (URI GET, id -1)', () => {
   })
 
   it('tx_search and block_search: order, pagination, proofs', async () => {
-    const asc = (await get(h.url, '/tx_search?query="tx.height=2"&page=1&per_page=2&order_by="asc"')).json() as { result: { txs: { index: number; proof?: unknown }[]; total_count: string } }
+    const asc = (await get(h.url, '/tx_search?query="tx.height=2"&page=1&per_page=2&order_by="asc"')).json() as {
+      result: { txs: { index: number; proof?: unknown }[]; total_count: string }
+    }
     expect(asc.result.total_count).toBe('3')
     expect(asc.result.txs.map((t) => t.index)).toEqual([0, 1])
     expect(asc.result.txs[0]!.proof).toBeUndefined()
-    const desc = (await get(h.url, '/tx_search?query="tx.height=2"&order_by="desc"&prove=true')).json() as { result: { txs: { index: number; proof: unknown }[] } }
+    const desc = (await get(h.url, '/tx_search?query="tx.height=2"&order_by="desc"&prove=true')).json() as {
+      result: { txs: { index: number; proof: unknown }[] }
+    }
     expect(desc.result.txs.map((t) => t.index)).toEqual([2, 1, 0])
     expect(desc.result.txs[0]!.proof).toBeDefined()
-    const blocks = (await get(h.url, '/block_search?query="block_bloom.bloom EXISTS"')).json() as { result: { blocks: { block: { header: { height: string } } }[]; total_count: string } }
+    const blocks = (await get(h.url, '/block_search?query="block_bloom.bloom EXISTS"')).json() as {
+      result: { blocks: { block: { header: { height: string } } }[]; total_count: string }
+    }
     expect(blocks.result.blocks.map((b) => b.block.header.height)).toEqual(['3', '2'])
     expect(blocks.result.total_count).toBe('2')
   })
 })
 
 describe('errors and HTTP statuses', () => {
-  const err = (code: number, message: string, data?: string, id: number | string | null = -1) => ({ jsonrpc: '2.0', ...(id === null ? {} : { id }), error: { code, message, ...(data === undefined ? {} : { data }) } })
+  const err = (code: number, message: string, data?: string, id: number | string | null = -1) => ({
+    jsonrpc: '2.0',
+    ...(id === null ? {} : { id }),
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  })
 
   it('height checks', async () => {
     const cases: [string, string][] = [
@@ -241,8 +275,12 @@ describe('errors and HTTP statuses', () => {
     }
     const p = await startHarness({ backend: new Pruned() })
     try {
-      expect((await get(p.url, '/block?height=1')).json()).toEqual(err(-32603, 'Internal error', 'height 1 is not available, lowest height is 2'))
-      expect((await get(p.url, '/block_results?height=3')).json()).toEqual(err(-32603, 'Internal error', 'could not find results for height #3'))
+      expect((await get(p.url, '/block?height=1')).json()).toEqual(
+        err(-32603, 'Internal error', 'height 1 is not available, lowest height is 2'),
+      )
+      expect((await get(p.url, '/block_results?height=3')).json()).toEqual(
+        err(-32603, 'Internal error', 'could not find results for height #3'),
+      )
     } finally {
       await p.server.close()
     }
@@ -264,14 +302,23 @@ describe('errors and HTTP statuses', () => {
 
   it('tx not found, order_by, query length, indexing disabled', async () => {
     expect((await get(h.url, '/tx?hash=0xABCD')).json()).toEqual(err(-32603, 'Internal error', 'tx (ABCD) not found'))
-    expect((await get(h.url, '/tx_search?query="tx.height=1"&order_by="up"')).json()).toEqual(err(-32603, 'Internal error', 'expected order_by to be either `asc` or `desc` or empty'))
-    expect((await get(h.url, `/tx_search?query="${'a'.repeat(513)}"`)).json()).toEqual(err(-32603, 'Internal error', 'maximum query length exceeded'))
-    expect((await get(h.url, '/tx_search?query="nope"')).json()).toEqual(err(-32603, 'Internal error', 'failed to parse query: unsupported query "nope"'))
+    expect((await get(h.url, '/tx_search?query="tx.height=1"&order_by="up"')).json()).toEqual(
+      err(-32603, 'Internal error', 'expected order_by to be either `asc` or `desc` or empty'),
+    )
+    expect((await get(h.url, `/tx_search?query="${'a'.repeat(513)}"`)).json()).toEqual(
+      err(-32603, 'Internal error', 'maximum query length exceeded'),
+    )
+    expect((await get(h.url, '/tx_search?query="nope"')).json()).toEqual(
+      err(-32603, 'Internal error', 'failed to parse query: unsupported query "nope"'),
+    )
     const off = await startHarness({ backend: new FakeBackend({ txIndex: false }) })
     try {
       expect((await get(off.url, '/tx?hash=0xAB')).json()).toEqual(err(-32603, 'Internal error', 'transaction indexing is disabled'))
       expect((await get(off.url, '/block_search?query="a"')).json()).toEqual(err(-32603, 'Internal error', 'block indexing is disabled'))
-      expect(((await get(off.url, '/status')).json() as { result: { node_info: { other: { tx_index: string } } } }).result.node_info.other.tx_index).toBe('off')
+      expect(
+        ((await get(off.url, '/status')).json() as { result: { node_info: { other: { tx_index: string } } } }).result.node_info.other
+          .tx_index,
+      ).toBe('off')
     } finally {
       await off.server.close()
     }
@@ -298,12 +345,20 @@ describe('errors and HTTP statuses', () => {
   it('JSON-RPC parse errors: HTTP 500, no id', async () => {
     const r = await post(h.url, 'xyz')
     expect(r.status).toBe(500)
-    expect(r.text).toBe('{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error. Invalid JSON","data":"error unmarshaling request: invalid character \'x\' looking for beginning of value"}}')
+    expect(r.text).toBe(
+      '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error. Invalid JSON","data":"error unmarshaling request: invalid ' +
+        "character 'x' looking for beginning of value\"}}",
+    )
     expect((await post(h.url, { jsonrpc: '2.0', id: true, method: 'status' })).json()).toEqual(
       err(-32700, 'Parse error. Invalid JSON', 'error unmarshaling request: json-rpc ID (true) is of unknown type (bool)', null),
     )
     expect((await post(h.url, [{ jsonrpc: '2.0', id: 1, method: 'status' }, 5])).json()).toEqual(
-      err(-32700, 'Parse error. Invalid JSON', 'error unmarshaling request: json: cannot unmarshal array into Go value of type types.RPCRequest', null),
+      err(
+        -32700,
+        'Parse error. Invalid JSON',
+        'error unmarshaling request: json: cannot unmarshal array into Go value of type types.RPCRequest',
+        null,
+      ),
     )
   })
 
@@ -311,9 +366,21 @@ describe('errors and HTTP statuses', () => {
     expect((await post(h.url, { jsonrpc: '2.0', id: 'x', method: 'nope' })).json()).toEqual(err(-32601, 'Method not found', undefined, 'x'))
     const bad = await post(h.url, { jsonrpc: '2.0', id: 2, method: 'block', params: { height: true } })
     expect(bad.status).toBe(200)
-    expect(bad.json()).toEqual(err(-32602, 'Invalid params', 'error converting json params to arguments: invalid 64-bit integer encoding "true", expected string', 2))
+    expect(bad.json()).toEqual(
+      err(
+        -32602,
+        'Invalid params',
+        'error converting json params to arguments: invalid 64-bit integer encoding "true", expected string',
+        2,
+      ),
+    )
     expect((await post(h.url, { jsonrpc: '2.0', id: 2, method: 'tx', params: ['AAAA'] })).json()).toEqual(
-      err(-32602, 'Invalid params', 'error converting json params to arguments: expected 2 parameters ([hash prove]), got 1 ([[34 65 65 65 65 34]])', 2),
+      err(
+        -32602,
+        'Invalid params',
+        'error converting json params to arguments: expected 2 parameters ([hash prove]), got 1 ([[34 65 65 65 65 34]])',
+        2,
+      ),
     )
     expect((await post(h.url, { jsonrpc: '2.0', id: 2, method: 'block', params: { height: '9' } })).json()).toEqual(
       err(-32603, 'Internal error', 'height 9 must be less than or equal to the current blockchain height 3', 2),
@@ -335,23 +402,38 @@ describe('errors and HTTP statuses', () => {
     const arr = batch.json() as { id: unknown; result: unknown }[]
     expect(arr.map((r) => r.id)).toEqual([1, 'two'])
     expect(arr[0]!.result).toEqual({})
-    const one = await post(h.url, [{ jsonrpc: '2.0', id: 5, method: 'health' }, { jsonrpc: '2.0', method: 'health' }])
+    const one = await post(h.url, [
+      { jsonrpc: '2.0', id: 5, method: 'health' },
+      { jsonrpc: '2.0', method: 'health' },
+    ])
     expect(one.text).toBe('{"jsonrpc":"2.0","id":5,"result":{}}')
     const none = await post(h.url, [{ jsonrpc: '2.0', method: 'health' }])
     expect([none.status, none.text]).toEqual([200, ''])
     const single = await post(h.url, { jsonrpc: '2.0', method: 'health' })
     expect([single.status, single.text]).toEqual([200, ''])
-    const big = await post(h.url, Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })))
+    const big = await post(
+      h.url,
+      Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })),
+    )
     expect(big.status).toBe(400)
     expect(big.json()).toEqual(err(-32600, 'Invalid Request', 'maximum JSON-RPC batch size exceeded, got: 11, max: 10', null))
-    expect((await post(h.url, Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })))).status).toBe(200)
+    expect(
+      (
+        await post(
+          h.url,
+          Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })),
+        )
+      ).status,
+    ).toBe(200)
   })
 
   it('ids: numbers truncated, strings echoed; params absent, null or {} mean defaults', async () => {
     expect((await post(h.url, { jsonrpc: '2.0', id: 7.9, method: 'health' })).text).toBe('{"jsonrpc":"2.0","id":7,"result":{}}')
     expect((await post(h.url, { jsonrpc: '2.0', id: 'abc', method: 'health' })).text).toBe('{"jsonrpc":"2.0","id":"abc","result":{}}')
     for (const params of [undefined, null, {}]) {
-      const r = (await post(h.url, { jsonrpc: '2.0', id: 1, method: 'block', params })).json() as { result: { block: { header: { height: string } } } }
+      const r = (await post(h.url, { jsonrpc: '2.0', id: 1, method: 'block', params })).json() as {
+        result: { block: { header: { height: string } } }
+      }
       expect(r.result.block.header.height).toBe('3')
     }
   })
@@ -372,7 +454,11 @@ describe('errors and HTTP statuses', () => {
   })
 
   it('form-encoded POST to a route path', async () => {
-    const r = await fetch(h.url + '/block', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'height=1' })
+    const r = await fetch(h.url + '/block', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'height=1',
+    })
     expect(((await r.json()) as { result: { block: { header: { height: string } } } }).result.block.header.height).toBe('1')
   })
 
@@ -383,8 +469,17 @@ describe('errors and HTTP statuses', () => {
     expect((await get(h.url, '/status')).headers.get('cache-control')).toBeNull()
     expect((await get(h.url, '/genesis')).headers.get('cache-control')).toBe('public, max-age=86400')
     expect((await get(h.url, '/block?height=9')).headers.get('cache-control')).toBeNull()
-    expect((await post(h.url, { jsonrpc: '2.0', id: 1, method: 'block', params: { height: '1' } })).headers.get('cache-control')).toBe('public, max-age=86400')
-    expect((await post(h.url, [{ jsonrpc: '2.0', id: 1, method: 'block', params: { height: '1' } }, { jsonrpc: '2.0', id: 2, method: 'status' }])).headers.get('cache-control')).toBeNull()
+    expect((await post(h.url, { jsonrpc: '2.0', id: 1, method: 'block', params: { height: '1' } })).headers.get('cache-control')).toBe(
+      'public, max-age=86400',
+    )
+    expect(
+      (
+        await post(h.url, [
+          { jsonrpc: '2.0', id: 1, method: 'block', params: { height: '1' } },
+          { jsonrpc: '2.0', id: 2, method: 'status' },
+        ])
+      ).headers.get('cache-control'),
+    ).toBeNull()
   })
 
   it('headers over max_header_bytes: 431', async () => {
@@ -399,7 +494,8 @@ describe('errors and HTTP statuses', () => {
 
 describe('broadcast and evidence', () => {
   const b64 = (s: string) => bytesToBase64(utf8ToBytes(s))
-  const call = async (method: string, params: unknown) => (await post(h.url, { jsonrpc: '2.0', id: 1, method, params })).json() as { result?: Record<string, unknown>; error?: { data: string } }
+  const call = async (method: string, params: unknown) =>
+    (await post(h.url, { jsonrpc: '2.0', id: 1, method, params })).json() as { result?: Record<string, unknown>; error?: { data: string } }
 
   it('broadcast_tx_sync / async: CheckTx result, data as HexBytes, hash = SHA-256 upper hex', async () => {
     const sync = await call('broadcast_tx_sync', { tx: b64('sync-1') })
@@ -415,16 +511,37 @@ describe('broadcast and evidence', () => {
 
   it('broadcast_tx_commit: waits for inclusion; CheckTx failure → height "0"; timeout; mempool error', async () => {
     const ok = await call('broadcast_tx_commit', { tx: b64('commit-1') })
-    expect(ok.result).toMatchObject({ hash: hex(sha256(utf8ToBytes('commit-1'))), height: '4', check_tx: { code: 0, data: 'q80=', gas_wanted: '21000' } })
-    expect((ok.result!['tx_result'] as { gas_used: string }).gas_used).toBe('21000')
+    expect(ok.result).toMatchObject({
+      hash: hex(sha256(utf8ToBytes('commit-1'))),
+      height: '4',
+      check_tx: { code: 0, data: 'q80=', gas_wanted: '21000' },
+    })
+    expect((ok.result!.tx_result as { gas_used: string }).gas_used).toBe('21000')
     const failed = await call('broadcast_tx_commit', { tx: b64('bad-2') })
     expect(failed.result).toMatchObject({ height: '0', check_tx: { code: 5 } })
-    expect(failed.result!['tx_result']).toEqual({ code: 0, data: null, log: '', info: '', gas_wanted: '0', gas_used: '0', events: [], codespace: '' })
-    expect((await call('broadcast_tx_commit', { tx: b64('commit-1') })).error).toMatchObject({ data: 'error on broadcastTxCommit: tx already exists in cache' })
+    expect(failed.result!.tx_result).toEqual({
+      code: 0,
+      data: null,
+      log: '',
+      info: '',
+      gas_wanted: '0',
+      gas_used: '0',
+      events: [],
+      codespace: '',
+    })
+    expect((await call('broadcast_tx_commit', { tx: b64('commit-1') })).error).toMatchObject({
+      data: 'error on broadcastTxCommit: tx already exists in cache',
+    })
     const slow = await startHarness({ options: { timeoutBroadcastTxCommit: 100 } })
     try {
-      const r = (await post(slow.url, { jsonrpc: '2.0', id: 1, method: 'broadcast_tx_commit', params: { tx: b64('never-included') } })).json()
-      expect(r).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: 'timed out waiting for tx to be included in a block' } })
+      const r = (
+        await post(slow.url, { jsonrpc: '2.0', id: 1, method: 'broadcast_tx_commit', params: { tx: b64('never-included') } })
+      ).json()
+      expect(r).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: 'Internal error', data: 'timed out waiting for tx to be included in a block' },
+      })
     } finally {
       await slow.server.close()
     }
@@ -455,17 +572,27 @@ describe('broadcast and evidence', () => {
       validatorIndex: 0,
       signature: new Uint8Array(64).fill(1),
     })
-    const ev = { voteA: vote(new Uint8Array(32).fill(1)), voteB: vote(new Uint8Array(32).fill(2)), totalVotingPower: 20n, validatorPower: 10n, timestamp: s2.block.header.time }
+    const ev = {
+      voteA: vote(new Uint8Array(32).fill(1)),
+      voteB: vote(new Uint8Array(32).fill(2)),
+      totalVotingPower: 20n,
+      validatorPower: 10n,
+      timestamp: s2.block.header.time,
+    }
     const r = await call('broadcast_evidence', { evidence: encodeEvidenceJson(ev) })
     expect(r.result).toEqual({ hash: bytesToBase64(sha256(encodeEvidence(ev))) })
     expect(h.backend.evidence).toHaveLength(1)
     expect(h.backend.evidence[0]).toEqual(ev)
-    expect((await call('broadcast_evidence', { evidence: encodeEvidenceJson({ ...ev, voteA: ev.voteB, voteB: ev.voteA }) })).error).toMatchObject({
+    expect(
+      (await call('broadcast_evidence', { evidence: encodeEvidenceJson({ ...ev, voteA: ev.voteB, voteB: ev.voteA }) })).error,
+    ).toMatchObject({
       data: 'evidence.ValidateBasic failed: duplicate votes in invalid order',
     })
     expect((await call('broadcast_evidence', {})).error).toMatchObject({ data: 'no evidence was provided' })
     const future = { ...ev, voteA: { ...ev.voteA, height: 9 }, voteB: { ...ev.voteB, height: 9 } }
-    expect((await call('broadcast_evidence', { evidence: encodeEvidenceJson(future) })).error).toMatchObject({ data: 'failed to add evidence: evidence from the future' })
+    expect((await call('broadcast_evidence', { evidence: encodeEvidenceJson(future) })).error).toMatchObject({
+      data: 'failed to add evidence: evidence from the future',
+    })
   })
 })
 
@@ -483,7 +610,10 @@ describe('CORS', () => {
       expect(pre.headers.get('access-control-allow-origin')).toBe('http://a.example')
       expect(pre.headers.get('access-control-allow-methods')).toBe('POST')
       expect(pre.headers.get('access-control-allow-headers')).toBe('content-type')
-      const badMethod = await fetch(s.url + '/', { method: 'OPTIONS', headers: { Origin: 'http://a.example', 'Access-Control-Request-Method': 'DELETE' } })
+      const badMethod = await fetch(s.url + '/', {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://a.example', 'Access-Control-Request-Method': 'DELETE' },
+      })
       expect(badMethod.status).toBe(204)
       expect(badMethod.headers.get('access-control-allow-origin')).toBeNull()
       const actual = await get(s.url, '/health', { headers: { Origin: 'https://x.b.example' } })
@@ -496,7 +626,9 @@ describe('CORS', () => {
     }
     const any = await startHarness({ options: { corsAllowedOrigins: ['*'] } })
     try {
-      expect((await get(any.url, '/health', { headers: { Origin: 'http://z.example' } })).headers.get('access-control-allow-origin')).toBe('*')
+      expect((await get(any.url, '/health', { headers: { Origin: 'http://z.example' } })).headers.get('access-control-allow-origin')).toBe(
+        '*',
+      )
     } finally {
       await any.server.close()
     }

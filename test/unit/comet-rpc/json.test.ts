@@ -21,7 +21,19 @@ import {
 import { formatBitArray, formatVote } from '../../../src/api/comet/json-round-state.js'
 import { RawJson, compactJson, stringifyJson } from '../../../src/api/comet/wire-json.js'
 import { goJsonSyntaxError } from '../../../src/api/comet/go-json-error.js'
-import { bool, bytes, decodeJsonParams, decodeUriParams, evidence, hexBytes, int64, int64Ptr, intPtr, string, uint } from '../../../src/api/comet/params.js'
+import {
+  bool,
+  bytes,
+  decodeJsonParams,
+  decodeUriParams,
+  evidence,
+  hexBytes,
+  int64,
+  int64Ptr,
+  intPtr,
+  string,
+  uint,
+} from '../../../src/api/comet/params.js'
 import { parseRpcRequest } from '../../../src/api/comet/rpc-request.js'
 import { validatePage, validatePerPage } from '../../../src/api/comet/route.js'
 import { filterMinMax } from '../../../src/api/comet/routes-blocks.js'
@@ -40,13 +52,18 @@ describe('cmtjson scalars', () => {
   })
 
   it('typed public keys', () => {
-    expect(encodePubKey(new Uint8Array(32).fill(1))).toEqual({ type: 'tendermint/PubKeyEd25519', value: 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=' })
+    expect(encodePubKey(new Uint8Array(32).fill(1))).toEqual({
+      type: 'tendermint/PubKeyEd25519',
+      value: 'AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
+    })
     expect(encodePubKey(new Uint8Array(33).fill(2)).type).toBe('tendermint/PubKeySecp256k1')
   })
 
   it('the zero BlockID and an absent CommitSig', () => {
     expect(stringifyJson(encodeBlockId(zeroBlockId()))).toBe('{"hash":"","parts":{"total":0,"hash":""}}')
-    expect(stringifyJson(encodeCommitSig(absentCommitSig()))).toBe('{"block_id_flag":1,"validator_address":"","timestamp":"0001-01-01T00:00:00Z","signature":null}')
+    expect(stringifyJson(encodeCommitSig(absentCommitSig()))).toBe(
+      '{"block_id_flag":1,"validator_address":"","timestamp":"0001-01-01T00:00:00Z","signature":null}',
+    )
   })
 
   it('header: version.app omitted when 0, present otherwise, hashes upper hex', async () => {
@@ -68,17 +85,26 @@ describe('cmtjson scalars', () => {
     }
     const { expected, actual } = await readGoldenBytes('comet/header', stringifyJson(encodeHeader(h)))
     expect(actual).toBe(expected)
-    expect(encodeHeader({ ...h, version: { block: 11n, app: 1n } })['version']).toEqual({ block: '11', app: '1' })
+    expect(encodeHeader({ ...h, version: { block: 11n, app: 1n } }).version).toEqual({ block: '11', app: '1' })
   })
 })
 
 describe('ABCI JSON', () => {
-  const result = { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [{ type: 'app', attributes: [{ key: 'key', value: 'foo', index: true }] }], codespace: '' }
+  const result = {
+    code: 0,
+    data: new Uint8Array(0),
+    log: '',
+    info: '',
+    gasWanted: 0n,
+    gasUsed: 0n,
+    events: [{ type: 'app', attributes: [{ key: 'key', value: 'foo', index: true }] }],
+    codespace: '',
+  }
 
   it('ExecTxResult is jsonpb with every field (the reference example)', async () => {
     const { expected, actual } = await readGoldenBytes('comet/exec-tx-result', stringifyJson(encodeExecTxResult(result)))
     expect(actual).toBe(expected)
-    expect(encodeExecTxResult({ ...result, events: [{ type: 'x', attributes: [] }] })['events']).toEqual([{ type: 'x', attributes: [] }])
+    expect(encodeExecTxResult({ ...result, events: [{ type: 'x', attributes: [] }] }).events).toEqual([{ type: 'x', attributes: [] }])
   })
 
   it('cmtjson events omit empty type and attributes', () => {
@@ -97,13 +123,13 @@ describe('ABCI JSON', () => {
   it('consensus param updates: proto form with omitempty, null when none', () => {
     expect(encodeConsensusParamUpdates(undefined)).toBeNull()
     const updates = { block: { maxBytes: 5n, maxGas: 0n }, evidence: { maxAgeNumBlocks: 0n, maxAgeDurationNs: 0n, maxBytes: 0n } }
-    expect(stringifyJson(encodeConsensusParamUpdates(updates)!)).toBe(
-      '{"block":{"max_bytes":"5"},"evidence":{"max_age_duration":"0"}}',
-    )
+    expect(stringifyJson(encodeConsensusParamUpdates(updates)!)).toBe('{"block":{"max_bytes":"5"},"evidence":{"max_age_duration":"0"}}')
   })
 
   it('ResponseInfo omits empty fields', () => {
-    expect(stringifyJson(encodeAbciInfo({ data: '', version: '', appVersion: 0n, lastBlockHeight: 0, lastBlockAppHash: new Uint8Array(0) }))).toBe('{}')
+    expect(
+      stringifyJson(encodeAbciInfo({ data: '', version: '', appVersion: 0n, lastBlockHeight: 0, lastBlockAppHash: new Uint8Array(0) })),
+    ).toBe('{}')
   })
 })
 
@@ -119,7 +145,9 @@ describe('round state strings', () => {
       validatorIndex: 0,
       signature: hexToBytes('1122'),
     } as const
-    expect(formatVote(vote)).toBe('Vote{0:A1B2C3D4E5F6 42/03/SIGNED_MSG_TYPE_PREVOTE(Prevote) 0E2D4C1B7B2F 112200000000 000000000000 @ 2024-05-01T12:00:05.000000005Z}')
+    expect(formatVote(vote)).toBe(
+      'Vote{0:A1B2C3D4E5F6 42/03/SIGNED_MSG_TYPE_PREVOTE(Prevote) 0E2D4C1B7B2F 112200000000 000000000000 @ 2024-05-01T12:00:05.000000005Z}',
+    )
     expect(formatVote(undefined)).toBe('nil-Vote')
     expect(formatBitArray([true, false, true])).toBe('BA{3:x_x}')
   })
@@ -146,7 +174,16 @@ describe('wire JSON', () => {
 })
 
 describe('param codecs', () => {
-  const params = [int64Ptr('height'), intPtr('page'), bool('prove'), string('query'), bytes('tx'), hexBytes('data'), int64('min'), uint('chunk')] as const
+  const params = [
+    int64Ptr('height'),
+    intPtr('page'),
+    bool('prove'),
+    string('query'),
+    bytes('tx'),
+    hexBytes('data'),
+    int64('min'),
+    uint('chunk'),
+  ] as const
 
   it('JSON-RPC: int64 as strings (numbers leniently), bytes base64, HexBytes hex, defaults', () => {
     expect(decodeJsonParams(params, { height: '5', page: 2, prove: true, query: 'q', tx: 'Zm9v', data: 'abCD' })).toEqual({
@@ -164,23 +201,33 @@ describe('param codecs', () => {
   })
 
   it('JSON-RPC errors read as Go', () => {
-    expect(() => decodeJsonParams([int64Ptr('height')], { height: true })).toThrow('invalid 64-bit integer encoding "true", expected string')
+    expect(() => decodeJsonParams([int64Ptr('height')], { height: true })).toThrow(
+      'invalid 64-bit integer encoding "true", expected string',
+    )
     expect(() => decodeJsonParams([int64Ptr('height')], { height: 'x' })).toThrow("invalid character 'x' looking for beginning of value")
-    expect(() => decodeJsonParams([int64Ptr('height')], { height: '1.5' })).toThrow('json: cannot unmarshal number 1.5 into Go value of type int64')
-    expect(() => decodeJsonParams([int64Ptr('height')], { height: '9223372036854775808' })).toThrow('json: cannot unmarshal number 9223372036854775808 into Go value of type int64')
+    expect(() => decodeJsonParams([int64Ptr('height')], { height: '1.5' })).toThrow(
+      'json: cannot unmarshal number 1.5 into Go value of type int64',
+    )
+    expect(() => decodeJsonParams([int64Ptr('height')], { height: '9223372036854775808' })).toThrow(
+      'json: cannot unmarshal number 9223372036854775808 into Go value of type int64',
+    )
     expect(() => decodeJsonParams([uint('chunk')], { chunk: '-1' })).toThrow('json: cannot unmarshal number -1 into Go value of type uint')
     expect(() => decodeJsonParams([bool('prove')], { prove: 'true' })).toThrow('json: cannot unmarshal string into Go value of type bool')
     expect(() => decodeJsonParams([bytes('tx')], { tx: 'abc' })).toThrow('illegal base64 data at input byte 0')
     expect(() => decodeJsonParams([bytes('tx')], { tx: 5 })).toThrow('json: cannot unmarshal number into Go value of type []uint8')
     expect(() => decodeJsonParams([hexBytes('data')], { data: 'zz' })).toThrow("encoding/hex: invalid byte: U+007A 'z'")
-    expect(() => decodeJsonParams([int64Ptr('height'), bool('prove')], ['1'])).toThrow('expected 2 parameters ([height prove]), got 1 ([[34 49 34]])')
+    expect(() => decodeJsonParams([int64Ptr('height'), bool('prove')], ['1'])).toThrow(
+      'expected 2 parameters ([height prove]), got 1 ([[34 49 34]])',
+    )
     expect(() => decodeJsonParams([int64Ptr('height')], 'x')).toThrow('unknown type for JSON params')
     expect(() => decodeJsonParams([evidence('evidence')], { evidence: { type: 'x', value: {} } })).toThrow('unknown type "x"')
   })
 
   it('URI: bare integers, 0x hex, "quoted" raw bytes, JSON otherwise', () => {
     const q = (values: Record<string, string>) => (name: string) => values[name] ?? ''
-    expect(decodeUriParams(params, q({ height: '5', prove: 'true', query: '"tm.event=\'Tx\'"', tx: '0x0A0b', data: '"abc"' }))).toMatchObject({
+    expect(
+      decodeUriParams(params, q({ height: '5', prove: 'true', query: '"tm.event=\'Tx\'"', tx: '0x0A0b', data: '"abc"' })),
+    ).toMatchObject({
       height: 5n,
       prove: true,
       query: "tm.event='Tx'",
@@ -191,7 +238,9 @@ describe('param codecs', () => {
     expect(decodeUriParams([bytes('tx')], q({ tx: '"name=satoshi"' }))).toEqual({ tx: utf8ToBytes('name=satoshi') })
     expect(decodeUriParams([string('path')], q({ path: '0x2f61' }))).toEqual({ path: '/a' })
     expect(() => decodeUriParams([int64Ptr('height')], q({ height: '0x01' }))).toThrow("got a hex string arg, but expected 'int64'")
-    expect(() => decodeUriParams([string('query')], q({ query: 'tx.height=5' }))).toThrow("invalid character 'x' in literal true (expecting 'r')")
+    expect(() => decodeUriParams([string('query')], q({ query: 'tx.height=5' }))).toThrow(
+      "invalid character 'x' in literal true (expecting 'r')",
+    )
     expect(() => decodeUriParams([bool('prove')], q({ prove: '1' }))).toThrow('json: cannot unmarshal number into Go value of type bool')
     expect(() => decodeUriParams([bytes('tx')], q({ tx: '0xabc' }))).toThrow('encoding/hex: odd length hex string')
   })

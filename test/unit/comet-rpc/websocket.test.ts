@@ -25,8 +25,16 @@ describe('URI, POST and WebSocket parity', () => {
       ['tx', { hash: Buffer.from(txHash).toString('base64'), prove: true }, `hash=${bytesToHex(txHash)}&prove=true`],
       ['blockchain', { minHeight: '1', maxHeight: '2' }, 'minHeight=1&maxHeight=2'],
       ['abci_query', { path: '/p', data: '6162', height: '0', prove: false }, 'path="/p"&data=0x6162&height=0&prove=false'],
-      ['header_by_hash', { hash: Buffer.from(h.backend.stored(1).meta.blockId.hash).toString('hex') }, `hash=${bytesToHex(h.backend.stored(1).meta.blockId.hash)}`],
-      ['block_by_hash', { hash: Buffer.from(h.backend.stored(1).meta.blockId.hash).toString('base64') }, `hash=${bytesToHex(h.backend.stored(1).meta.blockId.hash)}`],
+      [
+        'header_by_hash',
+        { hash: Buffer.from(h.backend.stored(1).meta.blockId.hash).toString('hex') },
+        `hash=${bytesToHex(h.backend.stored(1).meta.blockId.hash)}`,
+      ],
+      [
+        'block_by_hash',
+        { hash: Buffer.from(h.backend.stored(1).meta.blockId.hash).toString('base64') },
+        `hash=${bytesToHex(h.backend.stored(1).meta.blockId.hash)}`,
+      ],
       ['genesis', {}, ''],
       ['consensus_state', {}, ''],
     ]
@@ -53,13 +61,27 @@ describe('WebSocket transport', () => {
     try {
       expect(await ws.call({ jsonrpc: '2.0', id: 5, method: 'health' })).toEqual({ jsonrpc: '2.0', id: 5, result: {} })
       expect(await ws.call({ jsonrpc: '2.0', id: 'abc', method: 'health', params: [] })).toEqual({ jsonrpc: '2.0', id: 'abc', result: {} })
-      expect(((await ws.call({ jsonrpc: '2.0', id: 6, method: 'block', params: ['1'] })) as { result: { block: { header: { height: string } } } }).result.block.header.height).toBe('1')
-      expect(await ws.call({ jsonrpc: '2.0', id: 7, method: 'nope' })).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } })
+      expect(
+        (
+          (await ws.call({ jsonrpc: '2.0', id: 6, method: 'block', params: ['1'] })) as {
+            result: { block: { header: { height: string } } }
+          }
+        ).result.block.header.height,
+      ).toBe('1')
+      expect(await ws.call({ jsonrpc: '2.0', id: 7, method: 'nope' })).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32601, message: 'Method not found' },
+      })
       // Param conversion failures are -32603 over WebSocket.
       expect(await ws.call({ jsonrpc: '2.0', id: 8, method: 'block', params: { height: 'x' } })).toEqual({
         jsonrpc: '2.0',
         id: 8,
-        error: { code: -32603, message: 'Internal error', data: "error converting json params to arguments: invalid character 'x' looking for beginning of value" },
+        error: {
+          code: -32603,
+          message: 'Internal error',
+          data: "error converting json params to arguments: invalid character 'x' looking for beginning of value",
+        },
       })
       expect(await ws.call({ jsonrpc: '2.0', id: 9, method: 'block', params: { height: '99' } })).toEqual({
         jsonrpc: '2.0',
@@ -68,11 +90,19 @@ describe('WebSocket transport', () => {
       })
       expect(await ws.call('not json')).toEqual({
         jsonrpc: '2.0',
-        error: { code: -32700, message: 'Parse error. Invalid JSON', data: "error unmarshaling request: invalid character 'o' in literal null (expecting 'u')" },
+        error: {
+          code: -32700,
+          message: 'Parse error. Invalid JSON',
+          data: "error unmarshaling request: invalid character 'o' in literal null (expecting 'u')",
+        },
       })
       expect(await ws.call([{ jsonrpc: '2.0', id: 1, method: 'health' }])).toEqual({
         jsonrpc: '2.0',
-        error: { code: -32700, message: 'Parse error. Invalid JSON', data: 'error unmarshaling request: json: cannot unmarshal array into Go value of type types.RPCRequest' },
+        error: {
+          code: -32700,
+          message: 'Parse error. Invalid JSON',
+          data: 'error unmarshaling request: json: cannot unmarshal array into Go value of type types.RPCRequest',
+        },
       })
     } finally {
       ws.close()
@@ -102,13 +132,19 @@ describe('WebSocket transport', () => {
         id: 1,
         error: { code: -32603, message: 'Internal error', data: 'maximum query length exceeded' },
       })
-      expect(await ws.call({ jsonrpc: '2.0', id: 2, method: 'subscribe', params: ["tm.event='NewBlock'"] })).toMatchObject({ id: 2, error: { code: -32603 } })
+      expect(await ws.call({ jsonrpc: '2.0', id: 2, method: 'subscribe', params: ["tm.event='NewBlock'"] })).toMatchObject({
+        id: 2,
+        error: { code: -32603 },
+      })
       expect(await ws.call({ jsonrpc: '2.0', id: 3, method: 'unsubscribe', params: { query: "tm.event='NewBlock'" } })).toEqual({
         jsonrpc: '2.0',
         id: 3,
         error: { code: -32603, message: 'Internal error', data: 'subscription not found' },
       })
-      expect(await ws.call({ jsonrpc: '2.0', id: 4, method: 'unsubscribe_all', params: {} })).toMatchObject({ id: 4, error: { data: 'subscription not found' } })
+      expect(await ws.call({ jsonrpc: '2.0', id: 4, method: 'unsubscribe_all', params: {} })).toMatchObject({
+        id: 4,
+        error: { data: 'subscription not found' },
+      })
     } finally {
       ws.close()
     }
@@ -123,7 +159,15 @@ describe('WebSocket transport', () => {
       async subscribe(client, requestId, query) {
         log.push(`sub ${client.remoteAddr.startsWith('127.0.0.1:')} ${requestId} ${query}`)
         clients.push(client)
-        setTimeout(() => client.send({ jsonrpc: '2.0', id: requestId, result: { query, data: { type: 'tendermint/event/NewBlock', value: {} }, events: {} } }), 20)
+        setTimeout(
+          () =>
+            client.send({
+              jsonrpc: '2.0',
+              id: requestId,
+              result: { query, data: { type: 'tendermint/event/NewBlock', value: {} }, events: {} },
+            }),
+          20,
+        )
       },
       async unsubscribe(_client, query) {
         log.push(`unsub ${query}`)
@@ -136,10 +180,18 @@ describe('WebSocket transport', () => {
     const s = await startHarness({ subscriptions: subs })
     const ws = await WsClientHelper.connect(s.url)
     try {
-      expect(await ws.call({ jsonrpc: '2.0', id: 'sub-1', method: 'subscribe', params: { query: "tm.event='NewBlock'" } })).toEqual({ jsonrpc: '2.0', id: 'sub-1', result: {} })
+      expect(await ws.call({ jsonrpc: '2.0', id: 'sub-1', method: 'subscribe', params: { query: "tm.event='NewBlock'" } })).toEqual({
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        result: {},
+      })
       const [, event] = (await ws.waitFor(2)) as { id: string; result: { query: string } }[]
       expect(event).toMatchObject({ id: 'sub-1', result: { query: "tm.event='NewBlock'" } })
-      expect(await ws.call({ jsonrpc: '2.0', id: 2, method: 'unsubscribe', params: ["tm.event='NewBlock'"] })).toEqual({ jsonrpc: '2.0', id: 2, result: {} })
+      expect(await ws.call({ jsonrpc: '2.0', id: 2, method: 'unsubscribe', params: ["tm.event='NewBlock'"] })).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        result: {},
+      })
       ws.close()
       await allGone
       expect(log).toEqual(["sub true sub-1 tm.event='NewBlock'", "unsub tm.event='NewBlock'", 'unsub all'])

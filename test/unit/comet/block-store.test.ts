@@ -102,7 +102,9 @@ describe('BlockStore', () => {
     await store.open()
     store.saveBlock(b5.block, b5.blockId, b5.size, b5.seen)
     expect([store.base(), store.height()]).toEqual([5, 5])
-    expect(() => store.saveBlock(b7.block, b7.blockId, b7.size, b7.seen)).toThrow('BlockStore can only save contiguous blocks. Wanted 6, got 7')
+    expect(() => store.saveBlock(b7.block, b7.blockId, b7.size, b7.seen)).toThrow(
+      'BlockStore can only save contiguous blocks. Wanted 6, got 7',
+    )
     expect(() => store.saveBlock(b6.block, b6.blockId, b6.size, b5.seen)).toThrow(/seen commit height/)
     store.saveBlock(b6.block, b6.blockId, b6.size, b6.seen)
     await db.commitStaged()

@@ -85,7 +85,15 @@ describe('block encoding', () => {
   it('round-trips a block with txs, evidence and the empty commit', () => {
     const block = realBlock()
     block.txs = [utf8ToBytes('tx1'), new Uint8Array(0), new Uint8Array(70000).fill(5)]
-    block.evidence = [{ voteA: vote, voteB: { ...vote, blockId: zeroBlockId() }, totalVotingPower: 100n, validatorPower: 10n, timestamp: { seconds: 5, nanos: 6 } }]
+    block.evidence = [
+      {
+        voteA: vote,
+        voteB: { ...vote, blockId: zeroBlockId() },
+        totalVotingPower: 100n,
+        validatorPower: 10n,
+        timestamp: { seconds: 5, nanos: 6 },
+      },
+    ]
     block.lastCommit = emptyCommit()
     expect(decodeBlock(encodeBlock(block))).toEqual(block)
   })
@@ -106,12 +114,28 @@ describe('block encoding', () => {
 describe('vote, proposal, commit, evidence, part, block id', () => {
   it('round-trips a vote and a nil vote', () => {
     expect(decodeVote(encodeVote(vote))).toEqual(vote)
-    const nil: Vote = { ...vote, type: SignedMsgType.Prevote, round: 0, validatorIndex: 0, blockId: zeroBlockId(), timestamp: { ...GO_ZERO_TIME } }
+    const nil: Vote = {
+      ...vote,
+      type: SignedMsgType.Prevote,
+      round: 0,
+      validatorIndex: 0,
+      blockId: zeroBlockId(),
+      timestamp: { ...GO_ZERO_TIME },
+    }
     expect(decodeVote(encodeVote(nil))).toEqual(nil)
   })
 
   it('encodes vote fields 1–8 with block_id and timestamp always present', () => {
-    const v: Vote = { ...vote, height: 0, round: 0, validatorIndex: 0, blockId: zeroBlockId(), timestamp: { seconds: 0, nanos: 0 }, validatorAddress: new Uint8Array(0), signature: new Uint8Array(0) }
+    const v: Vote = {
+      ...vote,
+      height: 0,
+      round: 0,
+      validatorIndex: 0,
+      blockId: zeroBlockId(),
+      timestamp: { seconds: 0, nanos: 0 },
+      validatorAddress: new Uint8Array(0),
+      signature: new Uint8Array(0),
+    }
     expect(hex(encodeVote(v))).toBe('080222021200' + '2a00')
   })
 
@@ -128,7 +152,13 @@ describe('vote, proposal, commit, evidence, part, block id', () => {
   })
 
   it('round-trips evidence and block ids', () => {
-    const ev = { voteA: vote, voteB: { ...vote, signature: new Uint8Array(64) }, totalVotingPower: 1000n, validatorPower: 10n, timestamp: { seconds: 1, nanos: 2 } }
+    const ev = {
+      voteA: vote,
+      voteB: { ...vote, signature: new Uint8Array(64) },
+      totalVotingPower: 1000n,
+      validatorPower: 10n,
+      timestamp: { seconds: 1, nanos: 2 },
+    }
     expect(decodeEvidence(encodeEvidence(ev))).toEqual(ev)
     expect(decodeBlockId(encodeBlockId(realLastBlockId))).toEqual(realLastBlockId)
     expect(hex(encodeBlockId(zeroBlockId()))).toBe('1200')

@@ -13,8 +13,20 @@ import { EventIndexer } from '../../../src/chain/indexer/event-indexer.js'
 import { Database } from '../../../src/db/database.js'
 import { bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 
-const ev = (type: string, attrs: Record<string, string>, index = true): AbciEvent => ({ type, attributes: Object.entries(attrs).map(([key, value]) => ({ key, value, index })) })
-const result = (events: AbciEvent[]): ExecTxResult => ({ code: 0, data: new Uint8Array(), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events, codespace: '' })
+const ev = (type: string, attrs: Record<string, string>, index = true): AbciEvent => ({
+  type,
+  attributes: Object.entries(attrs).map(([key, value]) => ({ key, value, index })),
+})
+const result = (events: AbciEvent[]): ExecTxResult => ({
+  code: 0,
+  data: new Uint8Array(),
+  log: '',
+  info: '',
+  gasWanted: 0n,
+  gasUsed: 0n,
+  events,
+  codespace: '',
+})
 
 describe('EventIndexer', () => {
   let dir: string
@@ -22,8 +34,16 @@ describe('EventIndexer', () => {
   let indexer: EventIndexer
   const heights = new Map<number, { txs: Uint8Array[]; txResults: ExecTxResult[]; events: AbciEvent[] }>()
 
-  async function addHeight(height: number, txs: { tx: string; events: AbciEvent[]; code?: number }[], blockEvents: AbciEvent[] = []): Promise<void> {
-    const data = { txs: txs.map((t) => utf8ToBytes(t.tx)), txResults: txs.map((t) => ({ ...result(t.events), code: t.code ?? 0 })), events: blockEvents }
+  async function addHeight(
+    height: number,
+    txs: { tx: string; events: AbciEvent[]; code?: number }[],
+    blockEvents: AbciEvent[] = [],
+  ): Promise<void> {
+    const data = {
+      txs: txs.map((t) => utf8ToBytes(t.tx)),
+      txResults: txs.map((t) => ({ ...result(t.events), code: t.code ?? 0 })),
+      events: blockEvents,
+    }
     heights.set(height, data)
     await indexer.stageBlock({ header: { height }, txs: data.txs } as unknown as Block, data)
     await db.commitStaged()
@@ -45,11 +65,19 @@ describe('EventIndexer', () => {
       },
       loadBlockEvents: async (h) => heights.get(h)?.events,
     })
-    await addHeight(1, [
-      { tx: 'a', events: [ev('transfer', { sender: 'alice', amount: '5' }), ev('transfer', { sender: 'bob', amount: '50' })] },
-      { tx: 'b', events: [ev('ethereum_tx', { ethereumTxHash: '0xabcdef0000000000000000000000000000000000000000000000000000000001' })] },
-    ], [ev('fee_market', { base_fee: '1000' })])
-    await addHeight(2, [{ tx: 'c', events: [ev('transfer', { sender: 'alice', amount: '50' }), ev('secret', { key: 'x' }, false)] }], [ev('fee_market', { base_fee: '875' })])
+    await addHeight(
+      1,
+      [
+        { tx: 'a', events: [ev('transfer', { sender: 'alice', amount: '5' }), ev('transfer', { sender: 'bob', amount: '50' })] },
+        { tx: 'b', events: [ev('ethereum_tx', { ethereumTxHash: '0xabcdef0000000000000000000000000000000000000000000000000000000001' })] },
+      ],
+      [ev('fee_market', { base_fee: '1000' })],
+    )
+    await addHeight(
+      2,
+      [{ tx: 'c', events: [ev('transfer', { sender: 'alice', amount: '50' }), ev('secret', { key: 'x' }, false)] }],
+      [ev('fee_market', { base_fee: '875' })],
+    )
     await addHeight(3, [])
   })
 
@@ -59,7 +87,8 @@ describe('EventIndexer', () => {
   })
 
   it('stages entries without writing them', async () => {
-    indexer.stageBlock({ header: { height: 9 }, txs: [utf8ToBytes('z')] } as unknown as Block, { txResults: [result([])], events: [] })
+    const block = { header: { height: 9 }, txs: [utf8ToBytes('z')] } as unknown as Block
+    await indexer.stageBlock(block, { txResults: [result([])], events: [] })
     expect(db.stagedCount).toBeGreaterThan(0)
     expect(await indexer.searchBlocks(q('block.height = 9'))).toEqual([])
     db.discardStaged()
@@ -71,7 +100,10 @@ describe('EventIndexer', () => {
     expect(await indexer.getTxLocation(hash)).toEqual({ height: 2, index: 0 })
     expect(await search("transfer.sender = 'mallory'")).toEqual([])
     // Within one block too: the failed repeat after the successful one is not indexed.
-    await addHeight(5, [{ tx: 'n', events: [] }, { tx: 'n', code: 5, events: [] }])
+    await addHeight(5, [
+      { tx: 'n', events: [] },
+      { tx: 'n', code: 5, events: [] },
+    ])
     expect(await indexer.getTxLocation(hashTx(utf8ToBytes('n')))).toEqual({ height: 5, index: 0 })
   })
 
@@ -94,9 +126,17 @@ describe('EventIndexer', () => {
   })
 
   it('finds txs by attribute, hex values in any letter case', async () => {
-    expect(await search("ethereum_tx.ethereumTxHash='0xABCDEF0000000000000000000000000000000000000000000000000000000001'")).toEqual([{ height: 1, index: 1 }])
-    expect(await search("tm.event='Tx' AND transfer.sender='alice'")).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
-    expect(await search('transfer.amount > 10')).toEqual([{ height: 1, index: 0 }, { height: 2, index: 0 }])
+    expect(await search("ethereum_tx.ethereumTxHash='0xABCDEF0000000000000000000000000000000000000000000000000000000001'")).toEqual([
+      { height: 1, index: 1 },
+    ])
+    expect(await search("tm.event='Tx' AND transfer.sender='alice'")).toEqual([
+      { height: 1, index: 0 },
+      { height: 2, index: 0 },
+    ])
+    expect(await search('transfer.amount > 10')).toEqual([
+      { height: 1, index: 0 },
+      { height: 2, index: 0 },
+    ])
     expect(await search('transfer.amount EXISTS AND tx.height >= 2')).toEqual([{ height: 2, index: 0 }])
   })
 
@@ -112,7 +152,10 @@ describe('EventIndexer', () => {
   })
 
   it('ranges on tx.height', async () => {
-    expect(await search('tx.height=1')).toEqual([{ height: 1, index: 0 }, { height: 1, index: 1 }])
+    expect(await search('tx.height=1')).toEqual([
+      { height: 1, index: 0 },
+      { height: 1, index: 1 },
+    ])
     expect(await search('tx.height>1 AND tx.height<=3')).toEqual([{ height: 2, index: 0 }])
     expect(await search('tx.height>=1')).toHaveLength(3)
   })
@@ -121,7 +164,7 @@ describe('EventIndexer', () => {
     expect(await indexer.searchBlocks(q('block.height > 1'))).toEqual([2, 3])
     expect(await indexer.searchBlocks(q('block.height = 2'))).toEqual([2])
     expect(await indexer.searchBlocks(q('fee_market.base_fee < 900'))).toEqual([2])
-    expect(await indexer.searchBlocks(q("fee_market.base_fee EXISTS AND block.height <= 1"))).toEqual([1])
+    expect(await indexer.searchBlocks(q('fee_market.base_fee EXISTS AND block.height <= 1'))).toEqual([1])
     expect(await indexer.searchBlocks(q("tm.event='NewBlock' AND block.height >= 3"))).toEqual([3])
   })
 })

@@ -6,7 +6,15 @@ import { emptyCommit } from '../../../src/chain/comet/commit.js'
 import { fillHeaderHashes } from '../../../src/chain/comet/hash.js'
 import { makeBlockId } from '../../../src/chain/comet/part-set.js'
 import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import { BlockIDFlag, SignedMsgType, type Block, type BlockID, type Commit, type Header, type Vote } from '../../../src/chain/comet/types.js'
+import {
+  BlockIDFlag,
+  SignedMsgType,
+  type Block,
+  type BlockID,
+  type Commit,
+  type Header,
+  type Vote,
+} from '../../../src/chain/comet/types.js'
 import { ValidatorSet, validatorAddress } from '../../../src/chain/comet/validator-set.js'
 
 const E3B0 = hexToBytes('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
@@ -114,11 +122,22 @@ export function makeTestBlock(height: number, set: ValidatorSet, lastCommit: Com
 }
 
 /** A commit of `blockId` at `height` where the validators at `signers` sign COMMIT and the others are ABSENT. */
-export function signCommit(set: ValidatorSet, seeds: Map<string, Uint8Array>, height: number, blockId: BlockID, signers?: number[]): Commit {
+export function signCommit(
+  set: ValidatorSet,
+  seeds: Map<string, Uint8Array>,
+  height: number,
+  blockId: BlockID,
+  signers?: number[],
+): Commit {
   const commit: Commit = { height, round: 0, blockId, signatures: [] }
   set.validators.forEach((v, i) => {
     if (signers && !signers.includes(i)) {
-      commit.signatures.push({ blockIdFlag: BlockIDFlag.Absent, validatorAddress: new Uint8Array(0), timestamp: { seconds: -62135596800, nanos: 0 }, signature: new Uint8Array(0) })
+      commit.signatures.push({
+        blockIdFlag: BlockIDFlag.Absent,
+        validatorAddress: new Uint8Array(0),
+        timestamp: { seconds: -62135596800, nanos: 0 },
+        signature: new Uint8Array(0),
+      })
       return
     }
     const vote: Vote = {

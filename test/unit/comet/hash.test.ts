@@ -3,7 +3,16 @@ import { sha256 } from '../../../src/crypto/index.js'
 import { bytesToHex, bytesToUpperHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { parseRfc3339 } from '../../../src/utils/time.js'
 import { encodeCommitSig } from '../../../src/chain/comet/encoding.js'
-import { fillHeaderHashes, hashCommit, hashConsensusParams, hashData, hashEvidence, hashHeader, hashTxResults, hashTx } from '../../../src/chain/comet/hash.js'
+import {
+  fillHeaderHashes,
+  hashCommit,
+  hashConsensusParams,
+  hashData,
+  hashEvidence,
+  hashHeader,
+  hashTxResults,
+  hashTx,
+} from '../../../src/chain/comet/hash.js'
 import { leafHash, merkleRoot } from '../../../src/chain/comet/merkle.js'
 import { absentCommitSig, emptyCommit } from '../../../src/chain/comet/commit.js'
 import type { ConsensusParams, ExecTxResult, Header } from '../../../src/chain/comet/types.js'
@@ -73,7 +82,9 @@ describe('other hashes', () => {
   })
 
   it('default consensus params hash 048091BC… (§3)', () => {
-    expect(bytesToUpperHex(hashConsensusParams(params(22020096n, -1n)))).toBe('048091BC7DDC283F77BFBF91D73C44DA58C3DF8A9CBC867405D8B7F3DAADA22F')
+    expect(bytesToUpperHex(hashConsensusParams(params(22020096n, -1n)))).toBe(
+      '048091BC7DDC283F77BFBF91D73C44DA58C3DF8A9CBC867405D8B7F3DAADA22F',
+    )
     expect(hashConsensusParams(params(22020096n, -1n))).toEqual(sha256(hexToBytes('088080c00a10ffffffffffffffffff01')))
   })
 
@@ -84,7 +95,16 @@ describe('other hashes', () => {
   })
 
   it('tx results keep only code, data, gas_wanted, gas_used', () => {
-    const r: ExecTxResult = { code: 0, data: new Uint8Array(0), log: 'x', info: 'y', gasWanted: 0n, gasUsed: 0n, events: [{ type: 't', attributes: [] }], codespace: 'z' }
+    const r: ExecTxResult = {
+      code: 0,
+      data: new Uint8Array(0),
+      log: 'x',
+      info: 'y',
+      gasWanted: 0n,
+      gasUsed: 0n,
+      events: [{ type: 't', attributes: [] }],
+      codespace: 'z',
+    }
     expect(hex(hashTxResults([r]))).toBe('6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d')
     const r2 = { ...r, code: 1, data: Uint8Array.of(0xaa), gasWanted: 21000n, gasUsed: 21000n }
     expect(hashTxResults([r2])).toEqual(leafHash(hexToBytes('080112' + '01aa' + '28' + '88a401' + '30' + '88a401')))

@@ -10,8 +10,23 @@ describe('merkle (cometbft crypto/merkle vectors, §9a)', () => {
     [[], 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     [[[1, 2, 3]], '054edec1d0211f624fed0cbca9d4f9400b0e491c43742af2c5b0abebf0c990d8'],
     [[[]], '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d'],
-    [[[1, 2, 3], [4, 5, 6]], '82e6cfce00453804379b53962939eaa7906b39904be0813fcadd31b100773c4b'],
-    [[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]], 'f326493eceab4f2d9ffbc78c59432a0a005d6ea98392045c74df5d14a113be18'],
+    [
+      [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+      '82e6cfce00453804379b53962939eaa7906b39904be0813fcadd31b100773c4b',
+    ],
+    [
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+        [7, 8],
+        [9, 10],
+      ],
+      'f326493eceab4f2d9ffbc78c59432a0a005d6ea98392045c74df5d14a113be18',
+    ],
   ])('root of %j', (lists, root) => {
     expect(hex(merkleRoot(items(...lists)))).toBe(root)
     expect(hex(merkleProofs(items(...lists)).root)).toBe(root)
@@ -19,7 +34,9 @@ describe('merkle (cometbft crypto/merkle vectors, §9a)', () => {
 
   it('leaf and inner hashes', () => {
     expect(hex(leafHash(utf8ToBytes('L123456')))).toBe('395aa064aa4c29f7010acfe3f25db9485bbd4b91897b6ad7ad547639252b4d56')
-    expect(hex(innerHash(utf8ToBytes('N123'), utf8ToBytes('N456')))).toBe('aa217fe888e47007fa15edab33c2b492a722cb106c64667fc2b044444de66bbb')
+    expect(hex(innerHash(utf8ToBytes('N123'), utf8ToBytes('N456')))).toBe(
+      'aa217fe888e47007fa15edab33c2b492a722cb106c64667fc2b044444de66bbb',
+    )
   })
 
   it('proof of index 2 of 5 has the model aunts, deepest first (§9c)', () => {

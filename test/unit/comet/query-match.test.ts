@@ -4,13 +4,32 @@ import { compareDecimal, flattenEvents, matchQuery, parseQuery, type EventMap } 
 
 const events: EventMap = flattenEvents(
   [
-    { type: 'transfer', attributes: [{ key: 'amount', value: '8stake', index: true }, { key: 'sender', value: 'alice', index: true }] },
+    {
+      type: 'transfer',
+      attributes: [
+        { key: 'amount', value: '8stake', index: true },
+        { key: 'sender', value: 'alice', index: true },
+      ],
+    },
     { type: 'transfer', attributes: [{ key: 'amount', value: '120000000000000000000001', index: true }] },
-    { type: 'ethereum_tx', attributes: [{ key: 'ethereumTxHash', value: '0xabcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789', index: true }] },
-    { type: 'account', attributes: [{ key: 'created', value: '2024-03-01T10:00:00Z', index: true }, { key: 'day', value: '2024-03-01', index: true }] },
+    {
+      type: 'ethereum_tx',
+      attributes: [{ key: 'ethereumTxHash', value: '0xabcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789', index: true }],
+    },
+    {
+      type: 'account',
+      attributes: [
+        { key: 'created', value: '2024-03-01T10:00:00Z', index: true },
+        { key: 'day', value: '2024-03-01', index: true },
+      ],
+    },
     { type: '', attributes: [{ key: 'ignored', value: 'x', index: true }] },
   ],
-  new Map([['tm.event', ['Tx']], ['tx.hash', ['D1A5C0FFEE00112233445566778899AABBCCDDEEFF00112233445566778899AA']], ['tx.height', ['42']]]),
+  new Map([
+    ['tm.event', ['Tx']],
+    ['tx.hash', ['D1A5C0FFEE00112233445566778899AABBCCDDEEFF00112233445566778899AA']],
+    ['tx.height', ['42']],
+  ]),
 )
 const match = (q: string): boolean => matchQuery(parseQuery(q), events)
 

@@ -44,7 +44,9 @@ describe('parseQuery', () => {
   })
 
   it('takes strings verbatim (no escapes) and tags with digits, dashes and underscores', () => {
-    expect(parseQuery("a-1.b_2='x AND y = 3'").conditions).toEqual([{ tag: 'a-1.b_2', op: '=', value: { kind: 'string', text: 'x AND y = 3' } }])
+    expect(parseQuery("a-1.b_2='x AND y = 3'").conditions).toEqual([
+      { tag: 'a-1.b_2', op: '=', value: { kind: 'string', text: 'x AND y = 3' } },
+    ])
   })
 
   it('reports faults with their offsets', () => {

@@ -26,10 +26,22 @@ function vote(fields: Partial<Vote> & { type?: number }): Vote {
 describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
   it.each([
     ['', vote({}), '0d2a0b088092b8c398feffffff01'],
-    ['', vote({ height: 1, round: 1, type: SignedMsgType.Precommit }), '2108021101000000000000001901000000000000002a0b088092b8c398feffffff01'],
-    ['', vote({ height: 1, round: 1, type: SignedMsgType.Prevote }), '2108011101000000000000001901000000000000002a0b088092b8c398feffffff01'],
+    [
+      '',
+      vote({ height: 1, round: 1, type: SignedMsgType.Precommit }),
+      '2108021101000000000000001901000000000000002a0b088092b8c398feffffff01',
+    ],
+    [
+      '',
+      vote({ height: 1, round: 1, type: SignedMsgType.Prevote }),
+      '2108011101000000000000001901000000000000002a0b088092b8c398feffffff01',
+    ],
     ['', vote({ height: 1, round: 1 }), '1f1101000000000000001901000000000000002a0b088092b8c398feffffff01'],
-    ['test_chain_id', vote({ height: 1, round: 1 }), '2e1101000000000000001901000000000000002a0b088092b8c398feffffff01320d746573745f636861696e5f6964'],
+    [
+      'test_chain_id',
+      vote({ height: 1, round: 1 }),
+      '2e1101000000000000001901000000000000002a0b088092b8c398feffffff01320d746573745f636861696e5f6964',
+    ],
   ])('chain %j vote %#', (chainId, v, expected) => {
     expect(hex(voteSignBytes(chainId, v))).toBe(expected)
   })
@@ -40,7 +52,10 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
       height: 12345,
       round: 2,
       timestamp: parseRfc3339('2017-12-25T03:00:01.234Z'),
-      blockId: { hash: sha256(utf8ToBytes('blockID_hash')), partSetHeader: { total: 1000000, hash: sha256(utf8ToBytes('blockID_part_set_header_hash')) } },
+      blockId: {
+        hash: sha256(utf8ToBytes('blockID_hash')),
+        partSetHeader: { total: 1000000, hash: sha256(utf8ToBytes('blockID_part_set_header_hash')) },
+      },
     })
     expect(hex(voteSignBytes('test_chain_id', v))).toBe(
       '7c0802113930000000000000190200000000000000224a0a208b01023386c371778ecb6368573e539afc3cc860ec3a2f614e54fe5652f4fc80122608c0843d122072db3d959635dff1bb567bedaa70573392c5159666a3f8caf11e413aac52207a2a0b08b1d381d20510809dca6f320d746573745f636861696e5f6964',

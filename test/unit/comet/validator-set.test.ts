@@ -60,7 +60,10 @@ describe('proposer selection', () => {
       set.incrementProposerPriority(1)
     }
     expect(seen.join(' ')).toBe(
-      'foo baz foo bar foo foo baz foo bar foo foo baz foo foo bar foo baz foo foo bar foo foo baz foo bar foo foo baz foo bar foo foo baz foo foo bar foo baz foo foo bar foo baz foo foo bar foo baz foo foo bar foo baz foo foo foo baz bar foo foo foo baz foo bar foo foo baz foo bar foo foo baz foo bar foo foo baz foo bar foo foo baz foo foo bar foo baz foo foo bar foo baz foo foo bar foo baz foo foo',
+      'foo baz foo bar foo foo baz foo bar foo foo baz foo foo bar foo baz foo foo bar foo foo baz foo bar foo foo baz foo bar foo ' +
+        'foo baz foo foo bar foo baz foo foo bar foo baz foo foo bar foo baz foo foo bar foo baz foo foo foo baz bar foo foo foo baz ' +
+        'foo bar foo foo baz foo bar foo foo baz foo bar foo foo baz foo bar foo foo baz foo foo bar foo baz foo foo bar foo baz foo ' +
+        'foo bar foo baz foo foo',
     )
   })
 
@@ -181,10 +184,18 @@ describe('updateWithChangeSet', () => {
   it('rejects invalid change sets and leaves the set as it was', () => {
     const set = base()
     const before = snapshot(set)
-    expect(() => set.updateWithChangeSet([{ pubKey: kA.pubKey, power: 0n }, { pubKey: kB.pubKey, power: 0n }])).toThrow(
-      'applying the validator changes would result in empty set',
-    )
-    expect(() => set.updateWithChangeSet([{ pubKey: kC.pubKey, power: 1n }, { pubKey: kC.pubKey, power: 2n }])).toThrow(/duplicate entry/)
+    expect(() =>
+      set.updateWithChangeSet([
+        { pubKey: kA.pubKey, power: 0n },
+        { pubKey: kB.pubKey, power: 0n },
+      ]),
+    ).toThrow('applying the validator changes would result in empty set')
+    expect(() =>
+      set.updateWithChangeSet([
+        { pubKey: kC.pubKey, power: 1n },
+        { pubKey: kC.pubKey, power: 2n },
+      ]),
+    ).toThrow(/duplicate entry/)
     expect(() => set.updateWithChangeSet([{ pubKey: kC.pubKey, power: -1n }])).toThrow("voting power can't be negative: -1")
     expect(() => set.updateWithChangeSet([{ pubKey: kC.pubKey, power: 0n }])).toThrow(/failed to find validator [0-9A-F]{40} to remove/)
     expect(() => set.updateWithChangeSet([{ pubKey: kC.pubKey, power: MAX_TOTAL_VOTING_POWER + 1n }])).toThrow(/can't be higher than/)

@@ -65,7 +65,9 @@ describe('medianTime', () => {
     const { blockId } = makeBlockId(makeTestBlock(1, set))
     const commit = signCommit(set, seeds, 1, blockId)
     const times = [500, 100, 300, 200]
-    commit.signatures.forEach((s, i) => (s.timestamp = { seconds: times[i]!, nanos: 7 }))
+    commit.signatures.forEach((s, i) => {
+      s.timestamp = { seconds: times[i]!, nanos: 7 }
+    })
     // Set order: 40 (t500), 30 (t100), 20 (t300), 10 (t200). Sorted: 100(30) 200(10) 300(20) 500(40); median 50 → 300.
     expect(medianTime(commit, set)).toEqual({ seconds: 300, nanos: 7 })
     // Without the 40-power signature: total 60, median 30 ≤ 30 → 100.

@@ -15,7 +15,6 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-
 const ROOT = resolve(import.meta.dirname, '../../..')
 
 let out: string[]
@@ -45,7 +44,9 @@ describe('nodectl init', () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-init-'))
     const first = await Init.run(['a', '--home', home], ROOT)
     const err = (await Init.run(['b', '--home', home], ROOT).catch((e: unknown) => e)) as Error & { oclif?: { exit: number } }
-    expect(err.message).toBe(`${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`)
+    expect(err.message).toBe(
+      `${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`,
+    )
     expect(err.oclif?.exit).toBe(1)
     const second = await Init.run(['b', '--home', home, '--overwrite'], ROOT)
     expect(second.validatorAddress).not.toBe(first.validatorAddress)
@@ -53,7 +54,9 @@ describe('nodectl init', () => {
 
   it('names --chain-id when it is invalid', async () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-init-'))
-    const err = (await Init.run(['a', '--home', home, '--chain-id', 'nodectl_9000'], ROOT).catch((e: unknown) => e)) as Error & { oclif?: { exit: number } }
+    const err = (await Init.run(['a', '--home', home, '--chain-id', 'nodectl_9000'], ROOT).catch((e: unknown) => e)) as Error & {
+      oclif?: { exit: number }
+    }
     expect(err.message).toMatch(/^--chain-id: invalid chain id "nodectl_9000"/)
     expect(err.oclif?.exit).toBe(1)
   })

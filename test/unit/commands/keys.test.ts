@@ -103,7 +103,9 @@ describe('nodectl keys', () => {
     expect((await decryptKeystoreJson(await readFile(run.result!.file, 'utf8'), 'from file')).address).toBe(wallet.address)
 
     const noKey = await runCli(KeysImport, keys('--password-file', passFile))
-    expect(noKey.error?.message).toMatch(/no private key: there is no terminal to prompt on; give it with --key-file FILE or as the argument/)
+    expect(noKey.error?.message).toMatch(
+      /no private key: there is no terminal to prompt on; give it with --key-file FILE or as the argument/,
+    )
     const bad = await runCli(KeysImport, keys('0x1234', '--password-file', passFile))
     expect(bad.error?.message).toBe('invalid private key: want 64 hex digits (0x optional)')
     const added = await runCli(KeysAdd, keys('--name', 'second', '--password-file', passFile))
@@ -136,7 +138,10 @@ describe('nodectl keys', () => {
 
   it('import-keystore keeps an ethers file as is, after checking its own passphrase', async () => {
     const wallet = Wallet.createRandom()
-    const source = await fileWith('ethers.json', await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'their pass', { scrypt: { N: 1024 } }))
+    const source = await fileWith(
+      'ethers.json',
+      await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'their pass', { scrypt: { N: 1024 } }),
+    )
     const before = await readFile(source, 'utf8')
     const wrong = await runCli(KeysImportKeystore, keys(source))
     expect(wrong.error?.message).toBe('could not decrypt key with given password')
@@ -167,7 +172,9 @@ describe('nodectl keys', () => {
   it('export --unsafe-raw warns, needs --yes without a terminal, and the passphrase', async () => {
     await runCli(KeysImport, keys(DEV_KEY, '--name', 'x'))
     const refused = await runCli(KeysExport, keys('x', '--unsafe-raw'))
-    expect(refused.error?.message).toBe(`not printing the private key of ${DEV_ADDRESS}: there is no terminal to confirm on; pass --yes to confirm`)
+    expect(refused.error?.message).toBe(
+      `not printing the private key of ${DEV_ADDRESS}: there is no terminal to confirm on; pass --yes to confirm`,
+    )
     expect(refused.stdout.join('')).not.toContain(DEV_KEY.slice(2))
     const raw = await runCli(KeysExport, keys('x', '--unsafe-raw', '--yes'))
     expect(raw.stderr.join('\n')).toMatch(/Warning: this prints the unencrypted private key/)
@@ -194,13 +201,18 @@ describe('nodectl keys', () => {
   it('change-password takes the new passphrase from NODECTL_NEW_PASSWORD or --new-password-file', async () => {
     await runCli(KeysImport, keys(DEV_KEY, '--name', 'x'))
     const noNew = await runCli(KeysChangePassword, keys('x'))
-    expect(noNew.error?.message).toBe(`no passphrase: there is no terminal to prompt on; give --new-password-file FILE or set ${NEW_PASSWORD_ENV}`)
+    expect(noNew.error?.message).toBe(
+      `no passphrase: there is no terminal to prompt on; give --new-password-file FILE or set ${NEW_PASSWORD_ENV}`,
+    )
     process.env[NEW_PASSWORD_ENV] = 'second'
     const changed = await runCli(KeysChangePassword, keys('x', '--json'))
     expect(jsonOf(changed)).toMatchObject({ name: 'x', address: DEV_ADDRESS })
     await expect(decryptKeystoreJson(await readFile(changed.result!.file, 'utf8'), PASS)).rejects.toThrow()
     delete process.env[NEW_PASSWORD_ENV]
-    const third = await runCli(KeysChangePassword, keys('x', '--password-file', await fileWith('old', 'second'), '--new-password-file', await fileWith('new', 'third')))
+    const third = await runCli(
+      KeysChangePassword,
+      keys('x', '--password-file', await fileWith('old', 'second'), '--new-password-file', await fileWith('new', 'third')),
+    )
     expect(third.error).toBeUndefined()
     expect((await decryptKeystoreJson(await readFile(third.result!.file, 'utf8'), 'third')).privateKey).toBe(DEV_KEY)
     const wrong = await runCli(KeysChangePassword, keys('x', '--new-password-file', await fileWith('n', 'z')))

@@ -32,9 +32,12 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-
 const ROOT = resolve(import.meta.dirname, '../../..')
-const ADDRESSES: NodeAddresses = { jsonRpcHttp: 'http://127.0.0.1:8545', jsonRpcWs: 'ws://127.0.0.1:8546', cometRpc: 'tcp://127.0.0.1:26657' }
+const ADDRESSES: NodeAddresses = {
+  jsonRpcHttp: 'http://127.0.0.1:8545',
+  jsonRpcWs: 'ws://127.0.0.1:8546',
+  cometRpc: 'tcp://127.0.0.1:26657',
+}
 
 let out: string[]
 let spies: MockInstance[]
@@ -54,7 +57,9 @@ beforeEach(() => {
   }
   spies = [vi.spyOn(console, 'log').mockImplementation(capture), vi.spyOn(console, 'error').mockImplementation(capture)]
 })
-afterEach(() => spies.forEach((s) => s.mockRestore()))
+afterEach(() => {
+  for (const s of spies) s.mockRestore()
+})
 
 type OclifError = Error & { oclif?: { exit: number } }
 
@@ -95,7 +100,9 @@ describe('nodectl start', () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     expect((await runUntilSignal(['--dev', '--home', home], ['SIGTERM'])).oclif?.exit).toBe(0)
     out.length = 0
-    expect((await runUntilSignal(['--dev', '--home', home, '--json-rpc.enable=false', '--consensus.timeout_commit', '2s'])).oclif?.exit).toBe(0)
+    expect(
+      (await runUntilSignal(['--dev', '--home', home, '--json-rpc.enable=false', '--consensus.timeout_commit', '2s'])).oclif?.exit,
+    ).toBe(0)
     const [first, second] = fake.configs as NodeConfig[]
     expect(second!.home).toBe(home)
     expect(second!.genesis.validators[0]!.address).toEqual(first!.genesis.validators[0]!.address)
@@ -107,7 +114,17 @@ describe('nodectl start', () => {
   it('passes flags over an initialised home', async () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     await initHome({ home, moniker: 'node0' })
-    await runUntilSignal(['--home', home, '--json-rpc.enable', '--json-rpc.api', 'eth,web3,net,txpool,debug', '--minimum-gas-prices', '1gwei', '--log_level', 'error'])
+    await runUntilSignal([
+      '--home',
+      home,
+      '--json-rpc.enable',
+      '--json-rpc.api',
+      'eth,web3,net,txpool,debug',
+      '--minimum-gas-prices',
+      '1gwei',
+      '--log_level',
+      'error',
+    ])
     const config = fake.configs[0] as NodeConfig
     expect(config.dev).toBe(false)
     expect(config.jsonRpc.enable).toBe(true)
@@ -136,9 +153,18 @@ describe('nodectl start', () => {
 
   it('names the flag of a port already in use', async () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
-    fake.start.mockRejectedValue(Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8545'), { code: 'EADDRINUSE', address: '127.0.0.1', port: 8545 }))
+    fake.start.mockRejectedValue(
+      Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:8545'), {
+        code: 'EADDRINUSE',
+        address: '127.0.0.1',
+        port: 8545,
+      }),
+    )
     const err = (await Start.run(['--dev', '--home', home], ROOT).catch((e: unknown) => e)) as OclifError
-    expect(err.message).toBe('--json-rpc.address: 127.0.0.1:8545 is already in use (is another node running?); choose another address with --json-rpc.address or stop the other process')
+    expect(err.message).toBe(
+      '--json-rpc.address: 127.0.0.1:8545 is already in use (is another node running?); choose another address with ' +
+        '--json-rpc.address or stop the other process',
+    )
     expect(err.oclif?.exit).toBe(1)
     expect(fake.stop).toHaveBeenCalledTimes(1)
   })
@@ -161,7 +187,14 @@ describe('nodectl start', () => {
 
 describe('start helpers', () => {
   it('accepts cobra-style --flag=true|false for boolean settings', () => {
-    expect(normalizeBooleanArgs(['--json-rpc.enable=true', '--json-rpc.enable=false', '--json-rpc.api=eth', '--consensus.skip_timeout_commit=FALSE'])).toEqual(['--json-rpc.enable', '--no-json-rpc.enable', '--json-rpc.api=eth', '--no-consensus.skip_timeout_commit'])
+    expect(
+      normalizeBooleanArgs([
+        '--json-rpc.enable=true',
+        '--json-rpc.enable=false',
+        '--json-rpc.api=eth',
+        '--consensus.skip_timeout_commit=FALSE',
+      ]),
+    ).toEqual(['--json-rpc.enable', '--no-json-rpc.enable', '--json-rpc.api=eth', '--no-consensus.skip_timeout_commit'])
   })
 
   it('formats ether', () => {
@@ -172,9 +205,23 @@ describe('start helpers', () => {
   })
 
   it('describes block production as CometBFT schedules it', () => {
-    const base = { timeoutPropose: 3000, timeoutProposeDelta: 500, timeoutPrevote: 1000, timeoutPrevoteDelta: 500, timeoutPrecommit: 1000, timeoutPrecommitDelta: 500, timeoutCommit: 1000, skipTimeoutCommit: false, createEmptyBlocks: true, createEmptyBlocksInterval: 0, doubleSignCheckHeight: 0 }
+    const base = {
+      timeoutPropose: 3000,
+      timeoutProposeDelta: 500,
+      timeoutPrevote: 1000,
+      timeoutPrevoteDelta: 500,
+      timeoutPrecommit: 1000,
+      timeoutPrecommitDelta: 500,
+      timeoutCommit: 1000,
+      skipTimeoutCommit: false,
+      createEmptyBlocks: true,
+      createEmptyBlocksInterval: 0,
+      doubleSignCheckHeight: 0,
+    }
     expect(describeBlockProduction(base)).toBe('a block every height, 1s after the previous commit')
     expect(describeBlockProduction({ ...base, createEmptyBlocks: false })).toBe('only when transactions wait')
-    expect(describeBlockProduction({ ...base, createEmptyBlocksInterval: 5000 })).toBe('as soon as transactions wait; an empty block after 5s without any')
+    expect(describeBlockProduction({ ...base, createEmptyBlocksInterval: 5000 })).toBe(
+      'as soon as transactions wait; an empty block after 5s without any',
+    )
   })
 })

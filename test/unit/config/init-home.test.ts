@@ -22,7 +22,6 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-
 const newHome = (): Promise<string> => tempDir(join(tmpdir(), 'nodectl-init-'))
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777
 
@@ -61,7 +60,8 @@ describe('initHome', () => {
     expect(await modeOf(p.keystoreDir)).toBe(0o700)
     expect(await modeOf(p.configDir)).toBe(0o700)
     expect(await modeOf(p.dataDir)).toBe(0o700)
-    for (const secret of [p.privValidatorKey, p.nodeKey, p.privValidatorState, p.jwtSecret]) expect(await modeOf(secret), secret).toBe(0o600)
+    for (const secret of [p.privValidatorKey, p.nodeKey, p.privValidatorState, p.jwtSecret])
+      expect(await modeOf(secret), secret).toBe(0o600)
     for (const pub of [p.configToml, p.appToml, p.genesis]) expect(await modeOf(pub), pub).toBe(0o644)
 
     expect(JSON.parse(await readFile(p.privValidatorState, 'utf8'))).toEqual({ height: '0', round: 0, step: 0 })
@@ -74,7 +74,14 @@ describe('initHome', () => {
     expect(result.nodeId).toBe(nodeIdOf(node))
     const genesis = JSON.parse(await readFile(p.genesis, 'utf8'))
     expect(genesis.chain_id).toBe('nodectl_9000-1')
-    expect(genesis.validators).toEqual([{ address: bytesToUpperHex(validator.address), pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(validator.publicKey).toString('base64') }, power: '10', name: 'node0' }])
+    expect(genesis.validators).toEqual([
+      {
+        address: bytesToUpperHex(validator.address),
+        pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(validator.publicKey).toString('base64') },
+        power: '10',
+        name: 'node0',
+      },
+    ])
     expect(genesis.app_state.evm.accounts).toEqual([])
     expect(await isHomeInitialised(home)).toBe(true)
 
@@ -84,7 +91,12 @@ describe('initHome', () => {
 
   it('takes a chain id and genesis accounts', async () => {
     const home = await newHome()
-    const result = await initHome({ home, moniker: 'n', chainId: 'mychain_777-2', accounts: [{ address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', balance: 5n }] })
+    const result = await initHome({
+      home,
+      moniker: 'n',
+      chainId: 'mychain_777-2',
+      accounts: [{ address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', balance: 5n }],
+    })
     expect(result.evmChainId).toBe(777n)
     const genesis = JSON.parse(await readFile(homePaths(home).genesis, 'utf8'))
     expect(genesis.app_state.evm.accounts).toEqual([{ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', balance: '5', nonce: '0' }])
@@ -101,13 +113,15 @@ describe('initHome', () => {
     const first = await initHome({ home, moniker: 'a' })
     const err = await initHome({ home, moniker: 'b' }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(HomeExistsError)
-    expect((err as Error).message).toBe(`${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`)
+    expect((err as Error).message).toBe(
+      `${home} is already initialised (config/genesis.json exists): pass --overwrite to replace its configuration, keys, genesis and chain data`,
+    )
 
     const p = homePaths(home)
     await mkdir(p.db, { recursive: true })
     await writeFile(join(p.db, 'CURRENT'), 'x')
     await writeFile(join(p.keystoreDir, 'UTC--key'), '{}')
-    await writeFile(p.privValidatorKey, (await readFile(p.privValidatorKey, 'utf8')), { mode: 0o644 })
+    await writeFile(p.privValidatorKey, await readFile(p.privValidatorKey, 'utf8'), { mode: 0o644 })
     const second = await initHome({ home, moniker: 'b', overwrite: true })
     expect(second.validatorAddress).not.toBe(first.validatorAddress)
     expect(await modeOf(p.privValidatorKey)).toBe(0o600)
@@ -130,16 +144,29 @@ describe('initDevHome', () => {
     expect(result.evmChainId).toBe(31337n)
     const genesis = JSON.parse(await readFile(homePaths(home).genesis, 'utf8'))
     const accounts = devAccounts()
-    expect(genesis.app_state.evm.accounts).toEqual(accounts.map((a) => ({ address: a.address, balance: '10000000000000000000000', nonce: '0' })))
+    expect(genesis.app_state.evm.accounts).toEqual(
+      accounts.map((a) => ({ address: a.address, balance: '10000000000000000000000', nonce: '0' })),
+    )
     expect(genesis.app_state.evm.validator_admin).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
 
     const app = parse(await readFile(homePaths(home).appToml, 'utf8')) as Record<string, Record<string, unknown>>
-    expect(app['json-rpc']).toMatchObject({ enable: true, address: '127.0.0.1:8545', 'ws-address': '127.0.0.1:8546', api: 'web3,net,eth,personal,debug,miner,txpool' })
+    expect(app['json-rpc']).toMatchObject({
+      enable: true,
+      address: '127.0.0.1:8545',
+      'ws-address': '127.0.0.1:8546',
+      api: 'web3,net,eth,personal,debug,miner,txpool',
+    })
     const config = await loadNodeConfig({ home, env: {}, dev: true })
     expect(config.jsonRpc.enable).toBe(true)
     expect(config.jsonRpc.api).toEqual(['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool'])
     expect(config.rpc.laddr).toEqual({ host: '127.0.0.1', port: 26657 })
-    expect(config.consensus).toMatchObject({ createEmptyBlocks: true, createEmptyBlocksInterval: 5000, timeoutCommit: 0, skipTimeoutCommit: true, timeoutPropose: 3000 })
+    expect(config.consensus).toMatchObject({
+      createEmptyBlocks: true,
+      createEmptyBlocksInterval: 5000,
+      timeoutCommit: 0,
+      skipTimeoutCommit: true,
+      timeoutPropose: 3000,
+    })
     expect(config.minGasPrice).toBe(0n)
     expect(config.p2p.laddr).toEqual({ host: '127.0.0.1', port: 26656 })
   })
@@ -148,7 +175,9 @@ describe('initDevHome', () => {
     const home = await newHome()
     await initDevHome(home, { settings: testNodeSettings() })
     const config = await loadNodeConfig({ home, env: {}, dev: true })
-    expect([config.rpc.laddr?.port, config.p2p.laddr.port, config.jsonRpc.address.port, config.jsonRpc.wsAddress.port]).toEqual([0, 0, 0, 0])
+    expect([config.rpc.laddr?.port, config.p2p.laddr.port, config.jsonRpc.address.port, config.jsonRpc.wsAddress.port]).toEqual([
+      0, 0, 0, 0,
+    ])
     expect(config.consensus).toEqual(testNodeSettings().consensus)
     expect(config.logLevel).toBe('none')
   })

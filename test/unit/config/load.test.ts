@@ -18,7 +18,6 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })))
 })
 
-
 let home: string
 
 beforeEach(async () => {
@@ -50,7 +49,15 @@ describe('loadNodeConfig', () => {
     expect(config.chainId).toBe('nodectl_9000-1')
     expect(config.evmChainId).toBe(9000n)
     expect(config.dev).toBe(false)
-    expect(config.jsonRpc).toMatchObject({ enable: false, address: { host: '127.0.0.1', port: 8545 }, wsAddress: { host: '0.0.0.0', port: 8546 }, api: ['eth', 'net', 'web3'], gasCap: 25_000_000n, evmTimeout: 5000, httpIdleTimeout: 120_000 })
+    expect(config.jsonRpc).toMatchObject({
+      enable: false,
+      address: { host: '127.0.0.1', port: 8545 },
+      wsAddress: { host: '0.0.0.0', port: 8546 },
+      api: ['eth', 'net', 'web3'],
+      gasCap: 25_000_000n,
+      evmTimeout: 5000,
+      httpIdleTimeout: 120_000,
+    })
     expect(config.rpc.laddr).toEqual({ host: '127.0.0.1', port: 26657 })
     expect(config.consensus.timeoutPropose).toBe(3000)
     expect(config.minGasPrice).toBe(0n)
@@ -69,7 +76,14 @@ describe('loadNodeConfig', () => {
     expect(file.jsonRpc.logsCap).toBe(5)
     expect(file.consensus.timeoutCommit).toBe(250)
 
-    const env = { NODECTL_JSON_RPC_ADDRESS: '127.0.0.1:2222', NODECTL_JSON_RPC_LOGS_CAP: '6', NODECTL_MINIMUM_GAS_PRICES: '1gwei', NODECTL_LOG_LEVEL: 'debug', NODECTL_RPC_LADDR: 'tcp://127.0.0.1:3333', NODECTL_CONSENSUS_SKIP_TIMEOUT_COMMIT: 'true' }
+    const env = {
+      NODECTL_JSON_RPC_ADDRESS: '127.0.0.1:2222',
+      NODECTL_JSON_RPC_LOGS_CAP: '6',
+      NODECTL_MINIMUM_GAS_PRICES: '1gwei',
+      NODECTL_LOG_LEVEL: 'debug',
+      NODECTL_RPC_LADDR: 'tcp://127.0.0.1:3333',
+      NODECTL_CONSENSUS_SKIP_TIMEOUT_COMMIT: 'true',
+    }
     const fromEnv = await loadNodeConfig({ home, env })
     expect(fromEnv.jsonRpc.address.port).toBe(2222)
     expect(fromEnv.jsonRpc.logsCap).toBe(6)
@@ -80,7 +94,15 @@ describe('loadNodeConfig', () => {
     expect(fromEnv.consensus.skipTimeoutCommit).toBe(true)
     expect(fromEnv.consensus.timeoutCommit).toBe(250)
 
-    const flags = { 'json-rpc.address': '127.0.0.1:4444', 'minimum-gas-prices': '7', 'consensus.skip_timeout_commit': false, 'consensus.timeout_commit': '2s', 'json-rpc.api': 'eth,debug', home: '/ignored', dev: undefined }
+    const flags = {
+      'json-rpc.address': '127.0.0.1:4444',
+      'minimum-gas-prices': '7',
+      'consensus.skip_timeout_commit': false,
+      'consensus.timeout_commit': '2s',
+      'json-rpc.api': 'eth,debug',
+      home: '/ignored',
+      dev: undefined,
+    }
     const fromFlags = await loadNodeConfig({ home, env, flags })
     expect(fromFlags.jsonRpc.address.port).toBe(4444)
     expect(fromFlags.jsonRpc.logsCap).toBe(6)
@@ -106,7 +128,12 @@ describe('loadNodeConfig', () => {
     const dev = await loadNodeConfig({ home: bare, env: {}, dev: true })
     expect(dev.jsonRpc.enable).toBe(true)
     expect(dev.jsonRpc.api).toHaveLength(7)
-    expect(dev.consensus).toMatchObject({ timeoutCommit: 0, skipTimeoutCommit: true, createEmptyBlocks: true, createEmptyBlocksInterval: 5000 })
+    expect(dev.consensus).toMatchObject({
+      timeoutCommit: 0,
+      skipTimeoutCommit: true,
+      createEmptyBlocks: true,
+      createEmptyBlocksInterval: 5000,
+    })
   })
 
   it('honours relocated files', async () => {
@@ -125,16 +152,32 @@ describe('loadNodeConfig', () => {
     const warnings: string[] = []
     const config = await loadNodeConfig({ home, env: {}, onWarning: (m) => warnings.push(m) })
     expect(config.moniker).toBe('node0')
-    expect(warnings).toEqual(['config.toml: unknown key "proxy_app" (ignored)', 'config.toml [p2p]: unknown key "seeds" (ignored)', 'config.toml: unknown table [instrumentation] (ignored)'])
+    expect(warnings).toEqual([
+      'config.toml: unknown key "proxy_app" (ignored)',
+      'config.toml [p2p]: unknown key "seeds" (ignored)',
+      'config.toml: unknown table [instrumentation] (ignored)',
+    ])
   })
 
   describe('validation errors name the flag, variable or key', () => {
     it.each<[string, Record<string, unknown>, string]>([
-      ['unknown namespace', { 'json-rpc.api': 'eth,foo' }, '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)'],
+      [
+        'unknown namespace',
+        { 'json-rpc.api': 'eth,foo' },
+        '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)',
+      ],
       ['repeated namespace', { 'json-rpc.api': 'eth,net,eth' }, '--json-rpc.api: repeated API namespace "eth"'],
-      ['enable without api', { 'json-rpc.enable': true, 'json-rpc.api': '' }, '--json-rpc.api: cannot enable JSON-RPC without defining any API namespace'],
+      [
+        'enable without api',
+        { 'json-rpc.enable': true, 'json-rpc.api': '' },
+        '--json-rpc.api: cannot enable JSON-RPC without defining any API namespace',
+      ],
       ['address', { 'json-rpc.address': 'localhost' }, '--json-rpc.address: cannot parse "localhost": want host:port'],
-      ['ws address', { 'json-rpc.ws-address': '1.2.3.4:99999' }, '--json-rpc.ws-address: cannot parse "1.2.3.4:99999": port "99999" is not a number from 0 to 65535'],
+      [
+        'ws address',
+        { 'json-rpc.ws-address': '1.2.3.4:99999' },
+        '--json-rpc.ws-address: cannot parse "1.2.3.4:99999": port "99999" is not a number from 0 to 65535',
+      ],
       ['laddr', { 'rpc.laddr': 'tcp://x:y' }, '--rpc.laddr: cannot parse "tcp://x:y": port "y" is not a number from 0 to 65535'],
       ['p2p laddr empty', { 'p2p.laddr': '' }, '--p2p.laddr: must not be empty, want tcp://host:port'],
       ['duration', { 'json-rpc.evm-timeout': '5' }, '--json-rpc.evm-timeout: missing unit in duration "5"'],
@@ -150,14 +193,20 @@ describe('loadNodeConfig', () => {
       ['boolean', { 'json-rpc.enable': 'yes' }, '--json-rpc.enable: want true or false, got "yes"'],
       ['peers', { 'p2p.persistent_peers': 'abc@1.2.3.4:26656' }, '--p2p.persistent_peers: cannot parse peer "abc@1.2.3.4:26656"'],
       ['indexer', { 'tx_index.indexer': 'psql' }, '--tx_index.indexer: unknown indexer "psql" (known: kv, null)'],
-      ['same port', { 'json-rpc.enable': true, 'json-rpc.ws-address': '127.0.0.1:8545' }, '--json-rpc.ws-address: 127.0.0.1:8545 uses the same port as app.toml [json-rpc] address (127.0.0.1:8545)'],
+      [
+        'same port',
+        { 'json-rpc.enable': true, 'json-rpc.ws-address': '127.0.0.1:8545' },
+        '--json-rpc.ws-address: 127.0.0.1:8545 uses the same port as app.toml [json-rpc] address (127.0.0.1:8545)',
+      ],
     ])('%s', async (_name, flags, message) => {
       const got = await loadError({ flags })
       expect(got.startsWith(message), got).toBe(true)
     })
 
     it('names environment variables', async () => {
-      expect(await loadError({ env: { NODECTL_RPC_LADDR: '127.0.0.1:26657' } })).toBe('NODECTL_RPC_LADDR: cannot parse "127.0.0.1:26657": want tcp://host:port')
+      expect(await loadError({ env: { NODECTL_RPC_LADDR: '127.0.0.1:26657' } })).toBe(
+        'NODECTL_RPC_LADDR: cannot parse "127.0.0.1:26657": want tcp://host:port',
+      )
       expect(await loadError({ env: { NODECTL_JSON_RPC_API: 'eth,admin' } })).toMatch(/^NODECTL_JSON_RPC_API: unknown namespace "admin"/)
     })
 

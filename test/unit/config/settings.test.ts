@@ -7,7 +7,10 @@ import { SECTIONS, SETTINGS, envNameOf } from '../../../src/config/settings.js'
 
 /** Loads rendered TOML back into fresh settings through the table. */
 function readBack(config: string, app: string, base: NodeSettings): NodeSettings {
-  const docs = { 'config.toml': parse(config, { integersAsBigInt: 'asNeeded' }), 'app.toml': parse(app, { integersAsBigInt: 'asNeeded' }) } as Record<string, Record<string, unknown>>
+  const docs = {
+    'config.toml': parse(config, { integersAsBigInt: 'asNeeded' }),
+    'app.toml': parse(app, { integersAsBigInt: 'asNeeded' }),
+  } as Record<string, Record<string, unknown>>
   for (const s of SETTINGS) {
     const doc = docs[s.file]!
     const raw = s.section ? (doc[s.section] as Record<string, unknown>)[s.key] : doc[s.key]
@@ -34,13 +37,42 @@ describe('settings table', () => {
 
   it('documents every setting with its default', () => {
     for (const s of SETTINGS) expect(s.doc, s.flag).toMatch(/default/)
-    for (const s of SETTINGS) expect(SECTIONS.some((x) => x.file === s.file && x.name === s.section), s.flag).toBe(true)
+    for (const s of SETTINGS)
+      expect(
+        SECTIONS.some((x) => x.file === s.file && x.name === s.section),
+        s.flag,
+      ).toBe(true)
   })
 
   it('holds exactly the Evmos [json-rpc] keys plus the documented limits', () => {
-    const keys = SETTINGS.filter((s) => s.section === 'json-rpc').map((s) => s.key).sort()
+    const keys = SETTINGS.filter((s) => s.section === 'json-rpc')
+      .map((s) => s.key)
+      .sort()
     expect(keys).toEqual(
-      ['enable', 'address', 'ws-address', 'api', 'gas-cap', 'evm-timeout', 'txfee-cap', 'filter-cap', 'feehistory-cap', 'logs-cap', 'block-range-cap', 'http-timeout', 'http-idle-timeout', 'allow-insecure-unlock', 'tracer-concurrency', 'allow-unprotected-txs', 'max-open-connections', 'enable-indexer', 'batch-request-limit', 'batch-response-max-size', 'http-body-limit', 'ws-origins'].sort(),
+      [
+        'enable',
+        'address',
+        'ws-address',
+        'api',
+        'gas-cap',
+        'evm-timeout',
+        'txfee-cap',
+        'filter-cap',
+        'feehistory-cap',
+        'logs-cap',
+        'block-range-cap',
+        'http-timeout',
+        'http-idle-timeout',
+        'allow-insecure-unlock',
+        'tracer-concurrency',
+        'allow-unprotected-txs',
+        'max-open-connections',
+        'enable-indexer',
+        'batch-request-limit',
+        'batch-response-max-size',
+        'http-body-limit',
+        'ws-origins',
+      ].sort(),
     )
   })
 })
@@ -59,7 +91,10 @@ describe('TOML templates', () => {
     settings.jsonRpc.gasCap = 2n ** 62n
     settings.jsonRpc.txFeeCap = 0.25
     settings.jsonRpc.wsAddress = { host: '::1', port: 0 }
-    settings.p2p.persistentPeers = ['0123456789abcdef0123456789abcdef01234567@10.0.0.2:26656', 'fedcba9876543210fedcba9876543210fedcba98@node1:26656']
+    settings.p2p.persistentPeers = [
+      '0123456789abcdef0123456789abcdef01234567@10.0.0.2:26656',
+      'fedcba9876543210fedcba9876543210fedcba98@node1:26656',
+    ]
     settings.minGasPrice = 123n
     settings.consensus.timeoutPropose = 0.5
     const back = readBack(renderConfigToml(settings), renderAppToml(settings), defaultNodeSettings('x'))
@@ -68,10 +103,30 @@ describe('TOML templates', () => {
 
   it('writes the documented literal defaults', () => {
     const config = parse(renderConfigToml(defaultNodeSettings('n'))) as Record<string, Record<string, unknown>>
-    expect(config.rpc).toMatchObject({ laddr: 'tcp://127.0.0.1:26657', max_open_connections: 900, max_subscription_clients: 100, max_subscriptions_per_client: 5, timeout_broadcast_tx_commit: '10s', max_request_batch_size: 10, max_body_bytes: 1000000, max_header_bytes: 1048576, cors_allowed_origins: [] })
+    expect(config.rpc).toMatchObject({
+      laddr: 'tcp://127.0.0.1:26657',
+      max_open_connections: 900,
+      max_subscription_clients: 100,
+      max_subscriptions_per_client: 5,
+      timeout_broadcast_tx_commit: '10s',
+      max_request_batch_size: 10,
+      max_body_bytes: 1000000,
+      max_header_bytes: 1048576,
+      cors_allowed_origins: [],
+    })
     expect(config.p2p).toEqual({ laddr: 'tcp://0.0.0.0:26656', persistent_peers: '' })
     expect(config.mempool).toMatchObject({ size: 5120, max_tx_bytes: 131072 })
-    expect(config.consensus).toMatchObject({ timeout_propose: '3s', timeout_propose_delta: '500ms', timeout_prevote: '1s', timeout_precommit: '1s', timeout_commit: '1s', skip_timeout_commit: false, create_empty_blocks: true, create_empty_blocks_interval: '0s', double_sign_check_height: 0 })
+    expect(config.consensus).toMatchObject({
+      timeout_propose: '3s',
+      timeout_propose_delta: '500ms',
+      timeout_prevote: '1s',
+      timeout_precommit: '1s',
+      timeout_commit: '1s',
+      skip_timeout_commit: false,
+      create_empty_blocks: true,
+      create_empty_blocks_interval: '0s',
+      double_sign_check_height: 0,
+    })
     expect(config.tx_index).toEqual({ indexer: 'kv' })
     expect(config.log_level).toBe('info')
     const app = parse(renderAppToml(defaultNodeSettings('n'))) as Record<string, Record<string, unknown>>

@@ -13,7 +13,18 @@ describe('chain ids', () => {
     expect(parseChainId(id)).toBe(evm)
   })
 
-  it.each(['nodectl', 'nodectl_9000', 'nodectl-9000-1', 'Nodectl_9000-1', 'nodectl_0-1', 'nodectl_9000-0', 'nodectl_09-1', 'node2_9000-1', '_9000-1', 'nodectl_9000-1 '])('refuses %j', (id) => {
+  it.each([
+    'nodectl',
+    'nodectl_9000',
+    'nodectl-9000-1',
+    'Nodectl_9000-1',
+    'nodectl_0-1',
+    'nodectl_9000-0',
+    'nodectl_09-1',
+    'node2_9000-1',
+    '_9000-1',
+    'nodectl_9000-1 ',
+  ])('refuses %j', (id) => {
     expect(() => parseChainId(id)).toThrow(/invalid chain id/)
   })
 

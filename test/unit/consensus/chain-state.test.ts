@@ -55,9 +55,18 @@ describe('chain state', () => {
     // Removing (power 0) works the same way.
     const s3 = updateState(s2, zeroBlockId(), header(3), response({ validatorUpdates: [{ pubKey: keys[2]!.publicKey, power: 0n }] }))
     expect(s3.nextValidators.size).toBe(2)
-    expect(() => updateState(s3, zeroBlockId(), header(4), response({ validatorUpdates: [{ pubKey: keys[2]!.publicKey, power: -1n }] }))).toThrow()
-    expect(() => updateState(s3, zeroBlockId(), header(4), response({ consensusParamUpdates: { block: { maxBytes: 0n, maxGas: -1n } } }))).toThrow(/MaxBytes/)
-    const s4 = updateState(s3, zeroBlockId(), header(4), response({ consensusParamUpdates: { block: { maxBytes: 1_000_000n, maxGas: 5_000_000n }, version: { app: 7n } } }))
+    expect(() =>
+      updateState(s3, zeroBlockId(), header(4), response({ validatorUpdates: [{ pubKey: keys[2]!.publicKey, power: -1n }] })),
+    ).toThrow()
+    expect(() =>
+      updateState(s3, zeroBlockId(), header(4), response({ consensusParamUpdates: { block: { maxBytes: 0n, maxGas: -1n } } })),
+    ).toThrow(/MaxBytes/)
+    const s4 = updateState(
+      s3,
+      zeroBlockId(),
+      header(4),
+      response({ consensusParamUpdates: { block: { maxBytes: 1_000_000n, maxGas: 5_000_000n }, version: { app: 7n } } }),
+    )
     expect(s4.consensusParams.block.maxGas).toBe(5_000_000n)
     expect(s4.appVersion).toBe(7n)
     expect(s4.lastHeightConsensusParamsChanged).toBe(5)
@@ -81,7 +90,11 @@ describe('chain state', () => {
       expect(await store.load()).toBeUndefined()
       const s0 = makeGenesisState(makeGenesis(keys.slice(0, 2)))
       store.stageSave(s0)
-      const res = response({ txResults: [{ code: 0, data: utf8ToBytes('d'), log: 'ok', info: '', gasWanted: 21000n, gasUsed: 21000n, events: [], codespace: '' }] })
+      const res = response({
+        txResults: [
+          { code: 0, data: utf8ToBytes('d'), log: 'ok', info: '', gasWanted: 21000n, gasUsed: 21000n, events: [], codespace: '' },
+        ],
+      })
       const s1 = updateState(s0, zeroBlockId(), header(1), res)
       store.stageSave(s1)
       store.stageFinalizeBlockResponse(1, res)
@@ -103,7 +116,16 @@ describe('chain state', () => {
 
     it('stores tx results one key each: one result or the events read alone; older whole responses still read', async () => {
       const store = new StateStore(db)
-      const result = (log: string) => ({ code: 0, data: utf8ToBytes(log), log, info: '', gasWanted: 1n, gasUsed: 1n, events: [{ type: 't', attributes: [{ key: 'k', value: log, index: true }] }], codespace: '' })
+      const result = (log: string) => ({
+        code: 0,
+        data: utf8ToBytes(log),
+        log,
+        info: '',
+        gasWanted: 1n,
+        gasUsed: 1n,
+        events: [{ type: 't', attributes: [{ key: 'k', value: log, index: true }] }],
+        codespace: '',
+      })
       const res = response({ txResults: [result('a'), result('b'), result('c')], events: [{ type: 'block', attributes: [] }] })
       store.stageFinalizeBlockResponse(7, res)
       await db.commitStaged()

@@ -55,7 +55,15 @@ describe('evidence pool verification and storage', () => {
   /** Valid evidence of KEY for `height` (precommits, powers 10 of 10, the block's time). */
   async function evidenceAt(height: number, over: Partial<EvidenceSpec> = {}): Promise<DuplicateVoteEvidence> {
     const meta = await node.blockStore.loadBlockMeta(height)
-    return makeEvidence({ key: KEY, chainId: CHAIN_ID, height, blockTime: meta!.header.time, validatorPower: 10n, totalVotingPower: 10n, ...over })
+    return makeEvidence({
+      key: KEY,
+      chainId: CHAIN_ID,
+      height,
+      blockTime: meta!.header.time,
+      validatorPower: 10n,
+      totalVotingPower: 10n,
+      ...over,
+    })
   }
 
   /** Re-signs both votes after a change (so only the intended rule fails). */
@@ -82,22 +90,53 @@ describe('evidence pool verification and storage', () => {
     const meta2 = (await node.blockStore.loadBlockMeta(2))!
     const cases: [string, DuplicateVoteEvidence, string][] = [
       ['height above the chain', resign(ev, { height: above }, { height: above }), `don't have header #${above}`],
-      ['timestamp not the block time', { ...ev, timestamp: addMillis(ev.timestamp, 1) }, 'evidence has a different time to the block it is associated with'],
-      ['not a validator at that height', await evidenceAt(3, { key: OUTSIDER }), `address ${Buffer.from(OUTSIDER.address).toString('hex').toUpperCase()} was not a validator at height 3`],
-      ['different heights', resign(ev, {}, { height: 2, timestamp: meta2.header.time }), 'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 2/0/SIGNED_MSG_TYPE_PRECOMMIT'],
-      ['different rounds', resign(ev, {}, { round: 1 }), 'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 3/1/SIGNED_MSG_TYPE_PRECOMMIT'],
-      ['different types', resign(ev, {}, { type: SignedMsgType.Prevote }), 'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 3/0/SIGNED_MSG_TYPE_PREVOTE'],
-      ['different validators', { ...ev, voteB: signVote(OUTSIDER, CHAIN_ID, { ...ev.voteB, validatorAddress: OUTSIDER.address }) }, 'validator addresses do not match'],
+      [
+        'timestamp not the block time',
+        { ...ev, timestamp: addMillis(ev.timestamp, 1) },
+        'evidence has a different time to the block it is associated with',
+      ],
+      [
+        'not a validator at that height',
+        await evidenceAt(3, { key: OUTSIDER }),
+        `address ${Buffer.from(OUTSIDER.address).toString('hex').toUpperCase()} was not a validator at height 3`,
+      ],
+      [
+        'different heights',
+        resign(ev, {}, { height: 2, timestamp: meta2.header.time }),
+        'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 2/0/SIGNED_MSG_TYPE_PRECOMMIT',
+      ],
+      [
+        'different rounds',
+        resign(ev, {}, { round: 1 }),
+        'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 3/1/SIGNED_MSG_TYPE_PRECOMMIT',
+      ],
+      [
+        'different types',
+        resign(ev, {}, { type: SignedMsgType.Prevote }),
+        'h/r/s does not match: 3/0/SIGNED_MSG_TYPE_PRECOMMIT vs 3/0/SIGNED_MSG_TYPE_PREVOTE',
+      ],
+      [
+        'different validators',
+        { ...ev, voteB: signVote(OUTSIDER, CHAIN_ID, { ...ev.voteB, validatorAddress: OUTSIDER.address }) },
+        'validator addresses do not match',
+      ],
       ['votes out of order', { ...ev, voteA: ev.voteB, voteB: ev.voteA }, 'duplicate votes in invalid order'],
       ['validator power', { ...ev, validatorPower: 9n }, 'validator power from evidence and our validator set does not match (9 != 10)'],
-      ['total power', { ...ev, totalVotingPower: 11n }, 'total voting power from the evidence and our validator set does not match (11 != 10)'],
+      [
+        'total power',
+        { ...ev, totalVotingPower: 11n },
+        'total voting power from the evidence and our validator set does not match (11 != 10)',
+      ],
       ['vote A signature', { ...ev, voteA: { ...ev.voteA, signature: ev.voteB.signature } }, 'verifying VoteA: invalid signature'],
       ['vote B signature', { ...ev, voteB: { ...ev.voteB, signature: new Uint8Array(64).fill(7) } }, 'verifying VoteB: invalid signature'],
       ['signed for another chain', { ...ev, voteA: signVote(KEY, 'other-chain', ev.voteA) }, 'verifying VoteA: invalid signature'],
       ['a malformed vote', { ...ev, voteB: { ...ev.voteB, signature: new Uint8Array(0) } }, 'invalid VoteB: signature is missing'],
     ]
     for (const [what, bad, reason] of cases) {
-      const err = await pool.add(bad).then(() => undefined, (e: unknown) => e)
+      const err = await pool.add(bad).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(err, what).toBeInstanceOf(InvalidEvidenceError)
       expect((err as Error).message, what).toContain(`Invalid evidence: ${reason}`)
     }
@@ -112,8 +151,12 @@ describe('evidence pool verification and storage', () => {
   it('expires evidence only when both max_age_num_blocks and max_age_duration are exceeded', async () => {
     const params = state.consensusParams.evidence
     const ev = await evidenceAt(1)
-    const expired = await openPool({ consensusParams: { ...state.consensusParams, evidence: { ...params, maxAgeNumBlocks: 1n, maxAgeDurationNs: 1n } } })
-    await expect(expired.add(ev)).rejects.toThrow(/Invalid evidence: evidence from height 1 \(created at: .*\) is too old; min height is \d+ and evidence can not be older than/)
+    const expired = await openPool({
+      consensusParams: { ...state.consensusParams, evidence: { ...params, maxAgeNumBlocks: 1n, maxAgeDurationNs: 1n } },
+    })
+    await expect(expired.add(ev)).rejects.toThrow(
+      /Invalid evidence: evidence from height 1 \(created at: .*\) is too old; min height is \d+ and evidence can not be older than/,
+    )
     const oldInBlocksOnly = await openPool({ consensusParams: { ...state.consensusParams, evidence: { ...params, maxAgeNumBlocks: 1n } } })
     await oldInBlocksOnly.add(ev)
     const oldInTimeOnly = await openPool({ consensusParams: { ...state.consensusParams, evidence: { ...params, maxAgeDurationNs: 1n } } })
@@ -137,9 +180,15 @@ describe('evidence pool verification and storage', () => {
       const atLimit = withParams(BigInt(state.lastBlockHeight - 2), 1n)
       const reopened = await openPool(atLimit, db)
       expect(reopened.size).toBe(1)
-      await reopened.update({ ...state, ...atLimit, lastBlockHeight: state.lastBlockHeight + 1, lastBlockTime: addMillis(state.lastBlockTime, 2000) }, [])
+      await reopened.update(
+        { ...state, ...atLimit, lastBlockHeight: state.lastBlockHeight + 1, lastBlockTime: addMillis(state.lastBlockTime, 2000) },
+        [],
+      )
       expect(reopened.size).toBe(1)
-      await reopened.update({ ...state, ...atLimit, lastBlockHeight: state.lastBlockHeight + 2, lastBlockTime: addMillis(state.lastBlockTime, 2100) }, [])
+      await reopened.update(
+        { ...state, ...atLimit, lastBlockHeight: state.lastBlockHeight + 2, lastBlockTime: addMillis(state.lastBlockTime, 2100) },
+        [],
+      )
       expect(reopened.size).toBe(0)
       expect((await openPool({}, db)).size).toBe(0)
       // Opening the pool prunes what expired while it was closed.
@@ -168,7 +217,9 @@ describe('evidence pool verification and storage', () => {
     await pool.checkEvidence([ev])
     expect(pool.size).toBe(1)
     await expect(pool.checkEvidence([ev, ev])).rejects.toThrow('Invalid evidence: duplicate evidence')
-    await expect(pool.checkEvidence([{ ...ev, validatorPower: 3n }])).rejects.toThrow('validator power from evidence and our validator set does not match (3 != 10)')
+    await expect(pool.checkEvidence([{ ...ev, validatorPower: 3n }])).rejects.toThrow(
+      'validator power from evidence and our validator set does not match (3 != 10)',
+    )
     // Committed in block 5 (staged with the block's batch), then Update: no longer pending, refused from now on.
     pool.stageCommitted([ev], 5)
     await node.db.commitStaged()
@@ -199,7 +250,14 @@ describe('evidence pool verification and storage', () => {
     // At the state's own height the evidence takes the state's last block time and last validators.
     const h = next.lastBlockHeight + 1
     const at = { ...next, lastBlockHeight: h, lastBlockTime: addMillis(next.lastBlockTime, 7), lastValidators: state.validators }
-    const own = makeEvidence({ key: KEY, chainId: CHAIN_ID, height: h, blockTime: at.lastBlockTime, validatorPower: 10n, totalVotingPower: 10n })
+    const own = makeEvidence({
+      key: KEY,
+      chainId: CHAIN_ID,
+      height: h,
+      blockTime: at.lastBlockTime,
+      validatorPower: 10n,
+      totalVotingPower: 10n,
+    })
     pool.reportConflictingVotes(own.voteA, own.voteB)
     await pool.update(at, [])
     expect(pool.pendingEvidence(-1).evidence).toContainEqual(own)
@@ -219,7 +277,14 @@ describe('evidence in proposals of a running validator', () => {
     const seen: ConsensusEvents['NewEvidence'][] = []
     n.engine.events.on('NewEvidence', (e) => seen.push(e))
     const meta = (await n.blockStore.loadBlockMeta(2))!
-    const ev = makeEvidence({ key: KEY, chainId: CHAIN_ID, height: 2, blockTime: meta.header.time, validatorPower: 10n, totalVotingPower: 10n })
+    const ev = makeEvidence({
+      key: KEY,
+      chainId: CHAIN_ID,
+      height: 2,
+      blockTime: meta.header.time,
+      validatorPower: 10n,
+      totalVotingPower: 10n,
+    })
     await n.engine.addEvidence(ev)
     await waitFor(() => seen.length > 0, 'NewEvidence')
     const { height } = seen[0]!
@@ -229,7 +294,15 @@ describe('evidence in proposals of a running validator', () => {
     expect(block.header.evidenceHash).toEqual(hashEvidence([ev]))
     const prepared = prepare.mock.calls.map((c) => c[0] as PrepareProposalRequest).find((r) => r.height === height)!
     expect(prepared.maxTxBytes).toBe(maxDataBytes(Number(n.engine.getState().consensusParams.block.maxBytes), evidenceListSize([ev]), 1))
-    const misbehavior = [{ type: MisbehaviorType.DuplicateVote, validator: { address: KEY.address, power: 10n }, height: 2, time: meta.header.time, totalVotingPower: 10n }]
+    const misbehavior = [
+      {
+        type: MisbehaviorType.DuplicateVote,
+        validator: { address: KEY.address, power: 10n },
+        height: 2,
+        time: meta.header.time,
+        totalVotingPower: 10n,
+      },
+    ]
     expect(prepared.misbehavior).toEqual(misbehavior)
     expect(finalize.mock.calls.map((c) => c[0]).find((r) => r.height === height)!.misbehavior).toEqual(misbehavior)
     expect(n.engine.pendingEvidenceCount).toBe(0)

@@ -66,7 +66,16 @@ export function makeGenesis(keys: ValidatorKey[], power = 10n): ConsensusGenesis
 }
 
 function okResult(data: Uint8Array = new Uint8Array(0)): ExecTxResult {
-  return { code: 0, data, log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [{ type: 'app', attributes: [{ key: 'key', value: 'v', index: true }] }], codespace: '' }
+  return {
+    code: 0,
+    data,
+    log: '',
+    info: '',
+    gasWanted: 1n,
+    gasUsed: 1n,
+    events: [{ type: 'app', attributes: [{ key: 'key', value: 'v', index: true }] }],
+    codespace: '',
+  }
 }
 
 export interface KvAppOptions {
@@ -93,7 +102,10 @@ export class KvApp implements Application {
   readonly blockSizes = new Map<number, number | undefined>()
   private pending: { height: number; appHash: Uint8Array; sets: [string, string][] } | undefined
 
-  constructor(private readonly db: Database, private readonly opts: KvAppOptions = {}) {}
+  constructor(
+    private readonly db: Database,
+    private readonly opts: KvAppOptions = {},
+  ) {}
 
   async load(): Promise<void> {
     if (this.opts.inMemory) return

@@ -23,7 +23,12 @@ describe('validators over the in-memory network', () => {
     await removeDir(dir)
   })
 
-  async function startNetwork(n: number, silent?: number, rejectTx?: string, dropRate = 0): Promise<{ net: InMemoryNetwork; ids: string[] }> {
+  async function startNetwork(
+    n: number,
+    silent?: number,
+    rejectTx?: string,
+    dropRate = 0,
+  ): Promise<{ net: InMemoryNetwork; ids: string[] }> {
     const keys = makeKeys(n)
     const genesis = makeGenesis(keys)
     const net = new InMemoryNetwork()
@@ -34,7 +39,14 @@ describe('validators over the in-memory network', () => {
       keys.map(async (key, i) => {
         const home = join(dir, ids[i]!)
         await mkdir(home, { recursive: true })
-        return startNode({ dir: home, genesis, key, transport: net.join(ids[i]!), noStart: true, ...(rejectTx ? { app: { rejectTx } } : {}) })
+        return startNode({
+          dir: home,
+          genesis,
+          key,
+          transport: net.join(ids[i]!),
+          noStart: true,
+          ...(rejectTx ? { app: { rejectTx } } : {}),
+        })
       }),
     )
     nodes = built
@@ -79,7 +91,11 @@ describe('validators over the in-memory network', () => {
       if (bytesToUpperHex(e.proposer.address) === silentAddress) silentProposed.push(e.height)
     })
     // Proposers rotate with equal power, so within a few heights the silent node's turn comes.
-    await waitFor(() => nodes.slice(0, 3).every((n) => n.engine.height >= 6) && silentProposed.length > 0, 'progress past the silent proposer', 50_000)
+    await waitFor(
+      () => nodes.slice(0, 3).every((n) => n.engine.height >= 6) && silentProposed.length > 0,
+      'progress past the silent proposer',
+      50_000,
+    )
     expect(ids).toHaveLength(4)
     expect(timeouts.length).toBeGreaterThan(0)
     expect(roundsAbove0.length).toBeGreaterThan(0)
@@ -137,7 +153,9 @@ describe('validators over the in-memory network', () => {
       }),
     )
     const seen = nodes.map(() => [] as ConsensusEvents['NewEvidence'][])
-    nodes.forEach((n, i) => n.engine.events.on('NewEvidence', (e) => seen[i]!.push(e)))
+    nodes.forEach((n, i) => {
+      n.engine.events.on('NewEvidence', (e) => seen[i]!.push(e))
+    })
     await Promise.all(nodes.map((n) => n.engine.start()))
     const honest = [0, 1, 2]
     await waitFor(() => honest.every((i) => seen[i]!.length > 0), 'evidence committed on every honest node', 50_000)
@@ -149,7 +167,11 @@ describe('validators over the in-memory network', () => {
     expect(evidence.voteA.validatorAddress).toEqual(keys[byzantine]!.address)
     expect([evidence.voteA.height, evidence.voteA.round, evidence.voteA.type]).toEqual([2, conflicting.round, SignedMsgType.Prevote])
     expect([evidence.voteA, evidence.voteB].some((v) => blockIdEquals(v.blockId, conflicting.blockId))).toBe(true)
-    expect({ total: evidence.totalVotingPower, power: evidence.validatorPower, time: evidence.timestamp }).toEqual({ total: 40n, power: 10n, time: time2 })
+    expect({ total: evidence.totalVotingPower, power: evidence.validatorPower, time: evidence.timestamp }).toEqual({
+      total: 40n,
+      power: 10n,
+      time: time2,
+    })
     // The same evidence in the same block everywhere, bound to the header by its evidence hash.
     await waitFor(() => honest.every((i) => nodes[i]!.engine.height >= height + 1), 'honest nodes past the evidence block', 50_000)
     const blockHash = bytesToUpperHex((await nodes[0]!.blockStore.loadBlockMeta(height))!.blockId.hash)

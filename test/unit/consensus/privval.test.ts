@@ -13,7 +13,17 @@ const [key] = makeKeys(1)
 const id = (tag: string): BlockID => ({ hash: sha256(utf8ToBytes(tag)), partSetHeader: { total: 1, hash: sha256(utf8ToBytes(tag + 'p')) } })
 
 function unsignedVote(over: Partial<Vote> = {}): Vote {
-  return { type: 1, height: 3, round: 0, blockId: id('a'), timestamp: now(), validatorAddress: key!.address, validatorIndex: 0, signature: new Uint8Array(0), ...over }
+  return {
+    type: 1,
+    height: 3,
+    round: 0,
+    blockId: id('a'),
+    timestamp: now(),
+    validatorAddress: key!.address,
+    validatorIndex: 0,
+    signature: new Uint8Array(0),
+    ...over,
+  }
 }
 
 describe('FilePV', () => {

@@ -17,7 +17,17 @@ describe('single validator', () => {
     const genesis = makeGenesis(keys)
     const events: (keyof ConsensusEvents)[] = []
     node = await folder.start({ genesis, key: keys[0]!, noStart: true })
-    for (const name of ['NewRound', 'CompleteProposal', 'Polka', 'Lock', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Vote', 'NewRoundStep'] as const) {
+    for (const name of [
+      'NewRound',
+      'CompleteProposal',
+      'Polka',
+      'Lock',
+      'NewBlock',
+      'NewBlockHeader',
+      'NewBlockEvents',
+      'Vote',
+      'NewRoundStep',
+    ] as const) {
       node.engine.events.on(name, () => events.push(name))
     }
     await node.engine.start()
@@ -44,7 +54,17 @@ describe('single validator', () => {
       expect(hashHeader(block.header)).toEqual((await blockStore.loadBlockMeta(h))!.blockId.hash)
     }
     expect(node.app.finalized.slice(0, 5)).toEqual([1, 2, 3, 4, 5])
-    for (const name of ['NewRound', 'CompleteProposal', 'Polka', 'Lock', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Vote', 'NewRoundStep'] as const) {
+    for (const name of [
+      'NewRound',
+      'CompleteProposal',
+      'Polka',
+      'Lock',
+      'NewBlock',
+      'NewBlockHeader',
+      'NewBlockEvents',
+      'Vote',
+      'NewRoundStep',
+    ] as const) {
       expect(events).toContain(name)
     }
     const rs = engine.getRoundState()
@@ -75,7 +95,11 @@ describe('single validator', () => {
 
   it('with createEmptyBlocks off waits for txs, proposing only proof blocks and blocks with txs', async () => {
     const keys = makeKeys(1)
-    node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true } })
+    node = await folder.start({
+      genesis: makeGenesis(keys),
+      key: keys[0]!,
+      config: { createEmptyBlocks: false, timeoutCommit: 0, skipTimeoutCommit: true },
+    })
     // Height 1 is a proof block (first height); then everything queued is handled and the node waits in
     // round 0 of height 2 (a node that did not wait would commit height 2 first, and never drain).
     await waitFor(() => node!.engine.height >= 1, 'height 1')
@@ -99,7 +123,11 @@ describe('single validator', () => {
 
   it('with createEmptyBlocksInterval proposes an empty block after the interval', async () => {
     const keys = makeKeys(1)
-    node = await folder.start({ genesis: makeGenesis(keys), key: keys[0]!, config: { createEmptyBlocksInterval: 200, timeoutCommit: 0, skipTimeoutCommit: true } })
+    node = await folder.start({
+      genesis: makeGenesis(keys),
+      key: keys[0]!,
+      config: { createEmptyBlocksInterval: 200, timeoutCommit: 0, skipTimeoutCommit: true },
+    })
     await waitFor(() => node!.engine.height >= 3, 'empty blocks every interval', 30_000)
     const t1 = (await node.blockStore.loadBlock(2))!.header.time
     const t2 = (await node.blockStore.loadBlock(3))!.header.time

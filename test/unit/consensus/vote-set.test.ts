@@ -21,7 +21,16 @@ function blockId(tag: string): BlockID {
 
 function vote(i: number, type: 1 | 2, id: BlockID, round = 0, height = 5): Vote {
   const key = keyAt(i)
-  const v: Vote = { type, height, round, blockId: id, timestamp: now(), validatorAddress: key.address, validatorIndex: i, signature: new Uint8Array(0) }
+  const v: Vote = {
+    type,
+    height,
+    round,
+    blockId: id,
+    timestamp: now(),
+    validatorAddress: key.address,
+    validatorIndex: i,
+    signature: new Uint8Array(0),
+  }
   return { ...v, signature: ed25519Sign(key.seed, voteSignBytes(CHAIN_ID, v)) }
 }
 
@@ -86,7 +95,12 @@ describe('VoteSet', () => {
     const commit = vs.makeCommit()
     expect(commit.height).toBe(5)
     expect(commit.blockId).toEqual(b)
-    expect(commit.signatures.map((s) => s.blockIdFlag)).toEqual([BlockIDFlag.Commit, BlockIDFlag.Commit, BlockIDFlag.Nil, BlockIDFlag.Commit])
+    expect(commit.signatures.map((s) => s.blockIdFlag)).toEqual([
+      BlockIDFlag.Commit,
+      BlockIDFlag.Commit,
+      BlockIDFlag.Nil,
+      BlockIDFlag.Commit,
+    ])
     expect(() => set.verifyCommit(CHAIN_ID, b, 5, commit)).not.toThrow()
     // Rebuilding the vote set from the commit gives the same majority.
     expect(voteSetFromCommit(CHAIN_ID, commit, set).twoThirdsMajority()).toEqual(b)
@@ -101,7 +115,16 @@ describe('VoteSet', () => {
     const big = weighted.getByIndex(0)!
     const key = keys.find((k) => Buffer.from(k.address).equals(Buffer.from(big.address)))!
     const vs = new VoteSet(CHAIN_ID, 5, 0, SignedMsgType.Prevote, weighted)
-    const v: Vote = { type: 1, height: 5, round: 0, blockId: blockId('x'), timestamp: now(), validatorAddress: key.address, validatorIndex: 0, signature: new Uint8Array(0) }
+    const v: Vote = {
+      type: 1,
+      height: 5,
+      round: 0,
+      blockId: blockId('x'),
+      timestamp: now(),
+      validatorAddress: key.address,
+      validatorIndex: 0,
+      signature: new Uint8Array(0),
+    }
     vs.addVote({ ...v, signature: ed25519Sign(key.seed, voteSignBytes(CHAIN_ID, v)) })
     expect(vs.twoThirdsMajority()).toEqual(blockId('x'))
   })

@@ -58,7 +58,10 @@ describe('consensus messages', () => {
     }
     const { blockId, partSet } = makeBlockId(block)
     const msgs: ConsensusMessage[] = [
-      { type: 'proposal', proposal: { height: 1, round: 2, polRound: -1, blockId, timestamp: now(), signature: new Uint8Array(64).fill(9) } },
+      {
+        type: 'proposal',
+        proposal: { height: 1, round: 2, polRound: -1, blockId, timestamp: now(), signature: new Uint8Array(64).fill(9) },
+      },
       { type: 'blockPart', height: 1, round: 2, part: partSet.parts[0]! },
       vote,
     ]

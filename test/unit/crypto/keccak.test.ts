@@ -25,7 +25,9 @@ describe('keccak256', () => {
 
   it('hashes the known vectors', () => {
     expect(bytesToHex(keccak256(new Uint8Array(0)))).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
-    expect(bytesToHex(keccak256(new TextEncoder().encode('abc')))).toBe('0x4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45')
+    expect(bytesToHex(keccak256(new TextEncoder().encode('abc')))).toBe(
+      '0x4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45',
+    )
   })
 
   it('matches @noble/hashes for every length around the 136-byte block boundaries', () => {

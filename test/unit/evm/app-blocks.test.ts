@@ -12,8 +12,21 @@ import { TxCode } from '../../../src/chain/evm/tx-codes.js'
 import { bytesToHex, bytesToUpperHex, hexToBytes } from '../../../src/primitives/hex.js'
 import { keccak256, sha256, signHash } from '../../../src/crypto/index.js'
 import {
-  ADDRESS2, CHAIN_ID, DEV_ADDRESS, DEV_KEY, ETHER, FEE_RECIPIENT, GWEI, KEY2, blockHash, createHarness, defaultAppState,
-  sign1559, sign2930, signLegacy, type Harness,
+  ADDRESS2,
+  CHAIN_ID,
+  DEV_ADDRESS,
+  DEV_KEY,
+  ETHER,
+  FEE_RECIPIENT,
+  GWEI,
+  KEY2,
+  blockHash,
+  createHarness,
+  defaultAppState,
+  sign1559,
+  sign2930,
+  signLegacy,
+  type Harness,
 } from './helpers.js'
 
 const hex = bytesToHex
@@ -99,7 +112,10 @@ describe('value transfers', () => {
     for (let i = 0; i < raws.length; i++) {
       await txTrie.put(RLP.encode(i), raws[i]!)
       const tx = createTxFromRLP(raws[i]!, { common: h.app.common })
-      await rcTrie.put(RLP.encode(i), encodeReceipt({ status: 1, cumulativeBlockGasUsed: 21000n * BigInt(i + 1), bitvector: new Uint8Array(256), logs: [] }, tx.type))
+      await rcTrie.put(
+        RLP.encode(i),
+        encodeReceipt({ status: 1, cumulativeBlockGasUsed: 21000n * BigInt(i + 1), bitvector: new Uint8Array(256), logs: [] }, tx.type),
+      )
     }
     expect(hex(b.transactionsRoot)).toBe(hex(txTrie.root()))
     expect(hex(b.receiptsRoot)).toBe(hex(rcTrie.root()))
@@ -187,7 +203,15 @@ describe('refused transactions', () => {
     const big = sign1559(c, KEY2, { nonce: 0n, to: DEV_ADDRESS, value: 1n, gasLimit: 90_000n })
     const good2 = sign1559(c, KEY2, { nonce: 0n, to: DEV_ADDRESS, value: 1n })
     const resp = await h.finalize([good, badNonce, poor, cheap, garbage, big, good2])
-    expect(resp.txResults.map((r) => r.code)).toEqual([TxCode.OK, TxCode.InvalidSequence, TxCode.InsufficientFunds, TxCode.InsufficientFee, TxCode.TxDecode, TxCode.OutOfGas, TxCode.OK])
+    expect(resp.txResults.map((r) => r.code)).toEqual([
+      TxCode.OK,
+      TxCode.InvalidSequence,
+      TxCode.InsufficientFunds,
+      TxCode.InsufficientFee,
+      TxCode.TxDecode,
+      TxCode.OutOfGas,
+      TxCode.OK,
+    ])
     expect(resp.txResults[1]!.log).toBe(`nonce too high: address ${DEV_ADDRESS}, tx: 5 state: 1`)
     expect(resp.txResults[2]!.log).toMatch(/^insufficient funds for gas \* price \+ value: address 0x[0-9a-f]{40} have \d+ want \d+$/)
     expect(resp.txResults[3]!.log).toMatch(/^max fee per gas less than block base fee/)
@@ -232,9 +256,25 @@ describe('refused transactions', () => {
     const c = h.app.common
     const t = (n: bigint, gas = 40_000n) => sign1559(c, KEY2, { nonce: n, to: DEV_ADDRESS, gasLimit: gas })
     const txs = [t(1n), new Uint8Array([9]), t(2n), t(3n), t(4n)]
-    const prepared = await h.app.prepareProposal({ maxTxBytes: 1_000_000, txs, localLastCommit: { round: 0, votes: [] }, height: 3, time: { seconds: 0, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20) })
+    const prepared = await h.app.prepareProposal({
+      maxTxBytes: 1_000_000,
+      txs,
+      localLastCommit: { round: 0, votes: [] },
+      height: 3,
+      time: { seconds: 0, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: new Uint8Array(20),
+    })
     expect(prepared.txs.map(hex)).toEqual([hex(txs[0]!), hex(txs[2]!)])
-    const proposal = (list: Uint8Array[]) => ({ txs: list, proposedLastCommit: { round: 0, votes: [] }, hash: new Uint8Array(32), height: 3, time: { seconds: 0, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20) })
+    const proposal = (list: Uint8Array[]) => ({
+      txs: list,
+      proposedLastCommit: { round: 0, votes: [] },
+      hash: new Uint8Array(32),
+      height: 3,
+      time: { seconds: 0, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: new Uint8Array(20),
+    })
     expect((await h.app.processProposal(proposal(prepared.txs))).accept).toBe(true)
     expect((await h.app.processProposal(proposal(txs))).accept).toBe(false)
     expect((await h.app.processProposal(proposal([t(1n), t(2n), t(3n)]))).accept).toBe(false)

@@ -7,8 +7,21 @@ import { TxCode } from '../../../src/chain/evm/tx-codes.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
 import { keccak256 } from '../../../src/crypto/index.js'
 import {
-  ADDRESS2, DEV_ADDRESS, DEV_KEY, KEY2, PANIC_DATA, STORE_RUNTIME, STORE_TOPIC, blockHash, createHarness, deployCode, errorData,
-  sign1559, signLegacy, word, type Harness,
+  ADDRESS2,
+  DEV_ADDRESS,
+  DEV_KEY,
+  KEY2,
+  PANIC_DATA,
+  STORE_RUNTIME,
+  STORE_TOPIC,
+  blockHash,
+  createHarness,
+  deployCode,
+  errorData,
+  sign1559,
+  signLegacy,
+  word,
+  type Harness,
 } from './helpers.js'
 
 const hex = bytesToHex
@@ -73,8 +86,15 @@ describe('contracts', () => {
     // tx_log attribute: one per log, JSON of the log
     const txLog = resp.txResults[1]!.events.find((e) => e.type === 'tx_log')!
     expect(JSON.parse(txLog.attributes[0]!.value)).toEqual({
-      address: hex(contract), topics: [hex(STORE_TOPIC), hex(pad32(ADDRESS2))], data: hex(word(8n)), blockNumber: 2,
-      transactionHash: hex(keccak256(b)), transactionIndex: 1, blockHash: hex(blockHash(2)), logIndex: 1, removed: false,
+      address: hex(contract),
+      topics: [hex(STORE_TOPIC), hex(pad32(ADDRESS2))],
+      data: hex(word(8n)),
+      blockNumber: 2,
+      transactionHash: hex(keccak256(b)),
+      transactionIndex: 1,
+      blockHash: hex(blockHash(2)),
+      logIndex: 1,
+      removed: false,
     })
     expect(hex(await h.app.getStorageAt(contract, word(0n)))).toBe(hex(word(8n)))
   })
@@ -135,7 +155,12 @@ describe('contracts', () => {
   it('estimates gas as geth does', async () => {
     expect(await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: hexToBytes(ADDRESS2), value: 1n })).toBe(21000n)
     // an access list makes a plain transfer cost more: 21,000 + 2,400 per address
-    const withList = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: hexToBytes(ADDRESS2), value: 1n, accessList: [{ address: hexToBytes(ADDRESS2), storageKeys: [] }] })
+    const withList = await h.app.estimateGas({
+      from: hexToBytes(DEV_ADDRESS),
+      to: hexToBytes(ADDRESS2),
+      value: 1n,
+      accessList: [{ address: hexToBytes(ADDRESS2), storageKeys: [] }],
+    })
     expect(withList).toBeGreaterThanOrEqual(23400n)
     expect(Number(withList - 23400n) / Number(withList)).toBeLessThan(0.015)
     const est = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, input: word(5n) })
@@ -145,9 +170,13 @@ describe('contracts', () => {
     expect(resp.txResults[0]!.code).toBe(0)
     expect(est).toBeGreaterThanOrEqual(resp.txResults[0]!.gasUsed)
     expect(Number(est - resp.txResults[0]!.gasUsed) / Number(est)).toBeLessThan(0.015)
-    const failing = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, input: new Uint8Array(5) }).catch((e: unknown) => e)
+    const failing = await h.app
+      .estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, input: new Uint8Array(5) })
+      .catch((e: unknown) => e)
     expect((failing as Error).message).toBe('execution reverted: bad input')
-    const capped = await h.app.estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, input: word(5n), gas: 22_000n }).catch((e: unknown) => e)
+    const capped = await h.app
+      .estimateGas({ from: hexToBytes(DEV_ADDRESS), to: contract, input: word(5n), gas: 22_000n })
+      .catch((e: unknown) => e)
     expect(capped).toBeInstanceOf(VmExecutionError)
     expect((capped as Error).message).toBe('gas required exceeds allowance (22000)')
     const poor = await h.app.estimateGas({ from: new Uint8Array(20).fill(9), to: hexToBytes(ADDRESS2), value: 1n }).catch((e: unknown) => e)
@@ -164,7 +193,9 @@ describe('contracts', () => {
     expect((tip as Error).message).toBe('maxFeePerGas (0) < maxPriorityFeePerGas (2)')
     const low = await h.app.call({ to: contract, gas: 1000n }).catch((e: unknown) => e)
     expect((low as Error).message).toBe('intrinsic gas too low: have 1000, want 21000')
-    const poor = await h.app.call({ from: new Uint8Array(20).fill(7), to: contract, gasPrice: 10n ** 9n, gas: 100_000n }).catch((e: unknown) => e)
+    const poor = await h.app
+      .call({ from: new Uint8Array(20).fill(7), to: contract, gasPrice: 10n ** 9n, gas: 100_000n })
+      .catch((e: unknown) => e)
     expect((poor as Error).message).toMatch(/^insufficient funds for gas \* price \+ value: address 0x0707/)
   })
 

@@ -5,7 +5,19 @@ import type { LogQuery } from '../../../src/chain/evm/evm-store.js'
 import type { EvmLog } from '../../../src/chain/evm/views.js'
 import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
-import { ADDRESS2, DEV_ADDRESS, DEV_KEY, KEY2, STORE_RUNTIME, STORE_TOPIC, createHarness, deployCode, sign1559, word, type Harness } from './helpers.js'
+import {
+  ADDRESS2,
+  DEV_ADDRESS,
+  DEV_KEY,
+  KEY2,
+  STORE_RUNTIME,
+  STORE_TOPIC,
+  createHarness,
+  deployCode,
+  sign1559,
+  word,
+  type Harness,
+} from './helpers.js'
 
 const hex = bytesToHex
 const pad32 = (a: string) => hexToBytes('0x' + a.slice(2).padStart(64, '0'))
@@ -16,7 +28,8 @@ describe('getLogs', () => {
   let b: Uint8Array
   const heightsRead: number[] = []
   const q = (over: Partial<LogQuery>): LogQuery => ({ fromBlock: 0, toBlock: 1_000, addresses: [], topics: [], ...over })
-  const where = (logs: { blockNumber: number; address: Uint8Array }[]) => logs.map((l) => `${l.blockNumber}:${hex(l.address) === hex(a) ? 'A' : 'B'}`)
+  const where = (logs: { blockNumber: number; address: Uint8Array }[]) =>
+    logs.map((l) => `${l.blockNumber}:${hex(l.address) === hex(a) ? 'A' : 'B'}`)
 
   beforeAll(async () => {
     h = await createHarness()
@@ -29,7 +42,8 @@ describe('getLogs', () => {
     ])
     a = createAddress(hexToBytes(DEV_ADDRESS), 0n)
     b = createAddress(hexToBytes(ADDRESS2), 0n)
-    const set = (key: Uint8Array, nonce: bigint, to: Uint8Array, v: bigint) => sign1559(c, key, { nonce, to: hex(to) as `0x${string}`, data: word(v), gasLimit: 100_000n })
+    const set = (key: Uint8Array, nonce: bigint, to: Uint8Array, v: bigint) =>
+      sign1559(c, key, { nonce, to: hex(to) as `0x${string}`, data: word(v), gasLimit: 100_000n })
     for (let height = 2; height <= 30; height++) {
       const txs: Uint8Array[] = []
       if (height === 5) txs.push(set(DEV_KEY, devNonce++, a, 5n))
@@ -65,7 +79,10 @@ describe('getLogs', () => {
     expect(where(await h.app.getLogs(q({ topics: [null, [pad32(ADDRESS2)]] }), 100))).toEqual(['10:B', '20:B', '30:B'])
     expect(where(await h.app.getLogs(q({ topics: [[STORE_TOPIC]] }), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
     expect(where(await h.app.getLogs(q({ topics: [[], [pad32(DEV_ADDRESS), pad32(ADDRESS2)]] }), 100))).toHaveLength(5)
-    expect(where(await h.app.getLogs(q({ addresses: [a, b], topics: [[STORE_TOPIC], [pad32(DEV_ADDRESS)]] }), 100))).toEqual(['5:A', '20:A'])
+    expect(where(await h.app.getLogs(q({ addresses: [a, b], topics: [[STORE_TOPIC], [pad32(DEV_ADDRESS)]] }), 100))).toEqual([
+      '5:A',
+      '20:A',
+    ])
     expect(await h.app.getLogs(q({ topics: [[pad32(DEV_ADDRESS)]] }), 100)).toEqual([])
     expect(await h.app.getLogs(q({ topics: [null, null, null] }), 100)).toEqual([])
     const second = await h.app.getLogs(q({ fromBlock: 20, toBlock: 20 }), 100)
@@ -89,7 +106,9 @@ describe('getLogs', () => {
 
   it('serves the committed block and its logs to subscribers', async () => {
     const seen: string[] = []
-    const off = h.app.events.on('block', (e) => seen.push(`${e.block.number}:${e.logs.length}:${e.receipts.length}:${e.transactions.length}`))
+    const off = h.app.events.on('block', (e) =>
+      seen.push(`${e.block.number}:${e.logs.length}:${e.receipts.length}:${e.transactions.length}`),
+    )
     await h.finalize([sign1559(h.app.common, KEY2, { nonce: 4n, to: hex(b) as `0x${string}`, data: word(1n), gasLimit: 100_000n })])
     off()
     expect(seen).toEqual(['31:1:1:1'])
@@ -97,9 +116,23 @@ describe('getLogs', () => {
   })
 
   it('answers the same from disk after a restart, also for heights stored without a logs record', async () => {
-    const queries = [q({ addresses: [a] }), q({ topics: [[STORE_TOPIC]] }), q({}), q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }), q({ topics: [null, [pad32(ADDRESS2)]] })]
+    const queries = [
+      q({ addresses: [a] }),
+      q({ topics: [[STORE_TOPIC]] }),
+      q({}),
+      q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }),
+      q({ topics: [null, [pad32(ADDRESS2)]] }),
+    ]
     // bytes read back from disk may be Buffers: compare as hex
-    const view = (logs: EvmLog[]) => logs.map((l) => ({ ...l, address: hex(l.address), topics: l.topics.map(hex), data: hex(l.data), blockHash: hex(l.blockHash), transactionHash: hex(l.transactionHash) }))
+    const view = (logs: EvmLog[]) =>
+      logs.map((l) => ({
+        ...l,
+        address: hex(l.address),
+        topics: l.topics.map(hex),
+        data: hex(l.data),
+        blockHash: hex(l.blockHash),
+        transactionHash: hex(l.transactionHash),
+      }))
     const run = async (x: LogQuery) => view(await h.app.getLogs(x, 100))
     const before = await Promise.all(queries.map(run))
     expect(before.map((logs) => logs.length)).toEqual([2, 6, 6, 1, 4])
@@ -113,4 +146,3 @@ describe('getLogs', () => {
     for (let i = 0; i < queries.length; i++) expect(await run(queries[i]!)).toEqual(before[i])
   })
 })
-

@@ -4,7 +4,21 @@ import { createAddress } from '../../../src/chain/evm/evm-records.js'
 import { UnknownBlockError } from '../../../src/chain/evm/errors.js'
 import { bytesToBigint, bytesToHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { keccak256 } from '../../../src/crypto/index.js'
-import { ADDRESS2, DEV_ADDRESS, DEV_KEY, ETHER, GWEI, STORE_RUNTIME, blockHash, createHarness, defaultAppState, deployCode, sign1559, word, type Harness } from './helpers.js'
+import {
+  ADDRESS2,
+  DEV_ADDRESS,
+  DEV_KEY,
+  ETHER,
+  GWEI,
+  STORE_RUNTIME,
+  blockHash,
+  createHarness,
+  defaultAppState,
+  deployCode,
+  sign1559,
+  word,
+  type Harness,
+} from './helpers.js'
 
 const hex = bytesToHex
 
@@ -20,7 +34,15 @@ describe('state over heights', () => {
     const c = h.app.common
     const raw = sign1559(c, DEV_KEY, { nonce: 0n, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n })
     expect(h.db.stagedCount).toBe(0)
-    const resp = await h.app.finalizeBlock({ txs: [raw], decidedLastCommit: { round: 0, votes: [] }, hash: blockHash(1), height: 1, time: { seconds: ++h.time, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20).fill(0xab) })
+    const resp = await h.app.finalizeBlock({
+      txs: [raw],
+      decidedLastCommit: { round: 0, votes: [] },
+      hash: blockHash(1),
+      height: 1,
+      time: { seconds: ++h.time, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: new Uint8Array(20).fill(0xab),
+    })
     expect(resp.txResults[0]!.code).toBe(0)
     // state nodes, EVM records and head are all staged, nothing written yet
     const staged = h.db.stagedCount
@@ -106,7 +128,22 @@ describe('state over heights', () => {
     expect(resp.txResults[0]!.code).toBe(0)
     expect(hex((await h.app.getBlock(5))!.parentHash)).toBe(hex(block!.hash))
     // InitChain again on an initialised chain is refused
-    await expect(h.app.initChain({ time: { seconds: 0, nanos: 0 }, chainId: 'nodectl_9000-1', consensusParams: { block: { maxBytes: 1n, maxGas: -1n }, evidence: { maxAgeNumBlocks: 1n, maxAgeDurationNs: 1n, maxBytes: 1n }, validator: { pubKeyTypes: [] }, version: { app: 0n }, abci: { voteExtensionsEnableHeight: 0n } }, validators: [], appStateBytes: utf8ToBytes(JSON.stringify(defaultAppState())), initialHeight: 1 })).rejects.toThrow(/already initialised/)
+    await expect(
+      h.app.initChain({
+        time: { seconds: 0, nanos: 0 },
+        chainId: 'nodectl_9000-1',
+        consensusParams: {
+          block: { maxBytes: 1n, maxGas: -1n },
+          evidence: { maxAgeNumBlocks: 1n, maxAgeDurationNs: 1n, maxBytes: 1n },
+          validator: { pubKeyTypes: [] },
+          version: { app: 0n },
+          abci: { voteExtensionsEnableHeight: 0n },
+        },
+        validators: [],
+        appStateBytes: utf8ToBytes(JSON.stringify(defaultAppState())),
+        initialHeight: 1,
+      }),
+    ).rejects.toThrow(/already initialised/)
   })
 })
 
@@ -151,7 +188,15 @@ describe('finalize without commit', () => {
     const h = await createHarness()
     try {
       const c = h.app.common
-      const req = (txs: Uint8Array[]) => ({ txs, decidedLastCommit: { round: 0, votes: [] }, hash: blockHash(1), height: 1, time: { seconds: h.time + 1, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20).fill(0xab) })
+      const req = (txs: Uint8Array[]) => ({
+        txs,
+        decidedLastCommit: { round: 0, votes: [] },
+        hash: blockHash(1),
+        height: 1,
+        time: { seconds: h.time + 1, nanos: 0 },
+        nextValidatorsHash: new Uint8Array(32),
+        proposerAddress: new Uint8Array(20).fill(0xab),
+      })
       const first = await h.app.finalizeBlock(req([sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 5n * ETHER })]))
       h.db.discardStaged()
       const tx = sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 1n * ETHER })

@@ -22,7 +22,9 @@ describe('eth_call memo', () => {
     expect(a).toBe(b)
     expect(hex(a.returnValue)).toBe(hex(word(0n)))
     expect(await h.app.call({ to: contract })).toBe(a)
-    await h.finalize([sign1559(h.app.common, DEV_KEY, { nonce: 1n, to: hex(contract) as `0x${string}`, data: word(5n), gasLimit: 100_000n })])
+    await h.finalize([
+      sign1559(h.app.common, DEV_KEY, { nonce: 1n, to: hex(contract) as `0x${string}`, data: word(5n), gasLimit: 100_000n }),
+    ])
     expect(hex((await h.app.call({ to: contract })).returnValue)).toBe(hex(word(5n)))
     // the earlier height keeps its own answer
     expect(hex((await h.app.call({ to: contract }, h.height - 2)).returnValue)).toBe(hex(word(0n)))

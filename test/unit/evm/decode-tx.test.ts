@@ -9,7 +9,11 @@ describe('decodeRawTx', () => {
     const key = KEYS[0]!
     // A plain Common: ethereumjs' own keccak of its own serialisation.
     const plain = createCustomCommon({ chainId: Number(CHAIN_ID) }, Mainnet)
-    for (const raw of [signLegacy(key, { nonce: 3n }), sign2930(key, { nonce: 4n }), sign1559(key, { nonce: 5n, tip: 2n * GWEI, feeCap: 9n * GWEI })]) {
+    for (const raw of [
+      signLegacy(key, { nonce: 3n }),
+      sign2930(key, { nonce: 4n }),
+      sign1559(key, { nonce: 5n, tip: 2n * GWEI, feeCap: 9n * GWEI }),
+    ]) {
       const decoded = decode(raw)
       expect(decoded.hash).toEqual(keccak256(raw))
       expect(decoded.tx.hash()).toEqual(decoded.hash)

@@ -39,45 +39,85 @@ describe('@ethereumjs internals that nodectl patches', () => {
   it('are the pinned versions', () => {
     expect(pinned.length, 'package.json pins no @ethereumjs package').toBeGreaterThan(0)
     for (const [name, range] of pinned) {
-      expect(range, `${name} must be pinned to an exact version: the patches of chain/evm depend on its internals`).toMatch(/^\d+\.\d+\.\d+$/)
-      expect(installedVersion(name), `${name}: installed version differs from the pinned one; re-check every patch listed in this file`).toBe(range)
+      expect(range, `${name} must be pinned to an exact version: the patches of chain/evm depend on its internals`).toMatch(
+        /^\d+\.\d+\.\d+$/,
+      )
+      expect(
+        installedVersion(name),
+        `${name}: installed version differs from the pinned one; re-check every patch listed in this file`,
+      ).toBe(range)
     }
   })
 
   it('ethereumjs-patches jump-analysis cache: Interpreter.prototype._getValidJumpDestinations(code)', async () => {
-    const mod = (await import(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)) as { Interpreter?: { prototype: Record<string, unknown> } }
+    const mod = (await import(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)) as {
+      Interpreter?: { prototype: Record<string, unknown> }
+    }
     const fn = mod.Interpreter?.prototype._getValidJumpDestinations
     expect(typeof fn, 'ethereumjs-patches installJumpAnalysisCache: Interpreter._getValidJumpDestinations is gone').toBe('function')
-    expect((fn as (code: Uint8Array) => unknown).length, 'ethereumjs-patches installJumpAnalysisCache: _getValidJumpDestinations(code) changed arity').toBe(1)
+    expect(
+      (fn as (code: Uint8Array) => unknown).length,
+      'ethereumjs-patches installJumpAnalysisCache: _getValidJumpDestinations(code) changed arity',
+    ).toBe(1)
   })
 
   it('ethereumjs-patches isActivatedEIP table: Common._activatedEIPsCache and isActivatedEIP(eip)', () => {
     const common = getCommon(9000n).copy()
     const internal = common as unknown as { _activatedEIPsCache?: unknown }
-    expect(Array.isArray(internal._activatedEIPsCache), 'ethereumjs-patches installFastIsActivatedEIP: Common._activatedEIPsCache is no longer an array').toBe(true)
-    expect(typeof Object.getPrototypeOf(common).isActivatedEIP, 'ethereumjs-patches installFastIsActivatedEIP: Common.prototype.isActivatedEIP is gone').toBe('function')
+    expect(
+      Array.isArray(internal._activatedEIPsCache),
+      'ethereumjs-patches installFastIsActivatedEIP: Common._activatedEIPsCache is no longer an array',
+    ).toBe(true)
+    expect(
+      typeof Object.getPrototypeOf(common).isActivatedEIP,
+      'ethereumjs-patches installFastIsActivatedEIP: Common.prototype.isActivatedEIP is gone',
+    ).toBe('function')
     const eips = internal._activatedEIPsCache as number[]
-    expect(eips.every((eip) => common.isActivatedEIP(eip)), 'ethereumjs-patches installFastIsActivatedEIP: _activatedEIPsCache no longer lists the activated EIPs').toBe(true)
+    expect(
+      eips.every((eip) => common.isActivatedEIP(eip)),
+      'ethereumjs-patches installFastIsActivatedEIP: _activatedEIPsCache no longer lists the activated EIPs',
+    ).toBe(true)
   })
 
   it('ethereumjs-patches account memo and storage-write fix: MerkleStateManager getAccount, putStorage, _caches', () => {
     const proto = MerkleStateManager.prototype as unknown as Record<string, unknown>
-    expect(typeof proto.getAccount, 'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager.prototype.getAccount is gone').toBe('function')
-    expect(typeof proto.putStorage, 'ethereumjs-patches installStorageWriteFix: MerkleStateManager.prototype.putStorage is gone').toBe('function')
-    const sm = new MerkleStateManager({ caches: new Caches() }) as unknown as { _caches?: { account?: Record<string, unknown>; storage?: Record<string, unknown> } }
-    expect(typeof sm._caches?.account?.get, 'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager._caches.account.get is gone').toBe('function')
-    expect(typeof sm._caches?.storage?.put, 'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone').toBe('function')
+    expect(typeof proto.getAccount, 'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager.prototype.getAccount is gone').toBe(
+      'function',
+    )
+    expect(typeof proto.putStorage, 'ethereumjs-patches installStorageWriteFix: MerkleStateManager.prototype.putStorage is gone').toBe(
+      'function',
+    )
+    const sm = new MerkleStateManager({ caches: new Caches() }) as unknown as {
+      _caches?: { account?: Record<string, unknown>; storage?: Record<string, unknown> }
+    }
+    expect(
+      typeof sm._caches?.account?.get,
+      'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager._caches.account.get is gone',
+    ).toBe('function')
+    expect(
+      typeof sm._caches?.storage?.put,
+      'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone',
+    ).toBe('function')
   })
 
   it('state-copy deadline and tracing opcode probes: EVM._opcodeMap entries {opHandler, gasHandler, opcodeInfo}', async () => {
     const vm = await createVM({ common: getCommon(9000n).copy() })
-    const map = (vm.evm as unknown as { _opcodeMap?: unknown })._opcodeMap as ({ opHandler?: unknown; gasHandler?: unknown; opcodeInfo?: { isAsync?: unknown; dynamicGas?: unknown } } | undefined)[] | undefined
+    const map = (vm.evm as unknown as { _opcodeMap?: unknown })._opcodeMap as
+      | ({ opHandler?: unknown; gasHandler?: unknown; opcodeInfo?: { isAsync?: unknown; dynamicGas?: unknown } } | undefined)[]
+      | undefined
     expect(Array.isArray(map), 'state-copy installDeadline / opcode-probes: EVM._opcodeMap is no longer an array').toBe(true)
     for (const op of [JUMP, SSTORE, CALL]) {
       const entry = map![op]
-      expect(typeof entry?.opHandler, `state-copy installDeadline / opcode-probes: _opcodeMap[0x${op.toString(16)}].opHandler is gone`).toBe('function')
-      expect(typeof entry?.opcodeInfo?.isAsync, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.isAsync is gone`).toBe('boolean')
-      expect(typeof entry?.opcodeInfo?.dynamicGas, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.dynamicGas is gone`).toBe('boolean')
+      expect(
+        typeof entry?.opHandler,
+        `state-copy installDeadline / opcode-probes: _opcodeMap[0x${op.toString(16)}].opHandler is gone`,
+      ).toBe('function')
+      expect(typeof entry?.opcodeInfo?.isAsync, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.isAsync is gone`).toBe(
+        'boolean',
+      )
+      expect(typeof entry?.opcodeInfo?.dynamicGas, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.dynamicGas is gone`).toBe(
+        'boolean',
+      )
     }
     expect(typeof map![SSTORE]?.gasHandler, 'opcode-probes: _opcodeMap[0x55].gasHandler (dynamic gas) is gone').toBe('function')
   })
@@ -86,7 +126,10 @@ describe('@ethereumjs internals that nodectl patches', () => {
     const vm = await createVM({ common: getCommon(9000n).copy() })
     const evm = vm.evm as unknown as Record<string, unknown>
     expect(typeof evm._executeCall, 'validator-admin installValidatorAdmin: EVM._executeCall is gone').toBe('function')
-    expect((evm._executeCall as (message: unknown) => unknown).length, 'validator-admin installValidatorAdmin: EVM._executeCall(message) changed arity').toBe(1)
+    expect(
+      (evm._executeCall as (message: unknown) => unknown).length,
+      'validator-admin installValidatorAdmin: EVM._executeCall(message) changed arity',
+    ).toBe(1)
     expect(evm._precompiles, 'validator-admin installValidatorAdmin: EVM._precompiles is no longer a Map').toBeInstanceOf(Map)
     expect('_customPrecompiles' in evm, 'validator-admin installValidatorAdmin: EVM._customPrecompiles is gone').toBe(true)
   })

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { getCommon } from '../../../src/chain/evm/common.js'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address } from '@ethereumjs/util'
-import { installAccountDecodeMemo, installFastIsActivatedEIP, installJumpAnalysisCache, installStorageWriteFix } from '../../../src/chain/evm/ethereumjs-patches.js'
+import {
+  installAccountDecodeMemo,
+  installFastIsActivatedEIP,
+  installJumpAnalysisCache,
+  installStorageWriteFix,
+} from '../../../src/chain/evm/ethereumjs-patches.js'
 
 describe('EVM speed-ups', () => {
   it('installs the JUMPDEST analysis cache', async () => {
@@ -15,7 +20,7 @@ describe('EVM speed-ups', () => {
     const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun })
     const reference = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun })
     installFastIsActivatedEIP(common)
-    expect(Object.prototype.hasOwnProperty.call(common, 'isActivatedEIP')).toBe(true)
+    expect(Object.hasOwn(common, 'isActivatedEIP')).toBe(true)
     const eips = [...Array.from({ length: 8_000 }, (_, i) => i), 20_000, -1]
     for (const eip of eips) expect(common.isActivatedEIP(eip), `EIP ${eip}`).toBe(reference.isActivatedEIP(eip))
     const copy = common.copy()
@@ -27,7 +32,7 @@ describe('EVM speed-ups', () => {
   })
 
   it('is installed on the process Common', () => {
-    expect(Object.prototype.hasOwnProperty.call(getCommon(9000n), 'isActivatedEIP')).toBe(true)
+    expect(Object.hasOwn(getCommon(9000n), 'isActivatedEIP')).toBe(true)
     expect(getCommon(9000n).isActivatedEIP(1153)).toBe(true)
   })
 
@@ -72,6 +77,8 @@ describe('EVM speed-ups', () => {
     expect(a).toEqual(b)
     await expect(cached.putStorage(address, new Uint8Array(31), Uint8Array.of(1))).rejects.toThrow('Storage key must be 32 bytes long')
     await expect(cached.putStorage(address, slot(1), new Uint8Array(33))).rejects.toThrow('Storage value cannot be longer than 32 bytes')
-    await expect(cached.putStorage(new Address(new Uint8Array(20)), slot(1), Uint8Array.of(1))).rejects.toThrow('putStorage() called on non-existing account')
+    await expect(cached.putStorage(new Address(new Uint8Array(20)), slot(1), Uint8Array.of(1))).rejects.toThrow(
+      'putStorage() called on non-existing account',
+    )
   })
 })

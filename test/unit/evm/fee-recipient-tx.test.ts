@@ -3,7 +3,12 @@
  * FinalizeBlock executing the block with the declared coinbase, the same on every node.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { decodeFeeRecipientTx, encodeFeeRecipientTx, prependFeeRecipientTx, splitFeeRecipientTx } from '../../../src/chain/evm/fee-recipient-tx.js'
+import {
+  decodeFeeRecipientTx,
+  encodeFeeRecipientTx,
+  prependFeeRecipientTx,
+  splitFeeRecipientTx,
+} from '../../../src/chain/evm/fee-recipient-tx.js'
 import { decodeRawTx } from '../../../src/chain/evm/tx.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
 import { ADDRESS2, DEV_KEY, FEE_RECIPIENT, GWEI, createHarness, sign1559, type Harness } from './helpers.js'
@@ -36,16 +41,34 @@ describe('fee-recipient declaration', () => {
     let declared: Uint8Array | undefined = ETHERBASE
     h = await createHarness({ app: { proposerFeeRecipient: () => declared } })
     const tx = sign1559(h.app.common, DEV_KEY, { nonce: 0n, to: ADDRESS2, maxPriorityFeePerGas: 2n * GWEI, maxFeePerGas: 10n * GWEI })
-    const req = { maxTxBytes: 1_000_000, localLastCommit: { round: 0, votes: [] }, height: 1, time: { seconds: 0, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20) }
+    const req = {
+      maxTxBytes: 1_000_000,
+      localLastCommit: { round: 0, votes: [] },
+      height: 1,
+      time: { seconds: 0, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: new Uint8Array(20),
+    }
     const prepared = await h.app.prepareProposal({ ...req, txs: [tx] })
     expect(prepared.txs).toEqual([encodeFeeRecipientTx(ETHERBASE), tx])
-    const proposal = (txs: Uint8Array[]) => ({ txs, proposedLastCommit: { round: 0, votes: [] }, hash: new Uint8Array(32), height: 1, time: { seconds: 0, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20) })
+    const proposal = (txs: Uint8Array[]) => ({
+      txs,
+      proposedLastCommit: { round: 0, votes: [] },
+      hash: new Uint8Array(32),
+      height: 1,
+      time: { seconds: 0, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: new Uint8Array(20),
+    })
     expect((await h.app.processProposal(proposal(prepared.txs))).accept).toBe(true)
     expect((await h.app.processProposal(proposal([tx, encodeFeeRecipientTx(ETHERBASE)]))).accept).toBe(false)
 
     const resp = await h.finalize(prepared.txs)
     expect(resp.txResults).toHaveLength(2)
-    expect(resp.txResults[0]).toMatchObject({ code: 0, events: [{ type: 'fee_recipient', attributes: [{ key: 'validator' }, { key: 'recipient', value: bytesToHex(ETHERBASE) }] }] })
+    expect(resp.txResults[0]).toMatchObject({
+      code: 0,
+      events: [{ type: 'fee_recipient', attributes: [{ key: 'validator' }, { key: 'recipient', value: bytesToHex(ETHERBASE) }] }],
+    })
     expect(resp.txResults[1]!.code).toBe(0)
     const block = (await h.app.getBlock(1))!
     expect(bytesToHex(block.miner)).toBe(bytesToHex(ETHERBASE))

@@ -9,7 +9,13 @@ describe('parseAppState', () => {
   const valid = {
     evm: {
       accounts: [
-        { address: ADDR, balance: '1000', nonce: '3', code: '0x6000', storage: { '0x01': '0x2a', ['0x' + '00'.repeat(31) + '02']: '0x00' } },
+        {
+          address: ADDR,
+          balance: '1000',
+          nonce: '3',
+          code: '0x6000',
+          storage: { '0x01': '0x2a', ['0x' + '00'.repeat(31) + '02']: '0x00' },
+        },
       ],
       validator_admin: ADDR,
       fee_recipients: { ['AB'.repeat(20)]: ADDR },
@@ -35,18 +41,71 @@ describe('parseAppState', () => {
   it('defaults the fee market and accepts an empty app_state', () => {
     const g = parseAppState('')
     expect(g.accounts).toEqual([])
-    expect(g.feeMarket).toEqual({ baseFee: 1_000_000_000n, elasticityMultiplier: 2n, baseFeeChangeDenominator: 8n, minGasPrice: 0n, noBaseFee: false })
+    expect(g.feeMarket).toEqual({
+      baseFee: 1_000_000_000n,
+      elasticityMultiplier: 2n,
+      baseFeeChangeDenominator: 8n,
+      minGasPrice: 0n,
+      noBaseFee: false,
+    })
   })
 
   const bad: [string, unknown, string][] = [
-    ['balance', { evm: { accounts: [{ address: ADDR, balance: '1' }, { address: '0x' + '34'.repeat(20), balance: '1' }, { address: '0x' + '56'.repeat(20), balance: '1.5' }] } }, 'app_state.evm.accounts[2].balance: not a decimal integer'],
-    ['address', { evm: { accounts: [{ address: '0x12', balance: '1' }] } }, 'app_state.evm.accounts[0].address: not a 0x-prefixed 20-byte hex address'],
-    ['duplicate', { evm: { accounts: [{ address: ADDR, balance: '1' }, { address: ADDR.toUpperCase().replace('0X', '0x'), balance: '1' }] } }, 'app_state.evm.accounts[1].address: duplicate account'],
-    ['code', { evm: { accounts: [{ address: ADDR, balance: '1', code: '6000' }] } }, 'app_state.evm.accounts[0].code: not 0x-prefixed hex bytes'],
-    ['storage', { evm: { accounts: [{ address: ADDR, balance: '1', storage: { '0xzz': '0x01' } }] } }, 'app_state.evm.accounts[0].storage.0xzz: key is not 0x-prefixed hex of at most 32 bytes'],
-    ['nonce', { evm: { accounts: [{ address: ADDR, balance: '1', nonce: '-1' }] } }, 'app_state.evm.accounts[0].nonce: not a decimal integer'],
-    ['recipient key', { evm: { accounts: [], fee_recipients: { abc: ADDR } } }, 'app_state.evm.fee_recipients.abc: key must be a validator address in upper-case hex (40 digits)'],
-    ['elasticity', { evm: { accounts: [] }, fee_market: { elasticity_multiplier: 0 } }, 'app_state.fee_market.elasticity_multiplier: not a positive integer'],
+    [
+      'balance',
+      {
+        evm: {
+          accounts: [
+            { address: ADDR, balance: '1' },
+            { address: '0x' + '34'.repeat(20), balance: '1' },
+            { address: '0x' + '56'.repeat(20), balance: '1.5' },
+          ],
+        },
+      },
+      'app_state.evm.accounts[2].balance: not a decimal integer',
+    ],
+    [
+      'address',
+      { evm: { accounts: [{ address: '0x12', balance: '1' }] } },
+      'app_state.evm.accounts[0].address: not a 0x-prefixed 20-byte hex address',
+    ],
+    [
+      'duplicate',
+      {
+        evm: {
+          accounts: [
+            { address: ADDR, balance: '1' },
+            { address: ADDR.toUpperCase().replace('0X', '0x'), balance: '1' },
+          ],
+        },
+      },
+      'app_state.evm.accounts[1].address: duplicate account',
+    ],
+    [
+      'code',
+      { evm: { accounts: [{ address: ADDR, balance: '1', code: '6000' }] } },
+      'app_state.evm.accounts[0].code: not 0x-prefixed hex bytes',
+    ],
+    [
+      'storage',
+      { evm: { accounts: [{ address: ADDR, balance: '1', storage: { '0xzz': '0x01' } }] } },
+      'app_state.evm.accounts[0].storage.0xzz: key is not 0x-prefixed hex of at most 32 bytes',
+    ],
+    [
+      'nonce',
+      { evm: { accounts: [{ address: ADDR, balance: '1', nonce: '-1' }] } },
+      'app_state.evm.accounts[0].nonce: not a decimal integer',
+    ],
+    [
+      'recipient key',
+      { evm: { accounts: [], fee_recipients: { abc: ADDR } } },
+      'app_state.evm.fee_recipients.abc: key must be a validator address in upper-case hex (40 digits)',
+    ],
+    [
+      'elasticity',
+      { evm: { accounts: [] }, fee_market: { elasticity_multiplier: 0 } },
+      'app_state.fee_market.elasticity_multiplier: not a positive integer',
+    ],
     ['base fee', { evm: { accounts: [] }, fee_market: { base_fee: 5 } }, ''],
     ['no_base_fee', { evm: { accounts: [] }, fee_market: { no_base_fee: 'yes' } }, 'app_state.fee_market.no_base_fee: not a boolean'],
     ['accounts', { evm: { accounts: {} } }, 'app_state.evm.accounts: not an array'],

@@ -43,7 +43,13 @@ export function defaultAppState(extra: AppStateJson['evm']['accounts'] = []): Ap
       ],
       fee_recipients: { [bytesToHex(PROPOSER).slice(2).toUpperCase()]: FEE_RECIPIENT },
     },
-    fee_market: { base_fee: '1000000000', elasticity_multiplier: 2, base_fee_change_denominator: 8, min_gas_price: '0', no_base_fee: false },
+    fee_market: {
+      base_fee: '1000000000',
+      elasticity_multiplier: 2,
+      base_fee_change_denominator: 8,
+      min_gas_price: '0',
+      no_base_fee: false,
+    },
   }
 }
 
@@ -64,14 +70,23 @@ export function blockHash(height: number): Uint8Array {
 }
 
 /** An app over a fresh temp Database, InitChain done and committed. */
-export async function createHarness(opts: { appState?: AppStateJson; maxGas?: bigint; app?: Partial<EvmApplicationOptions> } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { appState?: AppStateJson; maxGas?: bigint; app?: Partial<EvmApplicationOptions> } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'nodectl-evm-'))
   const appState = opts.appState ?? defaultAppState()
   const makeApp = (db: Database) => EvmApplication.create({ db, chainId: CHAIN_ID, genesis: parseAppState(appState), ...opts.app })
   let db = new Database({ path: dir })
   await db.open()
   let app = await makeApp(db)
-  await app.initChain({ time: { seconds: 1_700_000_000, nanos: 0 }, chainId: CHAIN_ID, consensusParams: consensusParams(opts.maxGas), validators: [], appStateBytes: utf8ToBytes(JSON.stringify(appState)), initialHeight: 1 })
+  await app.initChain({
+    time: { seconds: 1_700_000_000, nanos: 0 },
+    chainId: CHAIN_ID,
+    consensusParams: consensusParams(opts.maxGas),
+    validators: [],
+    appStateBytes: utf8ToBytes(JSON.stringify(appState)),
+    initialHeight: 1,
+  })
   await db.commitStaged()
   const h: Harness = {
     dir,
@@ -86,7 +101,15 @@ export async function createHarness(opts: { appState?: AppStateJson; maxGas?: bi
     async finalize(txs) {
       const height = h.height
       h.time += 2
-      const resp = await app.finalizeBlock({ txs, decidedLastCommit: { round: 0, votes: [] }, hash: blockHash(height), height, time: { seconds: h.time, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: PROPOSER })
+      const resp = await app.finalizeBlock({
+        txs,
+        decidedLastCommit: { round: 0, votes: [] },
+        hash: blockHash(height),
+        height,
+        time: { seconds: h.time, nanos: 0 },
+        nextValidatorsHash: new Uint8Array(32),
+        proposerAddress: PROPOSER,
+      })
       await app.commit()
       await db.commitStaged()
       h.height++
@@ -119,7 +142,16 @@ export interface TxParams {
 
 export function sign1559(common: Common, key: Uint8Array, p: TxParams): Uint8Array {
   return createFeeMarket1559Tx(
-    { chainId: common.chainId(), nonce: p.nonce, to: p.to, value: p.value ?? 0n, data: p.data ?? new Uint8Array(), gasLimit: p.gasLimit ?? 21_000n, maxFeePerGas: p.maxFeePerGas ?? 10n * GWEI, maxPriorityFeePerGas: p.maxPriorityFeePerGas ?? GWEI },
+    {
+      chainId: common.chainId(),
+      nonce: p.nonce,
+      to: p.to,
+      value: p.value ?? 0n,
+      data: p.data ?? new Uint8Array(),
+      gasLimit: p.gasLimit ?? 21_000n,
+      maxFeePerGas: p.maxFeePerGas ?? 10n * GWEI,
+      maxPriorityFeePerGas: p.maxPriorityFeePerGas ?? GWEI,
+    },
     { common },
   )
     .sign(key)
@@ -127,13 +159,35 @@ export function sign1559(common: Common, key: Uint8Array, p: TxParams): Uint8Arr
 }
 
 export function signLegacy(common: Common, key: Uint8Array, p: TxParams): Uint8Array {
-  return createLegacyTx({ nonce: p.nonce, to: p.to, value: p.value ?? 0n, data: p.data ?? new Uint8Array(), gasLimit: p.gasLimit ?? 21_000n, gasPrice: p.gasPrice ?? 2n * GWEI }, { common })
+  return createLegacyTx(
+    {
+      nonce: p.nonce,
+      to: p.to,
+      value: p.value ?? 0n,
+      data: p.data ?? new Uint8Array(),
+      gasLimit: p.gasLimit ?? 21_000n,
+      gasPrice: p.gasPrice ?? 2n * GWEI,
+    },
+    { common },
+  )
     .sign(key)
     .serialize()
 }
 
 export function sign2930(common: Common, key: Uint8Array, p: TxParams): Uint8Array {
-  return createAccessList2930Tx({ chainId: common.chainId(), nonce: p.nonce, to: p.to, value: p.value ?? 0n, data: p.data ?? new Uint8Array(), gasLimit: p.gasLimit ?? 21_000n, gasPrice: p.gasPrice ?? 2n * GWEI, accessList: [] }, { common })
+  return createAccessList2930Tx(
+    {
+      chainId: common.chainId(),
+      nonce: p.nonce,
+      to: p.to,
+      value: p.value ?? 0n,
+      data: p.data ?? new Uint8Array(),
+      gasLimit: p.gasLimit ?? 21_000n,
+      gasPrice: p.gasPrice ?? 2n * GWEI,
+      accessList: [],
+    },
+    { common },
+  )
     .sign(key)
     .serialize()
 }
@@ -141,12 +195,35 @@ export function sign2930(common: Common, key: Uint8Array, p: TxParams): Uint8Arr
 // ─── a tiny assembler ─────────────────────────────────────────────────────
 
 export const OP = {
-  STOP: 0x00, SUB: 0x03, EQ: 0x14, ISZERO: 0x15, CALLER: 0x33, CALLDATALOAD: 0x35, CALLDATASIZE: 0x36, CODECOPY: 0x39,
-  BLOCKHASH: 0x40, NUMBER: 0x43, MSTORE: 0x52, SLOAD: 0x54, SSTORE: 0x55, JUMP: 0x56, JUMPI: 0x57, JUMPDEST: 0x5b,
-  DUP1: 0x80, LOG2: 0xa2, RETURN: 0xf3, REVERT: 0xfd,
+  STOP: 0x00,
+  SUB: 0x03,
+  EQ: 0x14,
+  ISZERO: 0x15,
+  CALLER: 0x33,
+  CALLDATALOAD: 0x35,
+  CALLDATASIZE: 0x36,
+  CODECOPY: 0x39,
+  BLOCKHASH: 0x40,
+  NUMBER: 0x43,
+  MSTORE: 0x52,
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  JUMP: 0x56,
+  JUMPI: 0x57,
+  JUMPDEST: 0x5b,
+  DUP1: 0x80,
+  LOG2: 0xa2,
+  RETURN: 0xf3,
+  REVERT: 0xfd,
 } as const
 
-type Item = number | { push: bigint | Uint8Array } | { label: string } | { ref: string } | { data: string; bytes: Uint8Array } | { len: string }
+type Item =
+  | number
+  | { push: bigint | Uint8Array }
+  | { label: string }
+  | { ref: string }
+  | { data: string; bytes: Uint8Array }
+  | { len: string }
 
 /** Assembles items: opcodes, pushes, labels (JUMPDEST), `ref` (PUSH2 of a label/data offset), `len` (PUSH2 of a data length), data blobs. */
 export function asm(items: Item[]): Uint8Array {
@@ -214,18 +291,80 @@ export const PANIC_DATA = concatBytes(hexToBytes('0x4e487b71'), bigintToBytes(0x
  * blockhash(number - 1); 2 → loop forever; anything else → revert Error("bad input").
  */
 export const STORE_RUNTIME = asm([
-  OP.CALLDATASIZE, OP.ISZERO, { ref: 'get' }, OP.JUMPI,
-  OP.CALLDATASIZE, { push: 32n }, OP.EQ, { ref: 'set' }, OP.JUMPI,
-  OP.CALLDATASIZE, { push: 4n }, OP.EQ, { ref: 'panic' }, OP.JUMPI,
-  OP.CALLDATASIZE, { push: 3n }, OP.EQ, { ref: 'hash' }, OP.JUMPI,
-  OP.CALLDATASIZE, { push: 2n }, OP.EQ, { ref: 'loop' }, OP.JUMPI,
-  { len: 'err' }, { ref: 'err' }, { push: 0n }, OP.CODECOPY, { len: 'err' }, { push: 0n }, OP.REVERT,
-  { label: 'get' }, { push: 0n }, OP.SLOAD, { push: 0n }, OP.MSTORE, { push: 32n }, { push: 0n }, OP.RETURN,
-  { label: 'set' }, { push: 0n }, OP.CALLDATALOAD, OP.DUP1, { push: 0n }, OP.SSTORE, { push: 0n }, OP.MSTORE,
-  OP.CALLER, { push: STORE_TOPIC }, { push: 32n }, { push: 0n }, OP.LOG2, OP.STOP,
-  { label: 'panic' }, { len: 'panicdata' }, { ref: 'panicdata' }, { push: 0n }, OP.CODECOPY, { len: 'panicdata' }, { push: 0n }, OP.REVERT,
-  { label: 'hash' }, { push: 1n }, OP.NUMBER, OP.SUB, OP.BLOCKHASH, { push: 0n }, OP.MSTORE, { push: 32n }, { push: 0n }, OP.RETURN,
-  { label: 'loop' }, { ref: 'loop' }, OP.JUMP,
+  OP.CALLDATASIZE,
+  OP.ISZERO,
+  { ref: 'get' },
+  OP.JUMPI,
+  OP.CALLDATASIZE,
+  { push: 32n },
+  OP.EQ,
+  { ref: 'set' },
+  OP.JUMPI,
+  OP.CALLDATASIZE,
+  { push: 4n },
+  OP.EQ,
+  { ref: 'panic' },
+  OP.JUMPI,
+  OP.CALLDATASIZE,
+  { push: 3n },
+  OP.EQ,
+  { ref: 'hash' },
+  OP.JUMPI,
+  OP.CALLDATASIZE,
+  { push: 2n },
+  OP.EQ,
+  { ref: 'loop' },
+  OP.JUMPI,
+  { len: 'err' },
+  { ref: 'err' },
+  { push: 0n },
+  OP.CODECOPY,
+  { len: 'err' },
+  { push: 0n },
+  OP.REVERT,
+  { label: 'get' },
+  { push: 0n },
+  OP.SLOAD,
+  { push: 0n },
+  OP.MSTORE,
+  { push: 32n },
+  { push: 0n },
+  OP.RETURN,
+  { label: 'set' },
+  { push: 0n },
+  OP.CALLDATALOAD,
+  OP.DUP1,
+  { push: 0n },
+  OP.SSTORE,
+  { push: 0n },
+  OP.MSTORE,
+  OP.CALLER,
+  { push: STORE_TOPIC },
+  { push: 32n },
+  { push: 0n },
+  OP.LOG2,
+  OP.STOP,
+  { label: 'panic' },
+  { len: 'panicdata' },
+  { ref: 'panicdata' },
+  { push: 0n },
+  OP.CODECOPY,
+  { len: 'panicdata' },
+  { push: 0n },
+  OP.REVERT,
+  { label: 'hash' },
+  { push: 1n },
+  OP.NUMBER,
+  OP.SUB,
+  OP.BLOCKHASH,
+  { push: 0n },
+  OP.MSTORE,
+  { push: 32n },
+  { push: 0n },
+  OP.RETURN,
+  { label: 'loop' },
+  { ref: 'loop' },
+  OP.JUMP,
   { data: 'err', bytes: errorData('bad input') },
   { data: 'panicdata', bytes: PANIC_DATA },
 ])

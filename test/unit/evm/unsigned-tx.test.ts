@@ -2,7 +2,7 @@
  * The transactions the node signs for its accounts: the type geth's ToTransaction picks, a digest that
  * the sender's signature over it turns into raw bytes ethers decodes to the same fields and sender.
  */
-import { Transaction, Wallet } from 'ethers'
+import { Transaction } from 'ethers'
 import { describe, expect, it } from 'vitest'
 import { createUnsignedTx, type UnsignedTxFields } from '../../../src/chain/evm/unsigned-tx.js'
 import { signHash } from '../../../src/crypto/index.js'
@@ -11,7 +11,18 @@ import { hexToBytes } from '../../../src/primitives/hex.js'
 
 const { privateKey, address } = devAccounts(1)[0]!
 const TO = hexToBytes('0x' + '42'.repeat(20))
-const base: UnsignedTxFields = { chainId: 31337n, nonce: 7n, gasLimit: 50_000n, to: TO, value: 5n, data: new Uint8Array([1, 2]), accessList: undefined, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }
+const base: UnsignedTxFields = {
+  chainId: 31337n,
+  nonce: 7n,
+  gasLimit: 50_000n,
+  to: TO,
+  value: 5n,
+  data: new Uint8Array([1, 2]),
+  accessList: undefined,
+  gasPrice: undefined,
+  maxFeePerGas: undefined,
+  maxPriorityFeePerGas: undefined,
+}
 
 function signAndDecode(fields: UnsignedTxFields): { type: number; tx: Transaction } {
   const unsigned = createUnsignedTx(fields)
@@ -23,7 +34,16 @@ describe('createUnsignedTx', () => {
   it('fee caps → EIP-1559', () => {
     const { type, tx } = signAndDecode({ ...base, maxFeePerGas: 100n, maxPriorityFeePerGas: 2n })
     expect(type).toBe(2)
-    expect(tx).toMatchObject({ type: 2, chainId: 31337n, nonce: 7, gasLimit: 50_000n, maxFeePerGas: 100n, maxPriorityFeePerGas: 2n, value: 5n, data: '0x0102' })
+    expect(tx).toMatchObject({
+      type: 2,
+      chainId: 31337n,
+      nonce: 7,
+      gasLimit: 50_000n,
+      maxFeePerGas: 100n,
+      maxPriorityFeePerGas: 2n,
+      value: 5n,
+      data: '0x0102',
+    })
     expect(tx.from).toBe(address)
   })
 

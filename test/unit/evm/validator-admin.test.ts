@@ -6,7 +6,13 @@ import { EvmApplication } from '../../../src/chain/evm/app.js'
 import { ExecutionRevertedError } from '../../../src/chain/evm/errors.js'
 import { parseAppState } from '../../../src/chain/evm/genesis.js'
 import {
-  SET_VALIDATOR_GAS, SET_VALIDATOR_SELECTOR, VALIDATOR_ADMIN_ADDRESS, decodeSetValidator, encodeRevertReason, encodeSetValidator, runSetValidator,
+  SET_VALIDATOR_GAS,
+  SET_VALIDATOR_SELECTOR,
+  VALIDATOR_ADMIN_ADDRESS,
+  decodeSetValidator,
+  encodeRevertReason,
+  encodeSetValidator,
+  runSetValidator,
   type CallFrame,
 } from '../../../src/chain/evm/validator-admin.js'
 import { checkChangeSet } from '../../../src/chain/evm/validator-registry.js'
@@ -18,7 +24,18 @@ import { Database } from '../../../src/db/database.js'
 import { ed25519FromSeed, keccak256 } from '../../../src/crypto/index.js'
 import { bytesToHex, bytesToUpperHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import type { FinalizeBlockResponse } from '../../../src/consensus/application.js'
-import { ADDRESS2, CHAIN_ID, DEV_ADDRESS, DEV_KEY, KEY2, PROPOSER, blockHash, consensusParams, defaultAppState, sign1559 } from './helpers.js'
+import {
+  ADDRESS2,
+  CHAIN_ID,
+  DEV_ADDRESS,
+  DEV_KEY,
+  KEY2,
+  PROPOSER,
+  blockHash,
+  consensusParams,
+  defaultAppState,
+  sign1559,
+} from './helpers.js'
 
 const ADMIN_HEX = bytesToHex(VALIDATOR_ADMIN_ADDRESS) as `0x${string}`
 const key = (n: number) => ed25519FromSeed(new Uint8Array(32).fill(n)).publicKey
@@ -26,7 +43,14 @@ const V0 = key(1)
 const V1 = key(2)
 const V2 = key(3)
 const admin = hexToBytes(DEV_ADDRESS)
-const frame = (over: Partial<CallFrame> = {}): CallFrame => ({ caller: admin, value: 0n, depth: 0, isStatic: false, delegatecall: false, ...over })
+const frame = (over: Partial<CallFrame> = {}): CallFrame => ({
+  caller: admin,
+  value: 0n,
+  depth: 0,
+  isStatic: false,
+  delegatecall: false,
+  ...over,
+})
 const setOf = (...vs: ValidatorUpdate[]) => new Map(vs.map((v) => [bytesToUpperHex(validatorAddress(v.pubKey)), v]))
 
 describe('setValidator encoding', () => {
@@ -53,13 +77,20 @@ describe('setValidator encoding', () => {
 
 describe('runSetValidator', () => {
   const recorded: ValidatorUpdate[] = []
-  const sink = { propose: (u: ValidatorUpdate) => (recorded.push(u), undefined) }
+  const sink = {
+    propose: (u: ValidatorUpdate) => {
+      recorded.push(u)
+      return undefined
+    },
+  }
 
   it('accepts the admin at depth 0 and refuses everyone else', () => {
     recorded.length = 0
     expect(runSetValidator(admin, frame(), encodeSetValidator(V1, 5n), sink)).toBeUndefined()
     expect(recorded).toEqual([{ pubKey: V1, power: 5n }])
-    expect(runSetValidator(admin, frame({ caller: hexToBytes(ADDRESS2) }), encodeSetValidator(V1, 5n), sink)).toBe('caller is not the validator admin')
+    expect(runSetValidator(admin, frame({ caller: hexToBytes(ADDRESS2) }), encodeSetValidator(V1, 5n), sink)).toBe(
+      'caller is not the validator admin',
+    )
     expect(runSetValidator(undefined, frame(), encodeSetValidator(V1, 5n), sink)).toBe('caller is not the validator admin')
     expect(runSetValidator(admin, frame({ isStatic: true }), encodeSetValidator(V1, 5n), sink)).toMatch(/static/)
     expect(runSetValidator(admin, frame({ value: 1n }), encodeSetValidator(V1, 5n), sink)).toMatch(/value/)
@@ -78,10 +109,26 @@ describe('checkChangeSet', () => {
     expect(checkChangeSet(base, [{ pubKey: V0, power: 0n }])).toMatch(/set would be empty/)
     expect(checkChangeSet(base, [{ pubKey: V1, power: 0n }])).toMatch(/not in the set/)
     // removing the only validator is fine when another one joins in the same block
-    expect(checkChangeSet(base, [{ pubKey: V1, power: 3n }, { pubKey: V0, power: 0n }])).toBeUndefined()
+    expect(
+      checkChangeSet(base, [
+        { pubKey: V1, power: 3n },
+        { pubKey: V0, power: 0n },
+      ]),
+    ).toBeUndefined()
     // an addition cancelled in the same block is no change
-    expect(checkChangeSet(base, [{ pubKey: V1, power: 3n }, { pubKey: V1, power: 0n }])).toBeUndefined()
-    expect(checkChangeSet(base, [{ pubKey: V1, power: 3n }, { pubKey: V1, power: 0n }, { pubKey: V0, power: 0n }])).toMatch(/empty/)
+    expect(
+      checkChangeSet(base, [
+        { pubKey: V1, power: 3n },
+        { pubKey: V1, power: 0n },
+      ]),
+    ).toBeUndefined()
+    expect(
+      checkChangeSet(base, [
+        { pubKey: V1, power: 3n },
+        { pubKey: V1, power: 0n },
+        { pubKey: V0, power: 0n },
+      ]),
+    ).toMatch(/empty/)
     expect(checkChangeSet(undefined, [{ pubKey: V1, power: 1n }])).toMatch(/unknown/)
   })
 })
@@ -104,18 +151,39 @@ describe('validator-admin system contract in the EVM application', () => {
     height = 1
     nonce = 0n
     await open()
-    await app.initChain({ time: { seconds: 1_700_000_000, nanos: 0 }, chainId: CHAIN_ID, consensusParams: consensusParams(), validators: [{ pubKey: V0, power: 10n }], appStateBytes: utf8ToBytes(JSON.stringify(appState)), initialHeight: 1 })
+    await app.initChain({
+      time: { seconds: 1_700_000_000, nanos: 0 },
+      chainId: CHAIN_ID,
+      consensusParams: consensusParams(),
+      validators: [{ pubKey: V0, power: 10n }],
+      appStateBytes: utf8ToBytes(JSON.stringify(appState)),
+      initialHeight: 1,
+    })
     await db.commitStaged()
   }
   async function finalize(txs: Uint8Array[]): Promise<FinalizeBlockResponse> {
-    const resp = await app.finalizeBlock({ txs, decidedLastCommit: { round: 0, votes: [] }, hash: blockHash(height), height, time: { seconds: 1_700_000_000 + height * 2, nanos: 0 }, nextValidatorsHash: new Uint8Array(32), proposerAddress: PROPOSER })
+    const resp = await app.finalizeBlock({
+      txs,
+      decidedLastCommit: { round: 0, votes: [] },
+      hash: blockHash(height),
+      height,
+      time: { seconds: 1_700_000_000 + height * 2, nanos: 0 },
+      nextValidatorsHash: new Uint8Array(32),
+      proposerAddress: PROPOSER,
+    })
     await app.commit()
     await db.commitStaged()
     height++
     return resp
   }
   const adminTx = (pubKey: Uint8Array, power: bigint, over: { gasLimit?: bigint; value?: bigint } = {}) =>
-    sign1559(app.common, DEV_KEY, { nonce: nonce++, to: ADMIN_HEX, data: encodeSetValidator(pubKey, power), gasLimit: over.gasLimit ?? 100_000n, value: over.value })
+    sign1559(app.common, DEV_KEY, {
+      nonce: nonce++,
+      to: ADMIN_HEX,
+      data: encodeSetValidator(pubKey, power),
+      gasLimit: over.gasLimit ?? 100_000n,
+      value: over.value,
+    })
 
   afterEach(async () => {
     await db.close()
@@ -154,7 +222,10 @@ describe('validator-admin system contract in the EVM application', () => {
     await start()
     const resp = await finalize([adminTx(V1, 1n), adminTx(V2, 2n), adminTx(V1, 3n), adminTx(V2, 5n, { gasLimit: 60_000n })])
     expect(resp.txResults.map((r) => r.code)).toEqual([TxCode.OK, TxCode.OK, TxCode.OK, TxCode.ExecutionFailed])
-    expect(resp.validatorUpdates).toEqual([{ pubKey: V2, power: 2n }, { pubKey: V1, power: 3n }])
+    expect(resp.validatorUpdates).toEqual([
+      { pubKey: V2, power: 2n },
+      { pubKey: V1, power: 3n },
+    ])
   })
 
   it('validates against the set after earlier blocks, across a restart', async () => {

@@ -1,7 +1,15 @@
 import { Wallet, decryptKeystoreJson, encryptKeystoreJson } from 'ethers'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
-import { KeyFileFormatError, LIGHT_SCRYPT, WrongPassphraseError, decryptKey, encryptKey, parseKeyFile, serializeKeyFile } from '../../../src/keystore/key-file.js'
+import {
+  KeyFileFormatError,
+  LIGHT_SCRYPT,
+  WrongPassphraseError,
+  decryptKey,
+  encryptKey,
+  parseKeyFile,
+  serializeKeyFile,
+} from '../../../src/keystore/key-file.js'
 
 /** The published Web3 Secret Storage test vectors (password "testpassword"). */
 const VECTOR_KEY = '0x7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d'
@@ -40,7 +48,9 @@ describe('Web3 Secret Storage v3 files', () => {
 
   it('refuses a wrong passphrase with geth’s message', async () => {
     await expect(decryptKey(parseKeyFile(JSON.stringify(PBKDF2_VECTOR)), 'wrong')).rejects.toThrow(WrongPassphraseError)
-    await expect(decryptKey(parseKeyFile(JSON.stringify(PBKDF2_VECTOR)), 'wrong')).rejects.toThrow('could not decrypt key with given password')
+    await expect(decryptKey(parseKeyFile(JSON.stringify(PBKDF2_VECTOR)), 'wrong')).rejects.toThrow(
+      'could not decrypt key with given password',
+    )
   })
 
   it('writes files ethers decrypts, and decrypts files ethers writes', async () => {
@@ -60,7 +70,14 @@ describe('Web3 Secret Storage v3 files', () => {
   it('rejects files that are not v3 key files, or whose address is not their key’s', async () => {
     expect(() => parseKeyFile('{')).toThrow(KeyFileFormatError)
     expect(() => parseKeyFile(JSON.stringify({ ...SCRYPT_VECTOR, version: 1 }))).toThrow('version 1, want 3')
-    expect(() => parseKeyFile(JSON.stringify({ ...SCRYPT_VECTOR, crypto: { ...SCRYPT_VECTOR.crypto, kdfparams: { ...SCRYPT_VECTOR.crypto.kdfparams, n: 1 << 30 } } }))).toThrow('scrypt n')
+    expect(() =>
+      parseKeyFile(
+        JSON.stringify({
+          ...SCRYPT_VECTOR,
+          crypto: { ...SCRYPT_VECTOR.crypto, kdfparams: { ...SCRYPT_VECTOR.crypto.kdfparams, n: 1 << 30 } },
+        }),
+      ),
+    ).toThrow('scrypt n')
     const wrongAddress = parseKeyFile(JSON.stringify({ ...PBKDF2_VECTOR, address: '0000000000000000000000000000000000000001' }))
     await expect(decryptKey(wrongAddress, 'testpassword')).rejects.toThrow('key content mismatch')
   })

@@ -21,7 +21,8 @@ afterAll(async () => {
 /** The files of a store folder with their contents and mtimes, to show that nothing changed. */
 async function snapshot(dir: string): Promise<Record<string, { text: string; mtimeMs: number }>> {
   const out: Record<string, { text: string; mtimeMs: number }> = {}
-  for (const name of await readdir(dir)) out[name] = { text: await readFile(join(dir, name), 'utf8'), mtimeMs: (await stat(join(dir, name))).mtimeMs }
+  for (const name of await readdir(dir))
+    out[name] = { text: await readFile(join(dir, name), 'utf8'), mtimeMs: (await stat(join(dir, name))).mtimeMs }
   return out
 }
 
@@ -44,7 +45,12 @@ describe('KeyStore', () => {
     expect(await mode(store.dir)).toBe(0o700)
     expect(await mode(join(store.dir, NAMES_FILE))).toBe(0o600)
 
-    expect((await store.list()).map((a) => [a.name, a.address])).toEqual(expect.arrayContaining([['alice', created.address], [undefined, wallet.address]]))
+    expect((await store.list()).map((a) => [a.name, a.address])).toEqual(
+      expect.arrayContaining([
+        ['alice', created.address],
+        [undefined, wallet.address],
+      ]),
+    )
     expect((await store.find('alice')).address).toBe(created.address)
     const lower = '0x' + wallet.address.slice(2).toLowerCase()
     const upper = '0x' + wallet.address.slice(2).toUpperCase()
@@ -83,7 +89,9 @@ describe('KeyStore', () => {
     const store = await newStore()
     const wallet = Wallet.createRandom()
     await store.importKey(hexToBytes(wallet.privateKey), 'pw', { name: 'alice' })
-    await expect(store.importKey(hexToBytes(wallet.privateKey), 'pw')).rejects.toThrow(`account ${wallet.address} is already in the key store as "alice"`)
+    await expect(store.importKey(hexToBytes(wallet.privateKey), 'pw')).rejects.toThrow(
+      `account ${wallet.address} is already in the key store as "alice"`,
+    )
     await expect(store.create('pw', { name: 'alice' })).rejects.toThrow(`the name "alice" is already used by ${wallet.address}`)
     await expect(store.create('pw', { name: '0x' + '22'.repeat(20) })).rejects.toThrow('a name cannot look like an address')
     await expect(store.create('pw', { name: 'has space' })).rejects.toThrow(KeyStoreError)
@@ -98,7 +106,9 @@ describe('KeyStore', () => {
   it('imports a file ethers wrote, as is, and ethers opens the files it writes', async () => {
     const store = await newStore()
     const wallet = Wallet.createRandom()
-    const theirs = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'their pass', { scrypt: { N: 1024 } })
+    const theirs = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, 'their pass', {
+      scrypt: { N: 1024 },
+    })
     await expect(store.importKeyFile(theirs, 'wrong')).rejects.toThrow(WrongPassphraseError)
     expect(await store.list()).toEqual([])
     const account = await store.importKeyFile(theirs, 'their pass', { name: 'from-ethers' })
@@ -121,7 +131,11 @@ describe('KeyStore', () => {
     const changed = await store.changePassphrase('w', 'old', 'new')
     expect(changed.file).toBe(account.file)
     expect(await mode(account.file)).toBe(0o600)
-    expect(JSON.parse(await readFile(account.file, 'utf8')).crypto.kdfparams).toMatchObject({ n: LIGHT_SCRYPT.n, r: LIGHT_SCRYPT.r, p: LIGHT_SCRYPT.p })
+    expect(JSON.parse(await readFile(account.file, 'utf8')).crypto.kdfparams).toMatchObject({
+      n: LIGHT_SCRYPT.n,
+      r: LIGHT_SCRYPT.r,
+      p: LIGHT_SCRYPT.p,
+    })
     await expect(store.decrypt('w', 'old')).rejects.toThrow(WrongPassphraseError)
     expect(bytesToHex((await store.decrypt('w', 'new')).privateKey)).toBe(wallet.privateKey)
     expect(await store.list()).toHaveLength(1)

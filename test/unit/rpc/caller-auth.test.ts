@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCallerAuth, isLoopbackAddress } from '../../../src/rpc/caller-auth.js'
+import type { JsonRpcResponse } from '../../../src/rpc/client/http-client.js'
 import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { HttpRpcServer, defaultHttpRpcServerOptions } from '../../../src/rpc/http-server.js'
 import { createJwt } from '../../../src/rpc/jwt.js'
@@ -10,18 +11,23 @@ import { silentLogger } from '../../../src/utils/logger.js'
 
 const secret = Uint8Array.from({ length: 32 }, (_, i) => i + 1)
 const otherSecret = Uint8Array.from({ length: 32 }, (_, i) => 100 - i)
-const table = [defineMethod('eth_ping', [], () => 'pong'), defineMethod('miner_stop', [], () => null), defineMethod('personal_listAccounts', [], () => [])]
+const table = [
+  defineMethod('eth_ping', [], () => 'pong'),
+  defineMethod('miner_stop', [], () => null),
+  defineMethod('personal_listAccounts', [], () => []),
+]
 const dispatcher = new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['eth', 'miner', 'personal'] }, silentLogger)
 
 function body(method: string, id = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, params: [] })
 }
 
-async function post(url: string, payload: string, token?: string): Promise<{ status: number; json: any }> {
+/** Posts `payload`; `J` is the reply's shape: one response, or an array for a batch. */
+async function post<J = JsonRpcResponse>(url: string, payload: string, token?: string): Promise<{ status: number; json: J }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (token !== undefined) headers.authorization = `Bearer ${token}`
   const res = await fetch(url, { method: 'POST', headers, body: payload })
-  return { status: res.status, json: await res.json() }
+  return { status: res.status, json: (await res.json()) as J }
 }
 
 describe('isLoopbackAddress', () => {
@@ -50,12 +56,18 @@ describe('private namespaces over HTTP (JWT required)', () => {
 
   it('answers 401 and -32001 unauthorized to a private call without a token', async () => {
     for (const method of ['miner_stop', 'personal_listAccounts']) {
-      expect(await post(server.url, body(method))).toEqual({ status: 401, json: { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'unauthorized' } } })
+      expect(await post(server.url, body(method))).toEqual({
+        status: 401,
+        json: { jsonrpc: '2.0', id: 1, error: { code: -32001, message: 'unauthorized' } },
+      })
     }
   })
 
   it('serves a private call with a fresh token signed with the secret', async () => {
-    expect(await post(server.url, body('miner_stop'), createJwt(secret))).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: null } })
+    expect(await post(server.url, body('miner_stop'), createJwt(secret))).toEqual({
+      status: 200,
+      json: { jsonrpc: '2.0', id: 1, result: null },
+    })
   })
 
   it('refuses stale tokens, tokens of another secret and garbage', async () => {
@@ -68,7 +80,7 @@ describe('private namespaces over HTTP (JWT required)', () => {
   })
 
   it('in a batch, refuses only the private calls and marks the reply 401', async () => {
-    const reply = await post(server.url, `[${body('eth_ping', 1)},${body('miner_stop', 2)}]`)
+    const reply = await post<JsonRpcResponse[]>(server.url, `[${body('eth_ping', 1)},${body('miner_stop', 2)}]`)
     expect(reply.status).toBe(401)
     expect(reply.json).toEqual([
       { jsonrpc: '2.0', id: 1, result: 'pong' },
@@ -79,7 +91,7 @@ describe('private namespaces over HTTP (JWT required)', () => {
   it('keeps unknown methods at -32601, whatever the authorisation', async () => {
     const reply = await post(server.url, body('miner_nope'))
     expect(reply.status).toBe(200)
-    expect(reply.json.error.code).toBe(-32601)
+    expect(reply.json.error?.code).toBe(-32601)
   })
 })
 
@@ -103,10 +115,10 @@ describe('private namespaces over WebSocket (decided at the upgrade)', () => {
   })
   afterAll(() => server.close())
 
-  async function callOver(headers: Record<string, string>, method: string): Promise<any> {
+  async function callOver(headers: Record<string, string>, method: string): Promise<JsonRpcResponse> {
     const ws = new WebSocket(server.url, { headers })
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
-    const reply = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))))
+    const reply = new Promise<JsonRpcResponse>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))))
     ws.send(body(method))
     try {
       return await reply

@@ -14,12 +14,20 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-async function httpServer(handler: (body: any) => { status?: number; text: string }): Promise<string> {
+/** A JSON-RPC request as the test servers parse it. */
+interface RpcRequest {
+  jsonrpc: '2.0'
+  id: number
+  method: string
+  params?: unknown
+}
+
+async function httpServer(handler: (body: RpcRequest) => { status?: number; text: string }): Promise<string> {
   const server: Server = createServer((req, res) => {
     let data = ''
     req.on('data', (c) => (data += c))
     req.on('end', () => {
-      const reply = handler(JSON.parse(data))
+      const reply = handler(JSON.parse(data) as RpcRequest)
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' }).end(reply.text)
     })
   })
@@ -29,16 +37,16 @@ async function httpServer(handler: (body: any) => { status?: number; text: strin
 }
 
 /** A WebSocket server answering eth_subscribe with ids `0x1`, `0x2`... and recording requests. */
-async function wsServer(port = 0): Promise<{ wss: WebSocketServer; url: string; requests: any[]; sockets: WebSocket[] }> {
+async function wsServer(port = 0): Promise<{ wss: WebSocketServer; url: string; requests: RpcRequest[]; sockets: WebSocket[] }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port })
   await new Promise<void>((r) => wss.once('listening', () => r()))
-  const requests: any[] = []
+  const requests: RpcRequest[] = []
   const sockets: WebSocket[] = []
   let next = 1
   wss.on('connection', (socket) => {
     sockets.push(socket)
     socket.on('message', (data) => {
-      const msg = JSON.parse(String(data))
+      const msg = JSON.parse(String(data)) as RpcRequest
       requests.push(msg)
       if (msg.method === 'eth_subscribe') {
         const id = `0x${next++}`
@@ -46,37 +54,51 @@ async function wsServer(port = 0): Promise<{ wss: WebSocketServer; url: string; 
         socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: id }))
         socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result: { n: 0 } } }))
       } else if (msg.method === 'eth_unsubscribe') socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: true }))
-      else if (msg.method === 'boom') socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'the method boom does not exist/is not available' } }))
+      else if (msg.method === 'boom')
+        socket.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: msg.id,
+            error: { code: -32601, message: 'the method boom does not exist/is not available' },
+          }),
+        )
       else socket.send(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: msg.params }))
     })
   })
-  const closeServer = () => new Promise<void>((r) => {
-    for (const s of wss.clients) s.terminate()
-    wss.close(() => r())
-  })
+  const closeServer = () =>
+    new Promise<void>((r) => {
+      for (const s of wss.clients) s.terminate()
+      wss.close(() => r())
+    })
   cleanups.push(closeServer)
   return { wss, url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, requests, sockets }
 }
 
 describe('HttpRpcClient', () => {
   it('returns the result, and throws JSON-RPC errors with code and message', async () => {
-    const url = await httpServer((req) => ({ text: JSON.stringify(req.method === 'ok' ? { jsonrpc: '2.0', id: req.id, result: req.params } : { jsonrpc: '2.0', id: req.id, error: { code: -32602, message: 'invalid argument 0: bad' } }) }))
+    const url = await httpServer((req) => ({
+      text: JSON.stringify(
+        req.method === 'ok'
+          ? { jsonrpc: '2.0', id: req.id, result: req.params }
+          : { jsonrpc: '2.0', id: req.id, error: { code: -32602, message: 'invalid argument 0: bad' } },
+      ),
+    }))
     const client = new HttpRpcClient(url)
     await expect(client.call('ok', [1, 'a'])).resolves.toEqual([1, 'a'])
-    const err = await client.call('nope').catch((e: any) => e)
+    const err = await client.call('nope').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(JsonRpcClientError)
     expect(err).toMatchObject({ code: -32602, rpcMessage: 'invalid argument 0: bad' })
   })
 
   it('a node that is not running: cannot reach node at URL', async () => {
-    const err = await new HttpRpcClient('http://127.0.0.1:1').call('eth_chainId').catch((e: Error) => e) as Error
+    const err = (await new HttpRpcClient('http://127.0.0.1:1').call('eth_chainId').catch((e: Error) => e)) as Error
     expect(err).toBeInstanceOf(NodeUnreachableError)
     expect(err.message).toMatch(/^cannot reach node at http:\/\/127\.0\.0\.1:1/)
   })
 
   it('a reply that is not JSON-RPC is a ProtocolError naming the HTTP status', async () => {
     const url = await httpServer(() => ({ status: 401, text: 'unauthorized' }))
-    const err = await new HttpRpcClient(url).call('personal_listAccounts').catch((e: Error) => e) as Error
+    const err = (await new HttpRpcClient(url).call('personal_listAccounts').catch((e: Error) => e)) as Error
     expect(err).toBeInstanceOf(ProtocolError)
     expect(err.message).toContain('HTTP 401')
   })
@@ -90,7 +112,9 @@ describe('HttpRpcClient', () => {
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())))
-    await new HttpRpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { headers: () => ({ authorization: 'Bearer x' }) }).call('m')
+    await new HttpRpcClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {
+      headers: () => ({ authorization: 'Bearer x' }),
+    }).call('m')
     expect(seen).toBe('Bearer x')
   })
 })
@@ -111,7 +135,7 @@ describe('WsRpcClient', () => {
   })
 
   it('cannot reach node at URL when nothing listens', async () => {
-    const err = await WsRpcClient.connect('ws://127.0.0.1:1').catch((e: any) => e)
+    const err = (await WsRpcClient.connect('ws://127.0.0.1:1').catch((e: Error) => e)) as Error
     expect(err).toBeInstanceOf(NodeUnreachableError)
     expect(err.message).toMatch(/^cannot reach node at ws:\/\/127\.0\.0\.1:1/)
   })
@@ -121,7 +145,11 @@ describe('WsRpcClient', () => {
     const port = Number(new URL(first.url).port)
     const attempts: number[] = []
     let reconnected = 0
-    const client = await WsRpcClient.connect(first.url, { reconnect: { initialDelayMs: 20, maxDelayMs: 40 }, onReconnecting: (a) => attempts.push(a), onReconnected: () => reconnected++ })
+    const client = await WsRpcClient.connect(first.url, {
+      reconnect: { initialDelayMs: 20, maxDelayMs: 40 },
+      onReconnecting: (a) => attempts.push(a),
+      onReconnected: () => reconnected++,
+    })
     cleanups.push(() => client.close())
     const events: unknown[] = []
     const sub = await client.subscribe(['logs', { address: '0x' + '11'.repeat(20) }], (e) => events.push(e))
@@ -140,7 +168,10 @@ describe('WsRpcClient', () => {
   it('gives up after maxAttempts and reports it', async () => {
     const server = await wsServer()
     let fatal: Error | undefined
-    const client = await WsRpcClient.connect(server.url, { reconnect: { initialDelayMs: 5, maxDelayMs: 5, maxAttempts: 2 }, onFatal: (e) => (fatal = e) })
+    const client = await WsRpcClient.connect(server.url, {
+      reconnect: { initialDelayMs: 5, maxDelayMs: 5, maxAttempts: 2 },
+      onFatal: (e) => (fatal = e),
+    })
     cleanups.push(() => client.close())
     await client.subscribe(['newHeads'], () => {})
     for (const s of server.wss.clients) s.terminate()

@@ -23,9 +23,13 @@ describe('QUANTITY codecs', () => {
   it('rejects with geth messages', () => {
     expect(err(() => quantity('ff'))).toBe('json: cannot unmarshal hex string without 0x prefix into Go value of type *hexutil.Big')
     expect(err(() => quantity('0x'))).toBe('json: cannot unmarshal hex string "0x" into Go value of type *hexutil.Big')
-    expect(err(() => uint64('0x0400'))).toBe('json: cannot unmarshal hex number with leading zero digits into Go value of type hexutil.Uint64')
+    expect(err(() => uint64('0x0400'))).toBe(
+      'json: cannot unmarshal hex number with leading zero digits into Go value of type hexutil.Uint64',
+    )
     expect(err(() => uint64('0xzz'))).toBe('json: cannot unmarshal invalid hex string into Go value of type hexutil.Uint64')
-    expect(err(() => uint64('0x1' + '0'.repeat(16)))).toBe('json: cannot unmarshal hex number > 64 bits into Go value of type hexutil.Uint64')
+    expect(err(() => uint64('0x1' + '0'.repeat(16)))).toBe(
+      'json: cannot unmarshal hex number > 64 bits into Go value of type hexutil.Uint64',
+    )
     expect(err(() => quantity(5))).toBe('json: cannot unmarshal non-string into Go value of type *hexutil.Big')
   })
 })
@@ -45,7 +49,9 @@ describe('DATA codecs', () => {
     expect(address('0x' + 'Ab'.repeat(20))).toEqual(new Uint8Array(20).fill(0xab))
     expect(err(() => address('0x' + 'ab'.repeat(19)))).toBe('hex string has length 38, want 40 for common.Address')
     expect(err(() => hash('0x' + 'ab'.repeat(31)))).toBe('hex string has length 62, want 64 for common.Hash')
-    expect(err(() => address('0x' + 'zz'.repeat(20)))).toBe('json: cannot unmarshal invalid hex string into Go value of type common.Address')
+    expect(err(() => address('0x' + 'zz'.repeat(20)))).toBe(
+      'json: cannot unmarshal invalid hex string into Go value of type common.Address',
+    )
   })
 
   it('pads storage keys like geth decodeHash', () => {

@@ -39,7 +39,10 @@ async function start(opts: Partial<HttpRpcServerOptions> = {}): Promise<HttpRpcS
 }
 
 /** A raw node:http request (fetch hides some statuses and cannot send an oversized declared length). */
-function request(url: string, opts: http.RequestOptions & { body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; socket: net.Socket }> {
+function request(
+  url: string,
+  opts: http.RequestOptions & { body?: string | Buffer },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, opts, (res) => {
       const socket = res.socket // detached from the response once a keep-alive agent takes it back
@@ -69,7 +72,13 @@ describe('HttpRpcServer', () => {
   })
 
   it('serves POST / with application/json (charset and json-rpc variants too)', async () => {
-    for (const ct of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/json-rpc', 'application/jsonrequest']) {
+    for (const ct of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;charset=UTF-8',
+      'application/json-rpc',
+      'application/jsonrequest',
+    ]) {
       const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': ct }, body: PING })
       expect(res.status).toBe(200)
       expect(res.headers.get('content-type')).toBe('application/json')
@@ -92,7 +101,9 @@ describe('HttpRpcServer', () => {
   })
 
   it('404 for another path, 405 for another method', async () => {
-    expect((await request(server.url + '/foo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })).status).toBe(404)
+    expect(
+      (await request(server.url + '/foo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })).status,
+    ).toBe(404)
     const get = await request(server.url, { method: 'GET' })
     expect(get.status).toBe(405)
     expect(get.headers.allow).toBe('POST, OPTIONS')
@@ -101,29 +112,41 @@ describe('HttpRpcServer', () => {
 
   it('413 from Content-Length without reading the body', async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) } }, (r) => {
-        let body = ''
-        r.on('data', (c) => (body += c))
-        r.on('end', () => {
-          req.destroy() // the body will never be completed: do not leave close() waiting for it
-          resolve({ status: r.statusCode!, body })
-        })
-      })
+      const req = http.request(
+        server.url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) } },
+        (r) => {
+          let body = ''
+          r.on('data', (c) => (body += c))
+          r.on('end', () => {
+            req.destroy() // the body will never be completed: do not leave close() waiting for it
+            resolve({ status: r.statusCode!, body })
+          })
+        },
+      )
       req.on('error', reject)
       req.write('{') // headers only plus one byte: the server must answer before the body arrives
     })
     expect(res.status).toBe(413)
-    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'content length too large (6291456>5242880)' } })
+    expect(JSON.parse(res.body)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'content length too large (6291456>5242880)' },
+    })
   })
 
   it('413 drains the rest of an oversized body: a client still sending reads the answer, no broken pipe', async () => {
     const total = 6 * 1024 * 1024
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(total) } }, (r) => {
-        let body = ''
-        r.on('data', (c) => (body += c))
-        r.on('end', () => resolve({ status: r.statusCode!, body }))
-      })
+      const req = http.request(
+        server.url,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(total) } },
+        (r) => {
+          let body = ''
+          r.on('data', (c) => (body += c))
+          r.on('end', () => resolve({ status: r.statusCode!, body }))
+        },
+      )
       req.on('error', reject)
       const chunk = Buffer.alloc(64 * 1024, 0x20)
       for (let sent = 0; sent < total; sent += chunk.length) req.write(chunk)
@@ -137,14 +160,18 @@ describe('HttpRpcServer', () => {
     const small = await start({ bodyLimit: 1000 })
     try {
       const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(small.url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
-          let body = ''
-          r.on('data', (c) => (body += c))
-          r.on('end', () => {
-            req.destroy() // the chunked body is never ended: do not leave close() waiting for it
-            resolve({ status: r.statusCode!, body })
-          })
-        })
+        const req = http.request(
+          small.url,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (r) => {
+            let body = ''
+            r.on('data', (c) => (body += c))
+            r.on('end', () => {
+              req.destroy() // the chunked body is never ended: do not leave close() waiting for it
+              resolve({ status: r.statusCode!, body })
+            })
+          },
+        )
         req.on('error', reject)
         // The second chunk goes out once the first has been flushed: the limit is crossed mid-stream.
         req.write('['.padEnd(600, ' '), () => req.write(' '.repeat(600)))
@@ -157,25 +184,47 @@ describe('HttpRpcServer', () => {
   })
 
   it('a notification gets 200 with an empty body', async () => {
-    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'test_ping' }) })
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'test_ping' }),
+    })
     expect(res.status).toBe(200)
     expect(await res.text()).toBe('')
   })
 
   it('CORS default policy: any origin, preflight for simple headers only', async () => {
-    const actual = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://dapp.example' }, body: PING })
+    const actual = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://dapp.example' },
+      body: PING,
+    })
     expect(actual.headers.get('access-control-allow-origin')).toBe('*')
     expect(actual.headers.get('vary')).toBe('Origin')
     const noOrigin = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })
     expect(noOrigin.headers.get('access-control-allow-origin')).toBeNull()
 
-    const pre = await request(server.url, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } })
+    const pre = await request(server.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://dapp.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    })
     expect(pre.status).toBe(204)
     expect(pre.headers['access-control-allow-origin']).toBe('*')
     expect(pre.headers['access-control-allow-methods']).toBe('POST')
     expect(pre.headers['access-control-allow-headers']).toBe('content-type')
 
-    const denied = await request(server.url, { method: 'OPTIONS', headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } })
+    const denied = await request(server.url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://dapp.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization',
+      },
+    })
     expect(denied.status).toBe(204)
     expect(denied.headers['access-control-allow-origin']).toBeUndefined()
   })
@@ -183,7 +232,14 @@ describe('HttpRpcServer', () => {
   it('CORS allow-all (enabled-unsafe-cors) allows any header', async () => {
     const open = await start({ cors: 'allow-all' })
     try {
-      const pre = await request(open.url, { method: 'OPTIONS', headers: { origin: 'https://x', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization, x-custom' } })
+      const pre = await request(open.url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://x',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'authorization, x-custom',
+        },
+      })
       expect(pre.headers['access-control-allow-origin']).toBe('*')
       expect(pre.headers['access-control-allow-methods']).toBe('PUT')
       expect(pre.headers['access-control-allow-headers']).toBe('authorization, x-custom')
@@ -255,7 +311,11 @@ describe('HttpRpcServer connections', () => {
     const idleClosed = idle.socket.destroyed ? Promise.resolve() : new Promise((r) => idle.socket.once('close', r))
     const entered = slow.entered
     let answered = false
-    const inflight = request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'test_slow' }) }).then((r) => {
+    const inflight = request(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'test_slow' }),
+    }).then((r) => {
       answered = true
       return r
     })

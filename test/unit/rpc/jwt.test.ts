@@ -27,7 +27,10 @@ describe('jwt', () => {
   it('rejects stale or future iat, wrong secrets, other algorithms and garbage', () => {
     expect(verifyJwt(createJwt(SECRET, NOW - 61), SECRET, NOW)).toMatchObject({ ok: false, reason: 'stale token (iat)' })
     expect(verifyJwt(createJwt(SECRET, NOW + 61), SECRET, NOW)).toMatchObject({ ok: false })
-    expect(verifyJwt(createJwt(parseJwtSecret(`0x${'00'.repeat(32)}`), NOW), SECRET, NOW)).toMatchObject({ ok: false, reason: 'signature mismatch' })
+    expect(verifyJwt(createJwt(parseJwtSecret(`0x${'00'.repeat(32)}`), NOW), SECRET, NOW)).toMatchObject({
+      ok: false,
+      reason: 'signature mismatch',
+    })
     expect(verifyJwt(sign({ alg: 'HS512' }, { iat: NOW }), SECRET, NOW)).toMatchObject({ ok: false })
     expect(verifyJwt(sign({ alg: 'HS256' }, {}), SECRET, NOW)).toMatchObject({ ok: false, reason: 'missing iat claim' })
     expect(verifyJwt('a.b', SECRET, NOW)).toMatchObject({ ok: false, reason: 'malformed token' })

@@ -28,13 +28,24 @@ describe('opcodes in geth’s words', () => {
 
   it('names a failed frame’s error from its final state', () => {
     expect(gethFrameError('invalid opcode', { programCounter: 1, code: new Uint8Array([0x60, 0xfe]) })).toBe('invalid opcode: INVALID')
-    expect(gethFrameError('invalid opcode', { programCounter: 0, code: new Uint8Array([0x0c]) })).toBe('invalid opcode: opcode 0xc not defined')
+    expect(gethFrameError('invalid opcode', { programCounter: 0, code: new Uint8Array([0x0c]) })).toBe(
+      'invalid opcode: opcode 0xc not defined',
+    )
     expect(gethFrameError('stack underflow', { opCode: 0x01, stack: { length: 0 } })).toBe('stack underflow (0 <=> 2)')
     expect(gethFrameError('revert', undefined)).toBe('execution reverted')
     expect(gethFrameError('invalid JUMP', undefined)).toBe('invalid jump destination')
   })
 
   it('maps the opening opcode to geth’s frame type', () => {
-    expect([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff, 0x01].map(frameTypeOf)).toEqual(['CREATE', 'CALL', 'CALLCODE', 'DELEGATECALL', 'CREATE2', 'STATICCALL', 'SELFDESTRUCT', undefined])
+    expect([0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa, 0xff, 0x01].map(frameTypeOf)).toEqual([
+      'CREATE',
+      'CALL',
+      'CALLCODE',
+      'DELEGATECALL',
+      'CREATE2',
+      'STATICCALL',
+      'SELFDESTRUCT',
+      undefined,
+    ])
   })
 })

@@ -32,15 +32,18 @@ describe('prepareTracer', () => {
   it('finds noopTracer, the native tracers, named JS tracers, and runs programs in the JS engine', async () => {
     const js = fakeJs()
     expect(await (await (await prepareTracer(request({ tracer: 'noopTracer' }), js)).next()).result()).toEqual({})
-    for (const name of ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer']) await expect(prepareTracer(request({ tracer: name }), js)).resolves.toBeDefined()
+    for (const name of ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer'])
+      await expect(prepareTracer(request({ tracer: name }), js)).resolves.toBeDefined()
     await (await prepareTracer(request({ tracer: 'opcountTracer' }), js)).next()
     await (await prepareTracer(request({ tracer: '{ my program }' }), js)).next()
     expect(js.built).toEqual(['{ named program }', '{ my program }'])
   })
 
   it('muxTracer composes native, noop and named JS tracers', async () => {
-    const mux = await (await prepareTracer(request({ tracer: 'muxTracer', tracerConfig: { noopTracer: {}, opcountTracer: {} } }), fakeJs())).next()
-    mux.onTxEnd?.({ gasUsed: 1n, output: new Uint8Array(0), error: undefined, reverted: false }, undefined as never)
+    const mux = await (
+      await prepareTracer(request({ tracer: 'muxTracer', tracerConfig: { noopTracer: {}, opcountTracer: {} } }), fakeJs())
+    ).next()
+    await mux.onTxEnd?.({ gasUsed: 1n, output: new Uint8Array(0), error: undefined, reverted: false }, undefined as never)
     expect(await mux.result()).toEqual({ noopTracer: {}, opcountTracer: '{ named program }' })
   })
 

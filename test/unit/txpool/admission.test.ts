@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest'
 import { TxDecodeError } from '../../../src/chain/evm/tx.js'
 import { TxPoolError, TxPoolRejection } from '../../../src/txpool/tx-pool-error.js'
 import { computeIntrinsicGas } from '../../../src/txpool/intrinsic-gas.js'
-import { ADDRS, ETHER, GWEI, KEYS, decode, makePool, rejection, sign1559, sign1559TipAboveCap, sign2930, signLegacy, signUnprotected } from './helpers.js'
+import {
+  ADDRS,
+  ETHER,
+  GWEI,
+  KEYS,
+  decode,
+  makePool,
+  rejection,
+  sign1559,
+  sign1559TipAboveCap,
+  sign2930,
+  signLegacy,
+  signUnprotected,
+} from './helpers.js'
 
 const [K0, K1] = KEYS as [Uint8Array, Uint8Array]
 const CHECKSUM0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -45,7 +58,7 @@ describe('txpool admission', () => {
     expect(pool.has(decode(raw).hash)).toBe(true)
   })
 
-  it('enforces the caller\'s txfee-cap on gas × fee cap (geth checkTxFee), before replay protection', async () => {
+  it("enforces the caller's txfee-cap on gas × fee cap (geth checkTxFee), before replay protection", async () => {
     const { pool } = makePool()
     // 1,000,000 gas × 1,000 gwei = 1 ether.
     const dear = sign1559(K0, { gasLimit: 1_000_000n, feeCap: 1000n * GWEI, tip: GWEI })
@@ -54,8 +67,12 @@ describe('txpool admission', () => {
     expect((err as TxPoolError).reason).toBe(TxPoolRejection.FeeCapExceeded)
     expect((err as Error).message).toBe('tx fee (1.00 ether) exceeds the configured cap (0.50 ether)')
     const legacy = signLegacy(K0, { gasLimit: 100_000n, gasPrice: 30_000n * GWEI })
-    expect(await pool.add(legacy, { txFeeCap: 1 }).catch((e: Error) => e.message)).toBe('tx fee (3.00 ether) exceeds the configured cap (1.00 ether)')
-    expect(await pool.add(signUnprotected(K0), { txFeeCap: 1e-9 }).catch((e: Error) => e.message)).toMatch(/^tx fee \(0\.00 ether\) exceeds the configured cap \(0\.00 ether\)$/)
+    expect(await pool.add(legacy, { txFeeCap: 1 }).catch((e: Error) => e.message)).toBe(
+      'tx fee (3.00 ether) exceeds the configured cap (1.00 ether)',
+    )
+    expect(await pool.add(signUnprotected(K0), { txFeeCap: 1e-9 }).catch((e: Error) => e.message)).toMatch(
+      /^tx fee \(0\.00 ether\) exceeds the configured cap \(0\.00 ether\)$/,
+    )
     // At the cap, with no cap (0), and on the pool's own path (no option) the transaction is accepted.
     await pool.add(dear, { txFeeCap: 1 })
     await pool.add(signLegacy(K0, { nonce: 1n, gasLimit: 100_000n, gasPrice: 30_000n * GWEI }), { txFeeCap: 0 })
@@ -81,7 +98,9 @@ describe('txpool admission', () => {
   })
 
   it('rejects a tip above the fee cap', async () => {
-    expect(await rejection(makePool().pool, sign1559TipAboveCap(K0, 3n * GWEI, 2n * GWEI))).toBe('max priority fee per gas higher than max fee per gas')
+    expect(await rejection(makePool().pool, sign1559TipAboveCap(K0, 3n * GWEI, 2n * GWEI))).toBe(
+      'max priority fee per gas higher than max fee per gas',
+    )
   })
 
   it('computes intrinsic gas (base, create, calldata, access list, init code words) and rejects below it', async () => {
@@ -102,14 +121,20 @@ describe('txpool admission', () => {
     const withList = decode(sign2930(K0, { accessList, gasLimit: 100_000n }))
     const needed = 21000n + 2n * 2400n + 3n * 1900n
     expect(computeIntrinsicGas(withList)).toBe(needed)
-    expect(await rejection(pool, sign2930(K0, { accessList, gasLimit: needed - 1n }))).toBe(`intrinsic gas too low: gas ${needed - 1n}, minimum needed ${needed}`)
+    expect(await rejection(pool, sign2930(K0, { accessList, gasLimit: needed - 1n }))).toBe(
+      `intrinsic gas too low: gas ${needed - 1n}, minimum needed ${needed}`,
+    )
     await pool.add(sign2930(K0, { accessList, gasLimit: needed }))
   })
 
   it('rejects a tip (legacy: gas price) below the minimum gas price, which can change at run time', async () => {
     const { pool } = makePool({ minGasPrice: GWEI })
-    expect(await rejection(pool, sign1559(K0, { tip: GWEI / 2n }))).toBe(`transaction underpriced: gas tip cap ${GWEI / 2n}, minimum needed ${GWEI}`)
-    expect(await rejection(pool, signLegacy(K0, { gasPrice: GWEI - 1n }))).toBe(`transaction underpriced: gas tip cap ${GWEI - 1n}, minimum needed ${GWEI}`)
+    expect(await rejection(pool, sign1559(K0, { tip: GWEI / 2n }))).toBe(
+      `transaction underpriced: gas tip cap ${GWEI / 2n}, minimum needed ${GWEI}`,
+    )
+    expect(await rejection(pool, signLegacy(K0, { gasPrice: GWEI - 1n }))).toBe(
+      `transaction underpriced: gas tip cap ${GWEI - 1n}, minimum needed ${GWEI}`,
+    )
     await pool.add(signLegacy(K0, { gasPrice: GWEI }))
     pool.setMinGasPrice(GWEI / 2n)
     expect(pool.getMinGasPrice()).toBe(GWEI / 2n)
@@ -124,7 +149,12 @@ describe('txpool admission', () => {
     pool.setMinGasPrice(2n * GWEI)
     expect(pool.has(low.hash)).toBe(false)
     // The later nonce cannot run any more: it waits in the queue.
-    expect(pool.queued().get(ADDRS[0]!)?.map((t) => t.hashHex)).toEqual([after.hashHex])
+    expect(
+      pool
+        .queued()
+        .get(ADDRS[0]!)
+        ?.map((t) => t.hashHex),
+    ).toEqual([after.hashHex])
     expect(pool.status()).toEqual({ pending: 1, queued: 1 })
   })
 
@@ -149,7 +179,9 @@ describe('txpool admission', () => {
     const { pool, state } = makePool()
     const cost = 21000n * 2n * GWEI + 5n
     state.set(ADDRS[0]!, 0n, cost - 1n)
-    expect(await rejection(pool, sign1559(K0, { value: 5n }))).toBe(`insufficient funds for gas * price + value: address ${CHECKSUM0} have ${cost - 1n} want ${cost}`)
+    expect(await rejection(pool, sign1559(K0, { value: 5n }))).toBe(
+      `insufficient funds for gas * price + value: address ${CHECKSUM0} have ${cost - 1n} want ${cost}`,
+    )
   })
 
   it('counts the sender pending spending: a second tx the balance cannot also cover is rejected', async () => {
@@ -157,7 +189,9 @@ describe('txpool admission', () => {
     const cost = 21000n * 2n * GWEI
     state.set(ADDRS[0]!, 0n, cost + cost / 2n)
     await pool.add(sign1559(K0, { nonce: 0n }))
-    expect(await rejection(pool, sign1559(K0, { nonce: 1n }))).toBe(`insufficient funds for gas * price + value: address ${CHECKSUM0} have ${cost + cost / 2n} want ${2n * cost}`)
+    expect(await rejection(pool, sign1559(K0, { nonce: 1n }))).toBe(
+      `insufficient funds for gas * price + value: address ${CHECKSUM0} have ${cost + cost / 2n} want ${2n * cost}`,
+    )
     // A replacement is charged only the difference.
     await pool.add(sign1559(K0, { nonce: 0n, tip: 2n * GWEI, feeCap: (22n * GWEI) / 10n }))
   })

@@ -41,7 +41,16 @@ const toBytes = (to: string | null | undefined): Uint8Array | undefined => (to =
 /** An EIP-1559 transaction; fees default to tip 1 gwei, cap 2 gwei. */
 export function sign1559(key: Uint8Array, f: TxFields & { tip?: bigint; feeCap?: bigint } = {}): Uint8Array {
   return createFeeMarket1559Tx(
-    { chainId: CHAIN_ID, nonce: f.nonce ?? 0n, maxPriorityFeePerGas: f.tip ?? GWEI, maxFeePerGas: f.feeCap ?? 2n * GWEI, gasLimit: f.gasLimit ?? 21000n, to: toBytes(f.to), value: f.value ?? 0n, data: f.data },
+    {
+      chainId: CHAIN_ID,
+      nonce: f.nonce ?? 0n,
+      maxPriorityFeePerGas: f.tip ?? GWEI,
+      maxFeePerGas: f.feeCap ?? 2n * GWEI,
+      gasLimit: f.gasLimit ?? 21000n,
+      to: toBytes(f.to),
+      value: f.value ?? 0n,
+      data: f.data,
+    },
     { common, allowUnlimitedInitCodeSize: true },
   )
     .sign(key)
@@ -50,7 +59,17 @@ export function sign1559(key: Uint8Array, f: TxFields & { tip?: bigint; feeCap?:
 
 /** An EIP-155 legacy transaction; gas price defaults to 2 gwei. */
 export function signLegacy(key: Uint8Array, f: TxFields & { gasPrice?: bigint } = {}): Uint8Array {
-  return createLegacyTx({ nonce: f.nonce ?? 0n, gasPrice: f.gasPrice ?? 2n * GWEI, gasLimit: f.gasLimit ?? 21000n, to: toBytes(f.to), value: f.value ?? 0n, data: f.data }, { common })
+  return createLegacyTx(
+    {
+      nonce: f.nonce ?? 0n,
+      gasPrice: f.gasPrice ?? 2n * GWEI,
+      gasLimit: f.gasLimit ?? 21000n,
+      to: toBytes(f.to),
+      value: f.value ?? 0n,
+      data: f.data,
+    },
+    { common },
+  )
     .sign(key)
     .serialize()
 }
@@ -58,15 +77,30 @@ export function signLegacy(key: Uint8Array, f: TxFields & { gasPrice?: bigint } 
 /** A pre-EIP-155 legacy transaction (signed under Homestead rules: no chain id in v). */
 export function signUnprotected(key: Uint8Array, f: TxFields & { gasPrice?: bigint } = {}): Uint8Array {
   const homestead = createCustomCommon({ chainId: Number(CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Homestead })
-  return createLegacyTx({ nonce: f.nonce ?? 0n, gasPrice: f.gasPrice ?? 2n * GWEI, gasLimit: f.gasLimit ?? 21000n, to: toBytes(f.to), value: f.value ?? 0n }, { common: homestead })
+  return createLegacyTx(
+    { nonce: f.nonce ?? 0n, gasPrice: f.gasPrice ?? 2n * GWEI, gasLimit: f.gasLimit ?? 21000n, to: toBytes(f.to), value: f.value ?? 0n },
+    { common: homestead },
+  )
     .sign(key)
     .serialize()
 }
 
 /** An EIP-2930 transaction with an access list. */
-export function sign2930(key: Uint8Array, f: TxFields & { gasPrice?: bigint; accessList?: { address: string; storageKeys: string[] }[] } = {}): Uint8Array {
+export function sign2930(
+  key: Uint8Array,
+  f: TxFields & { gasPrice?: bigint; accessList?: { address: string; storageKeys: string[] }[] } = {},
+): Uint8Array {
   return createAccessList2930Tx(
-    { chainId: CHAIN_ID, nonce: f.nonce ?? 0n, gasPrice: f.gasPrice ?? 2n * GWEI, gasLimit: f.gasLimit ?? 21000n, to: toBytes(f.to), value: f.value ?? 0n, data: f.data, accessList: (f.accessList ?? []).map((e) => [hexToBytes(e.address), e.storageKeys.map(hexToBytes)] as [Uint8Array, Uint8Array[]]) },
+    {
+      chainId: CHAIN_ID,
+      nonce: f.nonce ?? 0n,
+      gasPrice: f.gasPrice ?? 2n * GWEI,
+      gasLimit: f.gasLimit ?? 21000n,
+      to: toBytes(f.to),
+      value: f.value ?? 0n,
+      data: f.data,
+      accessList: (f.accessList ?? []).map((e) => [hexToBytes(e.address), e.storageKeys.map(hexToBytes)] as [Uint8Array, Uint8Array[]]),
+    },
     { common },
   )
     .sign(key)
@@ -78,15 +112,31 @@ export function sign2930(key: Uint8Array, f: TxFields & { gasPrice?: bigint; acc
  * and signed by hand (EIP-1559 signing hash: keccak(0x02 ‖ rlp(fields))).
  */
 export function sign1559TipAboveCap(key: Uint8Array, tip: bigint, feeCap: bigint): Uint8Array {
-  const fields = [bigintToBytes(CHAIN_ID), new Uint8Array(), bigintToBytes(tip), bigintToBytes(feeCap), bigintToBytes(21000n), hexToBytes(RECIPIENT), new Uint8Array(), new Uint8Array(), []]
+  const fields = [
+    bigintToBytes(CHAIN_ID),
+    new Uint8Array(),
+    bigintToBytes(tip),
+    bigintToBytes(feeCap),
+    bigintToBytes(21000n),
+    hexToBytes(RECIPIENT),
+    new Uint8Array(),
+    new Uint8Array(),
+    [],
+  ]
   const { r, s, recovery } = signHash(keccak256(concatBytes(new Uint8Array([2]), RLP.encode(fields))), key)
   const strip = (b: Uint8Array): Uint8Array => b.subarray(b.findIndex((x) => x !== 0))
-  return concatBytes(new Uint8Array([2]), RLP.encode([...fields, recovery === 0 ? new Uint8Array() : new Uint8Array([1]), strip(r), strip(s)]))
+  return concatBytes(
+    new Uint8Array([2]),
+    RLP.encode([...fields, recovery === 0 ? new Uint8Array() : new Uint8Array([1]), strip(r), strip(s)]),
+  )
 }
 
 /** Many EIP-1559 transactions quickly: signed through crypto/ (native libsecp256k1 when present). */
 export function sign1559Fast(key: Uint8Array, nonce: bigint, tip = GWEI, feeCap = 2n * GWEI): Uint8Array {
-  const tx = createFeeMarket1559Tx({ chainId: CHAIN_ID, nonce, maxPriorityFeePerGas: tip, maxFeePerGas: feeCap, gasLimit: 21000n, to: RECIPIENT }, { common })
+  const tx = createFeeMarket1559Tx(
+    { chainId: CHAIN_ID, nonce, maxPriorityFeePerGas: tip, maxFeePerGas: feeCap, gasLimit: 21000n, to: RECIPIENT },
+    { common },
+  )
   const { r, s, recovery } = signHash(tx.getHashedMessageToSign(), key)
   return tx.addSignature(BigInt(recovery), r, s).serialize()
 }
@@ -123,7 +173,13 @@ export function makePool(options: Partial<TxPoolOptions> = {}, decodeFn: (raw: U
   const state = new FakeState()
   for (const a of ADDRS) state.set(a, 0n, 1000n * ETHER)
   const fees = { baseFee: 0n }
-  const pool = new TxPool({ decode: decodeFn, state, nextBaseFee: () => fees.baseFee, options: { ...defaultTxPoolOptions, ...options }, logger: silentLogger })
+  const pool = new TxPool({
+    decode: decodeFn,
+    state,
+    nextBaseFee: () => fees.baseFee,
+    options: { ...defaultTxPoolOptions, ...options },
+    logger: silentLogger,
+  })
   return { pool, state, fees }
 }
 

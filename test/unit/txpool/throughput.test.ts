@@ -90,7 +90,12 @@ describe('txpool throughput', () => {
     const { pool, state } = makePool({}, (raw) => decoded.get(raw)!)
     for (const key of keys) state.set(bytesToHex(privateKeyToAddress(key)), 0n, 1000n * ETHER)
     // reversed: the highest nonces arrive first and wait in the queue until the gaps fill
-    const results = await Promise.allSettled([...raws].reverse().slice(0, 600).map((raw) => pool.add(raw)))
+    const results = await Promise.allSettled(
+      [...raws]
+        .reverse()
+        .slice(0, 600)
+        .map((raw) => pool.add(raw)),
+    )
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true)
     expect(pool.status()).toEqual({ pending: 0, queued: 600 })
     await Promise.all(raws.slice(0, 4400).map((raw) => pool.add(raw)))

@@ -57,11 +57,15 @@ describe('txpool transitions', () => {
     const { pool } = makePool()
     const original = await pool.add(sign1559(K0, { tip: 10n * GWEI, feeCap: 100n * GWEI }))
     // 9% more on both
-    expect(await rejection(pool, sign1559(K0, { tip: 10n * GWEI + 9n * (GWEI / 10n), feeCap: 109n * GWEI }))).toBe('replacement transaction underpriced')
+    expect(await rejection(pool, sign1559(K0, { tip: 10n * GWEI + 9n * (GWEI / 10n), feeCap: 109n * GWEI }))).toBe(
+      'replacement transaction underpriced',
+    )
     // 10% more on the fee cap but not on the tip
     expect(await rejection(pool, sign1559(K0, { tip: 10n * GWEI + 1n, feeCap: 200n * GWEI }))).toBe('replacement transaction underpriced')
     // the same prices (a different tx: another value)
-    expect(await rejection(pool, sign1559(K0, { tip: 10n * GWEI, feeCap: 100n * GWEI, value: 1n }))).toBe('replacement transaction underpriced')
+    expect(await rejection(pool, sign1559(K0, { tip: 10n * GWEI, feeCap: 100n * GWEI, value: 1n }))).toBe(
+      'replacement transaction underpriced',
+    )
     const replacement = await pool.add(sign1559(K0, { tip: 11n * GWEI, feeCap: 110n * GWEI }))
     expect(pool.has(original.hash)).toBe(false)
     expect(pool.get(replacement.hashHex)).toBe(replacement)
@@ -75,7 +79,9 @@ describe('txpool transitions', () => {
     expect(await rejection(pool, signLegacy(K0, { gasPrice: 10n * GWEI + GWEI - 1n }))).toBe('replacement transaction underpriced')
     await pool.add(signLegacy(K0, { gasPrice: 11n * GWEI }))
     await pool.add(sign1559(K0, { nonce: 5n, tip: GWEI, feeCap: 2n * GWEI }))
-    expect(await rejection(pool, sign1559(K0, { nonce: 5n, tip: GWEI + 1n, feeCap: 2n * GWEI + 1n }))).toBe('replacement transaction underpriced')
+    expect(await rejection(pool, sign1559(K0, { nonce: 5n, tip: GWEI + 1n, feeCap: 2n * GWEI + 1n }))).toBe(
+      'replacement transaction underpriced',
+    )
     const queued = await pool.add(sign1559(K0, { nonce: 5n, tip: (11n * GWEI) / 10n, feeCap: (22n * GWEI) / 10n }))
     expect(pool.queued().get(A0)).toEqual([queued])
     expect(pool.status()).toEqual({ pending: 1, queued: 1 })

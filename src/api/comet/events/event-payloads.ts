@@ -11,7 +11,17 @@ import type { ExecTxResult } from '../../../chain/comet/types.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import { bytesToBase64, bytesToUpperHex } from '../../../primitives/hex.js'
 import { encodeConsensusParamUpdates, encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from '../json-abci.js'
-import { encodeBlock, encodeBlockId, encodeBytes, encodeEvidence, encodeHeader, encodeHexBytes, encodeInt64, encodeValidator, encodeVote } from '../json.js'
+import {
+  encodeBlock,
+  encodeBlockId,
+  encodeBytes,
+  encodeEvidence,
+  encodeHeader,
+  encodeHexBytes,
+  encodeInt64,
+  encodeValidator,
+  encodeVote,
+} from '../json.js'
 import type { Json, JsonObject } from '../wire-json.js'
 
 /** Every event name a subscription can name with `tm.event`. */
@@ -132,13 +142,25 @@ function encodeEventValue<K extends ConsensusEventName>(name: K, payload: Consen
     }
     case 'Tx': {
       const t = p as ConsensusEvents['Tx']
-      return { TxResult: { height: encodeInt64(t.height), index: t.index === 0 ? undefined : t.index, tx: bytesToBase64(t.tx), result: encodeExecTxResult(t.result) } }
+      return {
+        TxResult: {
+          height: encodeInt64(t.height),
+          index: t.index === 0 ? undefined : t.index,
+          tx: bytesToBase64(t.tx),
+          result: encodeExecTxResult(t.result),
+        },
+      }
     }
     case 'ValidatorSetUpdates':
       return { validator_updates: (p as ConsensusEvents['ValidatorSetUpdates']).validatorUpdates.map(encodeValidator) }
     case 'NewRound': {
       const r = p as ConsensusEvents['NewRound']
-      return { height: encodeInt64(r.height), round: r.round, step: r.step, proposer: { address: encodeHexBytes(r.proposer.address), index: r.proposer.index } }
+      return {
+        height: encodeInt64(r.height),
+        round: r.round,
+        step: r.step,
+        proposer: { address: encodeHexBytes(r.proposer.address), index: r.proposer.index },
+      }
     }
     case 'CompleteProposal': {
       const r = p as ConsensusEvents['CompleteProposal']

@@ -57,7 +57,7 @@ export function matchCondition(c: QueryCondition, events: EventMap): boolean {
     return false
   }
   const values = events.get(c.tag)
-  return values !== undefined && values.some((v) => matchValue(c, v))
+  return values?.some((v) => matchValue(c, v)) === true
 }
 
 /** Whether an attribute value satisfies the condition. */

@@ -24,7 +24,8 @@ const WORD_RE = /^[^\s']+/
 
 /** Parses a query; throws QueryParseError with the offset of the first fault. */
 export function parseQuery(source: string): Query {
-  if (Buffer.byteLength(source, 'utf8') > MAX_QUERY_BYTES) throw new QueryParseError(MAX_QUERY_BYTES, `query is longer than ${MAX_QUERY_BYTES} bytes`)
+  if (Buffer.byteLength(source, 'utf8') > MAX_QUERY_BYTES)
+    throw new QueryParseError(MAX_QUERY_BYTES, `query is longer than ${MAX_QUERY_BYTES} bytes`)
   const p = new Parser(source)
   const conditions: QueryCondition[] = [p.condition()]
   for (;;) {
@@ -78,7 +79,8 @@ class Parser {
     const at = this.pos
     const value = this.value()
     if (op === QueryOp.Contains && value.kind !== 'string') this.fail(`CONTAINS needs a string operand, found ${value.kind}`, at)
-    if (op !== QueryOp.Eq && op !== QueryOp.Contains && value.kind === 'string') this.fail(`operator ${op} needs a number, DATE or TIME operand, found a string`, at)
+    if (op !== QueryOp.Eq && op !== QueryOp.Contains && value.kind === 'string')
+      this.fail(`operator ${op} needs a number, DATE or TIME operand, found a string`, at)
     return { tag, op, value }
   }
 

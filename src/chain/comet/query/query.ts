@@ -78,7 +78,9 @@ export function formatQueryValue(v: QueryValue): string {
 
 /** The normalised text of a query (single spaces): subscriptions are keyed by it, as CometBFT keys by `query.String()`. */
 export function formatQuery(q: Pick<Query, 'conditions'>): string {
-  return q.conditions.map((c) => (c.value === undefined ? `${c.tag} ${c.op}` : `${c.tag} ${c.op} ${formatQueryValue(c.value)}`)).join(' AND ')
+  return q.conditions
+    .map((c) => (c.value === undefined ? `${c.tag} ${c.op}` : `${c.tag} ${c.op} ${formatQueryValue(c.value)}`))
+    .join(' AND ')
 }
 
 /** The event type of a composite key (`ethereum_tx` of `ethereum_tx.ethereumTxHash`). */

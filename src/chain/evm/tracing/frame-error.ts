@@ -24,7 +24,11 @@ export function gethFrameError(ethereumjsError: string, runState: FinalRunState 
       const op = pc !== undefined && runState.code && pc < runState.code.length ? runState.code[pc]! : runState.opCode
       if (op !== undefined) return `invalid opcode: ${gethOpName(op)}`
     }
-    if ((ethereumjsError === 'stack underflow' || ethereumjsError === 'stack overflow') && runState.opCode !== undefined && runState.stack) {
+    if (
+      (ethereumjsError === 'stack underflow' || ethereumjsError === 'stack overflow') &&
+      runState.opCode !== undefined &&
+      runState.stack
+    ) {
       const text = stackErrorText(runState.opCode, runState.stack.length)
       if (text !== undefined) return text
     }

@@ -27,7 +27,14 @@ import { bigintToBytes } from '../../../primitives/hex.js'
 import { gethFrameError, isOpcodeFault, type FinalRunState } from './frame-error.js'
 import type { FrameType, OpcodeStep, TraceStateReader, Tracer } from './hooks.js'
 import { STACK_LIMIT, frameTypeOf, gethOpName, isCallOpcode } from './opcodes.js'
-import { installOpcodeHooks, installOpcodeProbes, wordToAddress, type OpcodeProbe, type OpcodeStepProbe, type ProbedRunState } from './opcode-probes.js'
+import {
+  installOpcodeHooks,
+  installOpcodeProbes,
+  wordToAddress,
+  type OpcodeProbe,
+  type OpcodeStepProbe,
+  type ProbedRunState,
+} from './opcode-probes.js'
 import { EventLoopYield } from './event-loop-yield.js'
 import { createStateReader } from './state-reader.js'
 import type { TraceDeadline } from './trace-deadline.js'
@@ -74,7 +81,10 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
   private readonly onBeforeMessage = (message: Message, resolve?: Resolve): void => resolve?.(this.enter(message))
   private readonly onAfterMessage = (result: EVMResult, resolve?: Resolve): void => resolve?.(this.exit(result))
 
-  constructor(private readonly evm: EVM, private readonly sm: StateManagerInterface) {
+  constructor(
+    private readonly evm: EVM,
+    private readonly sm: StateManagerInterface,
+  ) {
     this.reader = createStateReader(sm)
     installOpcodeProbes(evm, this, async (address: Address) => (await sm.getAccount(address))?.balance ?? 0n)
   }
@@ -127,7 +137,10 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
     else if (type === 'DELEGATECALL') [from, to] = [message.to.bytes, message.codeAddress.bytes]
     else if (type === 'CALLCODE') to = message.codeAddress.bytes
     else to = message.to.bytes
-    await this.tracer!.onEnter!({ type, depth: message.depth, from, to, input: message.data, gas: message.gasLimit, value: message.value }, this.reader)
+    await this.tracer!.onEnter!(
+      { type, depth: message.depth, from, to, input: message.data, gas: message.gasLimit, value: message.value },
+      this.reader,
+    )
   }
 
   /** The address a creation message will deploy to (ethereumjs `_generateAddress`: the nonce is already bumped). */
@@ -145,9 +158,13 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
     const err = exec.exceptionError
     const error = err ? gethFrameError(err.error, exec.runState as FinalRunState | undefined) : undefined
     const tracer = this.tracer!
-    if (err && error !== undefined && frame.lastStep && tracer.onFault && isOpcodeFault(err.error)) await tracer.onFault(frame.lastStep, error, this.reader)
+    if (err && error !== undefined && frame.lastStep && tracer.onFault && isOpcodeFault(err.error))
+      await tracer.onFault(frame.lastStep, error, this.reader)
     if (tracer.onExit) {
-      await tracer.onExit({ depth: frame.depth, output: exec.returnValue, gasUsed: exec.executionGasUsed, error, reverted: err?.error === 'revert' }, this.reader)
+      await tracer.onExit(
+        { depth: frame.depth, output: exec.returnValue, gasUsed: exec.executionGasUsed, error, reverted: err?.error === 'revert' },
+        this.reader,
+      )
     }
   }
 
@@ -238,7 +255,10 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
   async onSelfdestruct(contract: Uint8Array, beneficiary: Uint8Array, balance: bigint): Promise<void> {
     const tracer = this.tracer!
     const depth = (this.frames.at(-1)?.depth ?? 0) + 1
-    await tracer.onEnter?.({ type: 'SELFDESTRUCT', depth, from: contract, to: beneficiary, input: EMPTY, gas: 0n, value: balance }, this.reader)
+    await tracer.onEnter?.(
+      { type: 'SELFDESTRUCT', depth, from: contract, to: beneficiary, input: EMPTY, gas: 0n, value: balance },
+      this.reader,
+    )
     await tracer.onExit?.({ depth, output: EMPTY, gasUsed: 0n, error: undefined, reverted: false }, this.reader)
   }
 }

@@ -41,7 +41,13 @@ export interface StructLoggerOptions {
   limit: number
 }
 
-export const defaultStructLoggerOptions: StructLoggerOptions = { enableMemory: false, disableStack: false, disableStorage: false, enableReturnData: false, limit: 0 }
+export const defaultStructLoggerOptions: StructLoggerOptions = {
+  enableMemory: false,
+  disableStack: false,
+  disableStorage: false,
+  enableReturnData: false,
+  limit: 0,
+}
 
 /** One structLogs entry in geth's field order. */
 export interface StructLogJson {
@@ -175,7 +181,12 @@ function memoryWords(memory: Uint8Array): string[] {
   const words: string[] = []
   for (let i = 0; i < memory.length; i += WORD) {
     const end = Math.min(i + WORD, memory.length)
-    words.push('0x' + Buffer.from(memory.buffer, memory.byteOffset + i, end - i).toString('hex').padEnd(2 * WORD, '0'))
+    words.push(
+      '0x' +
+        Buffer.from(memory.buffer, memory.byteOffset + i, end - i)
+          .toString('hex')
+          .padEnd(2 * WORD, '0'),
+    )
   }
   return words
 }

@@ -43,13 +43,28 @@ function overriddenEnv(env: BlockEnv, o: BlockOverrides | undefined): BlockEnv &
 
 function createCallBlock(env: BlockEnv & { mixHash: Uint8Array }, baseFee: bigint, common: Common): Block {
   return createBlock(
-    { header: { number: BigInt(env.height), timestamp: BigInt(env.timestamp), gasLimit: env.gasLimit, baseFeePerGas: baseFee, coinbase: new Address(env.coinbase), mixHash: env.mixHash } },
+    {
+      header: {
+        number: BigInt(env.height),
+        timestamp: BigInt(env.timestamp),
+        gasLimit: env.gasLimit,
+        baseFeePerGas: baseFee,
+        coinbase: new Address(env.coinbase),
+        mixHash: env.mixHash,
+      },
+    },
     { common },
   )
 }
 
 /** Applies the state overrides to `copy` and builds the transaction to trace; throws geth's errors. */
-export async function prepareTracedCall(copy: TraceCopy, at: StateAt, req: TraceCallRequest, gasCap: bigint, common: Common): Promise<TracedTx> {
+export async function prepareTracedCall(
+  copy: TraceCopy,
+  at: StateAt,
+  req: TraceCallRequest,
+  gasCap: bigint,
+  common: Common,
+): Promise<TracedTx> {
   const env = overriddenEnv(at.env, req.blockOverrides)
   const sm = copy.vm.stateManager
   await applyStateOverrides(sm as Parameters<typeof applyStateOverrides>[0], req.stateOverrides)
@@ -63,7 +78,8 @@ export async function prepareTracedCall(copy: TraceCopy, at: StateAt, req: Trace
   const value = args.value ?? 0n
   const want = gas * fees.feeCap + value
   const have = (await sm.getAccount(new Address(from)))?.balance ?? 0n
-  if (have < want) throw new TracingFailedError(`insufficient funds for gas * price + value: address ${toChecksumAddress(from)} have ${have} want ${want}`)
+  if (have < want)
+    throw new TracingFailedError(`insufficient funds for gas * price + value: address ${toChecksumAddress(from)} have ${have} want ${want}`)
   const baseFee = fees.gasPrice === 0n ? 0n : env.baseFee
   return {
     tx: buildTx(args, data, fees, gas, new Address(from), common),

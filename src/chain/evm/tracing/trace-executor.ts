@@ -190,7 +190,9 @@ export async function traceTx(copy: TraceCopy, traced: TracedTx, source: TracerS
   let result: RunTxResult
   try {
     await tracer.onTxStart?.(traced.info, reader)
-    result = await copy.adapter.run(tracer, deadline, () => runTx(copy.vm, { ...traced.runOpts, tx: traced.tx, block: traced.block, blockGasUsed: copy.gasUsed }))
+    result = await copy.adapter.run(tracer, deadline, () =>
+      runTx(copy.vm, { ...traced.runOpts, tx: traced.tx, block: traced.block, blockGasUsed: copy.gasUsed }),
+    )
     copy.gasUsed += result.totalGasSpent
     await tracer.onTxEnd?.(txEndOf(result), reader)
   } catch (err) {

@@ -52,7 +52,8 @@ function registryFor(req: TracerRequest, js: JsTracerEngine | undefined): Record
   const registry: Record<string, TracerFactory> = { noopTracer: createNoopTracer }
   for (const [name, factory] of Object.entries(nativeTracers)) if (name !== 'muxTracer') registry[name] = factory
   if (js) {
-    for (const [name, code] of Object.entries(js.namedJsTracers)) registry[name] = (opts) => js.createJsTracer(code, { ...opts, timeoutMs: req.timeoutMs })
+    for (const [name, code] of Object.entries(js.namedJsTracers))
+      registry[name] = (opts) => js.createJsTracer(code, { ...opts, timeoutMs: req.timeoutMs })
   }
   registry.muxTracer = createMuxTracer(registry)
   return registry

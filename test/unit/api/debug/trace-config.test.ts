@@ -20,7 +20,19 @@ describe('TraceConfig codec', () => {
   })
 
   it('reads every field; an empty tracer is the struct logger; reexec and debug are accepted and ignored', () => {
-    const req = traceConfig({ tracer: 'callTracer', tracerConfig: { withLog: true }, timeout: '1m30s', reexec: 128, debug: true, enableMemory: true, disableStack: true, disableStorage: true, enableReturnData: true, limit: 7, unknown: 1 })
+    const req = traceConfig({
+      tracer: 'callTracer',
+      tracerConfig: { withLog: true },
+      timeout: '1m30s',
+      reexec: 128,
+      debug: true,
+      enableMemory: true,
+      disableStack: true,
+      disableStorage: true,
+      enableReturnData: true,
+      limit: 7,
+      unknown: 1,
+    })
     expect(req).toEqual({
       tracer: 'callTracer',
       tracerConfig: { withLog: true },
@@ -35,8 +47,12 @@ describe('TraceConfig codec', () => {
   it('words errors as Go’s decoder and time.ParseDuration', () => {
     expect(() => traceConfig('x')).toThrow('json: cannot unmarshal string into Go value of type tracers.TraceConfig')
     expect(() => traceConfig({ limit: '5' })).toThrow('json: cannot unmarshal string into Go struct field TraceConfig.limit of type int')
-    expect(() => traceConfig({ limit: 1.5 })).toThrow('json: cannot unmarshal number 1.5 into Go struct field TraceConfig.limit of type int')
-    expect(() => traceConfig({ disableStack: 'yes' })).toThrow('json: cannot unmarshal string into Go struct field TraceConfig.disableStack of type bool')
+    expect(() => traceConfig({ limit: 1.5 })).toThrow(
+      'json: cannot unmarshal number 1.5 into Go struct field TraceConfig.limit of type int',
+    )
+    expect(() => traceConfig({ disableStack: 'yes' })).toThrow(
+      'json: cannot unmarshal string into Go struct field TraceConfig.disableStack of type bool',
+    )
     expect(() => traceConfig({ tracer: 5 })).toThrow('json: cannot unmarshal number into Go struct field TraceConfig.tracer of type string')
     expect(() => traceConfig({ timeout: 'soon' })).toThrow('time: invalid duration "soon"')
     expect(() => traceConfig({ timeout: '5x' })).toThrow('time: unknown unit "x" in duration "5x"')
@@ -49,7 +65,15 @@ describe('TraceCallConfig codec and overrides', () => {
     const { overrides, request } = traceCallConfig({
       tracer: 'callTracer',
       stateOverrides: { [ADDRESS]: { balance: '0x10', nonce: '0x2', code: '0x6000', stateDiff: { [SLOT]: VALUE } } },
-      blockOverrides: { number: '0x10', time: '0x20', gasLimit: '0x30', feeRecipient: ADDRESS, baseFeePerGas: '0x7', prevRandao: VALUE, difficulty: '0x1' },
+      blockOverrides: {
+        number: '0x10',
+        time: '0x20',
+        gasLimit: '0x30',
+        feeRecipient: ADDRESS,
+        baseFeePerGas: '0x7',
+        prevRandao: VALUE,
+        difficulty: '0x1',
+      },
       txIndex: '0x1',
     })
     expect(request.tracer).toBe('callTracer')
@@ -60,7 +84,14 @@ describe('TraceCallConfig codec and overrides', () => {
     expect(o!.account.stateDiff!.map((e) => [bytesToHex(e.slot), bytesToHex(e.value)])).toEqual([[SLOT, VALUE]])
     expect(o!.account.state).toBeUndefined()
     const b = overrides.blockOverrides!
-    expect([b.number, b.time, b.gasLimit, b.baseFee, bytesToHex(b.coinbase!), bytesToHex(b.random!)]).toEqual([16n, 32n, 48n, 7n, ADDRESS, VALUE])
+    expect([b.number, b.time, b.gasLimit, b.baseFee, bytesToHex(b.coinbase!), bytesToHex(b.random!)]).toEqual([
+      16n,
+      32n,
+      48n,
+      7n,
+      ADDRESS,
+      VALUE,
+    ])
   })
 
   it('accepts geth’s older block override names', () => {
@@ -70,9 +101,13 @@ describe('TraceCallConfig codec and overrides', () => {
 
   it('refuses malformed overrides with Go’s wording', () => {
     expect(() => stateOverrides({ '0x12': {} })).toThrow('hex string has length 2, want 40 for common.Address')
-    expect(() => stateOverrides({ [ADDRESS]: { balance: 16 } })).toThrow('json: cannot unmarshal non-string into Go struct field OverrideAccount.balance of type *hexutil.Big')
+    expect(() => stateOverrides({ [ADDRESS]: { balance: 16 } })).toThrow(
+      'json: cannot unmarshal non-string into Go struct field OverrideAccount.balance of type *hexutil.Big',
+    )
     expect(() => stateOverrides({ [ADDRESS]: { state: { '0x01': VALUE } } })).toThrow('hex string has length 2, want 64 for common.Hash')
     expect(() => stateOverrides({ [ADDRESS]: { movePrecompileToAddress: ADDRESS } })).toThrow('movePrecompileToAddress is not supported')
-    expect(() => blockOverrides({ time: '12' })).toThrow('json: cannot unmarshal hex string without 0x prefix into Go struct field BlockOverrides.time of type hexutil.Uint64')
+    expect(() => blockOverrides({ time: '12' })).toThrow(
+      'json: cannot unmarshal hex string without 0x prefix into Go struct field BlockOverrides.time of type hexutil.Uint64',
+    )
   })
 })

@@ -48,8 +48,21 @@ export class FakeState implements TraceStateReader {
 
 /** geth's names for the opcodes the tests use. */
 export const OP = {
-  STOP: 0x00, ADD: 0x01, MSTORE: 0x52, SLOAD: 0x54, SSTORE: 0x55, JUMPDEST: 0x5b, PUSH0: 0x5f, PUSH1: 0x60, PUSH2: 0x61,
-  DUP1: 0x80, CALL: 0xf1, RETURN: 0xf3, DELEGATECALL: 0xf4, REVERT: 0xfd, INVALID: 0xfe,
+  STOP: 0x00,
+  ADD: 0x01,
+  MSTORE: 0x52,
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  JUMPDEST: 0x5b,
+  PUSH0: 0x5f,
+  PUSH1: 0x60,
+  PUSH2: 0x61,
+  DUP1: 0x80,
+  CALL: 0xf1,
+  RETURN: 0xf3,
+  DELEGATECALL: 0xf4,
+  REVERT: 0xfd,
+  INVALID: 0xfe,
 } as const
 const NAMES = new Map<number, string>(Object.entries(OP).map(([name, code]) => [code, name]))
 
@@ -100,7 +113,18 @@ function isFrame(x: FakeStep | FakeFrame): x is FakeFrame {
 }
 
 async function playFrame(tracer: Tracer, frame: FakeFrame, depth: number, state: TraceStateReader): Promise<void> {
-  await tracer.onEnter?.({ type: frame.type, depth, from: frame.from, to: frame.to, input: frame.input ?? new Uint8Array(0), gas: frame.gas ?? 50_000n, value: frame.value ?? 0n }, state)
+  await tracer.onEnter?.(
+    {
+      type: frame.type,
+      depth,
+      from: frame.from,
+      to: frame.to,
+      input: frame.input ?? new Uint8Array(0),
+      gas: frame.gas ?? 50_000n,
+      value: frame.value ?? 0n,
+    },
+    state,
+  )
   let pc = 0
   let gas = frame.gas ?? 50_000n
   for (const item of frame.body) {
@@ -109,23 +133,52 @@ async function playFrame(tracer: Tracer, frame: FakeFrame, depth: number, state:
       continue
     }
     const step: OpcodeStep = {
-      pc, op: item.op, opName: NAMES.get(item.op) ?? `opcode ${item.op}`, gas: item.gas ?? gas, cost: item.cost ?? 3n, depth,
-      stack: item.stack ?? [], memory: item.memory ?? new Uint8Array(0), returnData: new Uint8Array(0), refund: 0n,
-      contract: frame.to, codeAddress: frame.to, caller: frame.from, callValue: frame.value ?? 0n, input: frame.input ?? new Uint8Array(0),
+      pc,
+      op: item.op,
+      opName: NAMES.get(item.op) ?? `opcode ${item.op}`,
+      gas: item.gas ?? gas,
+      cost: item.cost ?? 3n,
+      depth,
+      stack: item.stack ?? [],
+      memory: item.memory ?? new Uint8Array(0),
+      returnData: new Uint8Array(0),
+      refund: 0n,
+      contract: frame.to,
+      codeAddress: frame.to,
+      caller: frame.from,
+      callValue: frame.value ?? 0n,
+      input: frame.input ?? new Uint8Array(0),
     }
     await tracer.onOpcode?.(step, state)
     if (item.fault !== undefined) await tracer.onFault?.(step, item.fault, state)
     pc += item.op >= OP.PUSH1 && item.op <= 0x7f ? item.op - OP.PUSH1 + 2 : 1
     gas -= step.cost
   }
-  await tracer.onExit?.({ depth, output: frame.output ?? new Uint8Array(0), gasUsed: frame.gasUsed ?? 1_000n, error: frame.error, reverted: frame.error === 'execution reverted' }, state)
+  await tracer.onExit?.(
+    {
+      depth,
+      output: frame.output ?? new Uint8Array(0),
+      gasUsed: frame.gasUsed ?? 1_000n,
+      error: frame.error,
+      reverted: frame.error === 'execution reverted',
+    },
+    state,
+  )
 }
 
 /** Plays one transaction whose top frame is `top` and returns `tracer.result()`. */
-export async function runTx(tracer: Tracer, top: FakeFrame, state: TraceStateReader = new FakeState(), tx: TxStartInfo = txInfo()): Promise<unknown> {
+export async function runTx(
+  tracer: Tracer,
+  top: FakeFrame,
+  state: TraceStateReader = new FakeState(),
+  tx: TxStartInfo = txInfo(),
+): Promise<unknown> {
   await tracer.onTxStart?.(tx, state)
   await playFrame(tracer, top, 0, state)
-  await tracer.onTxEnd?.({ gasUsed: 42_000n, output: top.output ?? new Uint8Array(0), error: top.error, reverted: top.error === 'execution reverted' }, state)
+  await tracer.onTxEnd?.(
+    { gasUsed: 42_000n, output: top.output ?? new Uint8Array(0), error: top.error, reverted: top.error === 'execution reverted' },
+    state,
+  )
   return tracer.result()
 }
 

@@ -9,8 +9,21 @@ import type { OpcodeStep, Tracer } from '../../../../src/chain/evm/tracing/hooks
 import { FakeState, OP, addr, runTx, simpleFrame, txInfo } from './fake-trace.js'
 
 const opcodeStep = (): OpcodeStep => ({
-  pc: 0, op: OP.ADD, opName: 'ADD', gas: 100n, cost: 3n, depth: 0, stack: [], memory: new Uint8Array(0), returnData: new Uint8Array(0),
-  refund: 0n, contract: addr(2), codeAddress: addr(2), caller: addr(1), callValue: 0n, input: new Uint8Array(0),
+  pc: 0,
+  op: OP.ADD,
+  opName: 'ADD',
+  gas: 100n,
+  cost: 3n,
+  depth: 0,
+  stack: [],
+  memory: new Uint8Array(0),
+  returnData: new Uint8Array(0),
+  refund: 0n,
+  contract: addr(2),
+  codeAddress: addr(2),
+  caller: addr(1),
+  callValue: 0n,
+  input: new Uint8Array(0),
 })
 
 const COUNTER = `{ n: 0, step: function () { this.n++ }, fault: function () {}, result: function () { return this.n } }`
@@ -39,12 +52,18 @@ describe('hostile JS tracers', () => {
   })
 
   it('fails with the JS error when step() throws, as geth words it', async () => {
-    await expectTraceError(stepping('null.foo'), /^TypeError: cannot read property 'foo' of null at step \(tracer\.js:1:\d+\)    in server-side tracer function 'step'$/)
-    await expectTraceError(stepping('throw "plain"'), /^plain    in server-side tracer function 'step'$/)
+    await expectTraceError(
+      stepping('null.foo'),
+      /^TypeError: cannot read property 'foo' of null at step \(tracer\.js:1:\d+\) {4}in server-side tracer function 'step'$/,
+    )
+    await expectTraceError(stepping('throw "plain"'), /^plain {4}in server-side tracer function 'step'$/)
   })
 
   it('fails with the JS error when result() throws', async () => {
-    await expectTraceError(`{ fault: function () {}, result: function () { return undefinedThing.x } }`, /ReferenceError: 'undefinedThing' is not defined.*in server-side tracer function 'result'/)
+    await expectTraceError(
+      `{ fault: function () {}, result: function () { return undefinedThing.x } }`,
+      /ReferenceError: 'undefinedThing' is not defined.*in server-side tracer function 'result'/,
+    )
   })
 
   it('fails when a step reads outside the stack or memory', async () => {
@@ -55,21 +74,30 @@ describe('hostile JS tracers', () => {
 
   it('stops an infinite loop in step() with execution timeout', async () => {
     const started = Date.now()
-    await expectTraceError(stepping('for (;;) {}'), /^execution timeout    in server-side tracer function 'step'$/, { timeoutMs: 300 })
+    await expectTraceError(stepping('for (;;) {}'), /^execution timeout {4}in server-side tracer function 'step'$/, { timeoutMs: 300 })
     expect(Date.now() - started).toBeLessThan(5_000)
   })
 
   it('stops an infinite loop that catches everything, and one in result()', async () => {
     await expectTraceError(stepping('for (;;) { try { for (;;) {} } catch (e) {} }'), /execution timeout/, { timeoutMs: 300 })
-    await expectTraceError(`{ fault: function () {}, result: function () { while (true) {} } }`, /execution timeout    in server-side tracer function 'result'/, { timeoutMs: 300 })
+    await expectTraceError(
+      `{ fault: function () {}, result: function () { while (true) {} } }`,
+      /execution timeout {4}in server-side tracer function 'result'/,
+      { timeoutMs: 300 },
+    )
   })
 
   it('stops an infinite loop at the top level of the program', async () => {
-    await expect(createJsTracer('(function () { for (;;) {} })()', { tracerConfig: undefined, timeoutMs: 300 })).rejects.toThrow(/execution timeout/)
+    await expect(createJsTracer('(function () { for (;;) {} })()', { tracerConfig: undefined, timeoutMs: 300 })).rejects.toThrow(
+      /execution timeout/,
+    )
   })
 
   it('stops unbounded allocation with out of memory', async () => {
-    await expectTraceError(stepping('var a = []; for (;;) a.push({ x: a.length, y: [1, 2, 3] })'), /^out of memory    in server-side tracer function 'step'$/)
+    await expectTraceError(
+      stepping('var a = []; for (;;) a.push({ x: a.length, y: [1, 2, 3] })'),
+      /^out of memory {4}in server-side tracer function 'step'$/,
+    )
     await expectTraceError(stepping('this.keep = []; for (;;) this.keep.push("x".repeat(65536) + this.keep.length)'), /out of memory/)
     await expectTraceError(stepping('this.keep = []; for (;;) this.keep.push(new Uint8Array(1 << 20))'), /out of memory/)
     await expectTraceError(stepping('var a = []; for (;;) a.push(new Array(10000).fill(a.length))'), /out of memory/)
@@ -77,7 +105,9 @@ describe('hostile JS tracers', () => {
   }, 60_000)
 
   it('keeps a program that catches out of memory from growing further', async () => {
-    await expectTraceError(stepping('var a = []; for (;;) { try { a.push(new Uint8Array(1 << 20)) } catch (e) {} }'), /execution timeout/, { timeoutMs: 500 })
+    await expectTraceError(stepping('var a = []; for (;;) { try { a.push(new Uint8Array(1 << 20)) } catch (e) {} }'), /execution timeout/, {
+      timeoutMs: 500,
+    })
   })
 
   it('lets a program use about memoryLimitBytes, and no more', async () => {
@@ -93,22 +123,49 @@ describe('hostile JS tracers', () => {
     await expectTraceError(stepping('process.exit(1)'), /ReferenceError: 'process' is not defined/)
     await expectTraceError(stepping('setTimeout(function () {}, 1)'), /ReferenceError: 'setTimeout' is not defined/)
     await expectTraceError(stepping('this.constructor.constructor("return process")().exit(1)'), /ReferenceError: 'process' is not defined/)
-    await expectTraceError(stepping('globalThis.process.mainModule.require("child_process")'), /TypeError: cannot read property 'mainModule' of undefined/)
+    await expectTraceError(
+      stepping('globalThis.process.mainModule.require("child_process")'),
+      /TypeError: cannot read property 'mainModule' of undefined/,
+    )
     await expectTraceError(stepping('fetch("http://127.0.0.1/")'), /ReferenceError: 'fetch' is not defined/)
   })
 
   it('sees only the tracer API among its globals', async () => {
-    const tracer = await createJsTracer(`{ fault: function () {}, result: function () {
+    const tracer = await createJsTracer(
+      `{ fault: function () {}, result: function () {
       return Object.getOwnPropertyNames(globalThis).filter(function (n) { return /^[a-z]/.test(n) }).sort()
-    } }`, { tracerConfig: undefined })
-    expect(await runTx(tracer, simpleFrame([]))).toEqual(
-      ['bigInt', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis', 'isFinite', 'isNaN', 'isPrecompiled',
-        'parseFloat', 'parseInt', 'slice', 'toAddress', 'toContract', 'toContract2', 'toHex', 'toWord', 'undefined', 'unescape'],
+    } }`,
+      { tracerConfig: undefined },
     )
+    expect(await runTx(tracer, simpleFrame([]))).toEqual([
+      'bigInt',
+      'decodeURI',
+      'decodeURIComponent',
+      'encodeURI',
+      'encodeURIComponent',
+      'escape',
+      'eval',
+      'globalThis',
+      'isFinite',
+      'isNaN',
+      'isPrecompiled',
+      'parseFloat',
+      'parseInt',
+      'slice',
+      'toAddress',
+      'toContract',
+      'toContract2',
+      'toHex',
+      'toWord',
+      'undefined',
+      'unescape',
+    ])
   })
 
   it('cannot run code later through promises or dynamic import', async () => {
-    const tracer = await createJsTracer(stepping('Promise.resolve().then(function () { for (;;) {} }); this.p = import("fs")'), { tracerConfig: undefined })
+    const tracer = await createJsTracer(stepping('Promise.resolve().then(function () { for (;;) {} }); this.p = import("fs")'), {
+      tracerConfig: undefined,
+    })
     expect(await runTx(tracer, simpleFrame([OP.STOP]))).toBe('ok')
   })
 
@@ -117,15 +174,26 @@ describe('hostile JS tracers', () => {
   })
 
   it('keeps the first error: later hooks are skipped', async () => {
-    const tracer = await createJsTracer(`{ n: 0, step: function () { this.n++; if (this.n === 2) throw new Error('second') }, fault: function () {}, result: function () { return this.n } }`, { tracerConfig: undefined })
-    await expect(runTx(tracer, simpleFrame([OP.PUSH1, OP.PUSH1, OP.PUSH1, OP.STOP]))).rejects.toThrow(/^Error: second at step .*in server-side tracer function 'step'$/)
+    const tracer = await createJsTracer(
+      `{ n: 0, step: function () { this.n++; if (this.n === 2) throw new Error('second') }, fault: function () {}, result: function ` +
+        `() { return this.n } }`,
+      { tracerConfig: undefined },
+    )
+    await expect(runTx(tracer, simpleFrame([OP.PUSH1, OP.PUSH1, OP.PUSH1, OP.STOP]))).rejects.toThrow(
+      /^Error: second at step .*in server-side tracer function 'step'$/,
+    )
   })
 
   it('can be abandoned while a state read is pending', async () => {
     let release: () => void = () => {}
-    const gate = new Promise<void>((resolve) => { release = resolve })
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
     const state = new FakeState()
-    state.getBalance = async () => { await gate; return 1n }
+    state.getBalance = async () => {
+      await gate
+      return 1n
+    }
     const tracer = await createJsTracer(stepping('db.getBalance(log.contract.getAddress()); for (;;) {}'), { tracerConfig: undefined })
     await tracer.onTxStart?.(txInfo(), state)
     const pending = tracer.onOpcode?.(opcodeStep(), state)

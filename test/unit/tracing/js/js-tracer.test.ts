@@ -31,11 +31,31 @@ describe('JS tracer', () => {
     }`)
     expect(tracer.onOpcode).toBeUndefined()
     const top: FakeFrame = {
-      type: 'CALL', from: addr(1), to: addr(2), output: new Uint8Array([1]),
+      type: 'CALL',
+      from: addr(1),
+      to: addr(2),
+      output: new Uint8Array([1]),
       body: [
         { op: OP.PUSH1 },
-        { type: 'DELEGATECALL', from: addr(2), to: addr(3), input: new Uint8Array([0x12, 0x34]), gas: 700n, value: 9n, body: [{ op: OP.STOP }], gasUsed: 21n },
-        { type: 'CALL', from: addr(2), to: addr(4), gas: 800n, body: [{ op: OP.REVERT }], error: 'execution reverted', output: new Uint8Array([0xfe]) },
+        {
+          type: 'DELEGATECALL',
+          from: addr(2),
+          to: addr(3),
+          input: new Uint8Array([0x12, 0x34]),
+          gas: 700n,
+          value: 9n,
+          body: [{ op: OP.STOP }],
+          gasUsed: 21n,
+        },
+        {
+          type: 'CALL',
+          from: addr(2),
+          to: addr(4),
+          gas: 800n,
+          body: [{ op: OP.REVERT }],
+          error: 'execution reverted',
+          output: new Uint8Array([0xfe]),
+        },
         { op: OP.STOP },
       ],
     }
@@ -53,9 +73,19 @@ describe('JS tracer', () => {
   })
 
   it('reads state synchronously from step() through db', async () => {
-    const state = new FakeState(new Map([
-      [hex(addr(2)), { balance: 10n ** 30n, nonce: 7n, code: new Uint8Array([0x60, 0x00]), storage: new Map([[hex(new Uint8Array(32).fill(0).map((_, i) => (i === 31 ? 1 : 0))), new Uint8Array(32).fill(9)]]) }],
-    ]))
+    const state = new FakeState(
+      new Map([
+        [
+          hex(addr(2)),
+          {
+            balance: 10n ** 30n,
+            nonce: 7n,
+            code: new Uint8Array([0x60, 0x00]),
+            storage: new Map([[hex(new Uint8Array(32).fill(0).map((_, i) => (i === 31 ? 1 : 0))), new Uint8Array(32).fill(9)]]),
+          },
+        ],
+      ]),
+    )
     const tracer = await create(`{
       seen: [],
       step: function (log, db) {
@@ -69,9 +99,17 @@ describe('JS tracer', () => {
       result: function (ctx, db) { return { seen: this.seen, atEnd: db.getBalance(toAddress('0x02')).toString() } }
     }`)
     const result = (await runTx(tracer, simpleFrame([OP.SLOAD]), state)) as { seen: unknown[]; atEnd: string }
-    expect(result.seen).toEqual([{
-      balance: (10n ** 30n).toString(), plusOne: (10n ** 30n + 1n).toString(16), nonce: 7, code: '0x6000', slot1: '0x' + '09'.repeat(32), exists: true, other: false,
-    }])
+    expect(result.seen).toEqual([
+      {
+        balance: (10n ** 30n).toString(),
+        plusOne: (10n ** 30n + 1n).toString(16),
+        nonce: 7,
+        code: '0x6000',
+        slot1: '0x' + '09'.repeat(32),
+        exists: true,
+        other: false,
+      },
+    ])
     expect(result.atEnd).toBe((10n ** 30n).toString())
   })
 
@@ -97,43 +135,93 @@ describe('JS tracer', () => {
     }`)
     const memory = new Uint8Array(32).fill(0).map((_, i) => i)
     const top: FakeFrame = {
-      type: 'CALL', from: addr(1), to: addr(2), value: 5n, input: new Uint8Array([0xde, 0xad]), error: 'invalid opcode: INVALID',
-      body: [{ op: OP.PUSH2, stack: [2n ** 255n, 77n], memory, gas: 999n, cost: 3n }, { op: OP.INVALID, fault: 'invalid opcode: INVALID' }],
+      type: 'CALL',
+      from: addr(1),
+      to: addr(2),
+      value: 5n,
+      input: new Uint8Array([0xde, 0xad]),
+      error: 'invalid opcode: INVALID',
+      body: [
+        { op: OP.PUSH2, stack: [2n ** 255n, 77n], memory, gas: 999n, cost: 3n },
+        { op: OP.INVALID, fault: 'invalid opcode: INVALID' },
+      ],
     }
     const result = (await runTx(tracer, top)) as Record<string, unknown>
     expect((result.steps as unknown[])[0]).toEqual({
-      pc: 0, gas: 999, cost: 3, depth: 1, refund: 0, op: OP.PUSH2, isPush: true, stackLength: 2, top: '4d', second: 2 ** 255,
-      memLength: 32, word: BigInt(hex(memory)).toString(16),
-      slice: '0x1e1f0000', caller: hex(addr(1)), value: '5', input: '0xdead', error: true,
+      pc: 0,
+      gas: 999,
+      cost: 3,
+      depth: 1,
+      refund: 0,
+      op: OP.PUSH2,
+      isPush: true,
+      stackLength: 2,
+      top: '4d',
+      second: 2 ** 255,
+      memLength: 32,
+      word: BigInt(hex(memory)).toString(16),
+      slice: '0x1e1f0000',
+      caller: hex(addr(1)),
+      value: '5',
+      input: '0xdead',
+      error: true,
     })
     expect(result.fault).toBe('invalid opcode: INVALID at INVALID')
     expect(result.ctx).toEqual({
-      type: 'CALL', from: hex(addr(1)), to: hex(addr(2)), input: '0xdead', gas: 100000, gasUsed: 42000, gasPrice: '1000000007',
-      intrinsicGas: 21064, value: '5', block: 7, output: '0x', blockHash: '0x' + 'bb'.repeat(32), txIndex: 2, txHash: '0x' + 'aa'.repeat(32),
-      coinbase: hex(addr(0xcb)), error: 'invalid opcode: INVALID', time: 'string',
+      type: 'CALL',
+      from: hex(addr(1)),
+      to: hex(addr(2)),
+      input: '0xdead',
+      gas: 100000,
+      gasUsed: 42000,
+      gasPrice: '1000000007',
+      intrinsicGas: 21064,
+      value: '5',
+      block: 7,
+      output: '0x',
+      blockHash: '0x' + 'bb'.repeat(32),
+      txIndex: 2,
+      txHash: '0x' + 'aa'.repeat(32),
+      coinbase: hex(addr(0xcb)),
+      error: 'invalid opcode: INVALID',
+      time: 'string',
     })
   })
 
   it('gives STATICCALL frames an undefined value, as geth', async () => {
-    const tracer = await create(`{ values: [], enter: function (f) { this.values.push(f.getValue() === undefined ? 'none' : f.getValue().toString()) },
+    const tracer =
+      await create(`{ values: [], enter: function (f) { this.values.push(f.getValue() === undefined ? 'none' : f.getValue().toString()) },
       exit: function () {}, fault: function () {}, result: function () { return this.values } }`)
-    const top: FakeFrame = { type: 'CALL', from: addr(1), to: addr(2), body: [
-      { type: 'STATICCALL', from: addr(2), to: addr(3), body: [] }, { type: 'CALL', from: addr(2), to: addr(3), value: 4n, body: [] }] }
+    const top: FakeFrame = {
+      type: 'CALL',
+      from: addr(1),
+      to: addr(2),
+      body: [
+        { type: 'STATICCALL', from: addr(2), to: addr(3), body: [] },
+        { type: 'CALL', from: addr(2), to: addr(3), value: 4n, body: [] },
+      ],
+    }
     expect(await runTx(tracer, top)).toEqual(['none', '4'])
   })
 
   it('runs several traces at once, each reading state', async () => {
     const program = `{ sum: 0, step: function (log, db) { this.sum += db.getNonce(log.contract.getAddress()) }, fault: function () {}, result: function () { return this.sum } }`
-    const results = await Promise.all([1n, 2n, 3n].map(async (nonce) => {
-      const state = new FakeState(new Map([[hex(addr(2)), { nonce }]]))
-      return runTx(await create(program), simpleFrame([OP.PUSH1, OP.PUSH1, OP.ADD, OP.STOP]), state)
-    }))
+    const results = await Promise.all(
+      [1n, 2n, 3n].map(async (nonce) => {
+        const state = new FakeState(new Map([[hex(addr(2)), { nonce }]]))
+        return runTx(await create(program), simpleFrame([OP.PUSH1, OP.PUSH1, OP.ADD, OP.STOP]), state)
+      }),
+    )
     expect(results).toEqual([4, 8, 12])
   })
 
   it('omits txHash and txIndex for a call without a transaction', async () => {
-    const tracer = await create(`{ fault: function () {}, result: function (ctx) { return [ctx.txHash === undefined, ctx.txIndex === undefined, ctx.type] } }`)
-    expect(await runTx(tracer, { ...simpleFrame([]), type: 'CREATE' }, new FakeState(), txInfo({ txHash: undefined, txIndex: undefined }))).toEqual([true, true, 'CREATE'])
+    const tracer = await create(
+      `{ fault: function () {}, result: function (ctx) { return [ctx.txHash === undefined, ctx.txIndex === undefined, ctx.type] } }`,
+    )
+    expect(
+      await runTx(tracer, { ...simpleFrame([]), type: 'CREATE' }, new FakeState(), txInfo({ txHash: undefined, txIndex: undefined })),
+    ).toEqual([true, true, 'CREATE'])
   })
 
   it('provides the helpers and bigInt', async () => {
@@ -157,24 +245,46 @@ describe('JS tracer', () => {
     }`)
     const result = (await runTx(tracer, simpleFrame([]))) as Record<string, unknown>
     expect(result).toEqual({
-      hex: '0x0102ff', word: '0x' + '00'.repeat(30) + 'abcd', address: '0x' + '00'.repeat(18) + '1234', longAddress: '0x' + '00'.repeat(19) + '01',
+      hex: '0x0102ff',
+      word: '0x' + '00'.repeat(30) + 'abcd',
+      address: '0x' + '00'.repeat(18) + '1234',
+      longAddress: '0x' + '00'.repeat(19) + '01',
       // geth's CREATE example: 0x6ac7…dbf0 with nonce 1 creates 0x343c43a37d37dff08ae8c4a11544c718abb4fcf8.
       contract: '0x343c43a37d37dff08ae8c4a11544c718abb4fcf8',
       // EIP-1014 example 1: 0x4d1a2e2bb4f88f0250f26ffff098b0b30b26bf38.
       contract2: '0x4d1a2e2bb4f88f0250f26ffff098b0b30b26bf38',
       precompiled: [true, true, false],
       slice: '0x0203',
-      big: ['123456789012345678901234567891', '123456789012345678901234567889', (123456789012345678901234567890n * 2n).toString(16),
-        '12345678901234567890123456789', Number(123456789012345678901234567890n % 7n), 'ff', 255, -1, true, (2n ** 70n).toString(), '5', true, true, '256'],
+      big: [
+        '123456789012345678901234567891',
+        '123456789012345678901234567889',
+        (123456789012345678901234567890n * 2n).toString(16),
+        '12345678901234567890123456789',
+        Number(123456789012345678901234567890n % 7n),
+        'ff',
+        255,
+        -1,
+        true,
+        (2n ** 70n).toString(),
+        '5',
+        true,
+        true,
+        '256',
+      ],
       json: '123456789012345678901234567890',
       native: (2n ** 64n).toString(),
     })
   })
 
   it('passes tracerConfig to setup() as a JSON string', async () => {
-    const tracer = await create(`{ setup: function (cfg) { this.cfg = JSON.parse(cfg) }, fault: function () {}, result: function () { return this.cfg } }`, { limit: 3 })
+    const tracer = await create(
+      `{ setup: function (cfg) { this.cfg = JSON.parse(cfg) }, fault: function () {}, result: function () { return this.cfg } }`,
+      { limit: 3 },
+    )
     expect(await runTx(tracer, simpleFrame([]))).toEqual({ limit: 3 })
-    const noConfig = await create(`{ setup: function (cfg) { this.cfg = cfg }, fault: function () {}, result: function () { return this.cfg } }`)
+    const noConfig = await create(
+      `{ setup: function (cfg) { this.cfg = cfg }, fault: function () {}, result: function () { return this.cfg } }`,
+    )
     expect(await runTx(noConfig, simpleFrame([]))).toBe('{}')
   })
 
@@ -187,8 +297,12 @@ describe('JS tracer', () => {
     await expect(create(`{ fault: function () {} }`)).rejects.toBeInstanceOf(TracerConfigError)
     await expect(create(`{ fault: function () {} }`)).rejects.toThrow(/trace object must expose a function result\(\)/)
     await expect(create(`{ result: function () {} }`)).rejects.toThrow(/trace object must expose a function fault\(\)/)
-    await expect(create(`{ result: function () {}, fault: function () {}, enter: function () {} }`)).rejects.toThrow(/both or none of enter\(\) and exit\(\)/)
-    await expect(create(`{ result: function () {}, fault: function () {}, setup: function () { throw new Error('bad config') } }`)).rejects.toThrow(/Error: bad config/)
+    await expect(create(`{ result: function () {}, fault: function () {}, enter: function () {} }`)).rejects.toThrow(
+      /both or none of enter\(\) and exit\(\)/,
+    )
+    await expect(
+      create(`{ result: function () {}, fault: function () {}, setup: function () { throw new Error('bad config') } }`),
+    ).rejects.toThrow(/Error: bad config/)
   })
 
   it('tells programs from tracer names', () => {

@@ -4,14 +4,24 @@ import { OP, addr, runTx, type FakeFrame } from './fake-trace.js'
 
 /** PUSH1 PUSH1 ADD, a CALL into a frame that runs PUSH1 STOP, then JUMPDEST and RETURN at depth 1. */
 const TX: FakeFrame = {
-  type: 'CALL', from: addr(1), to: addr(2),
+  type: 'CALL',
+  from: addr(1),
+  to: addr(2),
   body: [
     { op: OP.PUSH1, stack: [] },
     { op: OP.PUSH1, stack: [2n] },
     { op: OP.ADD, stack: [2n, 3n] },
     // CALL(gas, to, value, inOffset, inSize, outOffset, outSize), listed bottom → top.
     { op: OP.CALL, stack: [0n, 0n, 2n, 2n, 7n, 0xaan, 1000n], memory: new Uint8Array([0x11, 0x22, 0x33, 0x44]) },
-    { type: 'CALL', from: addr(2), to: addr(0xaa), body: [{ op: OP.PUSH1, stack: [] }, { op: OP.STOP, stack: [1n] }] },
+    {
+      type: 'CALL',
+      from: addr(2),
+      to: addr(0xaa),
+      body: [
+        { op: OP.PUSH1, stack: [] },
+        { op: OP.STOP, stack: [1n] },
+      ],
+    },
     { op: OP.JUMPDEST, stack: [5n, 1n] },
     { op: OP.RETURN, stack: [5n, 1n, 0n, 0n], memory: new Uint8Array([0x11, 0x22, 0x33, 0x44]) },
   ],
@@ -51,8 +61,19 @@ describe('named JS tracers', () => {
       { op: OP.PUSH1, depth: 1, result: ['3'], len: 2 },
       { op: OP.ADD, depth: 1, result: ['3e8'] },
       {
-        op: OP.CALL, depth: 1, result: ['1'], gas: 1000, to: 'aa', value: '7', input: { 0: 0x33, 1: 0x44 }, error: null,
-        return: { }, ops: [{ op: OP.PUSH1, depth: 2, result: ['1'], len: 2 }, { op: OP.STOP, depth: 2, result: [] }],
+        op: OP.CALL,
+        depth: 1,
+        result: ['1'],
+        gas: 1000,
+        to: 'aa',
+        value: '7',
+        input: { 0: 0x33, 1: 0x44 },
+        error: null,
+        return: {},
+        ops: [
+          { op: OP.PUSH1, depth: 2, result: ['1'], len: 2 },
+          { op: OP.STOP, depth: 2, result: [] },
+        ],
       },
       { op: OP.JUMPDEST, depth: 1, result: [], pc: 6 },
       { op: OP.RETURN, depth: 1, result: [] },

@@ -3,8 +3,28 @@ import { TracerConfigError } from '../../../../src/chain/evm/tracing/hooks.js'
 import { createCallTracer } from '../../../../src/chain/evm/tracing/native/call-tracer.js'
 import { HookDriver, errorData, expectJson, hex, panicData, txInfo, word } from './helpers.js'
 import {
-  A, C, D, D_INPUT, E, INIT_E, INIT_F, K, K_INPUT, L, L_INPUT, O, R, RUNTIME_E, R_INPUT, SHA256, TOPIC_C1, TOPIC_C2, TOPIC_D, TOP_INPUT,
-  playNested, playTopRevert,
+  A,
+  C,
+  D,
+  D_INPUT,
+  E,
+  INIT_E,
+  INIT_F,
+  K,
+  K_INPUT,
+  L,
+  L_INPUT,
+  O,
+  R,
+  RUNTIME_E,
+  R_INPUT,
+  SHA256,
+  TOPIC_C1,
+  TOPIC_C2,
+  TOPIC_D,
+  TOP_INPUT,
+  playNested,
+  playTopRevert,
 } from './scenarios.js'
 
 async function trace(tracerConfig: Record<string, unknown> | undefined, play: (d: HookDriver) => Promise<void>): Promise<unknown> {
@@ -15,26 +35,66 @@ async function trace(tracerConfig: Record<string, unknown> | undefined, play: (d
 
 /** The frames of playNested under R, in geth's encoding (no logs: withLog off). */
 const nestedCalls = (dLogs?: unknown) => [
-  { from: hex(C), gas: '0xc350', gasUsed: '0xbb8', to: hex(D), input: hex(D_INPUT), output: hex(word(1n)), ...(dLogs ? { logs: dLogs } : {}), value: '0x5', type: 'CALL' },
-  { from: hex(C), gas: '0x9c40', gasUsed: '0x4b0', to: hex(L), input: hex(L_INPUT), output: hex(word(8n)), value: '0x1', type: 'DELEGATECALL' },
+  {
+    from: hex(C),
+    gas: '0xc350',
+    gasUsed: '0xbb8',
+    to: hex(D),
+    input: hex(D_INPUT),
+    output: hex(word(1n)),
+    ...(dLogs ? { logs: dLogs } : {}),
+    value: '0x5',
+    type: 'CALL',
+  },
+  {
+    from: hex(C),
+    gas: '0x9c40',
+    gasUsed: '0x4b0',
+    to: hex(L),
+    input: hex(L_INPUT),
+    output: hex(word(8n)),
+    value: '0x1',
+    type: 'DELEGATECALL',
+  },
   { from: hex(C), gas: '0x7530', gasUsed: '0x48', to: hex(SHA256), input: '0x61626364', output: hex(word(0x88d4n)), type: 'STATICCALL' },
   { from: hex(C), gas: '0x7530', gasUsed: '0x190', to: hex(D), input: hex(D_INPUT), output: hex(word(1n)), type: 'STATICCALL' },
   { from: hex(C), gas: '0xea60', gasUsed: '0x4e20', to: hex(E), input: hex(INIT_E), output: hex(RUNTIME_E), value: '0x0', type: 'CREATE' },
   {
-    from: hex(C), gas: '0x7530', gasUsed: '0x1f4', input: hex(INIT_F), output: hex(errorData('create failed')), error: 'execution reverted',
-    revertReason: 'create failed', value: '0x0', type: 'CREATE2',
+    from: hex(C),
+    gas: '0x7530',
+    gasUsed: '0x1f4',
+    input: hex(INIT_F),
+    output: hex(errorData('create failed')),
+    error: 'execution reverted',
+    revertReason: 'create failed',
+    value: '0x0',
+    type: 'CREATE2',
   },
   {
-    from: hex(C), gas: '0x4e20', gasUsed: '0x7d0', to: hex(R), input: hex(R_INPUT), output: hex(errorData('insufficient funds')), error: 'execution reverted',
+    from: hex(C),
+    gas: '0x4e20',
+    gasUsed: '0x7d0',
+    to: hex(R),
+    input: hex(R_INPUT),
+    output: hex(errorData('insufficient funds')),
+    error: 'execution reverted',
     revertReason: 'insufficient funds',
-    calls: [{ from: hex(R), gas: '0x1388', gasUsed: '0x12c', to: hex(D), input: hex(D_INPUT), output: hex(word(1n)), value: '0x0', type: 'CALL' }],
-    value: '0x0', type: 'CALL',
+    calls: [
+      { from: hex(R), gas: '0x1388', gasUsed: '0x12c', to: hex(D), input: hex(D_INPUT), output: hex(word(1n)), value: '0x0', type: 'CALL' },
+    ],
+    value: '0x0',
+    type: 'CALL',
   },
   { from: hex(C), gas: '0x3e8', gasUsed: '0x3e8', to: hex(O), input: '0x0102', error: 'out of gas', value: '0x0', type: 'CALL' },
   {
-    from: hex(C), gas: '0x2710', gasUsed: '0x1388', to: hex(K), input: hex(K_INPUT),
+    from: hex(C),
+    gas: '0x2710',
+    gasUsed: '0x1388',
+    to: hex(K),
+    input: hex(K_INPUT),
     calls: [{ from: hex(K), gas: '0x0', gasUsed: '0x0', to: hex(A), input: '0x', value: '0x32', type: 'SELFDESTRUCT' }],
-    value: '0x0', type: 'CALL',
+    value: '0x0',
+    type: 'CALL',
   },
 ]
 
@@ -72,7 +132,18 @@ describe('callTracer', () => {
       output: hex(panicData(0x11n)),
       error: 'execution reverted',
       revertReason: 'arithmetic underflow or overflow',
-      calls: [{ from: hex(C), gas: '0x4e20', gasUsed: '0x12c', to: hex(D), input: hex(D_INPUT), output: hex(word(1n)), value: '0x0', type: 'CALL' }],
+      calls: [
+        {
+          from: hex(C),
+          gas: '0x4e20',
+          gasUsed: '0x12c',
+          to: hex(D),
+          input: hex(D_INPUT),
+          output: hex(word(1n)),
+          value: '0x0',
+          type: 'CALL',
+        },
+      ],
       value: '0x0',
       type: 'CALL',
     })
@@ -125,11 +196,22 @@ describe('callTracer', () => {
       await d.exit({ output: RUNTIME_E, gasUsed: 30_000n })
       await d.txEnd({ gasUsed: 90_000n })
     })
-    expectJson(result, { from: hex(A), gas: '0x186a0', gasUsed: '0x15f90', to: hex(E), input: hex(INIT_E), output: hex(RUNTIME_E), value: '0x0', type: 'CREATE' })
+    expectJson(result, {
+      from: hex(A),
+      gas: '0x186a0',
+      gasUsed: '0x15f90',
+      to: hex(E),
+      input: hex(INIT_E),
+      output: hex(RUNTIME_E),
+      value: '0x0',
+      type: 'CREATE',
+    })
   })
 
   it('rejects a bad tracerConfig', async () => {
-    expect(() => createCallTracer({ tracerConfig: { withLog: 'yes' } })).toThrow(new TracerConfigError('invalid tracerConfig for callTracer: withLog must be a boolean, got string'))
+    expect(() => createCallTracer({ tracerConfig: { withLog: 'yes' } })).toThrow(
+      new TracerConfigError('invalid tracerConfig for callTracer: withLog must be a boolean, got string'),
+    )
     expect(() => createCallTracer({ tracerConfig: [] as unknown as Record<string, unknown> })).toThrow(TracerConfigError)
     // Unknown keys and nulls are ignored, as geth's json.Unmarshal does.
     expect(() => createCallTracer({ tracerConfig: { onlyTopCall: null, enableMemory: true } })).not.toThrow()

@@ -4,7 +4,15 @@
  */
 import { expect } from 'vitest'
 import type {
-  Address, FrameEnter, FrameExit, FrameType, OpcodeStep, TraceStateReader, Tracer, TxEndInfo, TxStartInfo,
+  Address,
+  FrameEnter,
+  FrameExit,
+  FrameType,
+  OpcodeStep,
+  TraceStateReader,
+  Tracer,
+  TxEndInfo,
+  TxStartInfo,
 } from '../../../../src/chain/evm/tracing/hooks.js'
 import { bigintToBytes, bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '../../../../src/primitives/hex.js'
 
@@ -76,36 +84,70 @@ export class FakeState implements TraceStateReader {
 
 /** geth's opcode bytes for the opcodes the tests step through. */
 const OPCODES: Record<string, number> = {
-  SLOAD: 0x54, SSTORE: 0x55, BALANCE: 0x31, EXTCODESIZE: 0x3b, EXTCODEHASH: 0x3f, SELFDESTRUCT: 0xff,
-  CALL: 0xf1, DELEGATECALL: 0xf4, STATICCALL: 0xfa, CREATE: 0xf0, CREATE2: 0xf5, ADD: 0x01, LOG1: 0xa1,
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  BALANCE: 0x31,
+  EXTCODESIZE: 0x3b,
+  EXTCODEHASH: 0x3f,
+  SELFDESTRUCT: 0xff,
+  CALL: 0xf1,
+  DELEGATECALL: 0xf4,
+  STATICCALL: 0xfa,
+  CREATE: 0xf0,
+  CREATE2: 0xf5,
+  ADD: 0x01,
+  LOG1: 0xa1,
 }
 
 /** The transaction defaults: a CALL from 0xaa… to 0xcc… with 100,000 gas. */
 export function txInfo(over: Partial<TxStartInfo> = {}): TxStartInfo {
   return {
-    blockNumber: 7n, blockHash: new Uint8Array(32).fill(0xbb), timestamp: 1_700_000_000n, coinbase: addr(0xfe), baseFee: 1n,
-    txIndex: 2, txHash: new Uint8Array(32).fill(0x99), from: addr(0xaa), to: addr(0xcc), input: new Uint8Array(), value: 0n,
-    gasLimit: 100_000n, gasPrice: 10n, intrinsicGas: 21_000n, ...over,
+    blockNumber: 7n,
+    blockHash: new Uint8Array(32).fill(0xbb),
+    timestamp: 1_700_000_000n,
+    coinbase: addr(0xfe),
+    baseFee: 1n,
+    txIndex: 2,
+    txHash: new Uint8Array(32).fill(0x99),
+    from: addr(0xaa),
+    to: addr(0xcc),
+    input: new Uint8Array(),
+    value: 0n,
+    gasLimit: 100_000n,
+    gasPrice: 10n,
+    intrinsicGas: 21_000n,
+    ...over,
   }
 }
 
 /** Plays hooks into a tracer as the executor does (awaiting each), keeping track of the depth. */
 export class HookDriver {
   depth = -1
-  constructor(readonly tracer: Tracer, readonly state: FakeState = new FakeState()) {}
+  constructor(
+    readonly tracer: Tracer,
+    readonly state: FakeState = new FakeState(),
+  ) {}
 
   async txStart(tx: TxStartInfo): Promise<void> {
     await this.tracer.onTxStart?.(tx, this.state)
   }
 
-  async enter(type: FrameType, from: Address, to: Address, over: Partial<Omit<FrameEnter, 'type' | 'from' | 'to' | 'depth'>> = {}): Promise<void> {
+  async enter(
+    type: FrameType,
+    from: Address,
+    to: Address,
+    over: Partial<Omit<FrameEnter, 'type' | 'from' | 'to' | 'depth'>> = {},
+  ): Promise<void> {
     this.depth++
     await this.tracer.onEnter?.({ type, from, to, depth: this.depth, input: new Uint8Array(), gas: 0n, value: 0n, ...over }, this.state)
   }
 
   async exit(over: Partial<Omit<FrameExit, 'depth'>> = {}): Promise<void> {
     const error = over.error
-    await this.tracer.onExit?.({ depth: this.depth, output: new Uint8Array(), gasUsed: 0n, error, reverted: error === 'execution reverted', ...over }, this.state)
+    await this.tracer.onExit?.(
+      { depth: this.depth, output: new Uint8Array(), gasUsed: 0n, error, reverted: error === 'execution reverted', ...over },
+      this.state,
+    )
     this.depth--
   }
 
@@ -116,8 +158,21 @@ export class HookDriver {
   /** One opcode at the current depth, executing in `contract`; `stack` is bottom to top. */
   async op(opName: string, contract: Address, stack: bigint[] = [], memory: Uint8Array = new Uint8Array()): Promise<void> {
     const step: OpcodeStep = {
-      pc: 0, op: OPCODES[opName]!, opName, gas: 50_000n, cost: 3n, depth: this.depth, stack, memory, returnData: new Uint8Array(), refund: 0n,
-      contract, codeAddress: contract, caller: addr(0xaa), callValue: 0n, input: new Uint8Array(),
+      pc: 0,
+      op: OPCODES[opName]!,
+      opName,
+      gas: 50_000n,
+      cost: 3n,
+      depth: this.depth,
+      stack,
+      memory,
+      returnData: new Uint8Array(),
+      refund: 0n,
+      contract,
+      codeAddress: contract,
+      caller: addr(0xaa),
+      callValue: 0n,
+      input: new Uint8Array(),
     }
     await this.tracer.onOpcode?.(step, this.state)
   }

@@ -14,7 +14,14 @@ describe('muxTracer', () => {
     const result = (await d.tracer.result()) as Record<string, unknown>
     expect(Object.keys(result)).toEqual(['4byteTracer', 'callTracer'])
     expectJson(result.callTracer, {
-      from: hex(A), gas: '0x30d40', gasUsed: '0x27100', to: hex(C), input: hex(TOP_INPUT), output: hex(word(42n)), value: '0x1', type: 'CALL',
+      from: hex(A),
+      gas: '0x30d40',
+      gasUsed: '0x27100',
+      to: hex(C),
+      input: hex(TOP_INPUT),
+      output: hex(word(42n)),
+      value: '0x1',
+      type: 'CALL',
     })
     expect(result['4byteTracer']).toMatchObject({ '0x12345678-32': 1, '0xaabbccdd-0': 3 })
   })
@@ -50,7 +57,9 @@ describe('muxTracer', () => {
   })
 
   it('rejects unknown tracers and bad sub-configs', async () => {
-    await expect(mux({ tracerConfig: { nope: {} } })).rejects.toThrow(new TracerConfigError('invalid tracerConfig for muxTracer: unknown tracer "nope"'))
+    await expect(mux({ tracerConfig: { nope: {} } })).rejects.toThrow(
+      new TracerConfigError('invalid tracerConfig for muxTracer: unknown tracer "nope"'),
+    )
     await expect(mux({ tracerConfig: { toString: {} } })).rejects.toThrow(TracerConfigError)
     await expect(mux({ tracerConfig: { callTracer: true } })).rejects.toThrow('the config of callTracer must be an object')
     await expect(mux({ tracerConfig: { callTracer: { withLog: 1 } } })).rejects.toThrow('withLog must be a boolean')

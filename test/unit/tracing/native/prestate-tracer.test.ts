@@ -77,7 +77,20 @@ describe('prestateTracer', () => {
       await trace(undefined),
       sorted([
         [A, { balance: '0xf4240', nonce: 5 }],
-        [C, { balance: '0x0', code: '0x6001', nonce: 1, storage: sorted([[slot(0n), slot(1n)], [slot(1n), slot(2n)], [slot(2n), slot(0n)], [slot(3n), slot(0n)]]) }],
+        [
+          C,
+          {
+            balance: '0x0',
+            code: '0x6001',
+            nonce: 1,
+            storage: sorted([
+              [slot(0n), slot(1n)],
+              [slot(1n), slot(2n)],
+              [slot(2n), slot(0n)],
+              [slot(3n), slot(0n)],
+            ]),
+          },
+        ],
         [D, { balance: '0x64', code: '0x6002', nonce: 1 }],
         [K, { balance: '0x32', code: '0x6003', nonce: 1 }],
         [M, { balance: '0x0' }],
@@ -95,7 +108,17 @@ describe('prestateTracer', () => {
     expectJson(await trace({ diffMode: true }), {
       post: sorted([
         [A, { balance: '0x61a76', nonce: 6 }],
-        [C, { balance: '0xa', nonce: 4, storage: sorted([[slot(1n), slot(3n)], [slot(2n), slot(7n)]]) }],
+        [
+          C,
+          {
+            balance: '0xa',
+            nonce: 4,
+            storage: sorted([
+              [slot(1n), slot(3n)],
+              [slot(2n), slot(7n)],
+            ]),
+          },
+        ],
         [D, { balance: '0x96' }],
         [E, { code: '0x6004', nonce: 1 }],
         [F, { code: '0x6005', nonce: 1 }],
@@ -114,7 +137,14 @@ describe('prestateTracer', () => {
   it('diffMode with disableCode: code changes are not compared', async () => {
     const { post } = (await trace({ diffMode: true, disableCode: true })) as { post: Record<string, unknown> }
     expect(post[hex(E)]).toEqual({ nonce: 1 })
-    expect(post[hex(C)]).toEqual({ balance: '0xa', nonce: 4, storage: sorted([[slot(1n), slot(3n)], [slot(2n), slot(7n)]]) })
+    expect(post[hex(C)]).toEqual({
+      balance: '0xa',
+      nonce: 4,
+      storage: sorted([
+        [slot(1n), slot(3n)],
+        [slot(2n), slot(7n)],
+      ]),
+    })
   })
 
   it('diffMode: an account that only was read is left out of pre', async () => {
@@ -138,7 +168,10 @@ describe('prestateTracer', () => {
     await d.txEnd()
     expectJson(await d.tracer.result(), {
       post: sorted([[A, { balance: '0xf4247', nonce: 6 }]]),
-      pre: sorted([[A, { balance: '0xf4240', nonce: 5 }], [created, { balance: '0x7' }]]),
+      pre: sorted([
+        [A, { balance: '0xf4240', nonce: 5 }],
+        [created, { balance: '0x7' }],
+      ]),
     })
   })
 
@@ -151,13 +184,18 @@ describe('prestateTracer', () => {
     d.state.set(created, { nonce: 1n, code: data('0x6005'), storage: { 0: 1n } })
     await d.txEnd()
     expectJson(await d.tracer.result(), {
-      post: sorted([[A, { nonce: 6 }], [created, { code: '0x6005', nonce: 1, storage: { [slot(0n)]: slot(1n) } }]]),
+      post: sorted([
+        [A, { nonce: 6 }],
+        [created, { code: '0x6005', nonce: 1, storage: { [slot(0n)]: slot(1n) } }],
+      ]),
       pre: sorted([[A, { balance: '0xf4240', nonce: 5 }]]),
     })
   })
 
   it('rejects a bad tracerConfig', () => {
-    expect(() => createPrestateTracer({ tracerConfig: { diffMode: 'true' } })).toThrow(new TracerConfigError('invalid tracerConfig for prestateTracer: diffMode must be a boolean, got string'))
+    expect(() => createPrestateTracer({ tracerConfig: { diffMode: 'true' } })).toThrow(
+      new TracerConfigError('invalid tracerConfig for prestateTracer: diffMode must be a boolean, got string'),
+    )
   })
 
   it('stop: the result fails with the reason', async () => {

@@ -3,7 +3,7 @@
  * by the tracer tests: what the executor would report for the transactions they describe.
  */
 import { concatBytes, utf8ToBytes } from '../../../../src/primitives/hex.js'
-import { HookDriver, addr, data, errorData, lowAddr, panicData, txInfo, word } from './helpers.js'
+import { type HookDriver, addr, data, errorData, lowAddr, panicData, txInfo, word } from './helpers.js'
 
 export const A = addr(0xaa) // the sender
 export const C = addr(0xcc) // the contract the transaction calls

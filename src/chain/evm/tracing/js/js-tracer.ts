@@ -97,7 +97,11 @@ function writeStackWindow(heap: DataView, offset: number, stack: readonly bigint
 }
 
 /** Builds a JS tracer: compiles `code`, checks its shape and runs its `setup`. */
-export async function buildJsTracer(code: string, tracerConfig: Record<string, unknown> | undefined, limits: JsTracerLimits): Promise<Tracer & { dispose(): void }> {
+export async function buildJsTracer(
+  code: string,
+  tracerConfig: Record<string, unknown> | undefined,
+  limits: JsTracerLimits,
+): Promise<Tracer & { dispose(): void }> {
   const sandbox = await Sandbox.create({
     memoryLimitBytes: limits.memoryLimitBytes,
     deadline: Date.now() + limits.timeoutMs,
@@ -296,7 +300,16 @@ class JsTracer implements Tracer {
     this.view.step = step
     this.view.state = state
     // geth's depth starts at 1 for the transaction's frame.
-    const numbers = [step.op, step.pc, Number(step.gas), Number(step.cost), step.depth + 1, Number(step.refund), step.stack.length, step.memory.length]
+    const numbers = [
+      step.op,
+      step.pc,
+      Number(step.gas),
+      Number(step.cost),
+      step.depth + 1,
+      Number(step.refund),
+      step.stack.length,
+      step.memory.length,
+    ]
     const { context } = this.sandbox
     const errorArgs = error === undefined ? [] : [context.newString(error)]
     if (this.mailbox !== undefined) {

@@ -91,7 +91,9 @@ interface WasmMemoryInstance {
   grow(deltaPages: number): number
   readonly buffer: ArrayBuffer
 }
-const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemoryInstance } }).WebAssembly.Memory
+const WasmMemory = (
+  globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemoryInstance } }
+).WebAssembly.Memory
 
 /** A QuickJS context with limits, for one trace. Dispose it when the trace ends. */
 export class Sandbox {
@@ -281,10 +283,15 @@ export class Sandbox {
     }
     if (this.interrupted === 'stopped') return new SandboxError(this.stopReason ?? 'execution stopped', 'timeout')
     if (this.interrupted === 'timeout') return new SandboxError('execution timeout', 'timeout')
-    const error = typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown; stack?: unknown }) : undefined
+    const error =
+      typeof dumped === 'object' && dumped !== null ? (dumped as { name?: unknown; message?: unknown; stack?: unknown }) : undefined
     // QuickJS throws InternalError "out of memory" when an allocation fails, and null when even that
     // error cannot be allocated (the WebAssembly memory refused to grow during this call).
-    if ((isNull && this.memoryGrowth.failed) || dumped === undefined || (error?.name === 'InternalError' && error.message === 'out of memory')) {
+    if (
+      (isNull && this.memoryGrowth.failed) ||
+      dumped === undefined ||
+      (error?.name === 'InternalError' && error.message === 'out of memory')
+    ) {
       return new SandboxError('out of memory', 'memory')
     }
     if (error === undefined || typeof error.message !== 'string') return new SandboxError(describeThrown(dumped), 'exception')

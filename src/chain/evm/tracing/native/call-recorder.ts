@@ -127,7 +127,12 @@ export class CallRecorder {
     if (!this.options.withLog || (this.options.onlyTopCall && log.depth > 0)) return
     const frame = this.stack[this.stack.length - 1]
     if (!frame) return
-    frame.logs.push({ address: log.address.slice(), topics: log.topics.map((t) => t.slice()), data: log.data.slice(), position: frame.calls.length })
+    frame.logs.push({
+      address: log.address.slice(),
+      topics: log.topics.map((t) => t.slice()),
+      data: log.data.slice(),
+      position: frame.calls.length,
+    })
   }
 
   txEnd(result: TxEndInfo): void {

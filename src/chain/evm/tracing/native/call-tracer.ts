@@ -34,7 +34,12 @@ export interface CallFrameJson {
 }
 
 function encodeLog(log: CallLog): CallLogJson {
-  return { address: bytesToHex(log.address), topics: log.topics.map(bytesToHex), data: bytesToHex(log.data), position: toQuantity(log.position) }
+  return {
+    address: bytesToHex(log.address),
+    topics: log.topics.map(bytesToHex),
+    data: bytesToHex(log.data),
+    position: toQuantity(log.position),
+  }
 }
 
 /** geth's JSON of a frame: empty output, calls and logs are omitted (`omitempty`), as is a STATICCALL's value. */

@@ -93,7 +93,14 @@ function describeFrame(frame: CallFrame): Pick<FlatTraceJson, 'action' | 'result
       }
     default:
       return {
-        action: { callType: frame.type.toLowerCase(), from: bytesToHex(frame.from), gas: toQuantity(frame.gas), input: bytesToHex(frame.input), to: bytesToHex(frame.to!), ...value },
+        action: {
+          callType: frame.type.toLowerCase(),
+          from: bytesToHex(frame.from),
+          gas: toQuantity(frame.gas),
+          input: bytesToHex(frame.input),
+          to: bytesToHex(frame.to!),
+          ...value,
+        },
         result: { gasUsed: toQuantity(frame.gasUsed), output: bytesToHex(frame.output ?? new Uint8Array()) },
         type: 'call',
       }
@@ -154,7 +161,13 @@ export const createFlatCallTracer: TracerFactory = ({ tracerConfig }) => {
     result: () => {
       if (stopped) throw stopped
       const out: FlatTraceJson[] = []
-      flatten(recorder.top(), [], context ?? { blockHash: null, blockNumber: 0, transactionHash: null, transactionPosition: 0 }, config.convertParityErrors, out)
+      flatten(
+        recorder.top(),
+        [],
+        context ?? { blockHash: null, blockNumber: 0, transactionHash: null, transactionPosition: 0 },
+        config.convertParityErrors,
+        out,
+      )
       return out
     },
     stop: (reason) => {

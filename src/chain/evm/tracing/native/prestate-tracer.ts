@@ -21,8 +21,19 @@ import { encodeState, type AccountState } from './prestate-json.js'
 import { readFlags } from './tracer-config.js'
 
 const OP = {
-  SLOAD: 0x54, SSTORE: 0x55, BALANCE: 0x31, EXTCODESIZE: 0x3b, EXTCODECOPY: 0x3c, EXTCODEHASH: 0x3f, SELFDESTRUCT: 0xff,
-  CALL: 0xf1, CALLCODE: 0xf2, DELEGATECALL: 0xf4, STATICCALL: 0xfa, CREATE: 0xf0, CREATE2: 0xf5,
+  SLOAD: 0x54,
+  SSTORE: 0x55,
+  BALANCE: 0x31,
+  EXTCODESIZE: 0x3b,
+  EXTCODECOPY: 0x3c,
+  EXTCODEHASH: 0x3f,
+  SELFDESTRUCT: 0xff,
+  CALL: 0xf1,
+  CALLCODE: 0xf2,
+  DELEGATECALL: 0xf4,
+  STATICCALL: 0xfa,
+  CREATE: 0xf0,
+  CREATE2: 0xf5,
 } as const
 
 /** geth's cap on zero-padding CREATE2 init code read past the end of memory (internal.GetMemoryCopyPadded): 1 MiB. */
@@ -59,7 +70,12 @@ export const createPrestateTracer: TracerFactory = ({ tracerConfig }) => {
   async function lookupAccount(state: TraceStateReader, address: Address): Promise<void> {
     const key = bytesToHex(address)
     if (pre.has(key)) return
-    const account: AccountState = { balance: await state.getBalance(address), nonce: await state.getNonce(address), code: await state.getCode(address), storage: undefined }
+    const account: AccountState = {
+      balance: await state.getBalance(address),
+      nonce: await state.getNonce(address),
+      code: await state.getCode(address),
+      storage: undefined,
+    }
     // geth decides emptiness with the code before disableCode drops it.
     const empty = account.nonce === 0n && account.code!.length === 0 && account.balance === 0n
     if (config.disableCode) account.code = undefined
