@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 describe('dev node boots', () => {
@@ -13,9 +14,9 @@ describe('dev node boots', () => {
   it('answers eth_chainId and produces blocks', async () => {
     expect((await rpc(t.url, 'eth_chainId')).result).toBe('0x7a69')
     await waitFor(async () => Number((await rpc(t.url, 'eth_blockNumber')).result) >= 2, 20_000, 'height 2')
-    const block = (await rpc(t.url, 'eth_getBlockByNumber', ['0x1', false])).result
+    const block = (await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x1', false])).result!
     expect(block.number).toBe('0x1')
-    const genesis = (await rpc(t.url, 'eth_getBlockByNumber', ['0x0', false])).result
+    const genesis = (await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x0', false])).result!
     expect(block.parentHash).toBe(genesis.hash)
   })
 })

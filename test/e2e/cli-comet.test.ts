@@ -24,6 +24,16 @@ import QueryTxSearch from '../../src/commands/query/tx-search.js'
 import QueryUnconfirmed from '../../src/commands/query/unconfirmed.js'
 import QueryValidators from '../../src/commands/query/validators.js'
 import SubscribeEvents from '../../src/commands/subscribe/events.js'
+import type {
+  CometBlockResults,
+  CometBlockSearch,
+  CometConsensusState,
+  CometNetInfo,
+  CometSignedHeader,
+  CometStatus,
+  CometTxSearch,
+  CometValidators,
+} from '../../src/cli/comet-types.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { jsonOf, runCli, startCli } from '../helpers/cli.js'
 
@@ -73,7 +83,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
   it('tx-search by EVM hash finds the tx: height, consensus hash, EVM hash, code, gas', async () => {
     const { receipt, consensusHash } = sent[0]!
     const query = `ethereum_tx.ethereumTxHash='${receipt.hash}'`
-    const json = jsonOf(await runCli(QueryTxSearch, [query, ...rpc, '--json']))
+    const json = jsonOf<CometTxSearch>(await runCli(QueryTxSearch, [query, ...rpc, '--json']))
     expect(json.total_count).toBe('1')
     expect(json.txs[0]).toMatchObject({
       hash: consensusHash,
@@ -97,20 +107,22 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it('tx-search pages, orders and proves', async () => {
     const query = `ethereum.sender='${A0!.address}' AND tx.height>=1`
-    const page2 = jsonOf(await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1', '--page', '2', '--json']))
+    const page2 = jsonOf<CometTxSearch>(await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1', '--page', '2', '--json']))
     expect(page2.total_count).toBe('2')
     expect(page2.txs.map((x: { hash: string }) => x.hash)).toEqual([sent[1]!.consensusHash])
-    const desc = jsonOf(await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1', '--order-by', 'desc', '--json']))
+    const desc = jsonOf<CometTxSearch>(await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1', '--order-by', 'desc', '--json']))
     expect(desc.txs[0].hash).toBe(sent[1]!.consensusHash)
     const human = await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1'])
     expect(out(human)).toContain('2 matching transaction(s), 1 on page 1')
-    const proved = jsonOf(await runCli(QueryTxSearch, [`tx.hash='${sent[0]!.consensusHash}'`, ...rpc, '--prove', '--json']))
+    const proved = jsonOf<{ txs: { proof: { data: string } }[] }>(
+      await runCli(QueryTxSearch, [`tx.hash='${sent[0]!.consensusHash}'`, ...rpc, '--prove', '--json']),
+    )
     expect(proved.txs[0].proof.data).toBe(Buffer.from(getBytes(sent[0]!.raw)).toString('base64'))
   })
 
   it('block-search by height shows the block, its hash and tx count', async () => {
     const h = sent[0]!.receipt.blockNumber
-    const json = jsonOf(await runCli(QueryBlockSearch, [`block.height=${h}`, ...rpc, '--json']))
+    const json = jsonOf<CometBlockSearch>(await runCli(QueryBlockSearch, [`block.height=${h}`, ...rpc, '--json']))
     expect(json.total_count).toBe('1')
     expect(json.blocks[0].block.header.height).toBe(String(h))
     expect(json.blocks[0].block.data.txs).toContain(Buffer.from(getBytes(sent[0]!.raw)).toString('base64'))
@@ -120,7 +132,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
   })
 
   it('status shows the chain id, the latest height and the validator; the default --rpc comes from config.toml', async () => {
-    const json = jsonOf(await runCli(QueryStatus, [...rpc, '--json']))
+    const json = jsonOf<CometStatus>(await runCli(QueryStatus, [...rpc, '--json']))
     expect(json.node_info.network).toBe(t.node.config.chainId)
     expect(Number(json.sync_info.latest_block_height)).toBeGreaterThan(sent[1]!.receipt.blockNumber)
     expect(json.validator_info.address).toBe(bytesToUpperHex(t.node.components.engine.validatorAddress!))
@@ -142,9 +154,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it('validators lists this node with its power, at the next height or a given one', async () => {
     const address = bytesToUpperHex(t.node.components.engine.validatorAddress!)
-    const json = jsonOf(await runCli(QueryValidators, [...rpc, '--json']))
+    const json = jsonOf<CometValidators>(await runCli(QueryValidators, [...rpc, '--json']))
     expect(json).toMatchObject({ count: '1', total: '1', validators: [{ address, voting_power: '10' }] })
-    const atOne = jsonOf(await runCli(QueryValidators, [...rpc, '--height', '1', '--json']))
+    const atOne = jsonOf<CometValidators>(await runCli(QueryValidators, [...rpc, '--height', '1', '--json']))
     expect(atOne.block_height).toBe('1')
     const human = await runCli(QueryValidators, [...rpc, '--height', '1'])
     expect(out(human)).toContain('validators at height 1: 1 of 1')
@@ -153,9 +165,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it('block-results shows the tx results with their EVM hashes and the block events', async () => {
     const { receipt } = sent[0]!
-    const json = jsonOf(await runCli(QueryBlockResults, [String(receipt.blockNumber), ...rpc, '--json']))
+    const json = jsonOf<CometBlockResults>(await runCli(QueryBlockResults, [String(receipt.blockNumber), ...rpc, '--json']))
     expect(json.height).toBe(String(receipt.blockNumber))
-    expect(json.txs_results[receipt.index]).toMatchObject({ code: 0, gas_used: '21000' })
+    expect(json.txs_results![receipt.index]).toMatchObject({ code: 0, gas_used: '21000' })
     const human = await runCli(QueryBlockResults, [String(receipt.blockNumber), ...rpc])
     expect(out(human)).toContain(receipt.hash)
     expect(out(human)).toMatch(/fee_market\s*│ base_fee=\d+/)
@@ -165,19 +177,19 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
   it('commit shows the signed header and the precommit signatures', async () => {
     const h = sent[0]!.receipt.blockNumber
     const address = bytesToUpperHex(t.node.components.engine.validatorAddress!)
-    const json = jsonOf(await runCli(QueryCommit, [String(h), ...rpc, '--json']))
+    const json = jsonOf<CometSignedHeader>(await runCli(QueryCommit, [String(h), ...rpc, '--json']))
     expect(json.canonical).toBe(true)
     expect(json.signed_header.header.height).toBe(String(h))
-    expect(json.signed_header.commit.signatures[0]).toMatchObject({ block_id_flag: 2, validator_address: address })
+    expect(json.signed_header.commit.signatures![0]).toMatchObject({ block_id_flag: 2, validator_address: address })
     const human = await runCli(QueryCommit, [String(h), ...rpc])
     expect(out(human)).toContain(json.signed_header.commit.block_id.hash)
     expect(out(human)).toMatch(new RegExp(`${address}\\s*│ commit`))
-    const latest = jsonOf(await runCli(QueryCommit, [...rpc, '--json']))
+    const latest = jsonOf<CometSignedHeader>(await runCli(QueryCommit, [...rpc, '--json']))
     expect(latest.canonical).toBe(false)
   })
 
   it('consensus-state shows height/round/step with the step named, and the proposer', async () => {
-    const json = jsonOf(await runCli(QueryConsensusState, [...rpc, '--json']))
+    const json = jsonOf<CometConsensusState>(await runCli(QueryConsensusState, [...rpc, '--json']))
     const [height] = json.round_state['height/round/step'].split('/').map(Number)
     expect(height).toBeGreaterThan(sent[1]!.receipt.blockNumber)
     const human = await runCli(QueryConsensusState, [...rpc])
@@ -186,7 +198,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
   })
 
   it('net-info shows the listener state and no peers', async () => {
-    const json = jsonOf(await runCli(QueryNetInfo, [...rpc, '--json']))
+    const json = jsonOf<CometNetInfo>(await runCli(QueryNetInfo, [...rpc, '--json']))
     expect(json).toMatchObject({ n_peers: '0', peers: [] })
     expect(typeof json.listening).toBe('boolean')
     expect(out(await runCli(QueryNetInfo, [...rpc]))).toMatch(/peers\s*│ 0/)
@@ -199,7 +211,10 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     )
     expect(bad.exitCode).toBe(1)
     const badJson = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc, '--json'])
-    expect(jsonOf(badJson).error).toMatchObject({ code: -32602, message: expect.stringContaining('offset 14') })
+    expect(jsonOf<{ error: { code: number; message: string } }>(badJson).error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('offset 14'),
+    })
     expect(badJson.exitCode).toBe(1)
     const page = await runCli(QueryTxSearch, [`tx.hash='${sent[0]!.consensusHash}'`, ...rpc, '--page', '3'])
     expect(page.error?.message).toBe('node error -32603: Internal error: page should be within [1, 1] range, given 3')

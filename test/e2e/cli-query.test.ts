@@ -7,21 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
-import QueryBalance from '../../src/commands/query/balance.js'
+import type { RpcBlock, RpcFeeHistory, RpcLog, RpcReceipt } from '../../src/cli/eth-types.js'
+import QueryBalance, { type BalanceResult } from '../../src/commands/query/balance.js'
 import QueryBlock from '../../src/commands/query/block.js'
-import QueryCode from '../../src/commands/query/code.js'
+import QueryCode, { type CodeResult } from '../../src/commands/query/code.js'
 import QueryFeeHistory from '../../src/commands/query/fee-history.js'
-import QueryGasPrice from '../../src/commands/query/gas-price.js'
+import QueryGasPrice, { type GasPriceResult } from '../../src/commands/query/gas-price.js'
 import QueryLogs from '../../src/commands/query/logs.js'
-import QueryNonce from '../../src/commands/query/nonce.js'
+import QueryNonce, { type NonceResult } from '../../src/commands/query/nonce.js'
 import QueryReceipt from '../../src/commands/query/receipt.js'
-import QueryStorage from '../../src/commands/query/storage.js'
+import QueryStorage, { type StorageResult } from '../../src/commands/query/storage.js'
 import QueryTx from '../../src/commands/query/tx.js'
-import QueryTxpool from '../../src/commands/query/txpool.js'
+import QueryTxpool, { type TxpoolResult } from '../../src/commands/query/txpool.js'
 import FilterChanges from '../../src/commands/filter/changes.js'
 import FilterLogs from '../../src/commands/filter/logs.js'
 import FilterNewBlocks from '../../src/commands/filter/new-blocks.js'
-import FilterNewLogs from '../../src/commands/filter/new-logs.js'
+import FilterNewLogs, { type NewFilterResult } from '../../src/commands/filter/new-logs.js'
 import FilterUninstall from '../../src/commands/filter/uninstall.js'
 import FilterWatch from '../../src/commands/filter/watch.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
@@ -58,11 +59,11 @@ describe('nodectl query / filter against a dev node', () => {
   it("query block latest --json prints the node's block; the table shows its number", async () => {
     const run = await runCli(QueryBlock, ['latest', ...node, '--json'])
     expect(run.error).toBeUndefined()
-    const block = jsonOf(run)
+    const block = jsonOf<RpcBlock>(run)
     expect(block.hash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(run.result).toEqual(block)
     const byHash = await runCli(QueryBlock, [block.hash, ...node, '--full', '--json'])
-    expect(jsonOf(byHash).number).toBe(block.number)
+    expect(jsonOf<RpcBlock>(byHash).number).toBe(block.number)
     const human = await runCli(QueryBlock, [String(Number(block.number)), ...node])
     expect(human.stdout.join('\n')).toContain(block.hash)
     expect(human.stdout.join('\n')).toMatch(/number\s*│\s*\d+/)
@@ -71,7 +72,7 @@ describe('nodectl query / filter against a dev node', () => {
   it('query tx and receipt show the mined transaction and its log', async () => {
     const tx = jsonOf(await runCli(QueryTx, [setTx, ...node, '--json']))
     expect(tx).toMatchObject({ hash: setTx, from: A0!.address.toLowerCase(), to: storeAddress })
-    const receipt = jsonOf(await runCli(QueryReceipt, [setTx, ...node, '--json']))
+    const receipt = jsonOf<RpcReceipt>(await runCli(QueryReceipt, [setTx, ...node, '--json']))
     expect(receipt).toMatchObject({ transactionHash: setTx, status: '0x1' })
     expect(receipt.logs).toHaveLength(1)
     const human = await runCli(QueryReceipt, [setTx, ...node])
@@ -79,21 +80,21 @@ describe('nodectl query / filter against a dev node', () => {
   })
 
   it('query balance, nonce, code and storage read the state', async () => {
-    const balance = jsonOf(await runCli(QueryBalance, [A0!.address, ...node, '--json']))
+    const balance = jsonOf<BalanceResult>(await runCli(QueryBalance, [A0!.address, ...node, '--json']))
     expect(BigInt(balance.wei)).toBeGreaterThan(0n)
     expect(balance.ether).toMatch(/^9999\.\d+$/)
-    const atGenesis = jsonOf(await runCli(QueryBalance, [A0!.address, ...node, '--block', '0', '--json']))
+    const atGenesis = jsonOf<BalanceResult>(await runCli(QueryBalance, [A0!.address, ...node, '--block', '0', '--json']))
     expect(atGenesis.ether).toBe('10000')
-    expect(jsonOf(await runCli(QueryNonce, [A0!.address, ...node, '--json'])).nonce).toBe(2)
-    const code = jsonOf(await runCli(QueryCode, [storeAddress, ...node, '--json']))
+    expect(jsonOf<NonceResult>(await runCli(QueryNonce, [A0!.address, ...node, '--json'])).nonce).toBe(2)
+    const code = jsonOf<CodeResult>(await runCli(QueryCode, [storeAddress, ...node, '--json']))
     expect(code.size).toBeGreaterThan(0)
-    const slot0 = jsonOf(await runCli(QueryStorage, [storeAddress, '0', ...node, '--json']))
+    const slot0 = jsonOf<StorageResult>(await runCli(QueryStorage, [storeAddress, '0', ...node, '--json']))
     expect(BigInt(slot0.value)).toBe(42n)
   })
 
   it('query logs filters by address and topic', async () => {
     const topic0 = store.interface.getEvent('ValueChanged')!.topicHash
-    const logs = jsonOf(await runCli(QueryLogs, ['--from', '0', '--address', storeAddress, '--topic', topic0, ...node, '--json']))
+    const logs = jsonOf<RpcLog[]>(await runCli(QueryLogs, ['--from', '0', '--address', storeAddress, '--topic', topic0, ...node, '--json']))
     expect(logs).toHaveLength(1)
     expect(logs[0]).toMatchObject({ address: storeAddress, transactionHash: setTx })
     const none = jsonOf(await runCli(QueryLogs, ['--from', '0', '--topic', 'any', '--topic', `0x${'0'.repeat(64)}`, ...node, '--json']))
@@ -103,11 +104,11 @@ describe('nodectl query / filter against a dev node', () => {
   it('query txpool, gas-price and fee-history', async () => {
     const pool = jsonOf(await runCli(QueryTxpool, [...node, '--json']))
     expect(pool).toMatchObject({ pending: 0, queued: 0, content: { pending: {}, queued: {} } })
-    const inspect = jsonOf(await runCli(QueryTxpool, [...node, '--inspect', '--json']))
+    const inspect = jsonOf<TxpoolResult>(await runCli(QueryTxpool, [...node, '--inspect', '--json']))
     expect(inspect.inspect).toEqual({ pending: {}, queued: {} })
-    const price = jsonOf(await runCli(QueryGasPrice, [...node, '--json']))
+    const price = jsonOf<GasPriceResult>(await runCli(QueryGasPrice, [...node, '--json']))
     expect(BigInt(price.gasPrice)).toBeGreaterThan(0n)
-    const history = jsonOf(await runCli(QueryFeeHistory, [...node, '--blocks', '2', '--percentiles', '50', '--json']))
+    const history = jsonOf<RpcFeeHistory>(await runCli(QueryFeeHistory, [...node, '--blocks', '2', '--percentiles', '50', '--json']))
     expect(history.gasUsedRatio.length).toBeGreaterThan(0)
     const human = await runCli(QueryFeeHistory, [...node, '--blocks', '2'])
     expect(human.stdout.join('\n')).toContain('next base fee')
@@ -134,24 +135,24 @@ describe('nodectl query / filter against a dev node', () => {
   })
 
   it('filter new-logs / new-blocks / changes / logs / uninstall', async () => {
-    const logsFilter = jsonOf(await runCli(FilterNewLogs, ['--from', '0', '--address', storeAddress, ...node, '--json']))
+    const logsFilter = jsonOf<NewFilterResult>(await runCli(FilterNewLogs, ['--from', '0', '--address', storeAddress, ...node, '--json']))
     expect(logsFilter).toMatchObject({ kind: 'logs', id: expect.stringMatching(/^0x[0-9a-f]+$/) })
     const all = jsonOf(await runCli(FilterLogs, [logsFilter.id, ...node, '--json']))
     expect(all).toHaveLength(1)
-    const blocksFilter = jsonOf(await runCli(FilterNewBlocks, [...node, '--json']))
+    const blocksFilter = jsonOf<NewFilterResult>(await runCli(FilterNewBlocks, [...node, '--json']))
     const tx = await store.getFunction('set')(43n, 'again')
     await tx.wait()
     const changes = await waitForBlock(
       t,
       async () => {
-        const items = jsonOf(await runCli(FilterChanges, [blocksFilter.id, ...node, '--json']))
+        const items = jsonOf<string[]>(await runCli(FilterChanges, [blocksFilter.id, ...node, '--json']))
         return items.length > 0 ? items : undefined
       },
       10_000,
       'block filter changes',
     )
     expect(changes[0]).toMatch(/^0x[0-9a-f]{64}$/)
-    const logChanges = jsonOf(await runCli(FilterChanges, [logsFilter.id, ...node, '--json']))
+    const logChanges = jsonOf<RpcLog[]>(await runCli(FilterChanges, [logsFilter.id, ...node, '--json']))
     expect(logChanges.some((l: { transactionHash: string }) => l.transactionHash === tx.hash)).toBe(true)
     expect(jsonOf(await runCli(FilterUninstall, [logsFilter.id, ...node, '--json']))).toEqual({ id: logsFilter.id, uninstalled: true })
     expect(jsonOf(await runCli(FilterUninstall, [logsFilter.id, ...node, '--json']))).toEqual({ id: logsFilter.id, uninstalled: false })

@@ -21,6 +21,7 @@ import { describeRevertData, frameStatus, renderCallTree, renderStructLogs, type
 import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
 import type { StructLoggerResult } from '../../src/chain/evm/tracing/struct-logger.js'
 import type { AccountJson } from '../../src/chain/evm/tracing/native/prestate-json.js'
+import type { FlatTraceJson } from '../../src/chain/evm/tracing/native/flat-call-tracer.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { jsonOf, runCli } from '../helpers/cli.js'
 
@@ -57,7 +58,11 @@ describe('nodectl trace against a dev node', () => {
   }
   const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: ReceiptJson }> => {
     const hash = await call<string>('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
-    const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
+    const receipt = await waitFor(
+      async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hash])).result,
+      30_000,
+      `receipt of ${hash}`,
+    )
     return { hash, receipt }
   }
   const deploy = async (bytecode: string): Promise<string> => {
@@ -177,7 +182,7 @@ describe('nodectl trace against a dev node', () => {
       expect(headline).toBe(`transaction ${tx.ok}`)
       expect(JSON.parse(body.join('\n'))).toEqual(expected)
       expect(body[1]).toMatch(/^ {2}"0x/)
-      const diff = jsonOf(
+      const diff = jsonOf<{ post: Record<string, AccountJson>; pre: Record<string, AccountJson> }>(
         await runCli(TraceTx, [tx.ok, ...node, '--tracer', 'prestateTracer', '--tracer-config', '{"diffMode":true}', '--json']),
       )
       expect(Object.keys(diff)).toEqual(['post', 'pre'])
@@ -190,7 +195,7 @@ describe('nodectl trace against a dev node', () => {
           .join('\n'),
       )
       expect(ids).toEqual({ [`${token.getFunction('transfer')!.selector}-64`]: 1 })
-      const flat = jsonOf(await runCli(TraceTx, [tx.run, ...node, '--tracer', 'flatCallTracer', '--json']))
+      const flat = jsonOf<FlatTraceJson[]>(await runCli(TraceTx, [tx.run, ...node, '--tracer', 'flatCallTracer', '--json']))
       expect(flat[0]).toMatchObject({ type: 'call', transactionHash: tx.run })
     })
 
@@ -208,7 +213,7 @@ describe('nodectl trace against a dev node', () => {
       )
       expect(lines).toHaveLength(8)
       // --opcodes is the same tracer; --json keeps the node's stack
-      const raw = jsonOf(await runCli(TraceTx, [tx.reverted, ...node, '--opcodes', '--limit', '5', '--json']))
+      const raw = jsonOf<StructLoggerResult>(await runCli(TraceTx, [tx.reverted, ...node, '--opcodes', '--limit', '5', '--json']))
       expect(raw.structLogs).toHaveLength(5)
       expect(raw.structLogs[1].stack).toEqual(['0x80'])
       const all = out(await runCli(TraceTx, [tx.ok, ...node, '--opcodes']))
@@ -332,13 +337,13 @@ describe('nodectl trace against a dev node', () => {
       const balance = SUPPLY - 250n
       expect(headline).toBe(`call succeeded, returned 0x${balance.toString(16).padStart(64, '0')}`)
       expect(top).toMatch(new RegExp(`^CALL ${sender} → ${addr.token}  balanceOf\\(address\\)  gas [\\d,]+$`))
-      const json = jsonOf(await runCli(TraceCall, ['--to', addr.token, '--data', data, ...node, '--json']))
-      expect(AbiCoder.defaultAbiCoder().decode(['uint256'], json.output)[0]).toBe(balance)
+      const json = jsonOf<CallFrameJson>(await runCli(TraceCall, ['--to', addr.token, '--data', data, ...node, '--json']))
+      expect(AbiCoder.defaultAbiCoder().decode(['uint256'], json.output!)[0]).toBe(balance)
       // on an earlier block's state: before the transfer of 250
-      const before = jsonOf(
+      const before = jsonOf<CallFrameJson>(
         await runCli(TraceCall, ['--to', addr.token, '--data', data, '--block', String(Number(revertedBlock)), ...node, '--json']),
       )
-      expect(BigInt(before.output)).toBe(SUPPLY)
+      expect(BigInt(before.output!)).toBe(SUPPLY)
     })
 
     it('a Panic reason with its meaning, the struct logger, value and gas flags', async () => {

@@ -15,6 +15,7 @@ import { KeyStore } from '../../src/keystore/key-store.js'
 import { bytesToBase64, hexToBytes } from '../../src/primitives/hex.js'
 import TxSend, { type TxSendResult } from '../../src/commands/tx/send.js'
 import TxSetValidator, { type SetValidatorResult } from '../../src/commands/tx/set-validator.js'
+import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { jsonOf, runCli } from '../helpers/cli.js'
 
@@ -31,9 +32,10 @@ describe('nodectl tx send against a dev node', () => {
 
   /** The flags every run shares: the node, and the key store of its home. */
   const common = (): string[] => ['--node', t.url, '--home', t.home]
-  const balanceOf = async (address: string): Promise<bigint> => BigInt((await rpc(t.url, 'eth_getBalance', [address, 'latest'])).result)
+  const balanceOf = async (address: string): Promise<bigint> =>
+    BigInt((await rpc<string>(t.url, 'eth_getBalance', [address, 'latest'])).result!)
   const pendingNonce = async (address: string): Promise<bigint> =>
-    BigInt((await rpc(t.url, 'eth_getTransactionCount', [address, 'pending'])).result)
+    BigInt((await rpc<string>(t.url, 'eth_getTransactionCount', [address, 'pending'])).result!)
 
   beforeAll(async () => {
     t = await startTestNode()
@@ -110,7 +112,11 @@ describe('nodectl tx send against a dev node', () => {
     ])
     expect(run.error).toBeUndefined()
     expect(run.stdout).toEqual([run.result!.hash])
-    const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [run.result!.hash])).result, 20_000, 'receipt')
+    const receipt = await waitFor(
+      async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [run.result!.hash])).result,
+      20_000,
+      'receipt',
+    )
     expect(receipt.status).toBe('0x1')
     expect(await balanceOf(to)).toBe(1000n * 10n ** 9n)
   })
@@ -171,7 +177,7 @@ describe('nodectl tx send against a dev node', () => {
     expect(created).toMatchObject({ status: 1, to: null })
     expect(created.contractAddress).toMatch(/^0x[0-9a-fA-F]{40}$/)
     const address = created.contractAddress!
-    expect((await rpc(t.url, 'eth_getCode', [address, 'latest'])).result.length).toBeGreaterThan(2)
+    expect((await rpc<string>(t.url, 'eth_getCode', [address, 'latest'])).result!.length).toBeGreaterThan(2)
 
     // `set(13, …)` reverts with "unlucky number"; --gas skips the estimate, which would refuse it up front
     const data = store.encodeFunctionData('set', [13n, 'x'])

@@ -15,6 +15,7 @@ import { verifyCommit } from '../../src/chain/comet/verify-commit.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { loadNodeKey, nodeIdOf } from '../../src/keystore/validator-key.js'
 import { bytesToUpperHex } from '../../src/primitives/hex.js'
+import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 const [KEY0, KEY1] = devAccounts(2).map((a) => a.privateKey)
@@ -92,7 +93,7 @@ describe('consensus RPC (cosmjs Comet38Client) against a dev node', () => {
     expect(r.height).toBe(2)
     expect(r.results).toHaveLength(b.block.txs.length)
     // The EVM view reports the consensus block's encoded size (its part set bytes).
-    const evmBlock = (await rpc(t.url, 'eth_getBlockByNumber', ['0x2', false])).result
+    const evmBlock = (await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x2', false])).result!
     expect(Number(evmBlock.size)).toBe(chain.blockMetas[1]!.blockSize)
   })
 
@@ -176,7 +177,11 @@ describe('consensus RPC (cosmjs Comet38Client) against a dev node', () => {
     const res = await client.broadcastTxSync({ tx: raw })
     expect(res.code).toBe(0)
     expect(res.hash).toEqual(hashTx(raw))
-    const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [keccak256(raw)])).result, 10_000, 'receipt')
+    const receipt = await waitFor(
+      async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [keccak256(raw)])).result,
+      10_000,
+      'receipt',
+    )
     expect(receipt.status).toBe('0x1')
 
     const bad = await client.broadcastTxSync({ tx: new Uint8Array([1, 2, 3, 4]) })

@@ -70,7 +70,7 @@ describe('debug namespace on a dev node', () => {
   }
   const traceTx = (params: unknown[]): Promise<StructLoggerResult> => call('debug_traceTransaction', params)
   const receiptOf = (hash: string): Promise<ReceiptJson> =>
-    waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
+    waitFor(async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
   const sign = (request: TransactionRequest): Promise<string> => A0!.signTransaction({ ...FEES, nonce: nonce++, ...request })
   const send = async (request: TransactionRequest): Promise<string> => {
     const hash = await call<string>('eth_sendRawTransaction', [await sign(request)])
@@ -367,7 +367,9 @@ describe('debug namespace on a dev node', () => {
         code: -32000,
         message: 'execution timeout',
       })
-      expect((await rpc(t.url, 'debug_traceTransaction', [tx.set, { timeout: '30s', reexec: 128 }])).result.failed).toBe(false)
+      expect(
+        (await rpc<StructLoggerResult>(t.url, 'debug_traceTransaction', [tx.set, { timeout: '30s', reexec: 128 }])).result!.failed,
+      ).toBe(false)
     })
 
     it('refuses unknown tracers and bad options', async () => {

@@ -7,6 +7,7 @@ import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RoundStep } from '../../src/consensus/round-step.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 
 describe('empty blocks while waiting for transactions', () => {
@@ -18,7 +19,7 @@ describe('empty blocks while waiting for transactions', () => {
 
   it('makes only the proof block after a burst, then waits', async () => {
     const { engine, pool } = t.node.components
-    const chainId = BigInt((await rpc(t.url, 'eth_chainId')).result)
+    const chainId = BigInt((await rpc<string>(t.url, 'eth_chainId')).result!)
     const sends: Promise<{ error?: unknown }>[] = []
     for (const account of devAccounts(4)) {
       const wallet = new Wallet(account.privateKey)
@@ -42,7 +43,7 @@ describe('empty blocks while waiting for transactions', () => {
     const txCounts = async (upTo: number) => {
       const counts: number[] = []
       for (let h = 1; h <= upTo; h++)
-        counts.push((await rpc(t.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), false])).result.transactions.length)
+        counts.push((await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), false])).result!.transactions.length)
       return counts
     }
     const counts = await txCounts(await head())

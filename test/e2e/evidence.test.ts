@@ -16,7 +16,7 @@ import { bytesToBase64, bytesToUpperHex, compareBytes } from '../../src/primitiv
 import { parseRfc3339 } from '../../src/utils/time.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
-import type { CometHeader, CometValidators } from '../../src/cli/comet-types.js'
+import type { CometEventMessage, CometHeader, CometValidators } from '../../src/cli/comet-types.js'
 
 /** A consensus JSON-RPC reply whose result has the shape `R`. */
 type Reply<R> = { result?: R; error?: { code: number; message: string; data?: string } }
@@ -24,6 +24,12 @@ type Reply<R> = { result?: R; error?: { code: number; message: string; data?: st
 /** The members of a `block` result these tests read. */
 interface BlockResult {
   block: { header: CometHeader & { evidence_hash: string }; evidence: { evidence: unknown[] } }
+}
+
+/** The NewEvidence event pushed to the WebSocket subscriber (with the id of its `subscribe` call). */
+interface NewEvidenceFrame {
+  id: unknown
+  result: CometEventMessage & { data: { value: { height: string } }; events: Record<string, string[]> }
 }
 
 /** A consensus JSON-RPC call over HTTP POST with params by name. */
@@ -123,7 +129,10 @@ describe('evidence against a dev node', () => {
     expect(sent.error).toBeUndefined()
     expect(sent.result).toEqual({ hash: bytesToBase64(sha256(encodeEvidence(ev))) })
 
-    const push = await ws.waitForFrame((f) => f.id === sub.id && f.result?.data?.type === 'tendermint/event/NewEvidence', 20_000)
+    const push = await ws.waitForFrame(
+      (f: NewEvidenceFrame) => f.id === sub.id && f.result?.data?.type === 'tendermint/event/NewEvidence',
+      20_000,
+    )
     const height = Number(push.result.data.value.height)
     expect(height).toBeGreaterThan(2)
     expect(push.result.query).toBe("tm.event='NewEvidence'")

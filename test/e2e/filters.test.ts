@@ -189,9 +189,9 @@ describe('polling filters on a dev node', () => {
     let error: { code: number; message: string } | undefined
     for (let i = 0; i <= FILTER_CAP && error === undefined; i++) {
       const method = ['eth_newBlockFilter', 'eth_newPendingTransactionFilter', 'eth_newFilter'][i % 3]!
-      const reply = await rpc(t.url, method, method === 'eth_newFilter' ? [{}] : [])
+      const reply = await rpc<string>(t.url, method, method === 'eth_newFilter' ? [{}] : [])
       if (reply.error) error = reply.error
-      else created.push(reply.result)
+      else created.push(reply.result!)
     }
     expect(error).toEqual({ code: -32000, message: 'error creating filter: max limit reached' })
     expect(created.length).toBeLessThanOrEqual(FILTER_CAP)

@@ -10,6 +10,7 @@ import { Interface, Wallet, getCreateAddress, type TransactionRequest } from 'et
 import { compileContracts } from '../helpers/solidity.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { readGolden } from '../helpers/golden.js'
+import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 const CHAIN_ID = 31337n
@@ -74,7 +75,7 @@ describe('golden wire shapes of blocks, transactions, receipts and logs', () => 
       to: storeAddress,
       data: store.encodeFunctionData('set', [42n, 'golden']),
     })
-    callBlock = (await rpc(t.url, 'eth_getTransactionReceipt', [hashes.call])).result.blockNumber
+    callBlock = (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hashes.call])).result!.blockNumber
   })
   afterAll(async () => {
     await t?.destroy()
@@ -100,7 +101,7 @@ describe('golden wire shapes of blocks, transactions, receipts and logs', () => 
 
   it('receipts: transfer, contract creation, log-emitting call (eth_getTransactionReceipt)', async () => {
     const get = async (hash: string): Promise<{ contractAddress: string | null; to: string | null }> =>
-      (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result
+      (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hash])).result!
     const creation = await get(hashes.creation)
     expect(creation).toMatchObject({ contractAddress: storeAddress, to: null })
     await expectGolden('receipts', {

@@ -200,7 +200,7 @@ describe('JavaScript tracers through debug_traceTransaction on a dev node', () =
     return r.result as T
   }
   const receiptOf = (hash: string): Promise<ReceiptJson> =>
-    waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
+    waitFor(async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hash])).result, 30_000, `receipt of ${hash}`)
   const send = async (request: TransactionRequest): Promise<{ hash: string; receipt: ReceiptJson }> => {
     const hash = await call<string>('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...request })])
     return { hash, receipt: await receiptOf(hash) }

@@ -18,6 +18,8 @@ import { compileContracts } from '../helpers/solidity.js'
 import { testNodeSettings } from '../../src/node/test-settings.js'
 import { initDevHome } from '../../src/config/init-home.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
+import type { FeeHistoryJson } from '../../src/api/eth/fee-history.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { keepAliveRequest, openSocket, request, rpcOnce } from '../helpers/raw-http.js'
 import { RawWsClient } from '../helpers/ws-client.js'
@@ -37,7 +39,7 @@ const call = (id: number, method: string, params: unknown[] = []) => ({ jsonrpc:
 
 /** Waits for a transaction's receipt. */
 async function mined(url: string, hash: string): Promise<{ status: string; blockNumber: string }> {
-  return waitFor(async () => (await rpc(url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
+  return waitFor(async () => (await rpc<ReceiptJson>(url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
 }
 
 /** A CORS preflight as a browser sends it before a POST with an Authorization header. */
@@ -75,7 +77,7 @@ describe('json-rpc limits set by flags (node 1)', () => {
   })
 
   it('gas-cap: eth_call runs with at most the cap, eth_estimateGas searches below it', async () => {
-    const left = BigInt((await rpc(t.url, 'eth_call', [{ data: GAS_PROBE, gas: '0xf4240' }])).result)
+    const left = BigInt((await rpc<string>(t.url, 'eth_call', [{ data: GAS_PROBE, gas: '0xf4240' }])).result!)
     expect(left).toBeGreaterThan(0n)
     expect(left).toBeLessThan(60_000n - CREATE_GAS)
     expect((await rpc(t.url, 'eth_estimateGas', [{ data: LOOP }])).error).toEqual({
@@ -86,7 +88,7 @@ describe('json-rpc limits set by flags (node 1)', () => {
 
   it('feehistory-cap: eth_feeHistory covers at most that many blocks', async () => {
     await waitFor(async () => Number((await rpc(t.url, 'eth_blockNumber')).result) >= 3, 20_000, 'three blocks')
-    const history = (await rpc(t.url, 'eth_feeHistory', ['0x64', 'latest', []])).result
+    const history = (await rpc<FeeHistoryJson>(t.url, 'eth_feeHistory', ['0x64', 'latest', []])).result!
     expect(history.gasUsedRatio).toHaveLength(2)
     expect(history.baseFeePerGas).toHaveLength(3)
   })
@@ -105,7 +107,7 @@ describe('json-rpc limits set by flags (node 1)', () => {
         maxPriorityFeePerGas: GWEI,
         data: deploy,
       })
-      const receipt = await mined(t.url, (await rpc(t.url, 'eth_sendRawTransaction', [raw])).result)
+      const receipt = await mined(t.url, (await rpc<string>(t.url, 'eth_sendRawTransaction', [raw])).result!)
       expect(receipt.status).toBe('0x1')
     }
     expect((await rpc(t.url, 'eth_getLogs', [{ fromBlock: '0x0' }])).error).toEqual({
@@ -118,10 +120,10 @@ describe('json-rpc limits set by flags (node 1)', () => {
 
   it('allow-unprotected-txs: a transaction without EIP-155 replay protection is accepted and mined', async () => {
     const raw = await A1!.signTransaction({ type: 0, nonce: 0, gasLimit: 21_000n, gasPrice: 10n * GWEI, to: A2!.address, value: 1n })
-    const sent = await rpc(t.url, 'eth_sendRawTransaction', [raw])
+    const sent = await rpc<string>(t.url, 'eth_sendRawTransaction', [raw])
     expect(sent.error).toBeUndefined()
-    expect((await mined(t.url, sent.result)).status).toBe('0x1')
-    expect((await rpc(t.url, 'eth_getTransactionByHash', [sent.result])).result.chainId).toBeUndefined()
+    expect((await mined(t.url, sent.result!)).status).toBe('0x1')
+    expect((await rpc<TransactionJson>(t.url, 'eth_getTransactionByHash', [sent.result])).result!.chainId).toBeUndefined()
   })
 
   it('batch-request-limit: a larger batch is one -32600 batch too large', async () => {
@@ -219,11 +221,11 @@ describe('json-rpc limits set in app.toml (node 2)', () => {
   })
 
   it('gas-cap = 0: no cap, a call without gas gets the block gas limit, estimates search up to it', async () => {
-    const block = (await rpc(t.url, 'eth_getBlockByNumber', ['latest', false])).result
-    const left = BigInt((await rpc(t.url, 'eth_call', [{ data: GAS_PROBE }])).result)
+    const block = (await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', ['latest', false])).result!
+    const left = BigInt((await rpc<string>(t.url, 'eth_call', [{ data: GAS_PROBE }])).result!)
     expect(left).toBeGreaterThan(BigInt(block.gasLimit) - CREATE_GAS - 1_000n)
     expect(left).toBeLessThan(BigInt(block.gasLimit))
-    expect(BigInt((await rpc(t.url, 'eth_estimateGas', [{ data: GAS_PROBE }])).result)).toBeGreaterThan(CREATE_GAS)
+    expect(BigInt((await rpc<string>(t.url, 'eth_estimateGas', [{ data: GAS_PROBE }])).result!)).toBeGreaterThan(CREATE_GAS)
   })
 
   it('http-timeout: a client that stops in the middle of its request is disconnected', async () => {

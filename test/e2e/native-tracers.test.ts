@@ -65,7 +65,11 @@ describe('native tracers on a dev node', () => {
   /** Sends a transaction from the dev account and waits for its receipt. */
   const send = async (tx: TransactionRequest): Promise<{ hash: string; receipt: ReceiptJson }> => {
     const hash = await call<string>('eth_sendRawTransaction', [await SENDER!.signTransaction({ ...FEES, nonce: nonce++, ...tx })])
-    const receipt = await waitFor(async () => (await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
+    const receipt = await waitFor(
+      async () => (await rpc<ReceiptJson>(t.url, 'eth_getTransactionReceipt', [hash])).result,
+      20_000,
+      `receipt of ${hash}`,
+    )
     return { hash, receipt }
   }
 

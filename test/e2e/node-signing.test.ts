@@ -31,7 +31,7 @@ async function call<T>(url: string, method: string, params: unknown[] = []): Pro
 }
 
 async function receiptOf(url: string, hash: string): Promise<ReceiptJson> {
-  return waitFor(async () => (await rpc(url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
+  return waitFor(async () => (await rpc<ReceiptJson>(url, 'eth_getTransactionReceipt', [hash])).result, 20_000, `receipt of ${hash}`)
 }
 
 describe('node-side signing with the unlocked dev accounts', () => {

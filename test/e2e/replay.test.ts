@@ -96,9 +96,11 @@ type FullBlock = Omit<BlockJson, 'transactions'> & { transactions: TransactionJs
 
 /** eth_getBlockByNumber (full txs) of heights 0..upTo (default: the receipts' highest block) and the receipts. */
 async function readChain(url: string, hashes: string[], upTo?: number): Promise<{ blocks: FullBlock[]; receipts: ReceiptJson[] }> {
-  const receipts: ReceiptJson[] = await Promise.all(hashes.map(async (h) => (await rpc(url, 'eth_getTransactionReceipt', [h])).result))
+  const receipts: ReceiptJson[] = await Promise.all(
+    hashes.map(async (h) => (await rpc<ReceiptJson>(url, 'eth_getTransactionReceipt', [h])).result!),
+  )
   const height = upTo ?? Math.max(...receipts.map((r) => Number(r.blockNumber)))
   const blocks: FullBlock[] = []
-  for (let h = 0; h <= height; h++) blocks.push((await rpc(url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true])).result)
+  for (let h = 0; h <= height; h++) blocks.push((await rpc<FullBlock>(url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true])).result!)
   return { blocks, receipts }
 }

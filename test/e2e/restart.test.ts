@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { rm } from 'node:fs/promises'
 import { JsonRpcProvider, Wallet } from 'ethers'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 describe('restart on the same home', () => {
@@ -31,7 +32,7 @@ describe('restart on the same home', () => {
     const height = Number((await rpc(current.url, 'eth_blockNumber')).result)
     const blocks = await Promise.all(
       Array.from({ length: height + 1 }, (_, h) =>
-        rpc(current!.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true]).then((r) => r.result),
+        rpc<BlockJson>(current!.url, 'eth_getBlockByNumber', ['0x' + h.toString(16), true]).then((r) => r.result!),
       ),
     )
     const receipts = await Promise.all(hashes.map((h) => rpc(current!.url, 'eth_getTransactionReceipt', [h]).then((r) => r.result)))
@@ -55,7 +56,9 @@ describe('restart on the same home', () => {
     const tx = await again.sendTransaction({ to: a1!.address, value: 1n })
     const receipt = await tx.wait()
     expect(receipt!.blockNumber).toBeGreaterThan(height)
-    const next = await waitFor(async () => (await rpc(url, 'eth_getBlockByNumber', ['0x' + (height + 1).toString(16), false])).result)
+    const next = await waitFor(
+      async () => (await rpc<BlockJson>(url, 'eth_getBlockByNumber', ['0x' + (height + 1).toString(16), false])).result,
+    )
     expect(next.parentHash).toBe(blocks[height].hash)
     provider.destroy()
   })

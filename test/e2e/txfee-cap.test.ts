@@ -17,7 +17,7 @@ describe('txfee-cap', () => {
   beforeAll(async () => {
     t = await startTestNode({ flags: { 'json-rpc.txfee-cap': '0.5' } })
     wallet = new Wallet(devAccounts(2)[1]!.privateKey)
-    chainId = BigInt((await rpc(t.url, 'eth_chainId')).result)
+    chainId = BigInt((await rpc<string>(t.url, 'eth_chainId')).result!)
   })
   afterAll(() => t.destroy())
 

@@ -16,12 +16,17 @@ import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
 import { jsonOf, runCli } from '../helpers/cli.js'
 import TxSetValidator, { type SetValidatorResult } from '../../src/commands/tx/set-validator.js'
-import type { CometBlockResults, CometStatus, CometValidators } from '../../src/cli/comet-types.js'
+import type { CometBlockResults, CometEventMessage, CometStatus, CometValidators } from '../../src/cli/comet-types.js'
 
 const [KEY0, KEY1] = devAccounts(2).map((a) => a.privateKey)
 const NEW_KEY = ed25519FromSeed(new Uint8Array(32).fill(7)).publicKey
 const NEW_ADDRESS = bytesToUpperHex(validatorAddress(NEW_KEY))
 const ABI = ['function setValidator(bytes32 ed25519PubKey, uint64 power)']
+
+/** The ValidatorSetUpdates event pushed to the WebSocket subscriber. */
+interface ValidatorSetUpdatesFrame {
+  result: CometEventMessage & { data: { value: { validator_updates: CometValidators['validators'] } } }
+}
 
 /** The result of a consensus JSON-RPC call, of the shape `R` the caller expects; throws on an error reply. */
 async function cometCall<R>(url: string, method: string, params: Record<string, unknown>): Promise<R> {
@@ -78,7 +83,7 @@ describe('validator-admin system contract on a dev node', () => {
       { pub_key: { Sum: { type: 'tendermint.crypto.PublicKey_Ed25519', value: { ed25519: bytesToBase64(NEW_KEY) } } }, power: '1' },
     ])
 
-    const note = await ws.waitForFrame((f) => f.result?.data?.type?.endsWith('/event/ValidatorSetUpdates'))
+    const note = await ws.waitForFrame((f: ValidatorSetUpdatesFrame) => f.result?.data?.type?.endsWith('/event/ValidatorSetUpdates'))
     expect(note.result.query).toBe("tm.event='ValidatorSetUpdates'")
     expect(note.result.data.type).toBe('tendermint/event/ValidatorSetUpdates')
     const update = note.result.data.value.validator_updates[0]

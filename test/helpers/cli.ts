@@ -40,10 +40,12 @@ export function startCli<T>(command: CommandClass<T>, argv: string[]): StartedCl
   const stderr: string[] = []
   const printed = { stdout, stderr }
   const waiters = new Set<() => void>()
-  const print = (lines: string[]) => (...args: unknown[]): void => {
-    lines.push(args.map(String).join(' '))
-    for (const waiter of [...waiters]) waiter()
-  }
+  const print =
+    (lines: string[]) =>
+    (...args: unknown[]): void => {
+      lines.push(args.map(String).join(' '))
+      for (const waiter of [...waiters]) waiter()
+    }
   const line = (stream: 'stdout' | 'stderr', match: (line: string) => boolean = () => true, from = 0): Promise<string> =>
     new Promise((resolve) => {
       const lines = printed[stream]
@@ -68,7 +70,12 @@ export function startCli<T>(command: CommandClass<T>, argv: string[]): StartedCl
       const result = await command.run(argv, ROOT)
       return { result, stdout, stderr, exitCode: process.exitCode as number | undefined }
     } catch (error) {
-      return { error: error as Error, stdout, stderr, exitCode: (error as { oclif?: { exit?: number } }).oclif?.exit ?? (process.exitCode as number | undefined) }
+      return {
+        error: error as Error,
+        stdout,
+        stderr,
+        exitCode: (error as { oclif?: { exit?: number } }).oclif?.exit ?? (process.exitCode as number | undefined),
+      }
     } finally {
       process.exitCode = saved
       out.mockRestore()
@@ -111,7 +118,7 @@ export function nextAnswer(method: string): Promise<void> {
   })
 }
 
-/** Parses the single JSON document printed with --json. */
-export function jsonOf(run: CliRun<unknown>): any {
-  return JSON.parse(run.stdout.join('\n'))
+/** Parses the single JSON document printed with --json, as the type the caller reads. */
+export function jsonOf<T = unknown>(run: CliRun<unknown>): T {
+  return JSON.parse(run.stdout.join('\n')) as T
 }

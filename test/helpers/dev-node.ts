@@ -9,7 +9,8 @@ import { testNodeSettings } from '../../src/node/test-settings.js'
 import { initDevHome, isHomeInitialised } from '../../src/config/init-home.js'
 import { loadNodeConfig } from '../../src/config/load.js'
 import { Node, type NodeAddresses, type NodeOptions } from '../../src/node/node.js'
-import { createLogger, silentLogger } from '../../src/utils/logger.js'
+import type { JsonRpcErrorObject } from '../../src/rpc/json-rpc.js'
+import { createLogger, silentLogger, type Logger } from '../../src/utils/logger.js'
 
 export interface TestNode {
   node: Node
@@ -31,6 +32,8 @@ export interface StartTestNodeOptions {
   nodeOptions?: NodeOptions
   /** Start without `--dev` semantics (loopback callers then need a JWT for personal/miner); default true. */
   dev?: boolean
+  /** The node's logger (default: silent, or stderr at the level of NODECTL_TEST_LOG). */
+  log?: Logger
 }
 
 /** Set NODECTL_TEST_LOG=debug to see the node's log while a test runs. */
@@ -43,7 +46,7 @@ export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<Te
   const home = opts.home ?? (await mkdtemp(join(tmpdir(), 'nodectl-test-')))
   if (!(await isHomeInitialised(home))) await initDevHome(home, { settings: testNodeSettings() })
   const config = await loadNodeConfig({ home, dev: opts.dev ?? true, env: {}, flags: opts.flags ?? {} })
-  const node = await Node.create(config, testLogger(), opts.nodeOptions)
+  const node = await Node.create(config, opts.log ?? testLogger(), opts.nodeOptions)
   const addresses = await node.start()
   const stop = () => node.stop()
   return {
@@ -59,10 +62,20 @@ export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<Te
   }
 }
 
+/** A JSON-RPC reply; `result` has the type the caller reads. */
+export interface RpcReply<T = unknown> {
+  result?: T
+  error?: JsonRpcErrorObject
+}
+
 /** Calls a JSON-RPC method over plain HTTP and returns the whole reply. */
-export async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: unknown } }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
-  return (await res.json()) as { result?: any; error?: { code: number; message: string } }
+export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<RpcReply<T>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()) as RpcReply<T>
 }
 
 /** Pause between two checks of `waitFor`, in ms. */

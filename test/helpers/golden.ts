@@ -58,7 +58,7 @@ const RULES: Record<string, Rule> = {
 }
 
 /** Replaces run-dependent values by placeholders, keeping key order. Arrays of hashes become placeholders too. */
-export function normalise(value: unknown, parent: Record<string, unknown> = {}, key?: string): unknown {
+export function normalise(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) {
     if (key === 'transactions') return value.map((item) => (typeof item === 'string' ? HASH32 : normalise(item)))
     return value.map((item) => normalise(item))
@@ -66,7 +66,7 @@ export function normalise(value: unknown, parent: Record<string, unknown> = {}, 
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(obj)) out[k] = v !== null && typeof v === 'object' ? normalise(v, obj, k) : (RULES[k] ?? keep)(v, obj)
+    for (const [k, v] of Object.entries(obj)) out[k] = v !== null && typeof v === 'object' ? normalise(v, k) : (RULES[k] ?? keep)(v, obj)
     return out
   }
   return value

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, hexlify } from 'ethers'
 import { FakeBackend, GENESIS_TIME, REVERTER, BURNER, TRANSFER_TOPIC, wallet } from './fake-backend.js'
 import { startTestServer, type TestServer } from './test-server.js'
-import type { ReceiptJson, TransactionJson } from '../../../src/api/eth/format.js'
+import type { BlockJson, ReceiptJson, TransactionJson } from '../../../src/api/eth/format.js'
+import type { FeeHistoryJson } from '../../../src/api/eth/fee-history.js'
+
+/** A block asked for with full transactions. */
+type FullBlockJson = Omit<BlockJson, 'transactions'> & { transactions: TransactionJson[] }
 
 const hex = (b: Uint8Array): string => hexlify(b)
 const ZERO32 = '0x' + '00'.repeat(32)
@@ -118,12 +122,12 @@ describe('eth API over HTTP (fake backend)', () => {
 
   describe('blocks', () => {
     it('eth_getBlockByNumber: genesis, latest, full txs, missing → null', async () => {
-      const genesis = await t.result('eth_getBlockByNumber', ['0x0', false])
+      const genesis = await t.result<BlockJson>('eth_getBlockByNumber', ['0x0', false])
       expect(genesis.number).toBe('0x0')
       expect(genesis.hash).toBe(hex(backend.blocks[0]!.hash))
       expect(genesis.timestamp).toBe('0x' + GENESIS_TIME.toString(16))
       expect(await t.result('eth_getBlockByNumber', ['earliest', false])).toEqual(genesis)
-      const latest = await t.result('eth_getBlockByNumber', ['latest', false])
+      const latest = await t.result<BlockJson>('eth_getBlockByNumber', ['latest', false])
       expect(latest.number).toBe('0x3')
       // `pending`: the next block built from the pool, unsealed (eth-pending.ts).
       const pending = await t.result('eth_getBlockByNumber', ['pending', false])
@@ -135,7 +139,7 @@ describe('eth API over HTTP (fake backend)', () => {
         miner: null,
         transactions: [...backend.pending.values()].map((tx) => hex(tx.hash)),
       })
-      const one = await t.result('eth_getBlockByNumber', ['0x1', false])
+      const one = await t.result<BlockJson>('eth_getBlockByNumber', ['0x1', false])
       expect(one.transactions).toEqual(backend.blocks[1]!.transactions.map(hex))
       expect(one).toMatchObject({
         difficulty: '0x0',
@@ -145,7 +149,7 @@ describe('eth API over HTTP (fake backend)', () => {
         sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347',
         baseFeePerGas: '0x3b9aca00',
       })
-      const full = await t.result('eth_getBlockByNumber', ['0x1', true])
+      const full = await t.result<FullBlockJson>('eth_getBlockByNumber', ['0x1', true])
       expect(full.transactions.map((tx: TransactionJson) => tx.hash)).toEqual(one.transactions)
       expect(full.transactions[0].blockTimestamp).toBe(one.timestamp)
       expect(await t.result('eth_getBlockByNumber', ['0x64', false])).toBeNull()
@@ -153,7 +157,7 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('eth_getBlockByHash', async () => {
-      const byHash = await t.result('eth_getBlockByHash', [hex(backend.blocks[2]!.hash), false])
+      const byHash = await t.result<BlockJson>('eth_getBlockByHash', [hex(backend.blocks[2]!.hash), false])
       expect(byHash.number).toBe('0x2')
       expect(byHash.parentHash).toBe(hex(backend.blocks[1]!.hash))
       expect(await t.result('eth_getBlockByHash', [ZERO32, true])).toBeNull()
@@ -181,7 +185,7 @@ describe('eth API over HTTP (fake backend)', () => {
   describe('transactions', () => {
     it('eth_getTransactionByHash: mined (each type) and pending', async () => {
       const [legacy, dynamic] = backend.blocks[1]!.transactions.map(hex)
-      const tx0 = await t.result('eth_getTransactionByHash', [legacy])
+      const tx0 = await t.result<TransactionJson>('eth_getTransactionByHash', [legacy])
       expect(tx0).toMatchObject({
         type: '0x0',
         blockNumber: '0x1',
@@ -193,7 +197,7 @@ describe('eth API over HTTP (fake backend)', () => {
       })
       expect(BigInt(tx0.v)).toBe(9000n * 2n + 35n + (BigInt(tx0.v) % 2n === 0n ? 1n : 0n))
       expect(tx0.yParity).toBeUndefined()
-      const tx1 = await t.result('eth_getTransactionByHash', [dynamic])
+      const tx1 = await t.result<TransactionJson>('eth_getTransactionByHash', [dynamic])
       expect(tx1).toMatchObject({ type: '0x2', maxFeePerGas: '0xb2d05e00', maxPriorityFeePerGas: '0x1dcd6500', gasPrice: '0x59682f00' })
       expect(tx1.yParity).toBe(tx1.v)
       expect(tx1.accessList).toHaveLength(1)
@@ -212,16 +216,16 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('by block and index', async () => {
-      const byHash = await t.result('eth_getTransactionByBlockHashAndIndex', [hex(backend.blocks[1]!.hash), '0x1'])
+      const byHash = await t.result<TransactionJson>('eth_getTransactionByBlockHashAndIndex', [hex(backend.blocks[1]!.hash), '0x1'])
       expect(byHash.hash).toBe(hex(backend.blocks[1]!.transactions[1]!))
-      const byNumber = await t.result('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])
+      const byNumber = await t.result<TransactionJson>('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])
       expect(byNumber.hash).toBe(hex(backend.blocks[1]!.transactions[0]!))
       expect(await t.result('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x5'])).toBeNull()
       expect(await t.result('eth_getTransactionByBlockNumberAndIndex', ['0x64', '0x0'])).toBeNull()
     })
 
     it('eth_getTransactionReceipt: fields, contract creation, pending → null', async () => {
-      const receipt = await t.result('eth_getTransactionReceipt', [hex(backend.blocks[1]!.transactions[1]!)])
+      const receipt = await t.result<ReceiptJson>('eth_getTransactionReceipt', [hex(backend.blocks[1]!.transactions[1]!)])
       expect(receipt).toMatchObject({
         status: '0x1',
         type: '0x2',
@@ -252,7 +256,7 @@ describe('eth API over HTTP (fake backend)', () => {
       })
       const hash = await t.result('eth_sendRawTransaction', [raw])
       expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
-      expect((await t.result('eth_getTransactionByHash', [hash])).blockHash).toBeNull()
+      expect((await t.result<TransactionJson>('eth_getTransactionByHash', [hash])).blockHash).toBeNull()
       expect((await t.call('eth_sendRawTransaction', [raw])).error).toEqual({ code: -32000, message: 'already known' })
       expect((await t.call('eth_sendRawTransaction', [backend.raws.legacy!.replace(/..$/, '00')])).error?.code).toBe(-32000)
       expect((await t.call('eth_sendRawTransaction', ['0xf'])).error?.code).toBe(-32602)
@@ -326,7 +330,7 @@ describe('eth API over HTTP (fake backend)', () => {
     })
 
     it('eth_feeHistory shapes', async () => {
-      const h = await t.result('eth_feeHistory', ['0x2', 'latest', [25, 75]])
+      const h = await t.result<FeeHistoryJson>('eth_feeHistory', ['0x2', 'latest', [25, 75]])
       expect(h.oldestBlock).toBe('0x2')
       expect(h.baseFeePerGas).toHaveLength(3)
       expect(h.gasUsedRatio).toEqual([120000 / 30_000_000, 0])
@@ -334,11 +338,11 @@ describe('eth API over HTTP (fake backend)', () => {
         ['0x1dcd6500', '0x1dcd6500'],
         ['0x0', '0x0'],
       ])
-      const decimal = await t.result('eth_feeHistory', [4, '0x1', []])
+      const decimal = await t.result<FeeHistoryJson>('eth_feeHistory', [4, '0x1', []])
       expect(decimal.oldestBlock).toBe('0x0')
       expect(decimal.gasUsedRatio).toHaveLength(2)
       expect(decimal.reward).toBeUndefined()
-      const blockOne = await t.result('eth_feeHistory', ['1', '0x1', [0, 50, 100]])
+      const blockOne = await t.result<FeeHistoryJson>('eth_feeHistory', ['1', '0x1', [0, 50, 100]])
       expect(blockOne.reward).toEqual([['0x1dcd6500', '0x1dcd6500', '0x3b9aca00']])
       expect((await t.call('eth_feeHistory', ['0x1', 'latest', [50, 10]])).error).toEqual({
         code: -32000,
@@ -356,7 +360,7 @@ describe('eth API over HTTP (fake backend)', () => {
     it('eth_feeHistory clamps to feehistory-cap', async () => {
       const capped = await startTestServer(backend, { api: { feeHistoryCap: 2 } })
       try {
-        const h = await capped.result('eth_feeHistory', ['0x64', 'latest', []])
+        const h = await capped.result<FeeHistoryJson>('eth_feeHistory', ['0x64', 'latest', []])
         expect(h.gasUsedRatio).toHaveLength(2)
         expect(h.oldestBlock).toBe('0x2')
       } finally {

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FilterSystem } from '../../../src/api/eth/filters.js'
 import { SubscriptionManager } from '../../../src/api/eth/subscriptions.js'
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../../../src/api/eth/events.js'
-import { formatBlock, formatTransaction } from '../../../src/api/eth/format.js'
+import { formatBlock, formatTransaction, type BlockJson, type LogJson, type TransactionJson } from '../../../src/api/eth/format.js'
 import { defaultEthApiOptions } from '../../../src/api/eth/options.js'
 import type { NotificationSink } from '../../../src/rpc/method-table.js'
 import { RpcError } from '../../../src/rpc/rpc-errors.js'
@@ -41,6 +41,13 @@ class FakeEvents implements EthEvents {
   }
 }
 
+/** An `eth_subscription` notification as sent; `R` is the result's shape. */
+interface Notification<R> {
+  jsonrpc: string
+  method: string
+  params: { subscription: string; result: R }
+}
+
 class FakeSink implements NotificationSink {
   messages: string[] = []
   private closers: (() => void)[] = []
@@ -53,8 +60,9 @@ class FakeSink implements NotificationSink {
   close(): void {
     for (const c of this.closers.splice(0)) c()
   }
-  parsed(): { jsonrpc: string; method: string; params: { subscription: string; result: any } }[] {
-    return this.messages.map((m) => JSON.parse(m))
+  /** The notifications sent, parsed; `R` is the shape of the results the test reads. */
+  parsed<R = unknown>(): Notification<R>[] {
+    return this.messages.map((m) => JSON.parse(m) as Notification<R>)
   }
 }
 
@@ -74,12 +82,21 @@ describe('FilterSystem', () => {
   it('collects block hashes, pool hashes and matching logs, each handed out once', async () => {
     const blocks = filters.newBlockFilter()
     const pending = filters.newPendingTransactionFilter()
-    const transfers = filters.newLogFilter({ blockHash: undefined, fromBlock: undefined, toBlock: undefined, addresses: [TOKEN], topics: [[TRANSFER_TOPIC]] })
+    const transfers = filters.newLogFilter({
+      blockHash: undefined,
+      fromBlock: undefined,
+      toBlock: undefined,
+      addresses: [TOKEN],
+      topics: [[TRANSFER_TOPIC]],
+    })
     expect([blocks, pending, transfers].every((id) => /^0x[0-9a-f]{1,32}$/.test(id))).toBe(true)
     await events.fireBlock(backend, 1)
     await events.fireBlock(backend, 2)
     const pooled = events.firePending(backend)
-    expect(filters.getFilterChanges(blocks)).toEqual({ kind: 'hashes', hashes: [hex(backend.blocks[1]!.hash), hex(backend.blocks[2]!.hash)] })
+    expect(filters.getFilterChanges(blocks)).toEqual({
+      kind: 'hashes',
+      hashes: [hex(backend.blocks[1]!.hash), hex(backend.blocks[2]!.hash)],
+    })
     expect(filters.getFilterChanges(blocks)).toEqual({ kind: 'hashes', hashes: [] })
     expect(filters.getFilterChanges(pending)).toEqual({ kind: 'hashes', hashes: [pooled] })
     const changes = filters.getFilterChanges(transfers)
@@ -95,7 +112,9 @@ describe('FilterSystem', () => {
     const b = filters.getFilterChanges(from2)
     expect(a.kind === 'logs' && a.logs.map((l) => l.blockNumber)).toEqual([1])
     expect(b.kind === 'logs' && b.logs.map((l) => l.blockNumber)).toEqual([2])
-    expect(() => filters.newLogFilter({ blockHash: undefined, fromBlock: 3, toBlock: 2, addresses: [], topics: [] })).toThrow('invalid from and to block combination')
+    expect(() => filters.newLogFilter({ blockHash: undefined, fromBlock: 3, toBlock: 2, addresses: [], topics: [] })).toThrow(
+      'invalid from and to block combination',
+    )
   })
 
   it('eth_getFilterLogs answers the range through getLogs; wrong type and unknown ids fail', async () => {
@@ -172,9 +191,13 @@ describe('SubscriptionManager', () => {
     const block = backend.blocks[1]!
     const txs = await backend.getBlockTransactions(block)
     const { transactions: _omit, ...header } = formatBlock(block)
-    expect(sink.messages[0]).toBe(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${plain}","result":${JSON.stringify(header)}}}`)
+    expect(sink.messages[0]).toBe(
+      `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${plain}","result":${JSON.stringify(header)}}}`,
+    )
     expect(sink.parsed()[1]!.params).toEqual({ subscription: full, result: JSON.parse(JSON.stringify(formatBlock(block, txs))) })
-    expect(sink.parsed()[1]!.params.result.transactions[0]).toEqual(JSON.parse(JSON.stringify(formatTransaction(txs[0]!, block.timestamp))))
+    expect(sink.parsed<BlockJson>()[1]!.params.result.transactions[0]).toEqual(
+      JSON.parse(JSON.stringify(formatTransaction(txs[0]!, block.timestamp))),
+    )
   })
 
   it('logs: one notification per matching log', async () => {
@@ -183,7 +206,7 @@ describe('SubscriptionManager', () => {
     const token = subs.subscribe(sink, 'logs', { address: hex(TOKEN), topics: [hex(TRANSFER_TOPIC)] })
     await events.fireBlock(backend, 1)
     await events.fireBlock(backend, 2)
-    const notes = sink.parsed().map((n) => [n.params.subscription, n.params.result.blockNumber, n.params.result.removed])
+    const notes = sink.parsed<LogJson>().map((n) => [n.params.subscription, n.params.result.blockNumber, n.params.result.removed])
     expect(notes).toEqual([
       [any, '0x1', false],
       [token, '0x1', false],
@@ -196,11 +219,15 @@ describe('SubscriptionManager', () => {
     const hashes = subs.subscribe(sink, 'newPendingTransactions', undefined)
     const full = subs.subscribe(sink, 'newPendingTransactions', true)
     const hash = events.firePending(backend)
-    expect(sink.parsed().map((n) => [n.params.subscription, typeof n.params.result === 'string' ? n.params.result : n.params.result.hash])).toEqual([
+    expect(
+      sink
+        .parsed<string | TransactionJson>()
+        .map((n) => [n.params.subscription, typeof n.params.result === 'string' ? n.params.result : n.params.result.hash]),
+    ).toEqual([
       [hashes, hash],
       [full, hash],
     ])
-    expect(sink.parsed()[1]!.params.result.blockHash).toBeNull()
+    expect(sink.parsed<TransactionJson>()[1]!.params.result.blockHash).toBeNull()
   })
 
   it('syncing: the current status once, then on each change', async () => {
@@ -212,7 +239,10 @@ describe('SubscriptionManager', () => {
     expect(sink.messages).toHaveLength(1)
     backend.syncing = { startingBlock: 0, currentBlock: 2, highestBlock: 9 }
     await events.fireBlock(backend, 2)
-    expect(sink.parsed()[1]!.params.result).toEqual({ syncing: true, status: { startingBlock: '0x0', currentBlock: '0x2', highestBlock: '0x9' } })
+    expect(sink.parsed()[1]!.params.result).toEqual({
+      syncing: true,
+      status: { startingBlock: '0x0', currentBlock: '0x2', highestBlock: '0x9' },
+    })
     backend.syncing = undefined
     await events.fireBlock(backend, 3)
     expect(sink.parsed()[2]!.params.result).toBe(false)

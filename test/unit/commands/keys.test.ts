@@ -16,6 +16,7 @@ import KeysImportKeystore from '../../../src/commands/keys/import-keystore.js'
 import KeysImport from '../../../src/commands/keys/import.js'
 import KeysList from '../../../src/commands/keys/list.js'
 import KeysShow from '../../../src/commands/keys/show.js'
+import type { KeyResult } from '../../../src/cli/keystore-command.js'
 import { jsonOf, runCli } from '../../helpers/cli.js'
 
 /** Hardhat/Anvil dev account 0: a well-known key, never worth anything. */
@@ -68,9 +69,9 @@ describe('nodectl keys', () => {
     expect(imported.stdout.join('\n')).not.toContain(DEV_KEY.slice(2))
 
     const list = await runCli(KeysList, keys('--json'))
-    const listed = jsonOf(list)
+    const listed = jsonOf<KeyResult[]>(list)
     expect(listed).toEqual([{ name: 'x', address: DEV_ADDRESS, file: imported.result!.file }])
-    expect(listed[0].file).toBe(join(home, 'keystore', listed[0].file.split('/').pop()))
+    expect(listed[0].file).toBe(join(home, 'keystore', listed[0].file.split('/').pop()!))
     const opened = await decryptKeystoreJson(await readFile(listed[0].file, 'utf8'), PASS)
     expect(opened.privateKey).toBe(DEV_KEY)
 
@@ -118,7 +119,7 @@ describe('nodectl keys', () => {
     expect(again.error?.message).toMatch(new RegExp(`^account ${DEV_ADDRESS} is already in the key store as "x"`))
     expect(again.exitCode).toBe(1)
     const taken = await runCli(KeysAdd, keys('--name', 'x', '--json'))
-    expect(jsonOf(taken).error.message).toBe(`the name "x" is already used by ${DEV_ADDRESS}`)
+    expect(jsonOf<{ error: { message: string } }>(taken).error.message).toBe(`the name "x" is already used by ${DEV_ADDRESS}`)
     expect(jsonOf(await runCli(KeysList, keys('--json')))).toHaveLength(1)
   })
 
@@ -222,7 +223,7 @@ describe('nodectl keys', () => {
   it('uses --keystore-dir instead of <home>/keystore', async () => {
     const dir = join(tmp, 'elsewhere')
     const added = await runCli(KeysAdd, [...keys('--json'), '--keystore-dir', dir])
-    expect(jsonOf(added).file.startsWith(dir + '/')).toBe(true)
+    expect(jsonOf<KeyResult>(added).file.startsWith(dir + '/')).toBe(true)
     expect(jsonOf(await runCli(KeysList, keys('--json')))).toEqual([])
     expect(jsonOf(await runCli(KeysList, ['--keystore-dir', dir, '--json']))).toHaveLength(1)
   })

@@ -4,28 +4,52 @@
  * the connection cap, the message-size limit, keepalive and shutdown.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
+import type WebSocket from 'ws'
 import { any } from '../../../src/rpc/codecs.js'
 import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { defineMethod, optional, type MethodTable, type NotificationSink } from '../../../src/rpc/method-table.js'
-import { WsRpcServer, defaultWsRpcServerOptions, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../../../src/rpc/ws-server.js'
+import {
+  WsRpcServer,
+  defaultWsRpcServerOptions,
+  wsRpcServerOptionsFromConfig,
+  type WsRpcServerOptions,
+} from '../../../src/rpc/ws-server.js'
 import { createOriginCheck } from '../../../src/rpc/ws-origins.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 import { RawWsClient } from '../../helpers/ws-client.js'
 
+/** The sinks `test_listen` was handed, and for each a promise its `onClose` callback resolves. */
 const sinks: NotificationSink[] = []
-const closedSinks: NotificationSink[] = []
+const sinkClosed: Promise<void>[] = []
+
+/**
+ * A `test_slow` call held until the test releases it: `started` resolves once it waits. A batch's reply
+ * order is then shown without a clock. Renewed for each test.
+ */
+function holdSlowCall(): { started: Promise<void>; start: () => void; released: Promise<void>; release: () => void } {
+  let start!: () => void
+  let release!: () => void
+  const started = new Promise<void>((resolve) => {
+    start = resolve
+  })
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  return { started, start, released, release }
+}
+let slow = holdSlowCall()
 
 const TABLE: MethodTable = [
   defineMethod('test_echo', [optional(any)], ([value]) => value ?? null),
   defineMethod('test_slow', [optional(any)], async ([value]) => {
-    await new Promise((r) => setTimeout(r, 50))
+    slow.start()
+    await slow.released
     return value ?? null
   }),
   defineMethod('test_listen', [], (_args, ctx) => {
     const sink = ctx.notifications!
     sinks.push(sink)
-    sink.onClose(() => closedSinks.push(sink))
+    sinkClosed.push(new Promise((resolve) => sink.onClose(resolve)))
     // Notifies at once: inside a batch it must still follow the batch reply.
     sink.send('{"jsonrpc":"2.0","method":"test_note","params":{}}')
     return 'listening'
@@ -52,36 +76,45 @@ describe('WsRpcServer', () => {
     await server?.close()
     server = undefined
     sinks.length = 0
-    closedSinks.length = 0
+    sinkClosed.length = 0
+    slow = holdSlowCall()
   })
 
   it('answers single requests and batches through the dispatcher', async () => {
     const c = await connect(await start())
     expect(await c.call('test_echo', ['hi'])).toBe('hi')
     c.sendText('[{"id":1,"method":"test_slow","params":[1]},{"id":"two","method":"test_echo","params":[2]}]')
+    await slow.started
+    slow.release()
     expect(await c.waitForFrame((f) => Array.isArray(f))).toEqual([
       { jsonrpc: '2.0', id: 1, result: 1 },
       { jsonrpc: '2.0', id: 'two', result: 2 },
     ])
-    expect((await c.request('eth_chainId')).error).toEqual({ code: -32601, message: 'the method eth_chainId does not exist/is not available' })
+    expect((await c.request('eth_chainId')).error).toEqual({
+      code: -32601,
+      message: 'the method eth_chainId does not exist/is not available',
+    })
   })
 
   it('gives each connection a sink; notifications sent during a batch follow its reply; close runs onClose', async () => {
     const c = await connect(await start())
     c.sendText('[{"id":1,"method":"test_listen"},{"id":2,"method":"test_slow"}]')
-    await waitForFrames(c, 2)
-    expect(JSON.parse(c.frames[0]!)).toEqual([
+    // test_listen has notified by now (batches run in order); the batch is answered once test_slow is released.
+    await slow.started
+    slow.release()
+    const [reply, note] = await c.waitForFrames(2)
+    expect(JSON.parse(reply!)).toEqual([
       { jsonrpc: '2.0', id: 1, result: 'listening' },
       { jsonrpc: '2.0', id: 2, result: null },
     ])
-    expect(JSON.parse(c.frames[1]!)).toEqual({ jsonrpc: '2.0', method: 'test_note', params: {} })
+    expect(JSON.parse(note!)).toEqual({ jsonrpc: '2.0', method: 'test_note', params: {} })
     // A single request replies first too.
     await c.call('test_listen')
-    await waitForFrames(c, 4)
-    expect(JSON.parse(c.frames[3]!).method).toBe('test_note')
+    expect(JSON.parse((await c.waitForFrames(4))[3]!).method).toBe('test_note')
     expect(sinks[0]).toBe(sinks[1])
     await c.close()
-    await until(() => closedSinks.length === 2)
+    expect(sinkClosed).toHaveLength(2)
+    await Promise.all(sinkClosed)
   })
 
   it('checks the Origin header against ws-origins (403), allows clients without one', async () => {
@@ -96,10 +129,13 @@ describe('WsRpcServer', () => {
   it('refuses connections beyond maxConnections (503) and admits again once one closes', async () => {
     const url = await start({ maxConnections: 2 })
     const a = await connect(url)
+    // The listener has no event for a closed WebSocket; a sink's onClose runs after it dropped the connection.
+    await a.call('test_listen')
     await connect(url)
     await expect(RawWsClient.connect(url)).rejects.toThrow('unexpected response 503')
     await a.close()
-    await until(() => server!.webSocketCount === 1)
+    await sinkClosed[0]
+    expect(server!.webSocketCount).toBe(1)
     await connect(url)
   })
 
@@ -120,10 +156,13 @@ describe('WsRpcServer', () => {
 
   it('disconnects a client that does not read once its send buffer passes maxBufferedBytes', async () => {
     const c = await connect(await start({ maxBufferedBytes: 16 * 1024 }))
+    // Its sink's onClose tells when the server has dropped the connection (see the maxConnections test).
+    await c.call('test_listen')
     c.ws.pause()
     const big = JSON.stringify({ method: 'test_echo', params: ['y'.repeat(512 * 1024)] })
     for (let i = 0; i < 64; i++) c.sendText(big.replace('{', `{"id":${i},`))
-    await until(() => server!.webSocketCount === 0, 10_000)
+    await sinkClosed[0]
+    expect(server!.webSocketCount).toBe(0)
     c.ws.resume()
     expect((await c.waitForClose()).code).toBe(1006)
   })
@@ -170,15 +209,3 @@ describe('createOriginCheck (geth rules)', () => {
     expect(empty('http://example.org')).toBe(false)
   })
 })
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
-
-function waitForFrames(c: RawWsClient, n: number): Promise<void> {
-  return until(() => c.frames.length >= n)
-}
