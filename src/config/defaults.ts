@@ -126,7 +126,14 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     jsonRpc: defaultJsonRpcConfig(),
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
-    p2p: { laddr: { host: '0.0.0.0', port: 26656 }, persistentPeers: [] },
+    p2p: {
+      laddr: { host: '0.0.0.0', port: 26656 },
+      persistentPeers: [],
+      maxNumInboundPeers: 40,
+      maxNumOutboundPeers: 10,
+      handshakeTimeout: 20_000,
+      dialTimeout: 3_000,
+    },
   }
 }
 

@@ -174,8 +174,18 @@ export interface NodeConfig {
   minGasPriceFromFlag: boolean
   /** `[tx_index] indexer`: "kv" indexes transactions and blocks for tx_search, "null" does not (default kv). */
   txIndex: { indexer: 'kv' | 'null' }
-  /** `[p2p]`: listen address (default tcp://0.0.0.0:26656) and `<node id>@host:port` peers to keep connected to. */
-  p2p: { laddr: HostPort; persistentPeers: string[] }
+  /**
+   * `[p2p]`: listen address (default tcp://0.0.0.0:26656), `<node id>@host:port` peers to keep connected to,
+   * peer limits (default 40 inbound, 10 outbound) and timeouts in ms (handshake 20 s, dial 3 s), as CometBFT.
+   */
+  p2p: {
+    laddr: HostPort
+    persistentPeers: string[]
+    maxNumInboundPeers: number
+    maxNumOutboundPeers: number
+    handshakeTimeout: number
+    dialTimeout: number
+  }
   /** The validated genesis document (config/genesis.json). Added by config/. */
   genesis: GenesisDoc
   /** Absolute paths of the home's files (config.toml `*_file` keys and `db_dir` honoured). */

@@ -310,6 +310,42 @@ export const SETTINGS: readonly Setting[] = [
       s.p2p.persistentPeers = v
     },
   ),
+  p2p(
+    'max_num_inbound_peers',
+    uint,
+    'Maximum number of inbound peers (default 40).',
+    (s) => s.p2p.maxNumInboundPeers,
+    (s, v) => {
+      s.p2p.maxNumInboundPeers = v
+    },
+  ),
+  p2p(
+    'max_num_outbound_peers',
+    uint,
+    'Maximum number of outbound peers, persistent peers included (default 10).',
+    (s) => s.p2p.maxNumOutboundPeers,
+    (s, v) => {
+      s.p2p.maxNumOutboundPeers = v
+    },
+  ),
+  p2p(
+    'handshake_timeout',
+    c.durationCodec,
+    'How long a peer has to complete the handshake (default "20s").',
+    (s) => s.p2p.handshakeTimeout,
+    (s, v) => {
+      s.p2p.handshakeTimeout = v
+    },
+  ),
+  p2p(
+    'dial_timeout',
+    c.durationCodec,
+    'How long a dial may take (default "3s").',
+    (s) => s.p2p.dialTimeout,
+    (s, v) => {
+      s.p2p.dialTimeout = v
+    },
+  ),
 
   mempool(
     'size',

@@ -1,6 +1,6 @@
 /**
  * How the engine reaches other validators. The p2p layer implements `ConsensusTransport` over libp2p
- * gossip later; here are the single-node loopback and an in-memory network for tests. Messages cross the
+ * (p2p/consensus-transport.ts); here are the single-node loopback and an in-memory network for tests. Messages cross the
  * in-memory network encoded and decoded (messages.ts), so whatever works here is also encodable.
  */
 import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from './messages.js'

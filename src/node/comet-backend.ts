@@ -19,6 +19,7 @@ import type { GenesisDoc } from '../config/genesis-doc.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../consensus/application.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import type { RoundStateSummary } from '../consensus/state-machine.js'
+import type { P2PNode } from '../p2p/p2p-node.js'
 import { equalBytes } from '../primitives/hex.js'
 import { txPoolErrors } from '../txpool/tx-pool-error.js'
 import type { TxPool } from '../txpool/tx-pool.js'
@@ -56,6 +57,8 @@ export interface NodeCometBackendDeps {
   maxTxBytes: number
   /** The kv event indexer behind tx_search / block_search (undefined when `[tx_index] indexer = "null"`). */
   indexer?: EventIndexer
+  /** The p2p host; undefined for a node without one (a single validator): nothing listens, no peers. */
+  p2p?: P2PNode
 }
 
 export class NodeCometBackend implements CometBackend {
@@ -91,13 +94,32 @@ export class NodeCometBackend implements CometBackend {
     return false
   }
 
-  /** No p2p transport yet: nothing listens and there are no peers. */
+  /** CometBFT lists its listener as `Listener(@tcp://host:port)`. */
   p2pListeners(): { listening: boolean; listeners: string[] } {
-    return { listening: false, listeners: [] }
+    const p2p = this.deps.p2p
+    return p2p ? { listening: true, listeners: [`Listener(@${p2p.nodeInfo.listenAddr})`] } : { listening: false, listeners: [] }
   }
 
+  /**
+   * The handshake carries id, network, moniker and listen address; the protocol and CometBFT versions and
+   * channels shown are this node's (peers run the same software), and the rpc address is not exchanged.
+   */
   peers(): CometPeer[] {
-    return []
+    const ours = this.nodeInfo()
+    const now = Date.now()
+    return (this.deps.p2p?.peers() ?? []).map((p) => ({
+      nodeInfo: {
+        ...ours,
+        id: p.info.id,
+        listenAddr: p.info.listenAddr,
+        network: p.info.network,
+        moniker: p.info.moniker,
+        rpcAddress: '',
+      },
+      isOutbound: p.outbound,
+      remoteIp: p.remoteIp,
+      connectionDurationNs: BigInt(now - p.connectedSince.getTime()) * 1_000_000n,
+    }))
   }
 
   // ---- block store ----

@@ -1,6 +1,6 @@
 /**
  * The composition root (STYLE.md rule 1): the only place that constructs components and wires them:
- * database → chain → txpool → consensus → api → servers; `stop()` tears down in reverse, idempotently.
+ * database → chain → txpool → consensus → p2p → api → servers; `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -33,6 +33,7 @@ import { NodeEthBackend } from './eth-backend.js'
 import { NodeDebugBackend } from './debug-backend.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
+import { createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -79,6 +80,8 @@ interface Components {
   indexer: EventIndexer | undefined
   /** The key store (`<home>/keystore`) and the unlocked accounts. */
   accounts: NodeAccounts
+  /** The p2p host and consensus transport; undefined for a node with no one to talk to (a single validator). */
+  p2p: NodeP2P | undefined
 }
 
 export class Node {
@@ -151,6 +154,7 @@ export class Node {
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
+      const p2p = needsP2P(config) ? await createNodeP2P(config, log) : undefined
       const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
@@ -163,6 +167,7 @@ export class Node {
         walPath: config.paths.wal,
         logger: log,
         ...(indexer ? { indexer } : {}),
+        ...(p2p ? { transport: p2p.transport } : {}),
       })
       const accounts = new NodeAccounts({
         dir: config.paths.keystoreDir,
@@ -170,18 +175,19 @@ export class Node {
         ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
         logger: log.child({ module: 'accounts' }),
       })
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts }, options)
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, options)
     } catch (err) {
       await db.close()
       throw err
     }
   }
 
-  /** Starts consensus (handshake, WAL replay) and the RPC listeners. */
+  /** Starts the p2p host (when there is one), consensus (handshake, WAL replay) and the RPC listeners. */
   async start(): Promise<NodeAddresses> {
     const { config, c } = this
     // As geth --dev, Anvil and Hardhat: the dev accounts sign from the first request on.
     if (config.dev) c.accounts.startDevAccounts(devAccounts())
+    await c.p2p?.host.start()
     await c.engine.start()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
@@ -195,7 +201,8 @@ export class Node {
           genesis: config.genesis,
           nodeId: nodeIdOf(nodeKey),
           moniker: config.moniker,
-          p2pListenAddr: formatLaddr(config.p2p.laddr),
+          p2pListenAddr: c.p2p ? c.p2p.host.nodeInfo.listenAddr : formatLaddr(config.p2p.laddr),
+          ...(c.p2p ? { p2p: c.p2p.host } : {}),
           rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
           maxTxBytes: config.mempool.maxTxBytes,
@@ -221,7 +228,7 @@ export class Node {
           pool: c.pool,
           coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
           syncStatus: () => undefined,
-          peerCount: () => 0,
+          peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           txFeeCap: config.jsonRpc.txFeeCap,
         })
@@ -278,6 +285,7 @@ export class Node {
     // No request can sign any more: finish the dev key files, then overwrite every unlocked key.
     await this.c.accounts.stop()
     await this.c.engine.stop()
+    await this.c.p2p?.host.stop()
     await this.c.db.close()
     this.log.info('node stopped')
   }

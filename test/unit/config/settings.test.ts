@@ -114,7 +114,14 @@ describe('TOML templates', () => {
       max_header_bytes: 1048576,
       cors_allowed_origins: [],
     })
-    expect(config.p2p).toEqual({ laddr: 'tcp://0.0.0.0:26656', persistent_peers: '' })
+    expect(config.p2p).toEqual({
+      laddr: 'tcp://0.0.0.0:26656',
+      persistent_peers: '',
+      max_num_inbound_peers: 40,
+      max_num_outbound_peers: 10,
+      handshake_timeout: '20s',
+      dial_timeout: '3s',
+    })
     expect(config.mempool).toMatchObject({ size: 5120, max_tx_bytes: 131072 })
     expect(config.consensus).toMatchObject({
       timeout_propose: '3s',

@@ -1,0 +1,98 @@
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { decodeConsensusMessage, encodeConsensusMessage } from '../../../src/consensus/messages.js'
+import { CONSENSUS_PROTOCOL, P2PConsensusTransport } from '../../../src/p2p/consensus-transport.js'
+import type { P2PNode } from '../../../src/p2p/p2p-node.js'
+import { bytesToUpperHex } from '../../../src/primitives/hex.js'
+import { silentLogger } from '../../../src/utils/logger.js'
+import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from '../consensus/helpers.js'
+import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf } from './helpers.js'
+
+const codec = { encode: encodeConsensusMessage, decode: decodeConsensusMessage }
+
+describe('consensus over p2p', () => {
+  let dir: string
+  const hosts: P2PNode[] = []
+  const nodes: TestNode[] = []
+  beforeEach(async () => {
+    dir = await makeTempDir('nodectl-p2p-')
+  })
+  afterEach(async () => {
+    for (const n of nodes.splice(0)) await n.stop()
+    for (const h of hosts.splice(0)) await h.stop()
+    await removeDir(dir)
+  })
+
+  /** Host i dials hosts 0…i-1: a full mesh with one connection per pair. Resolves once every host has n-1 peers. */
+  async function startMesh(n: number): Promise<{ host: P2PNode; transport: P2PConsensusTransport }[]> {
+    const out: { host: P2PNode; transport: P2PConsensusTransport }[] = []
+    const meshed: Promise<void>[] = []
+    for (let i = 0; i < n; i++) {
+      const host = makeHost({ key: makeNodeKey(i), persistentPeers: out.map((o) => peerAddressOf(o.host)) })
+      const transport = new P2PConsensusTransport(host, codec, silentLogger)
+      meshed.push(
+        new Promise((resolve) => {
+          const off = host.events.on('peer:connected', () => {
+            if (host.peers().length < n - 1) return
+            off()
+            resolve()
+          })
+        }),
+      )
+      hosts.push(host)
+      transport.start()
+      await host.start()
+      out.push({ host, transport })
+    }
+    await Promise.all(meshed)
+    return out
+  }
+
+  async function blockHashes(node: TestNode, upTo: number): Promise<string[]> {
+    const out: string[] = []
+    for (let h = 1; h <= upTo; h++) out.push(bytesToUpperHex((await node.blockStore.loadBlockMeta(h))!.blockId.hash))
+    return out
+  }
+
+  it('4 validators over TCP commit the same blocks at the same heights', async () => {
+    const keys = makeKeys(4)
+    const genesis = makeGenesis(keys)
+    const mesh = await startMesh(4)
+    for (const [i, key] of keys.entries()) {
+      const home = join(dir, `node${i}`)
+      await mkdir(home, { recursive: true })
+      nodes.push(await startNode({ dir: home, genesis, key, transport: mesh[i]!.transport, noStart: true }))
+    }
+    await Promise.all(nodes.map((n) => n.engine.start()))
+    nodes[1]!.mempool.add('over=tcp')
+    await waitFor(() => nodes.every((n) => n.app.kv.get('over') === 'tcp' && n.engine.height >= 4), 'tx committed, height 4', 25_000)
+    const h = Math.min(...nodes.map((n) => n.engine.height)) - 1
+    const reference = await blockHashes(nodes[0]!, h)
+    for (const n of nodes.slice(1)) expect(await blockHashes(n, h)).toEqual(reference)
+  }, 30_000)
+
+  it('disconnects a peer that sends a malformed consensus message, logging its id', async () => {
+    const log = awaitableLogger()
+    const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
+    hosts.push(a)
+    const received: string[] = []
+    const transport = new P2PConsensusTransport(a, codec, silentLogger)
+    transport.start()
+    await a.start()
+    transport.subscribe((msg) => received.push(msg.type))
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    hosts.push(b)
+    const connected = nextP2PEvent(b, 'peer:connected')
+    await b.start()
+    const stream = await b.openStream(await connected, CONSENSUS_PROTOCOL, 1024)
+    const gone = nextP2PEvent(b, 'peer:disconnected')
+    await stream.write(new Uint8Array([0xff, 0xff, 0xff]))
+    const line = await log.next((l) => l.msg === 'disconnecting peer')
+    expect(line.ctx.peer).toBe(b.nodeId)
+    expect(String(line.ctx.reason)).toMatch(/^malformed consensus message: /)
+    await gone
+    expect(received).toEqual([])
+    expect(a.peers()).toEqual([])
+  })
+})

@@ -1,0 +1,135 @@
+import { createServer } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { P2PNode } from '../../../src/p2p/p2p-node.js'
+import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf, TEST_CHAIN_ID } from './helpers.js'
+
+describe('p2p host', () => {
+  const started: P2PNode[] = []
+  afterEach(async () => {
+    for (const n of started.splice(0)) await n.stop()
+  })
+
+  async function start(node: P2PNode): Promise<P2PNode> {
+    started.push(node)
+    await node.start()
+    return node
+  }
+
+  it('dials a persistent peer, exchanges node info and lists the peer on both sides', async () => {
+    const a = await start(makeHost({ key: makeNodeKey(0) }))
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    const [onA, onB] = [nextP2PEvent(a, 'peer:connected'), nextP2PEvent(b, 'peer:connected')]
+    await start(b)
+    const [peerOfA, peerOfB] = await Promise.all([onA, onB])
+    expect(a.nodeId).toMatch(/^[0-9a-f]{40}$/)
+    expect(peerOfA.info).toEqual(b.nodeInfo)
+    expect(peerOfB.info).toEqual(a.nodeInfo)
+    expect(peerOfA.outbound).toBe(false)
+    expect(peerOfB.outbound).toBe(true)
+    expect(peerOfB.remoteIp).toBe('127.0.0.1')
+    expect(a.nodeInfo.listenAddr).toBe(`tcp://127.0.0.1:${a.listenPort}`)
+    expect(a.peers()).toHaveLength(1)
+    expect(b.peers()).toHaveLength(1)
+  })
+
+  it('refuses a peer of another chain, logging why', async () => {
+    const logA = awaitableLogger()
+    const a = await start(makeHost({ key: makeNodeKey(0), logger: logA.logger }))
+    const logB = awaitableLogger()
+    const b = makeHost({ key: makeNodeKey(1), chainId: 'other_1-1', persistentPeers: [peerAddressOf(a)], logger: logB.logger })
+    await start(b)
+    const [refusedByA, refusedByB] = await Promise.all([
+      logA.next((l) => l.msg === 'refused peer'),
+      logB.next((l) => l.msg === 'refused peer'),
+    ])
+    expect(refusedByA.ctx.reason).toBe(`peer is on chain other_1-1, this node on ${TEST_CHAIN_ID}`)
+    expect(refusedByA.ctx.peer).toBe(b.nodeId)
+    expect(refusedByB.ctx.reason).toBe(`peer is on chain ${TEST_CHAIN_ID}, this node on other_1-1`)
+    expect(a.peers()).toEqual([])
+    expect(b.peers()).toEqual([])
+  })
+
+  it('refuses a peer of the same chain id with another genesis', async () => {
+    const logA = awaitableLogger()
+    const a = await start(makeHost({ key: makeNodeKey(0), logger: logA.logger }))
+    await start(makeHost({ key: makeNodeKey(1), genesisHash: 'bb', persistentPeers: [peerAddressOf(a)] }))
+    const refused = await logA.next((l) => l.msg === 'refused peer')
+    expect(refused.ctx.reason).toBe('peer has genesis bb, this node aa')
+  })
+
+  it('refuses a persistent peer whose key is not the node id configured for its address', async () => {
+    const a = await start(makeHost({ key: makeNodeKey(0) }))
+    const wrongId = makeNodeKey(5)
+    const logB = awaitableLogger()
+    const b = makeHost({
+      key: makeNodeKey(1),
+      persistentPeers: [`${makeHost({ key: wrongId }).nodeId}@127.0.0.1:${a.listenPort}`],
+      logger: logB.logger,
+    })
+    await start(b)
+    const refused = await logB.next((l) => l.msg === 'refused peer')
+    expect(refused.ctx.reason).toMatch(new RegExp(`^peer at 127\\.0\\.0\\.1:${a.listenPort} is ${a.nodeId}, not [0-9a-f]{40}$`))
+    expect(b.peers()).toEqual([])
+  })
+
+  it('redials a persistent peer that went away once it is back', async () => {
+    const key = makeNodeKey(0)
+    const a = await start(makeHost({ key }))
+    const port = a.listenPort
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    const first = nextP2PEvent(b, 'peer:connected')
+    await start(b)
+    await first
+    const gone = nextP2PEvent(b, 'peer:disconnected')
+    await a.stop()
+    await gone
+    const again = nextP2PEvent(b, 'peer:connected')
+    await start(makeHost({ key, listen: { host: '127.0.0.1', port } }))
+    expect((await again).info.id).toBe(a.nodeId)
+  })
+
+  it('two peers that dial each other keep one connection, the one the lower node id dialled', async () => {
+    const [portA, portB] = [await freePort(), await freePort()]
+    const [keyA, keyB] = [makeNodeKey(0), makeNodeKey(1)]
+    const [idA, idB] = [makeHost({ key: keyA }).nodeId, makeHost({ key: keyB }).nodeId]
+    const a = makeHost({ key: keyA, listen: { host: '127.0.0.1', port: portA }, persistentPeers: [`${idB}@127.0.0.1:${portB}`] })
+    const b = makeHost({ key: keyB, listen: { host: '127.0.0.1', port: portB }, persistentPeers: [`${idA}@127.0.0.1:${portA}`] })
+    const settled = (n: P2PNode, lowerDialled: boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          const peers = n.peers()
+          if (peers.length !== 1 || peers[0]!.outbound !== lowerDialled) return
+          off()
+          resolve()
+        }
+        const off = n.events.on('peer:connected', check)
+      })
+    const done = Promise.all([settled(a, idA < idB), settled(b, idB < idA)])
+    await Promise.all([start(a), start(b)])
+    await done
+    expect(a.peers()[0]!.connection.status).toBe('open')
+    expect(b.peers()[0]!.connection.status).toBe('open')
+  })
+
+  it('refuses inbound peers beyond max_num_inbound_peers', async () => {
+    const logA = awaitableLogger()
+    const a = await start(makeHost({ key: makeNodeKey(0), maxInboundPeers: 1, logger: logA.logger }))
+    const first = nextP2PEvent(a, 'peer:connected')
+    await start(makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] }))
+    await first
+    await start(makeHost({ key: makeNodeKey(2), persistentPeers: [peerAddressOf(a)] }))
+    const refused = await logA.next((l) => l.msg === 'refused peer')
+    expect(refused.ctx.reason).toBe('too many inbound peers (1)')
+    expect(a.peers()).toHaveLength(1)
+  })
+})
+
+/** A port that was free a moment ago (for hosts that must know each other's port before they start). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
