@@ -3,7 +3,7 @@
  * top level of nodectl's app_state). Every failure is a ConfigError whose message reads
  * `genesis.json: <field path>: <reason>`.
  */
-import { sha256 } from '../crypto/index.js'
+import { ed25519Address } from '../crypto/index.js'
 import { isAddress } from '../primitives/address.js'
 import { base64ToBytes, bytesToUpperHex, equalBytes, hexToBytes } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
@@ -93,7 +93,7 @@ function decodeValidators(raw: unknown): GenesisValidator[] {
     const pubKey = typeof pk.value === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(pk.value) ? base64ToBytes(pk.value) : new Uint8Array()
     if (pubKey.length !== ED25519_PUBKEY_BYTES)
       throw new Error(`${field}.pub_key.value: want the base64 of a ${ED25519_PUBKEY_BYTES}-byte ed25519 key`)
-    const address = sha256(pubKey).subarray(0, 20)
+    const address = ed25519Address(pubKey)
     if (obj.address !== undefined && obj.address !== '') {
       if (typeof obj.address !== 'string' || !/^[0-9a-fA-F]{40}$/.test(obj.address) || !equalBytes(hexToBytes(obj.address), address)) {
         throw new Error(`${field}.address: ${JSON.stringify(obj.address)} is not the address of pub_key (${bytesToUpperHex(address)})`)

@@ -1,13 +1,7 @@
-/**
- * `nodectl genesis add-account` / `add-validator`: edits of config/genesis.json, as the Cosmos SDK's
- * `genesis add-genesis-account` and CometBFT's hand-edited validator list. Each edit reads and decodes
- * the file, refuses a duplicate, decodes the result again (so a file is never left invalid) and
- * replaces the file atomically.
- */
-import { open, rename, rm } from 'node:fs/promises'
-import { randomBytes, sha256 } from '../crypto/index.js'
+import { ed25519Address } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
-import { bytesToHex, bytesToUpperHex, equalBytes } from '../primitives/hex.js'
+import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
+import { writeFileAtomic } from '../utils/atomic-file.js'
 import { ConfigError } from '../utils/errors.js'
 import { decodeGenesis } from './decode-genesis.js'
 import { encodeGenesis, loadGenesis, type GenesisAccount, type GenesisDoc, type GenesisValidator } from './genesis.js'
@@ -37,7 +31,7 @@ export interface NewGenesisValidator {
 /** Appends a validator to `validators`; refuses a public key already there. */
 export async function addGenesisValidator(path: string, validator: NewGenesisValidator): Promise<GenesisValidator> {
   const doc = await loadGenesis(path)
-  const address = sha256(validator.pubKey).subarray(0, 20)
+  const address = ed25519Address(validator.pubKey)
   if (doc.validators.some((v) => equalBytes(v.pubKey, validator.pubKey)))
     throw new ConfigError('genesis.json', `validator ${bytesToUpperHex(address)} is already in validators`)
   const added: GenesisValidator = { address, pubKey: validator.pubKey, power: validator.power, name: validator.name ?? '' }
@@ -46,21 +40,10 @@ export async function addGenesisValidator(path: string, validator: NewGenesisVal
   return added
 }
 
-/** Checks the edited document with the node's decoder, then writes it through a temp file and a rename. */
+/** Checks the edited document with the node's decoder, then replaces the file atomically. */
 async function saveEdited(path: string, doc: GenesisDoc): Promise<GenesisDoc> {
   const text = encodeGenesis(doc)
   const checked = decodeGenesis(JSON.parse(text))
-  const tmp = `${path}.${bytesToHex(randomBytes(6)).slice(2)}.tmp`
-  const handle = await open(tmp, 'wx', GENESIS_FILE_MODE)
-  try {
-    await handle.writeFile(text, 'utf8')
-    await handle.sync()
-    await handle.close()
-    await rename(tmp, path)
-  } catch (err) {
-    await handle.close().catch(() => {})
-    await rm(tmp, { force: true })
-    throw err
-  }
+  await writeFileAtomic(path, text, GENESIS_FILE_MODE)
   return checked
 }

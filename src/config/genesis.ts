@@ -12,7 +12,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { GenesisConsensusParams as ConsensusParams } from './genesis-doc.js'
-import { sha256 } from '../crypto/index.js'
+import { ed25519Address } from '../crypto/index.js'
 import { ZERO_ADDRESS, toChecksumAddress } from '../primitives/address.js'
 import { bytesToBase64, bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
@@ -54,7 +54,7 @@ export function createGenesis(opts: CreateGenesisOptions): GenesisDoc {
     initial_height: '1',
     consensus_params: encodeConsensusParams(opts.consensusParams ?? defaultConsensusParams()),
     validators: opts.validators.map((v) => ({
-      address: bytesToUpperHex(sha256(v.pubKey).subarray(0, 20)),
+      address: bytesToUpperHex(ed25519Address(v.pubKey)),
       pub_key: { type: PUBKEY_ED25519_TYPE, value: bytesToBase64(v.pubKey) },
       power: (v.power ?? DEFAULT_VALIDATOR_POWER).toString(),
       name: v.name ?? '',

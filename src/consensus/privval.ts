@@ -4,7 +4,7 @@
  * `data/priv_validator_state.json`, written and fsynced BEFORE a signature is returned, so a restarted node
  * can never sign two different things for one step (shared/reference/cometbft-hashing.md §4, §7).
  */
-import { mkdir, open, readFile, rename } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ProtoReader } from '../chain/comet/proto.js'
 import { proposalSignBytes, voteSignBytes } from '../chain/comet/sign-bytes.js'
@@ -12,6 +12,7 @@ import { SignedMsgType, type Proposal, type Vote } from '../chain/comet/types.js
 import { ed25519Sign } from '../crypto/index.js'
 import { loadValidatorKey, type ValidatorKey } from '../keystore/validator-key.js'
 import { base64ToBytes, bytesToBase64, bytesToUpperHex, equalBytes, hexToBytes } from '../primitives/hex.js'
+import { writeFileAtomic } from '../utils/atomic-file.js'
 import type { Timestamp } from '../utils/time.js'
 
 /** The step numbers of the state file: 0 none, 1 propose, 2 prevote, 3 precommit. */
@@ -166,30 +167,11 @@ export class FilePV implements PrivValidator {
     const json: Record<string, unknown> = { height: String(this.lss.height), round: this.lss.round, step: this.lss.step }
     if (this.lss.signature) json.signature = bytesToBase64(this.lss.signature)
     if (this.lss.signBytes) json.signbytes = bytesToUpperHex(this.lss.signBytes)
-    const dir = dirname(this.statePath)
     if (!this.dirReady) {
-      await mkdir(dir, { recursive: true })
+      await mkdir(dirname(this.statePath), { recursive: true })
       this.dirReady = true
     }
-    const tmp = `${this.statePath}.tmp`
-    const file = await open(tmp, 'w', 0o600)
-    try {
-      await file.writeFile(JSON.stringify(json, null, 2) + '\n')
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    await rename(tmp, this.statePath)
-    try {
-      const folder = await open(dir, 'r')
-      try {
-        await folder.sync()
-      } finally {
-        await folder.close()
-      }
-    } catch {
-      // Some platforms cannot fsync a directory; the file itself is synced.
-    }
+    await writeFileAtomic(this.statePath, JSON.stringify(json, null, 2) + '\n', 0o600)
   }
 
   private serialize<T>(op: () => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha256 } from './hash.js'
 import { randomBytes } from './random.js'
 
 /** A 32-byte seed and its 32-byte public key; CometBFT stores `seed ‖ pubkey` as the 64-byte private key. */
@@ -43,6 +44,11 @@ function privateKeyOf(seed: Uint8Array): KeyObject {
 
 function publicKeyOf(publicKey: Uint8Array): KeyObject {
   return cached(publicKeys, publicKey, () => createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' }))
+}
+
+/** The address of an ed25519 key as CometBFT derives it (validators, node ids): SHA-256(pubKey)[:20]. */
+export function ed25519Address(publicKey: Uint8Array): Uint8Array {
+  return sha256(publicKey).subarray(0, 20)
 }
 
 export function ed25519FromSeed(seed: Uint8Array): Ed25519KeyPair {

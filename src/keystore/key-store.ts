@@ -1,17 +1,9 @@
-/**
- * The key store: a folder of Web3 Secret Storage v3 files, one per account, named as geth names them
- * (`UTC--<ISO time>--<address>`), mode 0600 in a 0700 folder, so the folder can be handed to geth,
- * `cast wallet` or ethers as is. Names are labels kept beside the files in `.names.json` (hidden, so
- * geth's scanner skips it). `nodectl keys` and a running node share the folder: every read lists it
- * afresh (parsed files are cached by mtime), and every change takes the folder's lock file for the
- * moment of its check-and-rename, so two processes importing the same key cannot both succeed.
- */
-import { randomBytes as nodeRandomBytes } from 'node:crypto'
 import type { Stats } from 'node:fs'
-import { chmod, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { isValidPrivateKey, privateKeyToAddress, randomBytes, wipe, type ScryptParams } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
+import { writeFileAtomic } from '../utils/atomic-file.js'
 import { decryptKey, encryptKey, parseKeyFile, serializeKeyFile, STANDARD_SCRYPT, type DecryptedKey, type KeyFileV3 } from './key-file.js'
 
 /** Key files: owner read/write only (geth writes 0600). */
@@ -181,7 +173,7 @@ export class KeyStore {
           throw new KeyStoreError(
             `the key file ${account.file} changed while its passphrase was being changed; nothing was written, try again`,
           )
-        await this.writeAtomic(account.file, text)
+        await writeFileAtomic(account.file, text, KEY_FILE_MODE)
       })
       return account
     } finally {
@@ -243,7 +235,7 @@ export class KeyStore {
     return this.withLock(async () => {
       await this.checkNew(address, name)
       const file = join(this.dir, keyFileName(address))
-      await this.writeAtomic(file, text)
+      await writeFileAtomic(file, text, KEY_FILE_MODE)
       if (name !== undefined) {
         const names = await this.loadNames()
         names[name] = address
@@ -294,36 +286,7 @@ export class KeyStore {
 
   private async saveNames(names: Record<string, string>): Promise<void> {
     const sorted = Object.fromEntries(Object.entries(names).sort(([a], [b]) => a.localeCompare(b)))
-    await this.writeAtomic(join(this.dir, NAMES_FILE), JSON.stringify(sorted, null, 2) + '\n')
-  }
-
-  /** Temp file in the same folder, fsync, rename, fsync the folder: the file is either old or new after a crash. */
-  private async writeAtomic(path: string, text: string): Promise<void> {
-    const tmp = `${path}.${nodeRandomBytes(6).toString('hex')}.tmp`
-    const handle = await open(tmp, 'wx', KEY_FILE_MODE)
-    try {
-      await handle.writeFile(text, 'utf8')
-      await handle.sync()
-    } catch (err) {
-      await handle.close()
-      await rm(tmp, { force: true })
-      throw err
-    }
-    await handle.close()
-    try {
-      await rename(tmp, path)
-    } catch (err) {
-      await rm(tmp, { force: true })
-      throw err
-    }
-    const dir = await open(this.dir, 'r')
-    try {
-      await dir.sync()
-    } catch {
-      // Some file systems refuse fsync on a directory; the rename is still atomic.
-    } finally {
-      await dir.close()
-    }
+    await writeFileAtomic(join(this.dir, NAMES_FILE), JSON.stringify(sorted, null, 2) + '\n', KEY_FILE_MODE)
   }
 
   /** Runs `fn` holding `<dir>/.lock` (created exclusively; a lock older than a minute is stale). */

@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { ed25519FromSeed, ed25519Generate, sha256, type Ed25519KeyPair } from '../crypto/index.js'
+import { ed25519Address, ed25519FromSeed, ed25519Generate, type Ed25519KeyPair } from '../crypto/index.js'
 import { base64ToBytes, bytesToBase64, bytesToHex, bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 
 export const PUBKEY_ED25519 = 'tendermint/PubKeyEd25519'
@@ -17,7 +17,7 @@ export interface ValidatorKey extends Ed25519KeyPair {
 
 export function keyFromSeed(seed: Uint8Array): ValidatorKey {
   const pair = ed25519FromSeed(seed)
-  return { ...pair, address: sha256(pair.publicKey).subarray(0, 20) }
+  return { ...pair, address: ed25519Address(pair.publicKey) }
 }
 
 export function generateKey(): ValidatorKey {
@@ -27,6 +27,11 @@ export function generateKey(): ValidatorKey {
 /** Node ID: lower-case hex of the node key's address. */
 export function nodeIdOf(key: ValidatorKey): string {
   return bytesToHex(key.address).slice(2)
+}
+
+/** The node ID of an ed25519 public key (a peer's, from its connection). */
+export function nodeIdOfPublicKey(publicKey: Uint8Array): string {
+  return bytesToHex(ed25519Address(publicKey)).slice(2)
 }
 
 function privKeyJson(key: ValidatorKey): { type: string; value: string } {

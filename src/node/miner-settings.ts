@@ -7,10 +7,11 @@
  * - the etherbase (the fee recipient this validator declares in its proposals, see
  *   chain/evm/fee-recipient-tx.ts) goes to `<home>/data/fee_recipient.json`, read at start.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { saveMinimumGasPrices } from '../config/save-min-gas-price.js'
 import { parseAddress } from '../primitives/address.js'
 import { bytesToHex } from '../primitives/hex.js'
+import { writeFileAtomic } from '../utils/atomic-file.js'
 import type { Logger } from '../utils/logger.js'
 
 /** Name of the etherbase file in the data directory. */
@@ -79,9 +80,7 @@ export async function loadFeeRecipient(path: string): Promise<Uint8Array | undef
   }
 }
 
-/** Writes the etherbase file atomically (a temporary file renamed over it). */
+/** Writes the etherbase file atomically. */
 export async function saveFeeRecipient(path: string, address: Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp`
-  await writeFile(tmp, JSON.stringify({ fee_recipient: bytesToHex(address) }, null, 2) + '\n')
-  await rename(tmp, path)
+  await writeFileAtomic(path, JSON.stringify({ fee_recipient: bytesToHex(address) }, null, 2) + '\n', 0o644)
 }

@@ -15,9 +15,7 @@ import { tcp } from '@libp2p/tcp'
 import { lpStream, type LengthPrefixedStream } from 'it-length-prefixed-stream'
 import { createLibp2p, type Libp2p } from 'libp2p'
 import type { HostPort } from '../config/node-config.js'
-import { sha256 } from '../crypto/index.js'
-import type { ValidatorKey } from '../keystore/validator-key.js'
-import { bytesToHex } from '../primitives/hex.js'
+import { nodeIdOf, nodeIdOfPublicKey, type ValidatorKey } from '../keystore/validator-key.js'
 import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { decodeNodeInfo, encodeNodeInfo, incompatibility, type NodeInfo } from './node-info.js'
@@ -65,7 +63,7 @@ export type ProtocolHandler = (stream: LengthPrefixedStream<Stream>, peer: Peer)
 /** Node id of a libp2p peer's ed25519 key (CometBFT's: hex SHA-256(pubkey)[:20]). */
 export function nodeIdOfConnection(connection: Connection): string | undefined {
   const key = connection.remotePeer.publicKey
-  return key?.type === 'Ed25519' ? bytesToHex(sha256(key.raw).subarray(0, 20)).slice(2) : undefined
+  return key?.type === 'Ed25519' ? nodeIdOfPublicKey(key.raw) : undefined
 }
 
 /** Closes a finished handshake stream; its connection may be gone already, which is no error here. */
@@ -97,7 +95,7 @@ export class P2PNode {
 
   /** This node's id. */
   get nodeId(): string {
-    return bytesToHex(this.options.nodeKey.address).slice(2)
+    return nodeIdOf(this.options.nodeKey)
   }
 
   /** This node's info as sent at the handshake (after start()). */

@@ -2,7 +2,7 @@
  * Validator sets with CometBFT's proposer selection and change sets (types/validator_set.go;
  * shared/reference/cometbft-hashing.md §5). Int64 arithmetic is saturating, done in bigint.
  */
-import { sha256 } from '../../crypto/index.js'
+import { ed25519Address } from '../../crypto/index.js'
 import { bytesToUpperHex, compareBytes, equalBytes } from '../../primitives/hex.js'
 import { clipInt64, floorDiv, safeAddClip, safeSubClip, wrapInt64 } from './int64.js'
 import { merkleRoot } from './merkle.js'
@@ -17,8 +17,6 @@ export const PRIORITY_WINDOW_SIZE_FACTOR = 2n
 
 /** ed25519 public key size; the only key type this node's validators use. */
 const ED25519_PUBKEY_SIZE = 32
-/** `crypto.AddressSize`: SHA-256 truncated to 20 bytes. */
-const ADDRESS_SIZE = 20
 
 /** `types.ValidatorSet`: validators in canonical order with proposer priorities, and the current proposer. */
 export class ValidatorSet {
@@ -226,7 +224,7 @@ export function compareProposerPriority(a: Validator, b: Validator): Validator {
 
 /** ed25519 validator address: SHA-256(pubKey)[:20]. */
 export function validatorAddress(pubKey: Uint8Array): Uint8Array {
-  return sha256(pubKey).slice(0, ADDRESS_SIZE)
+  return ed25519Address(pubKey)
 }
 
 /** A validator with zero priority from an ed25519 public key and a power. */
