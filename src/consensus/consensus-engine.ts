@@ -1,7 +1,13 @@
 /**
  * The consensus component as the node sees it: start-up (handshake with the app, WAL open and catch-up
- * replay), the state machine, and the getters the RPC layer needs. Built by `node/` with its slice of the
- * options; `stop()` finishes the height being written, then stops timers and closes the WAL.
+ * replay), the state machine, block sync, and the getters the RPC layer needs. Built by `node/` with its
+ * slice of the options; `stop()` finishes the height being written, then stops timers and closes the WAL.
+ *
+ * Two modes, as CometBFT's node: consensus, and block sync (block-sync.ts) while peers are ahead. The node
+ * starts in consensus (so RPC and the round state are there at once); a peer reporting a height
+ * `BLOCK_SYNC_LAG` or more ahead (this node was stopped, paused, partitioned or slow) stops the state
+ * machine, syncs, and starts a new one at the synced height. Consensus gossip alone serves only the
+ * previous height, so a node further behind could never catch up without this.
  */
 import type { BlockStore } from '../chain/comet/block-store.js'
 import { BlockIDFlag, type DuplicateVoteEvidence } from '../chain/comet/types.js'
@@ -13,6 +19,7 @@ import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import type { Application, Mempool } from './application.js'
 import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
+import { BlockSyncer, type BlockSyncSource, type SyncProgress } from './block-sync.js'
 import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
 import { EvidencePool } from './evidence-pool.js'
@@ -47,6 +54,26 @@ export interface ConsensusEngineOptions {
   gossipIntervalMs?: number
   /** Event indexer staged into each height's atomic batch (undefined = `[tx_index] indexer = "null"`). */
   indexer?: BlockIndexHook
+  /** Peers to block-sync from; undefined for a node without peers (it never falls behind anyone). */
+  blockSync?: BlockSyncSource
+  /** Called after each block applied by block sync. */
+  onSyncProgress?: (progress: SyncProgress) => void
+  /** Called with each evidence that becomes pending (gossip it to peers). */
+  onPendingEvidence?: (ev: DuplicateVoteEvidence) => void
+}
+
+/**
+ * A peer this many heights ahead triggers block sync: one height behind is normal (a peer that committed
+ * first) and consensus gossip serves it the previous block; two or more cannot be caught up by consensus.
+ */
+const BLOCK_SYNC_LAG = 2
+
+/** Sync status for `status.sync_info.catching_up`, `eth_syncing` and the CLI. */
+export interface SyncStatus {
+  /** True while block-syncing. */
+  catchingUp: boolean
+  /** The running (or last) sync; undefined before any. */
+  progress: SyncProgress | undefined
 }
 
 export class ConsensusEngine {
@@ -56,10 +83,20 @@ export class ConsensusEngine {
   private readonly log: Logger
   private cs: ConsensusState | undefined
   private evidencePool: EvidencePool | undefined
+  private blockExec: BlockExecutor | undefined
+  private transport: ConsensusTransport = new LoopbackTransport()
   private wal: Wal | undefined
   private unsubscribe: (() => void)[] = []
   private started = false
   private stopped: Promise<void> | undefined
+  /** Set by stop(): a block sync in progress ends without starting consensus again. */
+  private stopping = false
+  private mode: 'consensus' | 'blocksync' = 'consensus'
+  /** The switch to block sync and back, while one runs. */
+  private switching: Promise<void> | undefined
+  private readonly syncAbort = new AbortController()
+  private lastSync: SyncProgress | undefined
+  private fatal: Error | undefined
 
   constructor(private readonly opts: ConsensusEngineOptions) {
     this.stateStore = opts.stateStore ?? new StateStore(opts.db)
@@ -88,16 +125,17 @@ export class ConsensusEngine {
     await this.checkDoubleSigningRisk(state)
     const lastCommit = await this.reconstructLastCommit(state)
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
-    const transport = opts.transport ?? new LoopbackTransport()
+    this.transport = opts.transport ?? new LoopbackTransport()
     const evidencePool = await EvidencePool.open({
       db: opts.db,
       blockStore: opts.blockStore,
       stateStore: this.stateStore,
       state,
       logger: this.log.child({ module: 'evidence' }),
+      ...(opts.onPendingEvidence ? { onPending: opts.onPendingEvidence } : {}),
     })
     this.evidencePool = evidencePool
-    const blockExec = new BlockExecutor({
+    this.blockExec = new BlockExecutor({
       db: opts.db,
       blockStore: opts.blockStore,
       stateStore: this.stateStore,
@@ -108,34 +146,111 @@ export class ConsensusEngine {
       logger: this.log,
       ...(opts.indexer ? { indexer: opts.indexer } : {}),
     })
+    this.unsubscribe.push(
+      this.transport.subscribe((msg, peerId) => {
+        if (this.mode === 'consensus') this.cs?.receivePeerMessage(msg, peerId)
+      }),
+    )
+    this.unsubscribe.push(
+      opts.mempool.onTxsAvailable(() => {
+        if (this.mode === 'consensus') this.cs?.notifyTxsAvailable()
+      }),
+    )
+    if (opts.blockSync) {
+      const source = opts.blockSync
+      this.unsubscribe.push(source.onPeerHeight((height) => this.onPeerHeight(height, source)))
+    }
+    await this.startConsensus(state, lastCommit)
+  }
+
+  /** Builds the state machine at `state`, replays the WAL of its height and runs it. */
+  private async startConsensus(state: ChainState, lastCommit: VoteSet | undefined): Promise<void> {
+    const { opts } = this
     const cs = new ConsensusState({
       config: opts.config,
       state,
       lastCommit,
-      blockExec,
-      evidence: evidencePool,
+      blockExec: this.blockExec!,
+      evidence: this.evidencePool!,
       blockStore: opts.blockStore,
       mempool: opts.mempool,
       privValidator: opts.privValidator,
-      transport,
-      wal: this.wal,
+      transport: this.transport,
+      wal: this.wal!,
       events: this.events,
       logger: this.log,
       ...(opts.gossipIntervalMs !== undefined ? { gossipIntervalMs: opts.gossipIntervalMs } : {}),
     })
     this.cs = cs
-    this.unsubscribe.push(transport.subscribe((msg, peerId) => cs.receivePeerMessage(msg, peerId)))
-    this.unsubscribe.push(opts.mempool.onTxsAvailable(() => cs.notifyTxsAvailable()))
     await cs.catchupReplay()
+    this.mode = 'consensus'
     cs.start()
     this.log.info('consensus started', { height: cs.height, validator: opts.privValidator !== undefined })
   }
 
+  /** A peer reported its height: far enough ahead, leave consensus for block sync. */
+  private onPeerHeight(height: number, source: BlockSyncSource): void {
+    const cs = this.cs
+    if (this.mode !== 'consensus' || this.switching || this.stopping || !cs?.isRunning) return
+    if (height < cs.state.lastBlockHeight + BLOCK_SYNC_LAG) return
+    this.switching = (async () => {
+      this.mode = 'blocksync'
+      await cs.stop()
+      if (cs.fatalError || this.stopping) return
+      const state = await this.blockSync(cs.state, source)
+      if (this.stopping) return
+      await this.startConsensus(state, await this.reconstructLastCommit(state))
+      this.emitSafely('BlockSyncStatus', { complete: true, height: state.lastBlockHeight })
+    })()
+      .catch((err: unknown) => {
+        this.fatal = err instanceof Error ? err : new Error(String(err))
+        this.log.error('consensus halted', { during: 'block sync', err: this.fatal })
+      })
+      .finally(() => {
+        this.switching = undefined
+      })
+  }
+
+  /**
+   * Applies blocks from peers until caught up; marks the last one in the WAL so a restart replays from there.
+   * The caller starts consensus and then emits `BlockSyncStatus` complete.
+   */
+  private async blockSync(from: ChainState, source: BlockSyncSource): Promise<ChainState> {
+    this.mode = 'blocksync'
+    this.emitSafely('BlockSyncStatus', { complete: false, height: from.lastBlockHeight })
+    this.log.info('block sync started', { height: from.lastBlockHeight, peersAt: source.maxPeerHeight() })
+    this.lastSync = { startHeight: from.lastBlockHeight, height: from.lastBlockHeight, target: source.maxPeerHeight(), blocksPerSecond: 0 }
+    const syncer = new BlockSyncer({
+      source,
+      blockExec: this.blockExec!,
+      logger: this.log,
+      onProgress: (progress) => {
+        this.lastSync = progress
+        this.opts.onSyncProgress?.(progress)
+      },
+    })
+    const state = await syncer.run(from, this.syncAbort.signal)
+    if (state.lastBlockHeight > from.lastBlockHeight) await this.wal!.writeSync({ type: 'endHeight', height: state.lastBlockHeight })
+    this.log.info('block sync finished', { height: state.lastBlockHeight, synced: state.lastBlockHeight - from.lastBlockHeight })
+    return state
+  }
+
+  private emitSafely<K extends keyof ConsensusEvents>(name: K, payload: ConsensusEvents[K]): void {
+    try {
+      this.events.emit(name, payload)
+    } catch (err) {
+      this.log.error('event listener failed', { event: name, err })
+    }
+  }
+
   /** Finishes the item being handled (a height being written completes), stops timers, closes the WAL. Idempotent. */
   stop(): Promise<void> {
+    this.stopping = true
     this.stopped ??= (async () => {
       for (const u of this.unsubscribe) u()
       this.unsubscribe = []
+      this.syncAbort.abort()
+      await this.switching
       await this.cs?.stop()
       await this.wal?.close()
       this.log.info('consensus stopped', { height: this.cs?.height })
@@ -167,6 +282,11 @@ export class ConsensusEngine {
     await this.evidencePool.add(ev)
   }
 
+  /** The pending evidence, oldest first ([] before start). */
+  pendingEvidence(): DuplicateVoteEvidence[] {
+    return this.evidencePool?.pendingList() ?? []
+  }
+
   /** Number of pending evidence (0 before start). */
   get pendingEvidenceCount(): number {
     return this.evidencePool?.size ?? 0
@@ -187,18 +307,30 @@ export class ConsensusEngine {
     return this.opts.privValidator?.pubKey
   }
 
+  /** Round of the precommits that committed the last block (-1 before the first). */
+  get lastCommitRound(): number {
+    return this.cs?.lastCommit?.round ?? -1
+  }
+
   /** Height of the last committed block (0 before the first). */
   get height(): number {
+    if (this.mode === 'blocksync' && this.lastSync) return this.lastSync.height
     return this.cs?.state.lastBlockHeight ?? 0
   }
 
   /** Set when consensus stopped on an unrecoverable error. */
   get fatalError(): Error | undefined {
-    return this.cs?.fatalError
+    return this.fatal ?? this.cs?.fatalError
   }
 
   get isRunning(): boolean {
-    return this.cs?.isRunning ?? false
+    if (this.fatal || this.stopping) return false
+    return this.mode === 'blocksync' || (this.cs?.isRunning ?? false)
+  }
+
+  /** Whether the node is block-syncing, and how far the last sync got. */
+  syncStatus(): SyncStatus {
+    return { catchingUp: this.mode === 'blocksync', progress: this.lastSync }
   }
 
   private requireCs(): ConsensusState {

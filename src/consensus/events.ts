@@ -67,6 +67,11 @@ export type ConsensusEvents = {
   Tx: TxEvent
   /** When FinalizeBlock returned validator updates (proposer priority 0, as CometBFT's PB2TM conversion). */
   ValidatorSetUpdates: { validatorUpdates: Validator[] }
+  /**
+   * `EventDataBlockSyncStatus`: the node switched to block sync (`complete` false, at the height it starts
+   * from) or back to consensus (`complete` true, at the last block it synced).
+   */
+  BlockSyncStatus: { complete: boolean; height: number }
 }
 
 export type ConsensusEventName = keyof ConsensusEvents

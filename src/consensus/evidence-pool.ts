@@ -47,6 +47,8 @@ export interface EvidencePoolOptions {
   /** The latest committed state (after the handshake). */
   state: ChainState
   logger: Logger
+  /** Called with each evidence that becomes pending (the p2p layer gossips it). */
+  onPending?: (ev: DuplicateVoteEvidence) => void
 }
 
 export class EvidencePool implements ConflictingVoteReporter {
@@ -82,6 +84,11 @@ export class EvidencePool implements ConflictingVoteReporter {
   /** Number of pending evidence. */
   get size(): number {
     return this.pending.size
+  }
+
+  /** Every pending evidence, oldest first. */
+  pendingList(): DuplicateVoteEvidence[] {
+    return this.sortedPending().map((r) => r.ev)
   }
 
   /**
@@ -267,6 +274,11 @@ export class EvidencePool implements ConflictingVoteReporter {
     } catch (err) {
       this.pending.delete(r.id)
       throw new Error(`can't add evidence to pending list: ${(err as Error).message}`)
+    }
+    try {
+      this.opts.onPending?.(r.ev)
+    } catch (err) {
+      this.log.error('pending evidence listener failed', { err })
     }
   }
 

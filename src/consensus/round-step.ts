@@ -33,3 +33,10 @@ export function roundStepName(step: RoundStep): RoundStepName {
 export function isRoundStep(n: number): n is RoundStep {
   return Number.isInteger(n) && n >= 1 && n <= 8
 }
+
+const STEPS_BY_NAME = new Map(Object.entries(NAMES).map(([step, name]) => [name, Number(step) as RoundStep]))
+
+/** The step of a wire name (`RoundStepPropose` → 3). */
+export function roundStepFromName(name: RoundStepName): RoundStep {
+  return STEPS_BY_NAME.get(name)!
+}

@@ -19,7 +19,7 @@ import type { GenesisDoc } from '../config/genesis-doc.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../consensus/application.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import type { RoundStateSummary } from '../consensus/state-machine.js'
-import type { P2PNode } from '../p2p/p2p-node.js'
+import type { NodeP2P } from './p2p.js'
 import { equalBytes } from '../primitives/hex.js'
 import { txPoolErrors } from '../txpool/tx-pool-error.js'
 import type { TxPool } from '../txpool/tx-pool.js'
@@ -57,8 +57,8 @@ export interface NodeCometBackendDeps {
   maxTxBytes: number
   /** The kv event indexer behind tx_search / block_search (undefined when `[tx_index] indexer = "null"`). */
   indexer?: EventIndexer
-  /** The p2p host; undefined for a node without one (a single validator): nothing listens, no peers. */
-  p2p?: P2PNode
+  /** The p2p host and protocols; undefined for a node without them (a single validator): nothing listens, no peers. */
+  p2p?: NodeP2P
 }
 
 export class NodeCometBackend implements CometBackend {
@@ -89,15 +89,15 @@ export class NodeCometBackend implements CometBackend {
     return { address, pubKey }
   }
 
-  /** No block sync yet: a node is never catching up. */
+  /** True while the engine block-syncs from peers. */
   isCatchingUp(): boolean {
-    return false
+    return this.deps.engine.syncStatus().catchingUp
   }
 
   /** CometBFT lists its listener as `Listener(@tcp://host:port)`. */
   p2pListeners(): { listening: boolean; listeners: string[] } {
-    const p2p = this.deps.p2p
-    return p2p ? { listening: true, listeners: [`Listener(@${p2p.nodeInfo.listenAddr})`] } : { listening: false, listeners: [] }
+    const host = this.deps.p2p?.host
+    return host ? { listening: true, listeners: [`Listener(@${host.nodeInfo.listenAddr})`] } : { listening: false, listeners: [] }
   }
 
   /**
@@ -107,7 +107,8 @@ export class NodeCometBackend implements CometBackend {
   peers(): CometPeer[] {
     const ours = this.nodeInfo()
     const now = Date.now()
-    return (this.deps.p2p?.peers() ?? []).map((p) => ({
+    const roundStates = this.deps.p2p?.transport.peerRoundStates()
+    return (this.deps.p2p?.host.peers() ?? []).map((p) => ({
       nodeInfo: {
         ...ours,
         id: p.info.id,
@@ -119,6 +120,7 @@ export class NodeCometBackend implements CometBackend {
       isOutbound: p.outbound,
       remoteIp: p.remoteIp,
       connectionDurationNs: BigInt(now - p.connectedSince.getTime()) * 1_000_000n,
+      roundState: roundStates?.get(p.info.id),
     }))
   }
 

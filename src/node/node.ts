@@ -15,6 +15,7 @@ import { EventIndexer } from '../chain/indexer/event-indexer.js'
 import { parseAppState } from '../chain/evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
+import type { SyncProgress } from '../consensus/block-sync.js'
 import { ConsensusEngine, FilePV, StateStore, genesisFromDoc } from '../consensus/index.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
@@ -27,13 +28,14 @@ import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOp
 import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
 import { createCallerAuth, readJwtSecret } from '../rpc/caller-auth.js'
 import { TxPool, getTxPoolOptions } from '../txpool/index.js'
+import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
 import { NodeDebugBackend } from './debug-backend.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
-import { createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
+import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -43,6 +45,12 @@ export interface NodeAddresses {
   jsonRpcWs: string | undefined
   /** e.g. tcp://127.0.0.1:26657, undefined when disabled. */
   cometRpc: string | undefined
+}
+
+/** Events of the running node for the command that shows them. */
+export interface NodeEvents extends Record<string, unknown> {
+  /** After each block applied by block sync. */
+  syncProgress: SyncProgress
 }
 
 /**
@@ -97,6 +105,8 @@ export class Node {
     readonly config: NodeConfig,
     private readonly log: Logger,
     private readonly c: Components,
+    /** What the command that runs the node shows (block sync progress). */
+    readonly events: TypedEmitter<NodeEvents>,
     private readonly options: NodeOptions = {},
   ) {}
 
@@ -154,8 +164,10 @@ export class Node {
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      const p2p = needsP2P(config) ? await createNodeP2P(config, log) : undefined
-      const engine = new ConsensusEngine({
+      let engine: ConsensusEngine | undefined
+      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool, engine: () => engine }, log) : undefined
+      const events = new TypedEmitter<NodeEvents>()
+      engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
         db,
@@ -167,15 +179,23 @@ export class Node {
         walPath: config.paths.wal,
         logger: log,
         ...(indexer ? { indexer } : {}),
-        ...(p2p ? { transport: p2p.transport } : {}),
+        ...(p2p
+          ? {
+              transport: p2p.transport,
+              blockSync: p2p.blockSync,
+              onPendingEvidence: (ev) => p2p.evidence.announce(ev),
+              onSyncProgress: (progress) => events.emit('syncProgress', progress),
+            }
+          : {}),
       })
+      if (p2p) connectNodeP2P(p2p, engine, pool)
       const accounts = new NodeAccounts({
         dir: config.paths.keystoreDir,
         scrypt: options.accounts?.scrypt ?? (config.dev ? LIGHT_SCRYPT : STANDARD_SCRYPT),
         ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
         logger: log.child({ module: 'accounts' }),
       })
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, options)
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, events, options)
     } catch (err) {
       await db.close()
       throw err
@@ -202,7 +222,7 @@ export class Node {
           nodeId: nodeIdOf(nodeKey),
           moniker: config.moniker,
           p2pListenAddr: c.p2p ? c.p2p.host.nodeInfo.listenAddr : formatLaddr(config.p2p.laddr),
-          ...(c.p2p ? { p2p: c.p2p.host } : {}),
+          ...(c.p2p ? { p2p: c.p2p } : {}),
           rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
           maxTxBytes: config.mempool.maxTxBytes,
@@ -227,7 +247,11 @@ export class Node {
           app: c.app,
           pool: c.pool,
           coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
-          syncStatus: () => undefined,
+          syncStatus: () => {
+            const { catchingUp, progress } = c.engine.syncStatus()
+            if (!catchingUp || !progress) return undefined
+            return { startingBlock: progress.startHeight, currentBlock: progress.height, highestBlock: progress.target }
+          },
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           txFeeCap: config.jsonRpc.txFeeCap,

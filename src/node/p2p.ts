@@ -1,22 +1,35 @@
 /**
- * The p2p host and its consensus transport, built only for a node that has others to talk to: a genesis
- * with more than one validator, or persistent peers. A single validator (`--dev`) keeps the loopback
- * transport and pays no libp2p start-up: the libp2p modules (~0.6 s to load) are imported only here, on demand.
+ * The p2p host and the protocols over it, built only for a node that has others to talk to: a genesis with
+ * more than one validator, or persistent peers. A single validator (`--dev`) keeps the loopback transport
+ * and pays no libp2p start-up: the libp2p modules (~0.6 s to load) are imported only here, on demand.
+ *
+ * Protocols: consensus (proposals, parts, votes, steps, has-vote), block sync (status and blocks), mempool
+ * (transactions) and evidence. `connectNodeP2P` feeds them from the engine's and the pool's events.
  */
 import { readFile } from 'node:fs/promises'
+import type { BlockStore } from '../chain/comet/block-store.js'
 import type { NodeConfig } from '../config/node-config.js'
-import { decodeConsensusMessage, encodeConsensusMessage } from '../consensus/messages.js'
+import type { ConsensusEngine } from '../consensus/consensus-engine.js'
+import { decodeGossipMessage, encodeGossipMessage } from '../consensus/gossip-messages.js'
+import { roundStepFromName } from '../consensus/round-step.js'
 import { sha256 } from '../crypto/index.js'
 import { loadNodeKey } from '../keystore/validator-key.js'
+import type { P2PBlockSync } from '../p2p/block-sync-protocol.js'
 import type { P2PConsensusTransport } from '../p2p/consensus-transport.js'
+import type { EvidenceGossip } from '../p2p/evidence-gossip.js'
 import type { P2PNode } from '../p2p/p2p-node.js'
+import type { TxGossip } from '../p2p/tx-gossip.js'
 import { bytesToHex } from '../primitives/hex.js'
+import type { TxPool } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import { NODECTL_VERSION } from './version.js'
 
 export interface NodeP2P {
   host: P2PNode
   transport: P2PConsensusTransport
+  blockSync: P2PBlockSync
+  txs: TxGossip
+  evidence: EvidenceGossip
 }
 
 /** True when the node has peers to reach. */
@@ -24,11 +37,22 @@ export function needsP2P(config: NodeConfig): boolean {
   return config.genesis.validators.length > 1 || config.p2p.persistentPeers.length > 0
 }
 
-/** Builds the host (not started) with the consensus protocol registered. */
-export async function createNodeP2P(config: NodeConfig, log: Logger): Promise<NodeP2P> {
-  const [{ P2PNode }, { P2PConsensusTransport }] = await Promise.all([
+/** What the protocols serve from and submit to. */
+export interface NodeP2PDeps {
+  blockStore: BlockStore
+  pool: TxPool
+  /** The engine, once built (evidence is submitted to it; it is built after the host). */
+  engine: () => ConsensusEngine | undefined
+}
+
+/** Builds the host (not started) with every protocol registered. */
+export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: Logger): Promise<NodeP2P> {
+  const [{ P2PNode }, { P2PConsensusTransport }, { P2PBlockSync }, { TxGossip }, { EvidenceGossip }] = await Promise.all([
     import('../p2p/p2p-node.js'),
     import('../p2p/consensus-transport.js'),
+    import('../p2p/block-sync-protocol.js'),
+    import('../p2p/tx-gossip.js'),
+    import('../p2p/evidence-gossip.js'),
   ])
   const p2pLog = log.child({ module: 'p2p' })
   const host = new P2PNode({
@@ -48,7 +72,48 @@ export async function createNodeP2P(config: NodeConfig, log: Logger): Promise<No
     },
     logger: p2pLog,
   })
-  const transport = new P2PConsensusTransport(host, { encode: encodeConsensusMessage, decode: decodeConsensusMessage }, p2pLog)
-  transport.start()
-  return { host, transport }
+  const transport = new P2PConsensusTransport(host, { encode: encodeGossipMessage, decode: decodeGossipMessage }, p2pLog)
+  const { blockStore, pool } = deps
+  const blockSync = new P2PBlockSync(
+    host,
+    {
+      base: () => blockStore.base(),
+      height: () => blockStore.height(),
+      loadBlockBytes: (height) => blockStore.loadBlockBytes(height),
+      loadCommit: async (height) => (await blockStore.loadBlockCommit(height)) ?? (await blockStore.loadSeenCommit(height)),
+    },
+    p2pLog,
+  )
+  const txs = new TxGossip(host, (raw) => pool.add(raw), p2pLog)
+  const evidence = new EvidenceGossip(
+    host,
+    {
+      submit: async (ev) => {
+        const engine = deps.engine()
+        if (!engine) throw new Error('consensus is not started')
+        await engine.addEvidence(ev)
+      },
+      pending: () => deps.engine()?.pendingEvidence() ?? [],
+    },
+    p2pLog,
+  )
+  for (const protocol of [transport, blockSync, txs, evidence]) protocol.start()
+  return { host, transport, blockSync, txs, evidence }
+}
+
+/** Feeds the protocols from the engine's and the pool's events (call once both exist, before start). */
+export function connectNodeP2P(p2p: NodeP2P, engine: ConsensusEngine, pool: TxPool): void {
+  engine.events.on('NewRoundStep', (e) =>
+    p2p.transport.announceRoundStep({
+      type: 'newRoundStep',
+      height: e.height,
+      round: e.round,
+      step: roundStepFromName(e.step),
+      secondsSinceStartTime: 0,
+      lastCommitRound: engine.lastCommitRound,
+    }),
+  )
+  engine.events.on('Vote', ({ vote }) => p2p.transport.announceVote(vote))
+  engine.events.on('NewBlock', () => p2p.blockSync.announceHeight())
+  pool.events.on('newPendingTx', (tx) => p2p.txs.announce(tx.raw, tx.hashHex))
 }

@@ -12,6 +12,7 @@ import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, TxResult, V
 import type { ValidatorSet } from '../../chain/comet/validator-set.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest, QueryResponse } from '../../consensus/application.js'
 import type { RoundStateSummary } from '../../consensus/state-machine.js'
+import type { PeerRoundState } from '../../p2p/peer-state.js'
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | Promise<T>
@@ -44,6 +45,8 @@ export interface CometPeer {
   remoteIp: string
   /** How long the connection has been up, in nanoseconds. */
   connectionDurationNs: bigint
+  /** Its consensus progress as it announced it (`dump_consensus_state`); undefined before its first step. */
+  roundState?: PeerRoundState
 }
 
 /** `abci_query`'s request: the application's, with the int64 height the wire carries (the node checks its range). */

@@ -10,6 +10,7 @@ import { hashHeader } from '../../chain/comet/hash.js'
 import { SignedMsgType, type Block, type Validator, type Vote } from '../../chain/comet/types.js'
 import type { ValidatorSet } from '../../chain/comet/validator-set.js'
 import type { PartSetProgress, RoundStateSummary, RoundVotes } from '../../consensus/state-machine.js'
+import type { PeerRoundState } from '../../p2p/peer-state.js'
 import { encodeBlock, encodeHexBytes, encodeInt64, encodeProposal, encodeTime, encodeValidator } from './json.js'
 import type { Json, JsonObject } from './wire-json.js'
 
@@ -139,4 +140,43 @@ export function encodeRoundState(rs: RoundStateSummary): JsonObject {
     last_validators: encodeValidatorSet(rs.lastValidators),
     triggered_timeout_precommit: rs.triggeredTimeoutPrecommit,
   }
+}
+
+/** `bits.BitArray` as JSON: one `x` or `_` per bit. */
+function bitArrayJson(set: readonly number[], size: number): string {
+  const bits = new Array<string>(size).fill('_')
+  for (const i of set) if (i < size) bits[i] = 'x'
+  return bits.join('')
+}
+
+/**
+ * `PeerState` JSON (`consensus/reactor.go`): the peer's round state as it announced it, with the votes it
+ * is known to hold as bit arrays over the `validators` set, and what it sent us (`stats`).
+ */
+export function encodePeerState(prs: PeerRoundState, validators: number): JsonObject {
+  return {
+    round_state: {
+      height: encodeInt64(prs.height),
+      round: prs.round,
+      step: prs.step,
+      start_time: encodeTime(timestampOf(prs.startTime)),
+      proposal: prs.proposal,
+      proposal_block_part_set_header: { total: 0, hash: '' },
+      proposal_block_parts: null,
+      proposal_pol_round: -1,
+      proposal_pol: null,
+      prevotes: bitArrayJson(prs.prevotes, validators),
+      precommits: bitArrayJson(prs.precommits, validators),
+      last_commit_round: prs.lastCommitRound,
+      last_commit: prs.lastCommitRound >= 0 ? bitArrayJson(prs.lastCommit, validators) : null,
+      catchup_commit_round: -1,
+      catchup_commit: null,
+    },
+    stats: { votes: encodeInt64(prs.stats.votes), block_parts: encodeInt64(prs.stats.blockParts) },
+  }
+}
+
+function timestampOf(date: Date): Timestamp {
+  const ms = date.getTime()
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 }
 }

@@ -5,7 +5,7 @@ import { encodeEvidence as encodeEvidenceProto } from '../../chain/comet/encodin
 import type { DuplicateVoteEvidence } from '../../chain/comet/types.js'
 import { validateEvidenceBasic } from '../../consensus/evidence.js'
 import { encodeConsensusParams, encodeInt64, encodeValidator } from './json.js'
-import { encodeRoundState, encodeRoundStateSimple } from './json-round-state.js'
+import { encodePeerState, encodeRoundState, encodeRoundStateSimple } from './json-round-state.js'
 import { latestUncommittedHeight, pageOf, resolveHeight, validatePage, validatePerPage, validatorsOf, type RouteContext } from './route.js'
 import type { Json } from './wire-json.js'
 
@@ -50,7 +50,10 @@ export async function dumpConsensusState(ctx: RouteContext): Promise<Json> {
   const [rs, peers] = await Promise.all([ctx.backend.roundState(), ctx.backend.peers()])
   return {
     round_state: encodeRoundState(rs),
-    peers: peers.map((p) => ({ node_address: `${p.nodeInfo.id}@${p.remoteIp}`, peer_state: {} })),
+    peers: peers.map((p) => ({
+      node_address: `${p.nodeInfo.id}@${p.remoteIp}`,
+      peer_state: p.roundState ? encodePeerState(p.roundState, rs.validators.size) : {},
+    })),
   }
 }
 

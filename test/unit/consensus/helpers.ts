@@ -22,6 +22,7 @@ import type {
   QueryRequest,
   QueryResponse,
 } from '../../../src/consensus/application.js'
+import type { BlockSyncSource } from '../../../src/consensus/block-sync.js'
 import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
 import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../src/consensus/events.js'
@@ -247,6 +248,8 @@ export interface StartNodeOptions {
   gossipIntervalMs?: number
   /** Replaces the node's signer, e.g. by a byzantine one around it. */
   wrapSigner?: (pv: FilePV) => PrivValidator
+  /** Peers to block-sync from. */
+  blockSync?: BlockSyncSource
 }
 
 /** Every consensus event: `waitFor` re-checks its condition after each of them. */
@@ -268,6 +271,7 @@ const CONSENSUS_EVENTS: Record<ConsensusEventName, true> = {
   NewEvidence: true,
   Tx: true,
   ValidatorSetUpdates: true,
+  BlockSyncStatus: true,
 }
 
 /** The re-checks of pending `waitFor` conditions. */
@@ -314,6 +318,7 @@ export async function startNode(opts: StartNodeOptions): Promise<TestNode> {
     mempool,
     ...(pv ? { privValidator: opts.wrapSigner ? opts.wrapSigner(pv) : pv } : {}),
     ...(opts.transport ? { transport: opts.transport } : {}),
+    ...(opts.blockSync ? { blockSync: opts.blockSync } : {}),
     walPath: join(opts.dir, 'cs.wal', 'wal'),
     gossipIntervalMs: opts.gossipIntervalMs ?? 100,
     logger: recheckOnError(opts.logger ?? defaultLogger()),

@@ -43,6 +43,7 @@ export const SUBSCRIBABLE_EVENTS: readonly ConsensusEventName[] = [
   'TimeoutPropose',
   'TimeoutWait',
   'Vote',
+  'BlockSyncStatus',
 ]
 
 /** `data.type` of each event: the round-state events share `tendermint/event/RoundState`. */
@@ -56,6 +57,7 @@ const DATA_TYPE: Record<ConsensusEventName, string> = {
   NewRound: 'NewRound',
   CompleteProposal: 'CompleteProposal',
   Vote: 'Vote',
+  BlockSyncStatus: 'BlockSyncStatus',
   NewRoundStep: 'RoundState',
   Polka: 'RoundState',
   Lock: 'RoundState',
@@ -168,6 +170,10 @@ function encodeEventValue<K extends ConsensusEventName>(name: K, payload: Consen
     }
     case 'Vote':
       return { Vote: encodeVote((p as ConsensusEvents['Vote']).vote) }
+    case 'BlockSyncStatus': {
+      const s = p as ConsensusEvents['BlockSyncStatus']
+      return { complete: s.complete, height: encodeInt64(s.height) }
+    }
     default: {
       const r = p as ConsensusEvents['NewRoundStep']
       return { height: encodeInt64(r.height), round: r.round, step: r.step }

@@ -1,0 +1,129 @@
+/**
+ * What this node knows of one peer's consensus progress (CometBFT `consensus/reactor.go PeerState`):
+ * its height, round and step from `NewRoundStep`, and which votes, proposals and block parts it holds —
+ * learnt from what it sent us, what we sent it and its `HasVote` messages — so the transport never sends
+ * a peer a vote it has. Entries for heights the peer has left behind are pruned.
+ */
+import type { SignedMsgType } from '../chain/comet/types.js'
+import type { HasVoteMessage, NewRoundStepMessage } from '../consensus/gossip-messages.js'
+import type { RoundStep } from '../consensus/round-step.js'
+
+type VoteType = typeof SignedMsgType.Prevote | typeof SignedMsgType.Precommit
+
+/** Height, round and step a peer announced, and what it holds of them (`dump_consensus_state` peer_state). */
+export interface PeerRoundState {
+  height: number
+  round: number
+  step: RoundStep
+  /** When the peer announced the step (its start time is not sent; CometBFT derives it the same way). */
+  startTime: Date
+  lastCommitRound: number
+  /** Whether the peer has the proposal of its current round. */
+  proposal: boolean
+  /** Validator indexes whose prevote / precommit of the peer's current round the peer holds. */
+  prevotes: number[]
+  precommits: number[]
+  /** Validator indexes whose precommit of the previous height (its last commit) the peer holds. */
+  lastCommit: number[]
+  /** Votes and block parts the peer sent us (CometBFT `PeerStateStats`). */
+  stats: { votes: number; blockParts: number }
+}
+
+export class PeerState {
+  height = 0
+  round = 0
+  step: RoundStep = 1
+  lastCommitRound = -1
+  startTime = new Date()
+  votesReceived = 0
+  partsReceived = 0
+  /**
+   * `h/r/type/index` of the votes the peer holds → the hex hash of the block voted for, or `*` when only a
+   * `HasVote` told us (it does not say which block: a conflicting vote of a double-signer is then not relayed).
+   */
+  private readonly votes = new Map<string, string>()
+  /** `P/h/r` of proposals, `B/h/r/index` of block parts the peer holds. */
+  private readonly known = new Set<string>()
+
+  /** The peer moved: remember where, and forget what it held of heights it has left behind. */
+  applyNewRoundStep(m: NewRoundStepMessage): void {
+    const heightChanged = m.height !== this.height
+    this.height = m.height
+    this.round = m.round
+    this.step = m.step
+    this.lastCommitRound = m.lastCommitRound
+    this.startTime = new Date()
+    if (heightChanged) this.prune()
+  }
+
+  /** Whether the peer holds this validator's vote; with `block` (hex hash), that vote for that block. */
+  hasVote(height: number, round: number, type: VoteType, index: number, block?: string): boolean {
+    const held = this.votes.get(voteKey(height, round, type, index))
+    return held !== undefined && (block === undefined || held === ANY_BLOCK || held === block)
+  }
+
+  setHasVote(height: number, round: number, type: VoteType, index: number, block: string = ANY_BLOCK): void {
+    if (this.isStale(height)) return
+    const key = voteKey(height, round, type, index)
+    if (!this.votes.has(key)) this.votes.set(key, block)
+  }
+
+  applyHasVote(m: HasVoteMessage): void {
+    this.setHasVote(m.height, m.round, m.voteType, m.index)
+  }
+
+  hasProposal(height: number, round: number): boolean {
+    return this.known.has(`P/${height}/${round}`)
+  }
+
+  setHasProposal(height: number, round: number): void {
+    if (!this.isStale(height)) this.known.add(`P/${height}/${round}`)
+  }
+
+  hasBlockPart(height: number, round: number, index: number): boolean {
+    return this.known.has(`B/${height}/${round}/${index}`)
+  }
+
+  setHasBlockPart(height: number, round: number, index: number): void {
+    if (!this.isStale(height)) this.known.add(`B/${height}/${round}/${index}`)
+  }
+
+  /** The peer's round state as `dump_consensus_state` shows it. */
+  roundState(): PeerRoundState {
+    const indexes = (height: number, round: number, type: VoteType): number[] => {
+      const prefix = `${height}/${round}/${type}/`
+      const out: number[] = []
+      for (const key of this.votes.keys()) if (key.startsWith(prefix)) out.push(Number(key.slice(prefix.length)))
+      return out.sort((a, b) => a - b)
+    }
+    return {
+      height: this.height,
+      round: this.round,
+      step: this.step,
+      startTime: this.startTime,
+      lastCommitRound: this.lastCommitRound,
+      proposal: this.hasProposal(this.height, this.round),
+      prevotes: indexes(this.height, this.round, 1),
+      precommits: indexes(this.height, this.round, 2),
+      lastCommit: this.lastCommitRound >= 0 ? indexes(this.height - 1, this.lastCommitRound, 2) : [],
+      stats: { votes: this.votesReceived, blockParts: this.partsReceived },
+    }
+  }
+
+  /** Kept: the peer's height and the one before (its last commit); anything older is of no use to it. */
+  private isStale(height: number): boolean {
+    return height < this.height - 1
+  }
+
+  private prune(): void {
+    for (const key of this.votes.keys()) if (this.isStale(Number(key.slice(0, key.indexOf('/'))))) this.votes.delete(key)
+    for (const key of this.known) if (this.isStale(Number(key.split('/')[1]))) this.known.delete(key)
+  }
+}
+
+/** The block of a vote learnt from `HasVote`: unknown. */
+const ANY_BLOCK = '*'
+
+function voteKey(height: number, round: number, type: VoteType, index: number): string {
+  return `${height}/${round}/${type}/${index}`
+}

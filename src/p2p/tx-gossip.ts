@@ -1,0 +1,113 @@
+/**
+ * Transaction gossip (CometBFT's mempool reactor, channel 0x30): every transaction that enters this node's
+ * pool — from RPC or from a peer — is sent to each peer not known to have it, so a transaction sent to any
+ * node reaches the proposer. Frames are CometBFT's `Txs{repeated bytes txs = 1}`: the transactions that
+ * entered the pool within one turn of the event loop travel together. The receiving pool re-checks each
+ * one (`submit`); a rejection there (already known, nonce too low) is normal and only logged at debug.
+ */
+import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
+import { keccak256 } from '../crypto/index.js'
+import { bytesToHex } from '../primitives/hex.js'
+import type { Logger } from '../utils/logger.js'
+import { PeerChannel } from './peer-channel.js'
+import type { P2PNode, Peer } from './p2p-node.js'
+
+export const TX_PROTOCOL = '/nodectl/mempool/1'
+
+/** A frame holds a batch of txs; `[mempool] max_tx_bytes` is 1 MiB, so a few MiB bound a batch. */
+const MAX_FRAME_BYTES = 8 << 20
+/** Hashes remembered per peer as "it has this tx"; the oldest are forgotten first. */
+const MAX_KNOWN_PER_PEER = 20_000
+
+/** Adds a peer's transaction to the pool (which checks it as any other submission). */
+export type TxSubmit = (raw: Uint8Array) => Promise<unknown>
+
+export class TxGossip {
+  private readonly channel: PeerChannel
+  /** Per peer: EVM hashes (0x hex) of txs it sent us or we sent it. */
+  private readonly known = new Map<Peer, Set<string>>()
+  private batch: { raw: Uint8Array; hash: string }[] = []
+  private flushScheduled = false
+
+  constructor(
+    private readonly p2p: P2PNode,
+    private readonly submit: TxSubmit,
+    private readonly log: Logger,
+  ) {
+    this.channel = new PeerChannel(
+      p2p,
+      {
+        protocol: TX_PROTOCOL,
+        maxFrameBytes: MAX_FRAME_BYTES,
+        onFrame: (frame, peer) => this.receive(frame, peer),
+        onClose: (peer) => this.known.delete(peer),
+      },
+      log,
+    )
+  }
+
+  /** Serves the protocol (call before p2p.start()). */
+  start(): void {
+    this.channel.start()
+  }
+
+  /** A tx entered the pool (its EVM hash as 0x hex): queue it for the peers that lack it. */
+  announce(raw: Uint8Array, hash: string): void {
+    this.batch.push({ raw, hash })
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    setImmediate(() => this.flush())
+  }
+
+  private flush(): void {
+    this.flushScheduled = false
+    const batch = this.batch
+    this.batch = []
+    for (const peer of this.channel.peers()) {
+      const known = this.knownBy(peer)
+      const w = new ProtoWriter()
+      let count = 0
+      for (const { raw, hash } of batch) {
+        if (known.has(hash)) continue
+        w.bytes(1, raw)
+        count++
+      }
+      if (count === 0 || !this.channel.send(peer, w.finish())) continue
+      for (const { hash } of batch) remember(known, hash)
+    }
+  }
+
+  private receive(frame: Uint8Array, peer: Peer): void {
+    const txs: Uint8Array[] = []
+    try {
+      const r = new ProtoReader(frame)
+      while (r.next()) {
+        if (r.field === 1) txs.push(r.bytes())
+        else r.skip()
+      }
+    } catch (err) {
+      this.p2p.disconnect(peer, `malformed txs message: ${(err as Error).message}`)
+      return
+    }
+    const known = this.knownBy(peer)
+    for (const raw of txs) {
+      remember(known, bytesToHex(keccak256(raw)))
+      this.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { peer: peer.info.id, reason: err.message }))
+    }
+  }
+
+  private knownBy(peer: Peer): Set<string> {
+    let known = this.known.get(peer)
+    if (!known) {
+      known = new Set()
+      this.known.set(peer, known)
+    }
+    return known
+  }
+}
+
+/** Adds `hash`, forgetting the oldest entry beyond the bound (a Set iterates in insertion order). */
+function remember(known: Set<string>, hash: string): void {
+  known.add(hash)
+  if (known.size > MAX_KNOWN_PER_PEER) known.delete(known.values().next().value!)
+}
