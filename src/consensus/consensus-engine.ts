@@ -156,11 +156,13 @@ export class ConsensusEngine {
         if (this.mode === 'consensus') this.cs?.notifyTxsAvailable()
       }),
     )
+    await this.startConsensus(state, lastCommit)
     if (opts.blockSync) {
       const source = opts.blockSync
       this.unsubscribe.push(source.onPeerHeight((height) => this.onPeerHeight(height, source)))
+      // Peers that connected while the engine started have reported already (and a halted chain reports no more).
+      this.onPeerHeight(source.maxPeerHeight(), source)
     }
-    await this.startConsensus(state, lastCommit)
   }
 
   /** Builds the state machine at `state`, replays the WAL of its height and runs it. */

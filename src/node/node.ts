@@ -16,7 +16,9 @@ import { parseAppState } from '../chain/evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { SyncProgress } from '../consensus/block-sync.js'
-import { ConsensusEngine, FilePV, StateStore, genesisFromDoc } from '../consensus/index.js'
+import { ConsensusEngine, FilePV, LoopbackTransport, StateStore, genesisFromDoc } from '../consensus/index.js'
+import { EquivocatingValidator } from '../consensus/equivocating-validator.js'
+import { SignedMsgType } from '../chain/comet/types.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { devAccounts } from '../keystore/dev-accounts.js'
@@ -67,6 +69,11 @@ export interface NodeOptions {
     subscriptions?: Partial<SubscriptionOptions>
     /** WebSocket listener settings over those from `[json-rpc]`. */
     ws?: Partial<WsRpcServerOptions>
+  }
+  /** Byzantine behaviour for fault tests; never set in production. */
+  consensus?: {
+    /** Sign one conflicting prevote at the first height ≥ this (`nodectl start --unsafe-double-sign-at`). */
+    doubleSignAt?: number
   }
   /** The key store and unlocked accounts. */
   accounts?: {
@@ -163,9 +170,19 @@ export class Node {
               },
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
-      const privValidator = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
+      const filePV = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
       let engine: ConsensusEngine | undefined
       const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool, engine: () => engine }, log) : undefined
+      const doubleSignAt = options.consensus?.doubleSignAt
+      const privValidator =
+        doubleSignAt === undefined
+          ? filePV
+          : new EquivocatingValidator(
+              filePV,
+              filePV.key,
+              () => p2p?.transport ?? new LoopbackTransport(),
+              (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
+            )
       const events = new TypedEmitter<NodeEvents>()
       engine = new ConsensusEngine({
         config: config.consensus,

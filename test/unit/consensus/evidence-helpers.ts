@@ -1,13 +1,10 @@
 /**
  * Builders for the evidence tests: votes signed with a validator key, DuplicateVoteEvidence with real
- * signatures, and a byzantine signer that equivocates once (signs a second prevote for another block and
- * sends it to the network itself, bypassing the double-sign protection of its FilePV).
+ * signatures (the byzantine signer is src/consensus/equivocating-validator.ts).
  */
 import { blockIdKey } from '../../../src/chain/comet/part-set.js'
 import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Proposal, type Vote } from '../../../src/chain/comet/types.js'
-import type { PrivValidator } from '../../../src/consensus/privval.js'
-import type { ConsensusTransport } from '../../../src/consensus/transport.js'
+import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Vote } from '../../../src/chain/comet/types.js'
 import { ed25519Sign, randomBytes } from '../../../src/crypto/index.js'
 import type { ValidatorKey } from '../../../src/keystore/validator-key.js'
 import type { Timestamp } from '../../../src/utils/time.js'
@@ -49,41 +46,4 @@ export function makeEvidence(spec: EvidenceSpec): DuplicateVoteEvidence {
     })
   const [voteA, voteB] = [vote(), vote()].sort((a, b) => (blockIdKey(a.blockId) < blockIdKey(b.blockId) ? -1 : 1)) as [Vote, Vote]
   return { voteA, voteB, totalVotingPower: spec.totalVotingPower, validatorPower: spec.validatorPower, timestamp: spec.blockTime }
-}
-
-/**
- * A validator that equivocates: for the first vote `when` selects, it signs a second vote of the same
- * height/round/type for a random block with its raw key and broadcasts it itself, then returns the honest vote.
- */
-export class EquivocatingSigner implements PrivValidator {
-  /** The conflicting vote it sent, once it did. */
-  conflicting: Vote | undefined
-
-  constructor(
-    private readonly inner: PrivValidator,
-    private readonly key: ValidatorKey,
-    private readonly transport: ConsensusTransport,
-    private readonly when: (vote: Vote) => boolean,
-  ) {}
-
-  get address(): Uint8Array {
-    return this.inner.address
-  }
-
-  get pubKey(): Uint8Array {
-    return this.inner.pubKey
-  }
-
-  async signVote(chainId: string, vote: Vote): Promise<Vote> {
-    const signed = await this.inner.signVote(chainId, vote)
-    if (!this.conflicting && this.when(signed)) {
-      this.conflicting = signVote(this.key, chainId, { ...signed, blockId: randomBlockId() })
-      this.transport.broadcast({ type: 'vote', vote: this.conflicting })
-    }
-    return signed
-  }
-
-  signProposal(chainId: string, proposal: Proposal): Promise<Proposal> {
-    return this.inner.signProposal(chainId, proposal)
-  }
 }

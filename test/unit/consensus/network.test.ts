@@ -8,7 +8,7 @@ import { BlockIDFlag, SignedMsgType } from '../../../src/chain/comet/types.js'
 import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import type { FilePV } from '../../../src/consensus/privval.js'
 import { InMemoryNetwork } from '../../../src/consensus/transport.js'
-import { EquivocatingSigner } from './evidence-helpers.js'
+import { EquivocatingValidator } from '../../../src/consensus/equivocating-validator.js'
 import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
 
 describe('validators over the in-memory network', () => {
@@ -141,14 +141,19 @@ describe('validators over the in-memory network', () => {
     const genesis = makeGenesis(keys)
     const net = new InMemoryNetwork()
     const byzantine = 3
-    let signer: EquivocatingSigner | undefined
+    let signer: EquivocatingValidator | undefined
     nodes = await Promise.all(
       keys.map(async (key, i) => {
         const home = join(dir, `node${i}`)
         await mkdir(home, { recursive: true })
         const transport = net.join(`node${i}`)
-        const equivocate = (pv: FilePV): EquivocatingSigner =>
-          (signer = new EquivocatingSigner(pv, key, transport, (v) => v.height === 2 && v.type === SignedMsgType.Prevote))
+        const equivocate = (pv: FilePV): EquivocatingValidator =>
+          (signer = new EquivocatingValidator(
+            pv,
+            key,
+            () => transport,
+            (v) => v.height === 2 && v.type === SignedMsgType.Prevote,
+          ))
         return startNode({ dir: home, genesis, key, transport, noStart: true, ...(i === byzantine ? { wrapSigner: equivocate } : {}) })
       }),
     )
