@@ -18,6 +18,7 @@ import { calcBaseFee } from '../chain/evm/fee-market.js'
 import { createPendingEvmBlock } from '../chain/evm/pending-block.js'
 import { toPendingEvmTx } from '../chain/evm/evm-records.js'
 import type { DecodedTx } from '../chain/evm/tx.js'
+import type { SyncStatus as EngineSyncStatus } from '../consensus/consensus-engine.js'
 import type { EvmBlock, EvmTx } from '../chain/evm/views.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
@@ -29,12 +30,19 @@ export interface EthBackendDeps {
   pool: TxPool
   /** Fee recipient of the blocks this node proposes (eth_coinbase). */
   coinbase: () => Uint8Array | undefined
-  syncStatus: () => SyncStatus | undefined
+  /** The engine's block-sync status. */
+  syncStatus: () => EngineSyncStatus
   peerCount: () => number
   /** Persistence of miner_setGasPrice and miner_setEtherbase. */
   miner: Pick<MinerSettings, 'saveMinGasPrice' | 'setEtherbase'>
   /** `[json-rpc] txfee-cap` in ether, checked on eth_sendRawTransaction (0 = none). */
   txFeeCap: number
+}
+
+/** eth_syncing's view of block sync: undefined (`false`) unless catching up, else geth's three heights. */
+export function evmSyncStatus({ catchingUp, progress }: EngineSyncStatus): SyncStatus | undefined {
+  if (!catchingUp || !progress) return undefined
+  return { startingBlock: progress.startHeight, currentBlock: progress.height, highestBlock: progress.target }
 }
 
 export class NodeEthBackend implements EthBackend, EthEvents {
@@ -131,7 +139,7 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   syncStatus(): SyncStatus | undefined {
-    return this.deps.syncStatus()
+    return evmSyncStatus(this.deps.syncStatus())
   }
 
   coinbase(): Uint8Array | undefined {

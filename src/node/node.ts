@@ -264,11 +264,7 @@ export class Node {
           app: c.app,
           pool: c.pool,
           coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
-          syncStatus: () => {
-            const { catchingUp, progress } = c.engine.syncStatus()
-            if (!catchingUp || !progress) return undefined
-            return { startingBlock: progress.startHeight, currentBlock: progress.height, highestBlock: progress.target }
-          },
+          syncStatus: () => c.engine.syncStatus(),
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           txFeeCap: config.jsonRpc.txFeeCap,

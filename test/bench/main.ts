@@ -9,21 +9,24 @@
  *   npm run bench -- --workloads getlogs-range --range-home ~/.cache/nodectl-bench-range
  *   npm run bench -- --workloads trace
  *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
+ *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
  * Flags: see options.ts (and the README's Benchmark section).
  */
 import { cpus } from 'node:os'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
-import { rssMb, spawnAnvil, spawnNode, stopNode, waitForEthCall, waitForRpc, type DevNode } from './node-process.js'
+import { rssMb, spawnAnvil, spawnNode, stopNode, waitForEthCall, waitForRpc, type SpawnedNode } from './node-process.js'
 import { parseBenchArgs, type BenchOptions, type WorkloadName } from './options.js'
 import { RpcClient } from './rpc-client.js'
+import { withTestnet } from './testnet-network.js'
 import { createContext, type BenchContext, type Emit } from './workloads/context.js'
 import { runEthCall } from './workloads/eth-call.js'
 import { runGetLogsRange } from './workloads/getlogs-range.js'
 import { runLogs } from './workloads/logs.js'
 import { runReads } from './workloads/reads.js'
 import { runSoak } from './workloads/soak.js'
+import { runTestnetTransfers } from './workloads/testnet-transfers.js'
 import { runTrace } from './workloads/trace.js'
 import { runTransfers } from './workloads/transfers.js'
 import { runTxSearch } from './workloads/tx-search.js'
@@ -52,7 +55,7 @@ const STARTUP_TIMEOUT_MS = 30_000
 interface Target {
   label: string
   /** Spawns the node; undefined for an `--rpc` target. */
-  spawn: (() => DevNode) | undefined
+  spawn: (() => SpawnedNode) | undefined
   /** Whether getlogs-range builds its chain on a nodectl of its own rather than on this target. */
   ownRange: boolean
 }
@@ -78,7 +81,7 @@ function wsUrlOf(options: BenchOptions): string | undefined {
 /** Runs the selected workloads on one target; a spawned node is stopped before the next target starts. */
 async function benchTarget(options: BenchOptions, target: Target, emit: Emit): Promise<void> {
   const selected = (name: WorkloadName): boolean => options.workloads.has(name)
-  let node: DevNode | undefined
+  let node: SpawnedNode | undefined
   let client: RpcClient | undefined
   try {
     if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.ownRange) {
@@ -111,6 +114,10 @@ async function main(options: BenchOptions): Promise<void> {
     }
   }
   if (options.soakSeconds !== undefined) return runSoak(options, options.soakSeconds, emitFor(options.label))
+  if (options.testnet !== undefined) {
+    const emit = emitFor(options.label)
+    return withTestnet(options.testnet, options.port, (net, startup) => runTestnetTransfers(options, emit, net, startup))
+  }
   for (const target of targetsOf(options)) await benchTarget(options, target, emitFor(target.label))
   if (!options.compare) return
   const [theirs, ours] = [options.compare, options.label]

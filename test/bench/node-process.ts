@@ -1,8 +1,13 @@
-/** The child processes the bench measures, `nodectl start --dev` and Anvil: spawn, wait for them, read their RSS, stop. */
+/**
+ * The child processes the bench measures, `nodectl start --dev`, the nodes of a `--testnet` and Anvil:
+ * spawn, wait for them, read their RSS, stop.
+ */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { TestnetNode } from '../../src/config/testnet.js'
 import { REPO_ROOT } from '../helpers/repo-root.js'
 import { parseReply, type RpcClient } from './rpc-client.js'
 import { round } from './stats.js'
@@ -33,7 +38,11 @@ export const FAST_EMPTY_BLOCK_FLAGS: readonly string[] = [
   '--consensus.skip_timeout_commit',
 ]
 
-export interface DevNode {
+/** nodectl's entry point, run by the spawned nodes. */
+const NODECTL_BIN = resolve(REPO_ROOT, 'bin/run.js')
+
+/** A node the bench spawned and stops. */
+export interface SpawnedNode {
   child: ChildProcess
   /** The node's home; none for Anvil (its chain lives in memory). */
   home: string | undefined
@@ -53,11 +62,10 @@ export interface DevNode {
  * Spawns `nodectl start --dev` listening on `port` (JSON-RPC), `port + 1` (WebSocket), `port + 2`
  * (consensus RPC) and `port + 3` (p2p), in `home` (kept) or a new temporary one (deleted by stopNode).
  */
-export function spawnNode(port: number, options: { home?: string; flags?: readonly string[] } = {}): DevNode {
+export function spawnNode(port: number, options: { home?: string; flags?: readonly string[] } = {}): SpawnedNode {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-'))
-  const bin = resolve(REPO_ROOT, 'bin/run.js')
   const args = [
-    bin,
+    NODECTL_BIN,
     'start',
     '--dev',
     '--home',
@@ -87,22 +95,60 @@ export function spawnNode(port: number, options: { home?: string; flags?: readon
 }
 
 /**
+ * Spawns `nodectl start --home <home>` for a home of `initTestnetFiles` (its ports and peers are in its
+ * files), with `env` added to the environment (NODECTL_* overrides). Each line the node writes to stderr
+ * is passed on behind its moniker (`node1 | …`), as `nodectl testnet start` does; the home is kept.
+ */
+export function spawnTestnetNode(node: TestnetNode, env: Readonly<Record<string, string>>): SpawnedNode {
+  const child = spawn(process.execPath, [NODECTL_BIN, 'start', '--home', node.home], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${node.moniker} | ${line}\n`))
+  return {
+    child,
+    home: node.home,
+    url: node.jsonRpc,
+    wsUrl: node.webSocket,
+    cometUrl: node.cometRpc,
+    spawnedAt: performance.now(),
+    removeHome: false,
+  }
+}
+
+/**
  * Spawns `anvil --block-time 1 --port <port> --silent`: JSON-RPC over HTTP and WebSocket on `port`, the
  * 10 accounts of the mnemonic `nodectl start --dev` funds too.
  */
-export function spawnAnvil(port: number): DevNode {
+export function spawnAnvil(port: number): SpawnedNode {
   const args = ['--block-time', String(ANVIL_BLOCK_TIME_S), '--port', String(port), '--silent']
   const child = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'ignore', 'inherit'] })
   const [url, wsUrl] = [`http://127.0.0.1:${port}`, `ws://127.0.0.1:${port}`]
   return { child, home: undefined, url, wsUrl, cometUrl: undefined, spawnedAt: performance.now(), removeHome: false }
 }
 
-/** SIGTERM, wait for the exit, delete a temporary home. */
-export async function stopNode(node: DevNode): Promise<void> {
-  if (node.child.exitCode === null && node.child.signalCode === null) {
+/** How {@link stopNode} stops a node. */
+export interface StopOptions {
+  /** Signal asking the node to stop (default SIGTERM; SIGINT is what Ctrl-C sends `nodectl start`). */
+  signal?: NodeJS.Signals
+  /** Time the node has to exit after `signal` before SIGKILL, in ms (default: no SIGKILL, wait for the exit). */
+  graceMs?: number
+}
+
+/** Whether the node's process is still running. */
+export function isRunning(node: SpawnedNode): boolean {
+  return node.child.exitCode === null && node.child.signalCode === null
+}
+
+/** Sends `signal` (then SIGKILL after a grace period, if given), waits for the exit, deletes a temporary home. */
+export async function stopNode(node: SpawnedNode, options: StopOptions = {}): Promise<void> {
+  if (isRunning(node)) {
     const exited = new Promise((r) => node.child.once('exit', r))
-    node.child.kill('SIGTERM')
+    node.child.kill(options.signal ?? 'SIGTERM')
+    const { graceMs } = options
+    const timer = graceMs === undefined ? undefined : setTimeout(() => node.child.kill('SIGKILL'), graceMs)
     await exited
+    clearTimeout(timer)
   }
   if (node.removeHome && node.home) rmSync(node.home, { recursive: true, force: true })
 }

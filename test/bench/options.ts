@@ -1,5 +1,6 @@
 /** The flags of `npm run bench`, parsed and checked once into {@link BenchOptions}. */
 import { parseArgs } from 'node:util'
+import { testnetPort } from '../../src/config/testnet.js'
 
 /** Every workload, in the order they run; `--workloads` selects a subset (default: all, or {@link COMPARE_WORKLOADS} with `--compare`). */
 export const WORKLOADS = [
@@ -35,7 +36,15 @@ export interface BenchOptions {
   compare: CompareTarget | undefined
   /** Soak instead of the workloads: a light load on a spawned node for this many seconds, RSS each minute. */
   soakSeconds: number | undefined
-  /** First of the spawned node's ports: JSON-RPC, +1 WebSocket, +2 consensus RPC, +3 p2p (default 18545). */
+  /**
+   * Instead of the workloads: spawn a network of this many validators (`initTestnetFiles` homes) and
+   * measure ERC-20 transfers, block time and tx → finality latency over it (testnet.ts).
+   */
+  testnet: number | undefined
+  /**
+   * First of the spawned node's ports: JSON-RPC, +1 WebSocket, +2 consensus RPC, +3 p2p (default 18545);
+   * with `--testnet`, node i's block of ports starts at this + 10·i.
+   */
   port: number
   /** Seconds of each closed-loop read workload (default 10). */
   durationMs: number
@@ -75,6 +84,9 @@ export interface BenchOptions {
   searches: number
 }
 
+/** Highest TCP port. */
+const MAX_PORT = 65_535
+
 function positiveInt(name: string, text: string): number {
   const n = Number(text)
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--${name}: want a positive integer, got "${text}"`)
@@ -102,6 +114,19 @@ export function parseCompareTarget(text: string): CompareTarget {
   return text as CompareTarget
 }
 
+/**
+ * Parses `--testnet N`: at least one validator, and node N−1's last port (`port` + 10·(N−1) + 3, the
+ * layout of src/config/testnet.ts) still a TCP port.
+ */
+export function parseTestnetSize(text: string, port: number): number {
+  const n = Number(text)
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--testnet: want a number of validators ≥ 1, got "${text}"`)
+  const lastPort = testnetPort(port, n - 1, 'p2p')
+  if (lastPort > MAX_PORT)
+    throw new Error(`--testnet ${n} --port ${port}: the nodes would listen up to port ${lastPort}, above ${MAX_PORT}`)
+  return n
+}
+
 /** Parses the bench's command line (`process.argv.slice(2)`). */
 export function parseBenchArgs(argv: string[]): BenchOptions {
   const { values: v } = parseArgs({
@@ -113,6 +138,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       label: { type: 'string', default: 'nodectl' },
       compare: { type: 'string' },
       soak: { type: 'string' },
+      testnet: { type: 'string' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '32' },
@@ -142,6 +168,20 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (compare === v.label) throw new Error(`--label: ${v.label} names the --compare node`)
   const notWithSoak = compare ? 'compare' : remote
   if (soakSeconds !== undefined && notWithSoak) throw new Error(`--soak runs on a spawned nodectl only: it takes no --${notWithSoak}`)
+  const port = positiveInt('port', v.port!)
+  const testnet = v.testnet === undefined ? undefined : parseTestnetSize(v.testnet, port)
+  const notWithTestnet = compare
+    ? 'compare'
+    : remote
+      ? remote
+      : soakSeconds !== undefined
+        ? 'soak'
+        : v.workloads !== undefined
+          ? 'workloads'
+          : undefined
+  if (testnet !== undefined && notWithTestnet) {
+    throw new Error(`--testnet spawns its own nodes and runs its own workload: it takes no --${notWithTestnet}`)
+  }
   return {
     rpc: v.rpc,
     ws: v.ws,
@@ -149,7 +189,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     label: v.label!,
     compare,
     soakSeconds,
-    port: positiveInt('port', v.port!),
+    testnet,
+    port,
     durationMs: positiveInt('duration', v.duration!) * 1000,
     concurrency: positiveInt('concurrency', v.concurrency!),
     txs: positiveInt('txs', v.txs!),

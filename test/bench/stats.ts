@@ -28,6 +28,11 @@ export function summarize(values: readonly number[]): LatencySummary {
   return { count: values.length, ...percentiles(values), maxMs: round(values.reduce((m, v) => Math.max(m, v), 0)) }
 }
 
+/** Arithmetic mean; 0 for an empty sample. */
+export function mean(values: readonly number[]): number {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0
+}
+
 /** `x` rounded to `digits` decimals (default 3: µs for values in ms). */
 export function round(x: number, digits = 3): number {
   const f = 10 ** digits

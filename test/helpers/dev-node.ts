@@ -34,6 +34,8 @@ export interface StartTestNodeOptions {
   dev?: boolean
   /** The node's logger (default: silent, or stderr at the level of NODECTL_TEST_LOG). */
   log?: Logger
+  /** Called with the node once built, before it starts (to listen to events from the first one). */
+  beforeStart?: (node: Node) => void
 }
 
 /** Set NODECTL_TEST_LOG=debug to see the node's log while a test runs. */
@@ -47,6 +49,7 @@ export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<Te
   if (!(await isHomeInitialised(home))) await initDevHome(home, { settings: testNodeSettings() })
   const config = await loadNodeConfig({ home, dev: opts.dev ?? true, env: {}, flags: opts.flags ?? {} })
   const node = await Node.create(config, opts.log ?? testLogger(), opts.nodeOptions)
+  opts.beforeStart?.(node)
   const addresses = await node.start()
   const stop = () => node.stop()
   return {

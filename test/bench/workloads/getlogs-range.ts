@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getHeight, sleep } from '../chain.js'
-import { FAST_EMPTY_BLOCK_FLAGS, spawnNode, stopNode, waitForRpc, type DevNode } from '../node-process.js'
+import { FAST_EMPTY_BLOCK_FLAGS, spawnNode, stopNode, waitForRpc, type SpawnedNode } from '../node-process.js'
 import type { BenchOptions } from '../options.js'
 import {
   buildRangeChain,
@@ -108,7 +108,7 @@ async function runOnOwnNode(options: BenchOptions, emit: Emit): Promise<void> {
     throw new Error(`--range-home ${home} is not empty and holds no bench range: give a new or empty directory`)
   }
   mkdirSync(home, { recursive: true })
-  let node: DevNode | undefined
+  let node: SpawnedNode | undefined
   let client: RpcClient | undefined
   const start = async (flags: readonly string[]): Promise<number> => {
     node = spawnNode(port, { home, flags })

@@ -3,9 +3,10 @@
  * order), sent `--send-concurrency` at a time while each sender keeps at most `--in-flight` / senders
  * unmined; timed from the first send to the last receipt. The ERC-20 batch is sent once: `transfers`
  * reports its throughput, `logs` queries its logs and `tx-search` looks its hashes up; `value-transfers`
- * sends a batch of its own.
+ * sends a batch of its own. `--testnet` routes each sender's sends to another node (see {@link BatchRouting}).
  */
 import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt } from '../chain.js'
+import type { RpcClient } from '../rpc-client.js'
 import { round } from '../stats.js'
 import type { BenchContext } from './context.js'
 import type { TokenSetup } from './token.js'
@@ -43,6 +44,17 @@ export function erc20TransferCall(token: TokenSetup): BatchCall {
 /** A plain transfer of 1 wei: 21,000 gas, no EVM code run. */
 export const VALUE_TRANSFER_CALL: BatchCall = { to: RECIPIENT, value: 1n, gasLimit: 21_000n }
 
+/**
+ * Where a batch's eth_sendRawTransaction calls go, and who hears of each accepted one. By default every
+ * send goes to `ctx.client`; nonces and receipts are always read from `ctx.client`.
+ */
+export interface BatchRouting {
+  /** The node sender `sender` (an index into the senders) sends to. */
+  clientOf(sender: number): RpcClient
+  /** Called for each accepted send: its hash, performance.now() just before the request, its place in the send order. */
+  onSent?(hash: string, sentAt: number, order: number): void
+}
+
 interface Job {
   sender: number
   /** Position in the sender's nonce order. */
@@ -50,8 +62,9 @@ interface Job {
   raw: string
 }
 
-export async function sendBatch(ctx: BenchContext, call: BatchCall): Promise<TransferBatch> {
+export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: BatchRouting): Promise<TransferBatch> {
   const { client, chainId } = ctx
+  const clientOf = routing?.clientOf ?? (() => client)
   const wallets = ctx.accounts.slice(0, ctx.options.senders)
   const total = ctx.options.txs
   const fees = await getFees(client)
@@ -76,21 +89,26 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall): Promise<Tra
   const hashes: (string | undefined)[][] = signed.map((txs) => new Array<string | undefined>(txs.length))
   // Open the connections before timing: a send on a new one waits for the node to accept it, while later
   // nonces of the same sender, sent on open ones, fill the pool's queue of 64 per account (geth's) and are refused.
-  await Promise.all(Array.from({ length: ctx.options.sendConcurrency }, () => client.call('eth_chainId')))
+  const sendClients = [...new Set(wallets.map((_, s) => clientOf(s)))]
+  await Promise.all(sendClients.flatMap((c) => Array.from({ length: ctx.options.sendConcurrency }, () => c.call('eth_chainId'))))
   const startBlock = await getHeight(client)
   const t0 = performance.now()
   let sendErrors = 0
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
-      const { sender, index, raw } = jobs[next++]!
+      const order = next++
+      const { sender, index, raw } = jobs[order]!
       // Back-pressure: at most `window` of this sender's transactions wait in the pool.
       while (index - mined[sender]! >= window) {
         await sleep(20)
         mined[sender] = (await getNonce(client, wallets[sender]!.address, 'latest')) - firstNonces[sender]!
       }
       try {
-        hashes[sender]![index] = await client.call<string>('eth_sendRawTransaction', [raw])
+        const sentAt = performance.now()
+        const hash = await clientOf(sender).call<string>('eth_sendRawTransaction', [raw])
+        hashes[sender]![index] = hash
+        routing?.onSent?.(hash, sentAt, order)
       } catch {
         sendErrors++
       }

@@ -2,9 +2,10 @@
 import type { BenchContext } from './context.js'
 import type { TransferBatch } from './transfer-batch.js'
 
-/** Prints a batch's line: transactions, failures, seconds from the first send to the last receipt, tx/s, blocks. */
-export function emitBatch(ctx: BenchContext, line: string, b: TransferBatch): void {
+/** Prints a batch's line: `extra` first, then transactions, failures, seconds from the first send to the last receipt, tx/s, blocks. */
+export function emitBatch(ctx: BenchContext, line: string, b: TransferBatch, extra: Record<string, unknown> = {}): void {
   ctx.emit(line, {
+    ...extra,
     txs: b.hashes.length,
     failed: b.failed,
     seconds: b.seconds,

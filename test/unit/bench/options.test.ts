@@ -27,6 +27,30 @@ describe('parseBenchArgs', () => {
   })
 })
 
+describe('--testnet', () => {
+  it('takes a number of validators ≥ 1, off by default', () => {
+    expect(parseBenchArgs([]).testnet).toBeUndefined()
+    expect(parseBenchArgs(['--testnet', '4'])).toMatchObject({ testnet: 4, txs: 3000, port: 18545 })
+    expect(parseBenchArgs(['--testnet', '1']).testnet).toBe(1)
+    expect(() => parseBenchArgs(['--testnet', '0'])).toThrow('--testnet: want a number of validators ≥ 1, got "0"')
+    expect(() => parseBenchArgs(['--testnet', '2.5'])).toThrow('--testnet: want a number')
+  })
+
+  it('refuses --compare, a remote target, --soak and --workloads', () => {
+    expect(() => parseBenchArgs(['--testnet', '4', '--compare', 'anvil'])).toThrow(
+      '--testnet spawns its own nodes and runs its own workload: it takes no --compare',
+    )
+    expect(() => parseBenchArgs(['--testnet', '4', '--rpc', 'http://127.0.0.1:8545'])).toThrow('takes no --rpc')
+    expect(() => parseBenchArgs(['--testnet', '4', '--soak', '60'])).toThrow('takes no --soak')
+    expect(() => parseBenchArgs(['--testnet', '4', '--workloads', 'reads'])).toThrow('takes no --workloads')
+  })
+
+  it("keeps the last node's ports (--port + 10·(N−1) + 3) within 65535", () => {
+    expect(parseBenchArgs(['--testnet', '4', '--port', '65500']).testnet).toBe(4)
+    expect(() => parseBenchArgs(['--testnet', '5', '--port', '65500'])).toThrow('up to port 65543')
+  })
+})
+
 describe('parseCompareTarget', () => {
   it('knows anvil', () => {
     expect(parseCompareTarget('anvil')).toBe('anvil')

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import type { NodeConfig } from '../../../src/config/node-config.js'
 import type { NodeAddresses } from '../../../src/node/node.js'
+import { TypedEmitter } from '../../../src/utils/events.js'
 
 const fake = vi.hoisted(() => ({
   create: vi.fn(),
@@ -47,7 +48,7 @@ beforeEach(() => {
   fake.configs.length = 0
   fake.create.mockReset().mockImplementation(async (config: NodeConfig) => {
     fake.configs.push(config)
-    return { start: fake.start, stop: fake.stop }
+    return { start: fake.start, stop: fake.stop, events: new TypedEmitter() }
   })
   fake.start.mockReset().mockResolvedValue(ADDRESSES)
   fake.stop.mockReset().mockResolvedValue(undefined)
