@@ -18,11 +18,17 @@ import {
 export interface NodeSettings
   extends Pick<
     NodeConfig,
-    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p'
+    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p' | 'evm'
   > {
   /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
   files: HomeFiles
 }
+
+/**
+ * Default of app.toml `[evm] trie-node-cache-mb`: trie nodes (a few hundred bytes each) kept in memory.
+ * 32 MiB holds the upper levels of every trie a busy dev chain has and keeps the node's RSS modest.
+ */
+export const DEFAULT_TRIE_NODE_CACHE_MB = 32
 
 /** CometBFT `DefaultConsensusConfig`. */
 export function defaultConsensusConfig(): ConsensusConfig {
@@ -126,6 +132,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     jsonRpc: defaultJsonRpcConfig(),
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
+    evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB },
     p2p: {
       laddr: { host: '0.0.0.0', port: 26656 },
       persistentPeers: [],

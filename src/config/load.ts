@@ -94,6 +94,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     // Either one overrides app.toml at every start, so a miner_setGasPrice written to the file would not apply.
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,
+    evm: settings.evm,
     p2p: settings.p2p,
     genesis,
     paths,

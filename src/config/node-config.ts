@@ -174,6 +174,11 @@ export interface NodeConfig {
   minGasPriceFromFlag: boolean
   /** `[tx_index] indexer`: "kv" indexes transactions and blocks for tx_search, "null" does not (default kv). */
   txIndex: { indexer: 'kv' | 'null' }
+  /** app.toml `[evm]`. */
+  evm: {
+    /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */
+    trieNodeCacheMb: number
+  }
   /**
    * `[p2p]`: listen address (default tcp://0.0.0.0:26656), `<node id>@host:port` peers to keep connected to,
    * peer limits (default 40 inbound, 10 outbound) and timeouts in ms (handshake 20 s, dial 3 s), as CometBFT.

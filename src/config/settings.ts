@@ -9,7 +9,7 @@
  */
 import * as c from './codecs.js'
 import type { Codec, TomlWritable } from './codecs.js'
-import type { NodeSettings } from './defaults.js'
+import { DEFAULT_TRIE_NODE_CACHE_MB, type NodeSettings } from './defaults.js'
 
 /** The two TOML files of a home. */
 export type ConfigFile = 'config.toml' | 'app.toml'
@@ -91,6 +91,7 @@ const txIndex = cfg('tx_index')
 const appBase = app('')
 const jsonRpc = app('json-rpc')
 const api = app('api')
+const evm = app('evm')
 
 const uint = c.integerCodec()
 const path = c.stringCodec(true)
@@ -112,6 +113,7 @@ export const SECTIONS: readonly SettingSection[] = [
   { file: 'app.toml', name: '', doc: 'Base configuration' },
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
   { file: 'app.toml', name: 'json-rpc', doc: 'EVM JSON-RPC configuration (Evmos keys and defaults)' },
+  { file: 'app.toml', name: 'evm', doc: 'EVM execution and state' },
 ]
 
 /** Every setting, grouped by file and section in template order. */
@@ -529,6 +531,17 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.minGasPrice,
     (s, v) => {
       s.minGasPrice = v
+    },
+  ),
+
+  evm(
+    'trie-node-cache-mb',
+    uint,
+    `Memory for state trie nodes, shared by block execution and RPC reads (eth_call, balances, proofs), in MiB; 0 turns ` +
+      `the cache off (default ${DEFAULT_TRIE_NODE_CACHE_MB}).`,
+    (s) => s.evm.trieNodeCacheMb,
+    (s, v) => {
+      s.evm.trieNodeCacheMb = v
     },
   ),
 

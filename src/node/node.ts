@@ -139,6 +139,7 @@ export class Node {
         proposerFeeRecipient: () => miner.etherbase,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
+        trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
         logger: log.child({ module: 'evm' }),
       })
       await app.open()

@@ -56,6 +56,7 @@ import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
+import { trieNodeCacheOf } from './trie-db.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './access-list.js'
@@ -107,6 +108,8 @@ export interface EvmApplicationOptions {
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
+  /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 32 MiB). */
+  trieNodeCacheBytes?: number
 }
 
 /** A committed block with its receipts and logs (for subscriptions and filters). */
@@ -160,6 +163,7 @@ export class EvmApplication implements Application {
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
     this.common = getCommon(this.evmChainId)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
+    if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
     this.store = new EvmStore(opts.db)
     this.blockHashes = new BlockHashes(this.store)
     this.txs = new DecodedTxCache(this.common)

@@ -65,7 +65,11 @@ export class StateCopy {
         const same =
           current === undefined
             ? account === undefined || account.isEmpty()
-            : account !== undefined && equalBytes(current.serialize(), account.serialize())
+            : account !== undefined &&
+              current.nonce === account.nonce &&
+              current.balance === account.balance &&
+              equalBytes(current.codeHash, account.codeHash) &&
+              equalBytes(current.storageRoot, account.storageRoot)
         if (!same) this.dirty = true
       }
       return putAccount(address, account)

@@ -11,12 +11,92 @@
  *
  * Node pruning is off (`useNodePruning` false), so the trie never deletes nodes and old state roots
  * stay readable (archive node).
+ *
+ * Every adapter over one Database shares one `TrieNodeCache`: trie nodes are content-addressed (the key
+ * is the node's hash), so a cached node is never stale, whichever state root, block or copy reads it.
+ * Storage tries are shallow copies that ethereumjs gives no cache of their own, so without it every
+ * storage slot read walked the trie in LevelDB.
  */
 import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
+import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import type { Database } from '../../db/database.js'
 import { Prefix } from '../../db/prefixes.js'
 
 type Value = string | Uint8Array
+
+/** Default budget of the shared trie node cache (bytes), until the application sets `[evm] trie-node-cache-mb`. */
+const DEFAULT_TRIE_NODE_CACHE_BYTES = DEFAULT_TRIE_NODE_CACHE_MB << 20
+/** Per-entry overhead counted besides the value (the key string and the map slot). */
+const ENTRY_OVERHEAD_BYTES = 96
+
+/** A least-recently-used map of trie node hash (hex) → encoded node, bounded by bytes. */
+export class TrieNodeCache {
+  private readonly entries = new Map<string, Uint8Array>()
+  private bytes = 0
+
+  constructor(private maxBytes: number) {}
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  get(key: string): Uint8Array | undefined {
+    const value = this.entries.get(key)
+    if (value === undefined) return undefined
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key)
+    this.entries.set(key, value)
+    return value
+  }
+
+  set(key: string, value: Uint8Array): void {
+    if (this.maxBytes <= 0) return
+    const old = this.entries.get(key)
+    if (old !== undefined) {
+      this.entries.delete(key)
+      this.bytes -= old.length + ENTRY_OVERHEAD_BYTES
+    }
+    this.entries.set(key, value)
+    this.bytes += value.length + ENTRY_OVERHEAD_BYTES
+    this.evict()
+  }
+
+  /** Changes the budget (evicting the least recently used entries beyond it; 0 turns the cache off). */
+  resize(maxBytes: number): void {
+    this.maxBytes = maxBytes
+    this.evict()
+  }
+
+  private evict(): void {
+    for (const [key, value] of this.entries) {
+      if (this.bytes <= Math.max(0, this.maxBytes)) return
+      this.entries.delete(key)
+      this.bytes -= value.length + ENTRY_OVERHEAD_BYTES
+    }
+  }
+}
+
+/** The one node cache of each Database. */
+const nodeCaches = new WeakMap<Database, TrieNodeCache>()
+
+/** The node cache shared by every trie adapter over `db` (created with the default budget). */
+export function trieNodeCacheOf(db: Database): TrieNodeCache {
+  let cache = nodeCaches.get(db)
+  if (!cache) {
+    cache = new TrieNodeCache(DEFAULT_TRIE_NODE_CACHE_BYTES)
+    nodeCaches.set(db, cache)
+  }
+  return cache
+}
+
+/** Reads a node: the shared cache, else LevelDB (filling the cache). */
+async function readNode(db: Database, cache: TrieNodeCache, key: string): Promise<Uint8Array | undefined> {
+  const cached = cache.get(key)
+  if (cached !== undefined) return cached
+  const value = await db.get(trieKey(key))
+  if (value !== undefined) cache.set(key, value)
+  return value
+}
 
 /** `Prefix.trie ‖ bytes(hexKey)`: mpt hands us unprefixed hex keys. */
 function trieKey(hexKey: string): Uint8Array {
@@ -38,15 +118,21 @@ function fromStored(value: Uint8Array, opts?: EncodingOpts): Value {
 
 /** The consensus state's adapter: every write is staged into the current height's batch. */
 export class TrieDb implements DB<string, Value> {
-  constructor(private readonly db: Database) {}
+  private readonly cache: TrieNodeCache
+
+  constructor(private readonly db: Database) {
+    this.cache = trieNodeCacheOf(db)
+  }
 
   async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
-    const value = await this.db.get(trieKey(key))
+    const value = await readNode(this.db, this.cache, key)
     return value === undefined ? undefined : fromStored(value, opts)
   }
 
   async put(key: string, value: Value): Promise<void> {
-    this.db.stagePut(trieKey(key), toStored(value))
+    const stored = toStored(value)
+    this.db.stagePut(trieKey(key), stored)
+    this.cache.set(key, stored)
   }
 
   async del(key: string): Promise<void> {
@@ -55,7 +141,7 @@ export class TrieDb implements DB<string, Value> {
 
   async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
     for (const op of ops) {
-      if (op.type === 'put') this.db.stagePut(trieKey(op.key), toStored(op.value))
+      if (op.type === 'put') await this.put(op.key, op.value)
       else this.db.stageDel(trieKey(op.key))
     }
   }
@@ -68,7 +154,7 @@ export class TrieDb implements DB<string, Value> {
 
   /** A read-through adapter whose writes stay in its own memory (for RPC state copies). */
   overlay(): OverlayTrieDb {
-    return new OverlayTrieDb(this.db)
+    return new OverlayTrieDb(this.db, this.cache)
   }
 }
 
@@ -80,14 +166,17 @@ export class TrieDb implements DB<string, Value> {
 export class OverlayTrieDb implements DB<string, Value> {
   private readonly writes = new Map<string, Uint8Array | null>()
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly cache: TrieNodeCache,
+  ) {}
 
   async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
     if (this.writes.size > 0) {
       const own = this.writes.get(key)
       if (own !== undefined) return own === null ? undefined : fromStored(own, opts)
     }
-    const value = await this.db.get(trieKey(key))
+    const value = await readNode(this.db, this.cache, key)
     return value === undefined ? undefined : fromStored(value, opts)
   }
 
