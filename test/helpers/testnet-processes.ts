@@ -1,17 +1,29 @@
 /**
  * A local testnet of real `nodectl start --home …` processes (the built binary), as a user runs it: homes
  * from `initTestnetFiles`, one child process per node that can be killed, paused (SIGSTOP) and restarted,
- * JSON-RPC and consensus-RPC calls by node index, and a watcher on one node's consensus WebSocket whose
- * NewBlock and NewRound events re-check the conditions a test waits for (no timers, no polling).
+ * JSON-RPC and consensus-RPC calls by node index, and watchers on nodes' consensus WebSockets whose
+ * NewBlock, NewRound and Vote events re-check the conditions a test waits for (no timers, no polling).
+ * By default every node runs on loopback as the homes say; a {@link NodePlacement} moves node i to an
+ * address of its own and runs it under a command (e.g. `ip netns exec <namespace>`).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { initTestnetFiles, testnetPort, type TestnetResult } from '../../src/config/testnet.js'
+import { initTestnetFiles, testnetPort, type TESTNET_PORT_OFFSETS, type TestnetResult } from '../../src/config/testnet.js'
 import { ROOT } from './cli.js'
 
+/** Where the homes put every listener. */
+const LOOPBACK = '127.0.0.1'
 /** Lines of output kept per node for a failure report. */
 const KEPT_LINES = 200
+
+/** Where the nodes run, when not all on loopback as the homes say. */
+export interface NodePlacement {
+  /** The address node i binds every listener to, and where its peers and the test reach it. */
+  hostOf: (i: number) => string
+  /** The command node i's `node bin/run.js start …` runs under, e.g. `ip netns exec <namespace>` (default none). */
+  prefixOf?: (i: number) => string[]
+}
 
 export interface NodeProcess {
   index: number
@@ -23,30 +35,40 @@ export interface NodeProcess {
 export class TestnetProcesses {
   readonly nodes: NodeProcess[]
   private readonly waiters = new Set<() => void>()
-  private watcher: WebSocket | undefined
+  private readonly watchers: WebSocket[] = []
 
   private constructor(
     readonly testnet: TestnetResult,
     private readonly startingPort: number,
     private readonly env: Record<string, string>,
+    private readonly placement: NodePlacement | undefined,
   ) {
     this.nodes = testnet.nodes.map((_, index) => ({ index, child: undefined, output: [] }))
   }
 
   /** Writes the homes of `validators` validators under `dir`; nothing runs yet. */
-  static async create(dir: string, validators: number, env: Record<string, string>): Promise<TestnetProcesses> {
+  static async create(dir: string, validators: number, env: Record<string, string>, placement?: NodePlacement): Promise<TestnetProcesses> {
     // A random block of ports, so parallel runs and leftovers of an earlier run do not collide.
     const startingPort = 20_000 + Math.floor(Math.random() * 4000) * 10
     const testnet = await initTestnetFiles({ outputDir: dir, validators, startingPort })
-    return new TestnetProcesses(testnet, startingPort, env)
+    return new TestnetProcesses(testnet, startingPort, env, placement)
   }
 
   /** Spawns node `i` (`extraArgs` after `start --home`); resolves once its banner says it is up. */
   async start(i: number, extraArgs: string[] = []): Promise<void> {
     const node = this.nodes[i]!
-    const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'start', '--home', this.testnet.nodes[i]!.home, ...extraArgs], {
+    const [command, ...args] = [
+      ...(this.placement?.prefixOf?.(i) ?? []),
+      process.execPath,
+      join(ROOT, 'bin/run.js'),
+      'start',
+      '--home',
+      this.testnet.nodes[i]!.home,
+      ...extraArgs,
+    ]
+    const child = spawn(command!, args, {
       cwd: ROOT,
-      env: { ...process.env, ...this.env },
+      env: { ...process.env, ...this.env, ...this.placementEnv(i) },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     node.child = child
@@ -89,9 +111,9 @@ export class TestnetProcesses {
     this.nodes[i]!.child!.kill('SIGCONT')
   }
 
-  /** Stops every running node (SIGINT, as Ctrl-C) and closes the watcher. */
+  /** Stops every running node (SIGINT, as Ctrl-C) and closes the watchers. */
   async stopAll(): Promise<void> {
-    this.watcher?.close()
+    for (const ws of this.watchers.splice(0)) ws.close()
     await Promise.all(
       this.nodes.map(async ({ child }) => {
         if (!child || child.exitCode !== null || child.signalCode !== null) return
@@ -107,12 +129,12 @@ export class TestnetProcesses {
 
   /** An EVM JSON-RPC call to node `i`; rejects with the node's error. */
   async rpc<T>(i: number, method: string, params: unknown[] = []): Promise<T> {
-    return call<T>(`http://127.0.0.1:${testnetPort(this.startingPort, i, 'jsonRpc')}`, method, params)
+    return call<T>(`http://${this.hostPort(i, 'jsonRpc')}`, method, params)
   }
 
   /** A consensus-RPC (CometBFT) JSON-RPC call to node `i`. */
   async comet<T>(i: number, method: string, params: Record<string, unknown> = {}): Promise<T> {
-    return call<T>(`http://127.0.0.1:${testnetPort(this.startingPort, i, 'cometRpc')}`, method, params)
+    return call<T>(`http://${this.hostPort(i, 'cometRpc')}`, method, params)
   }
 
   /** Latest height of node `i`, from its consensus RPC. */
@@ -123,11 +145,11 @@ export class TestnetProcesses {
 
   /**
    * Subscribes to NewBlock, NewRound and Vote on node `i` (a node the test never stops): each event
-   * re-checks the pending `waitUntil` conditions.
+   * re-checks the pending `waitUntil` conditions. Several nodes can be watched at once.
    */
   async watch(i: number): Promise<void> {
-    const ws = new WebSocket(`ws://127.0.0.1:${testnetPort(this.startingPort, i, 'cometRpc')}/websocket`)
-    this.watcher = ws
+    const ws = new WebSocket(`ws://${this.hostPort(i, 'cometRpc')}/websocket`)
+    this.watchers.push(ws)
     await new Promise((resolve, reject) => {
       ws.once('open', resolve)
       ws.once('error', reject)
@@ -183,6 +205,24 @@ export class TestnetProcesses {
   /** The last lines node `i` printed, for failure messages. */
   report(i: number): string {
     return `--- node${i} ---\n${this.nodes[i]!.output.slice(-40).join('\n')}`
+  }
+
+  /** `host:port` of node i's `listener`. */
+  private hostPort(i: number, listener: keyof typeof TESTNET_PORT_OFFSETS): string {
+    return `${this.placement?.hostOf(i) ?? LOOPBACK}:${testnetPort(this.startingPort, i, listener)}`
+  }
+
+  /** With a placement: node i's listeners on its host, and its peers at theirs (the homes say loopback). */
+  private placementEnv(i: number): Record<string, string> {
+    if (!this.placement) return {}
+    const peers = this.testnet.nodes.map((node, j) => `${node.nodeId}@${this.hostPort(j, 'p2p')}`).filter((_, j) => j !== i)
+    return {
+      NODECTL_P2P_LADDR: `tcp://${this.hostPort(i, 'p2p')}`,
+      NODECTL_P2P_PERSISTENT_PEERS: peers.join(','),
+      NODECTL_RPC_LADDR: `tcp://${this.hostPort(i, 'cometRpc')}`,
+      NODECTL_JSON_RPC_ADDRESS: this.hostPort(i, 'jsonRpc'),
+      NODECTL_JSON_RPC_WS_ADDRESS: this.hostPort(i, 'webSocket'),
+    }
   }
 
   private recheck(): void {
