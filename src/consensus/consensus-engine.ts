@@ -198,7 +198,8 @@ export class ConsensusEngine {
     this.switching = (async () => {
       this.mode = 'blocksync'
       await cs.stop()
-      if (cs.fatalError || this.stopping) return
+      if (cs.fatalError) this.fatal = cs.fatalError
+      if (this.fatal || this.stopping) return
       const state = await this.blockSync(cs.state, source)
       if (this.stopping) return
       await this.startConsensus(state, await this.reconstructLastCommit(state))
