@@ -7,60 +7,10 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BlockIDFlag } from '../../../src/chain/comet/types.js'
-import type { BlockSyncSource, FetchedBlock } from '../../../src/consensus/block-sync.js'
 import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import { InMemoryNetwork } from '../../../src/consensus/transport.js'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'
-import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
-
-/** Serves blocks from other test nodes' stores; reports no peer until `connect()`. */
-class StoreBlockSource implements BlockSyncSource {
-  connected = false
-  readonly invalid: { peerId: string; reason: string }[] = []
-  /** Height whose commit the first peer serves with a broken signature (once). */
-  tamperHeight: number | undefined
-  private readonly listeners = new Set<(height: number, peerId: string) => void>()
-
-  constructor(private readonly peers: { id: string; node: TestNode }[]) {
-    for (const { id, node } of peers)
-      node.engine.events.on('NewBlock', ({ block }) => {
-        if (this.connected) for (const l of [...this.listeners]) l(block.header.height, id)
-      })
-  }
-
-  connect(): void {
-    this.connected = true
-    for (const { id, node } of this.peers) for (const l of [...this.listeners]) l(node.blockStore.height(), id)
-  }
-
-  maxPeerHeight(): number {
-    return this.connected ? Math.max(...this.peers.map((p) => p.node.blockStore.height())) : 0
-  }
-
-  onPeerHeight(listener: (height: number, peerId: string) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  async fetchBlock(height: number): Promise<FetchedBlock> {
-    for (const { id, node } of this.peers) {
-      if (!this.connected || node.blockStore.height() < height) continue
-      const blockBytes = await node.blockStore.loadBlockBytes(height)
-      const commit = (await node.blockStore.loadBlockCommit(height)) ?? (await node.blockStore.loadSeenCommit(height))
-      if (!blockBytes || !commit) continue
-      if (height === this.tamperHeight && !this.invalid.some((r) => r.peerId === id)) {
-        const signatures = commit.signatures.map((s) => ({ ...s, signature: s.signature.map((b) => b ^ 1) }))
-        return { blockBytes, commit: { ...commit, signatures }, peerId: id }
-      }
-      return { blockBytes, commit, peerId: id }
-    }
-    throw new Error(`no peer has block ${height}`)
-  }
-
-  reportInvalid(peerId: string, reason: string): void {
-    this.invalid.push({ peerId, reason })
-  }
-}
+import { StoreBlockSource, makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
 
 describe('block sync', () => {
   let dir: string
@@ -91,7 +41,8 @@ describe('block sync', () => {
         return startNode({ dir: home, genesis, key, transport: net.join(`node${i}`), noStart: true })
       }),
     )
-    const source = new StoreBlockSource(nodes.map((node, i) => ({ id: `node${i}`, node })))
+    const connected = nodes.slice()
+    const source = new StoreBlockSource(() => connected.map((node, i) => ({ id: `node${i}`, node })))
     const home = join(dir, 'node3')
     await mkdir(home, { recursive: true })
     const laggard = await startNode({ dir: home, genesis, key: keys[3]!, transport: net.join('node3'), noStart: true, blockSync: source })

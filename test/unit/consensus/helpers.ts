@@ -22,7 +22,7 @@ import type {
   QueryRequest,
   QueryResponse,
 } from '../../../src/consensus/application.js'
-import type { BlockSyncSource } from '../../../src/consensus/block-sync.js'
+import type { BlockSyncSource, FetchedBlock } from '../../../src/consensus/block-sync.js'
 import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
 import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../src/consensus/events.js'
@@ -426,4 +426,62 @@ export function recordingLogger(): { logger: Logger; lines: { level: string; msg
     child: (f) => make({ ...fields, ...f }),
   })
   return { logger: make({}), lines }
+}
+
+/**
+ * Block sync from other test nodes' stores (what the p2p block-sync protocol does over libp2p). Reports no
+ * peer until `connect()`; `tamperHeight` makes the first peer serve that height's commit with broken signatures.
+ */
+export class StoreBlockSource implements BlockSyncSource {
+  connected = false
+  readonly invalid: { peerId: string; reason: string }[] = []
+  /** Height whose commit the first peer serves with a broken signature (once). */
+  tamperHeight: number | undefined
+  private readonly listeners = new Set<(height: number, peerId: string) => void>()
+
+  /** `peers` is read at `connect()`: the nodes may be built after the source they use. */
+  constructor(private readonly peersOf: () => { id: string; node: TestNode }[]) {}
+
+  private get peers(): { id: string; node: TestNode }[] {
+    return this.connected ? this.peersOf() : []
+  }
+
+  /** Starts reporting the peers' heights: each one's current height now, then each block it commits. */
+  connect(): void {
+    this.connected = true
+    for (const { id, node } of this.peers) {
+      node.engine.events.on('NewBlock', ({ block }) => {
+        for (const l of [...this.listeners]) l(block.header.height, id)
+      })
+      for (const l of [...this.listeners]) l(node.blockStore.height(), id)
+    }
+  }
+
+  maxPeerHeight(): number {
+    return Math.max(0, ...this.peers.map((p) => p.node.blockStore.height()))
+  }
+
+  onPeerHeight(listener: (height: number, peerId: string) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  async fetchBlock(height: number): Promise<FetchedBlock> {
+    for (const { id, node } of this.peers) {
+      if (node.blockStore.height() < height) continue
+      const blockBytes = await node.blockStore.loadBlockBytes(height)
+      const commit = (await node.blockStore.loadBlockCommit(height)) ?? (await node.blockStore.loadSeenCommit(height))
+      if (!blockBytes || !commit) continue
+      if (height === this.tamperHeight && !this.invalid.some((r) => r.peerId === id)) {
+        const signatures = commit.signatures.map((s) => ({ ...s, signature: s.signature.map((b) => b ^ 1) }))
+        return { blockBytes, commit: { ...commit, signatures }, peerId: id }
+      }
+      return { blockBytes, commit, peerId: id }
+    }
+    throw new Error(`no peer has block ${height}`)
+  }
+
+  reportInvalid(peerId: string, reason: string): void {
+    this.invalid.push({ peerId, reason })
+  }
 }

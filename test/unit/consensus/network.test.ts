@@ -9,7 +9,7 @@ import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import type { FilePV } from '../../../src/consensus/privval.js'
 import { InMemoryNetwork } from '../../../src/consensus/transport.js'
 import { EquivocatingValidator } from '../../../src/consensus/equivocating-validator.js'
-import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
+import { StoreBlockSource, makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from './helpers.js'
 
 describe('validators over the in-memory network', () => {
   let dir: string
@@ -35,7 +35,11 @@ describe('validators over the in-memory network', () => {
     if (dropRate > 0) net.setDropRate(dropRate, 42)
     const ids = keys.map((_, i) => `node${i}`)
     if (silent !== undefined) net.setSilent(ids[silent]!, true)
-    const built = await Promise.all(
+    // Each node block-syncs from the others' stores, as over p2p: a node that fell 2+ heights behind (its
+    // peers gossip only the current and the previous height) catches up that way.
+    let built: TestNode[] = []
+    const sources = keys.map((_, i) => new StoreBlockSource(() => built.flatMap((node, j) => (j === i ? [] : [{ id: ids[j]!, node }]))))
+    built = await Promise.all(
       keys.map(async (key, i) => {
         const home = join(dir, ids[i]!)
         await mkdir(home, { recursive: true })
@@ -45,11 +49,13 @@ describe('validators over the in-memory network', () => {
           key,
           transport: net.join(ids[i]!),
           noStart: true,
+          blockSync: sources[i]!,
           ...(rejectTx ? { app: { rejectTx } } : {}),
         })
       }),
     )
     nodes = built
+    for (const source of sources) source.connect()
     await Promise.all(built.map((b) => b.engine.start()))
     return { net, ids }
   }
@@ -129,7 +135,7 @@ describe('validators over the in-memory network', () => {
     expect(nodes.every((n) => n.app.kv.get('bad') === undefined)).toBe(true)
   })
 
-  it('4 validators on a lossy network (15% of deliveries dropped) agree and progress thanks to re-gossip', async () => {
+  it('4 validators on a lossy network (15% of deliveries dropped) agree and progress thanks to re-gossip and block sync', async () => {
     await startNetwork(4, undefined, undefined, 0.15)
     await waitFor(() => nodes.every((n) => n.engine.height >= 5), 'all at height 5 despite losses', 50_000)
     const reference = await blockHashes(nodes[0]!, 5)
