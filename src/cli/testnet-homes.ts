@@ -3,11 +3,12 @@
  * `node<i>` of the output folder that hold `config/config.toml`, in the order of i, each with its
  * moniker and JSON-RPC URL read from its files when they load.
  */
-import { access, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
 import { ConfigError } from '../utils/errors.js'
+import { pathExists } from '../utils/files.js'
 
 /** A home of the testnet folder. */
 export interface TestnetHome {
@@ -39,7 +40,7 @@ export async function findTestnetHomes(outputDir: string): Promise<TestnetHome[]
     const m = HOME_FOLDER.exec(entry.name)
     if (!m || !entry.isDirectory()) continue
     const home = join(dir, entry.name)
-    if (!(await exists(join(home, 'config/config.toml')))) continue
+    if (!(await pathExists(join(home, 'config/config.toml')))) continue
     const loaded = await describeHome(home)
     homes.push({ index: Number(m[1]), moniker: loaded?.moniker || entry.name, home, jsonRpc: loaded?.jsonRpc })
   }
@@ -72,14 +73,5 @@ async function describeHome(home: string): Promise<{ moniker: string; jsonRpc?: 
     }
   } catch {
     return undefined
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch {
-    return false
   }
 }

@@ -1,7 +1,7 @@
 import { ed25519Address } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
-import { writeFileAtomic } from '../utils/atomic-file.js'
+import { writeFileAtomic } from '../utils/files.js'
 import { ConfigError } from '../utils/errors.js'
 import { decodeGenesis } from './decode-genesis.js'
 import { encodeGenesis, loadGenesis, type GenesisAccount, type GenesisDoc, type GenesisValidator } from './genesis.js'

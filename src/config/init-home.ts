@@ -3,13 +3,14 @@
  * with this node as the one validator, the validator and node keys, the empty sign state, the JWT
  * secret and the key-store folder.
  */
-import { access, chmod, mkdir, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { randomBytes } from '../crypto/index.js'
 import { DEV_ACCOUNT_BALANCE_WEI, devAccounts } from '../keystore/dev-accounts.js'
 import { generateKey, nodeIdOf, saveNodeKey, saveValidatorKey, type ValidatorKey } from '../keystore/validator-key.js'
 import { bytesToBase64, bytesToHex, bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
+import { pathExists } from '../utils/files.js'
 import type { Timestamp } from '../utils/time.js'
 import { DEFAULT_CHAIN_ID, DEV_CHAIN_ID, parseChainId } from './chain-id.js'
 import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
@@ -90,7 +91,7 @@ export class HomeExistsError extends Error {
 
 /** True when `home` holds config/genesis.json. */
 export async function isHomeInitialised(home: string): Promise<boolean> {
-  return exists(homePaths(resolveHome(home, {})).genesis)
+  return pathExists(homePaths(resolveHome(home, {})).genesis)
 }
 
 /** Writes a new home; refuses an initialised one unless `overwrite`. */
@@ -99,7 +100,7 @@ export async function initHome(opts: InitHomeOptions): Promise<InitHomeResult> {
   const settings = structuredClone(opts.settings ?? defaultNodeSettings(opts.moniker))
   settings.moniker = opts.moniker
   const paths = homePaths(home, settings.files)
-  if (!opts.overwrite && ((await exists(paths.genesis)) || (await exists(homePaths(home).genesis)))) throw new HomeExistsError(home)
+  if (!opts.overwrite && ((await pathExists(paths.genesis)) || (await pathExists(homePaths(home).genesis)))) throw new HomeExistsError(home)
 
   const chainId = opts.genesis?.chainId ?? opts.chainId ?? DEFAULT_CHAIN_ID
   try {
@@ -186,13 +187,4 @@ async function writeFileWithMode(path: string, text: string, mode: number): Prom
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE })
   await writeFile(path, text, { mode })
   await chmod(path, mode)
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch {
-    return false
-  }
 }

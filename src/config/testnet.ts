@@ -7,12 +7,13 @@
  * Ports: node i listens on P + 10·i + {0: JSON-RPC HTTP, 1: JSON-RPC WebSocket, 2: consensus RPC, 3: p2p},
  * P being the starting port (default 26600), so node0 uses 26600-26603 and node1 26610-26613.
  */
-import { access, readdir } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { DEV_ACCOUNT_BALANCE_WEI, devAccounts } from '../keystore/dev-accounts.js'
 import { generateKey, nodeIdOf } from '../keystore/validator-key.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
+import { pathExists } from '../utils/files.js'
 import { DEFAULT_CHAIN_ID, parseChainId } from './chain-id.js'
 import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
 import { createGenesis, DEFAULT_VALIDATOR_POWER } from './genesis.js'
@@ -164,10 +165,5 @@ function hostPortOf(startingPort: number, index: number, listener: keyof typeof 
 }
 
 async function isNonEmptyDir(dir: string): Promise<boolean> {
-  try {
-    await access(dir)
-  } catch {
-    return false
-  }
-  return (await readdir(dir)).length > 0
+  return (await pathExists(dir)) && (await readdir(dir)).length > 0
 }

@@ -12,7 +12,7 @@ import { SignedMsgType, type Proposal, type Vote } from '../chain/comet/types.js
 import { ed25519Sign } from '../crypto/index.js'
 import { loadValidatorKey, type ValidatorKey } from '../keystore/validator-key.js'
 import { base64ToBytes, bytesToBase64, bytesToUpperHex, equalBytes, hexToBytes } from '../primitives/hex.js'
-import { writeFileAtomic } from '../utils/atomic-file.js'
+import { writeFileAtomic } from '../utils/files.js'
 import type { Timestamp } from '../utils/time.js'
 
 /** The step numbers of the state file: 0 none, 1 propose, 2 prevote, 3 precommit. */

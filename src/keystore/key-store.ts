@@ -3,7 +3,7 @@ import { chmod, mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promise
 import { join, resolve } from 'node:path'
 import { isValidPrivateKey, privateKeyToAddress, randomBytes, wipe, type ScryptParams } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
-import { writeFileAtomic } from '../utils/atomic-file.js'
+import { writeFileAtomic } from '../utils/files.js'
 import { decryptKey, encryptKey, parseKeyFile, serializeKeyFile, STANDARD_SCRYPT, type DecryptedKey, type KeyFileV3 } from './key-file.js'
 
 /** Key files: owner read/write only (geth writes 0600). */

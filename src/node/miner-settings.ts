@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { saveMinimumGasPrices } from '../config/save-min-gas-price.js'
 import { parseAddress } from '../primitives/address.js'
 import { bytesToHex } from '../primitives/hex.js'
-import { writeFileAtomic } from '../utils/atomic-file.js'
+import { writeFileAtomic } from '../utils/files.js'
 import type { Logger } from '../utils/logger.js'
 
 /** Name of the etherbase file in the data directory. */

@@ -14,7 +14,7 @@ import type { ConsensusEvents } from '../../src/consensus/events.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { testNodeSettings } from '../../src/node/test-settings.js'
 import { bytesToUpperHex } from '../../src/primitives/hex.js'
-import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
+import { cometRpc, committed, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 
 /** Empty blocks come every 100 ms here, so the validators are well ahead when the full node starts. */
 const FLAGS = { 'consensus.create_empty_blocks_interval': '100ms' }
@@ -23,31 +23,9 @@ function heightOf(node: TestNode): number {
   return node.node.components.engine.height
 }
 
-/** Resolves once `node` has committed `height`. */
-function committed(node: TestNode, height: number): Promise<void> {
-  const engine = node.node.components.engine
-  return new Promise((resolve) => {
-    if (engine.height >= height) return resolve()
-    const off = engine.events.on('NewBlock', (e) => {
-      if (e.block.header.height < height) return
-      off()
-      resolve()
-    })
-  })
-}
-
 function peerAddress(node: TestNode): string {
   const host = node.node.components.p2p!.host
   return `${host.nodeId}@127.0.0.1:${host.listenPort}`
-}
-
-async function cometRpc<T>(node: TestNode, method: string): Promise<T> {
-  const res = await fetch(node.addresses.cometRpc!.replace('tcp://', 'http://'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
-  })
-  return ((await res.json()) as { result: T }).result
 }
 
 describe('two validators and a late full node over p2p', () => {

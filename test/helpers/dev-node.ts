@@ -136,3 +136,26 @@ export async function waitForBlock<T>(t: TestNode, check: Check<T>, timeoutMs = 
     }, timeoutMs)
   })
 }
+
+/** Resolves once `node` has committed block `height` (at once when it has already). */
+export function committed(node: TestNode, height: number): Promise<void> {
+  const engine = node.node.components.engine
+  return new Promise((resolve) => {
+    if (engine.height >= height) return resolve()
+    const off = engine.events.on('NewBlock', (e) => {
+      if (e.block.header.height < height) return
+      off()
+      resolve()
+    })
+  })
+}
+
+/** A consensus-RPC (CometBFT) JSON-RPC call to `node`, params by name; its `result`. */
+export async function cometRpc<T>(node: TestNode, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(node.addresses.cometRpc!.replace('tcp://', 'http://'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: T }).result
+}

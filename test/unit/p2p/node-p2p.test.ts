@@ -4,29 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { initDevHome } from '../../../src/config/init-home.js'
 import { testNodeSettings } from '../../../src/node/test-settings.js'
-import { rpc, startTestNode, type TestNode } from '../../helpers/dev-node.js'
-
-/** Resolves once `node` has committed `height` (on its next committed block at the latest). */
-function committed(node: TestNode, height: number): Promise<void> {
-  const engine = node.node.components.engine
-  return new Promise((resolve) => {
-    if (engine.height > height) return resolve()
-    const off = engine.events.on('NewBlock', (e) => {
-      if (Number(e.block.header.height) < height) return
-      off()
-      resolve()
-    })
-  })
-}
-
-async function cometRpc<T>(node: TestNode, method: string): Promise<T> {
-  const res = await fetch(node.addresses.cometRpc!.replace('tcp://', 'http://'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
-  })
-  return ((await res.json()) as { result: T }).result
-}
+import { cometRpc, committed, rpc, startTestNode, type TestNode } from '../../helpers/dev-node.js'
 
 describe('a node with several validators', () => {
   const homes: string[] = []
