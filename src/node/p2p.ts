@@ -84,7 +84,14 @@ export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: 
     },
     p2pLog,
   )
-  const txs = new TxGossip(host, (raw) => pool.add(raw), p2pLog)
+  const txs = new TxGossip(
+    host,
+    {
+      submit: (raw) => pool.add(raw),
+      pending: () => [...pool.pending().values()].flat().map((tx) => ({ raw: tx.raw, hash: tx.hashHex })),
+    },
+    p2pLog,
+  )
   const evidence = new EvidenceGossip(
     host,
     {

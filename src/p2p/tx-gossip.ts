@@ -1,7 +1,7 @@
 /**
  * Transaction gossip (CometBFT's mempool reactor, channel 0x30): every transaction that enters this node's
- * pool — from RPC or from a peer — is sent to each peer not known to have it, so a transaction sent to any
- * node reaches the proposer. Frames are CometBFT's `Txs{repeated bytes txs = 1}`: the transactions that
+ * pool — from RPC or from a peer — is sent to each peer not known to have it, and a peer that connects gets
+ * the pool's pending transactions, so a transaction sent to any node reaches the proposer. Frames are CometBFT's `Txs{repeated bytes txs = 1}`: the transactions that
  * entered the pool within one turn of the event loop travel together. The receiving pool re-checks each
  * one (`submit`); a rejection there (already known, nonce too low) is normal and only logged at debug.
  */
@@ -14,24 +14,37 @@ import type { P2PNode, Peer } from './p2p-node.js'
 
 export const TX_PROTOCOL = '/nodectl/mempool/1'
 
-/** A frame holds a batch of txs; `[mempool] max_tx_bytes` is 1 MiB, so a few MiB bound a batch. */
-const MAX_FRAME_BYTES = 8 << 20
+/** Transactions per frame are cut at this many bytes; one transaction is at most `[mempool] max_tx_bytes` (1 MiB). */
+const MAX_BATCH_BYTES = 1 << 20
+/** A frame is a batch plus its length prefixes, or one transaction of up to 1 MiB. */
+const MAX_FRAME_BYTES = 4 << 20
 /** Hashes remembered per peer as "it has this tx"; the oldest are forgotten first. */
 const MAX_KNOWN_PER_PEER = 20_000
 
-/** Adds a peer's transaction to the pool (which checks it as any other submission). */
-export type TxSubmit = (raw: Uint8Array) => Promise<unknown>
+/** A transaction with its EVM hash (0x hex). */
+export interface GossipTx {
+  raw: Uint8Array
+  hash: string
+}
+
+/** The pool as gossip sees it. */
+export interface TxGossipPool {
+  /** Adds a peer's transaction (checked as any other submission); rejects when refused. */
+  submit(raw: Uint8Array): Promise<unknown>
+  /** The executable transactions waiting now (sent to a peer that connects). */
+  pending(): GossipTx[]
+}
 
 export class TxGossip {
   private readonly channel: PeerChannel
   /** Per peer: EVM hashes (0x hex) of txs it sent us or we sent it. */
   private readonly known = new Map<Peer, Set<string>>()
-  private batch: { raw: Uint8Array; hash: string }[] = []
+  private batch: GossipTx[] = []
   private flushScheduled = false
 
   constructor(
     private readonly p2p: P2PNode,
-    private readonly submit: TxSubmit,
+    private readonly pool: TxGossipPool,
     private readonly log: Logger,
   ) {
     this.channel = new PeerChannel(
@@ -40,6 +53,7 @@ export class TxGossip {
         protocol: TX_PROTOCOL,
         maxFrameBytes: MAX_FRAME_BYTES,
         onFrame: (frame, peer) => this.receive(frame, peer),
+        onOpen: (peer) => this.sendTo(peer, this.pool.pending()),
         onClose: (peer) => this.known.delete(peer),
       },
       log,
@@ -63,18 +77,29 @@ export class TxGossip {
     this.flushScheduled = false
     const batch = this.batch
     this.batch = []
-    for (const peer of this.channel.peers()) {
-      const known = this.knownBy(peer)
-      const w = new ProtoWriter()
-      let count = 0
-      for (const { raw, hash } of batch) {
-        if (known.has(hash)) continue
-        w.bytes(1, raw)
-        count++
-      }
-      if (count === 0 || !this.channel.send(peer, w.finish())) continue
-      for (const { hash } of batch) remember(known, hash)
+    for (const peer of this.channel.peers()) this.sendTo(peer, batch)
+  }
+
+  /** Sends `txs` the peer is not known to have, in frames of at most MAX_BATCH_BYTES. */
+  private sendTo(peer: Peer, txs: GossipTx[]): void {
+    const known = this.knownBy(peer)
+    let w = new ProtoWriter()
+    let bytes = 0
+    let sent: string[] = []
+    const send = (): void => {
+      if (sent.length > 0 && this.channel.send(peer, w.finish())) for (const hash of sent) remember(known, hash)
+      w = new ProtoWriter()
+      bytes = 0
+      sent = []
     }
+    for (const { raw, hash } of txs) {
+      if (known.has(hash)) continue
+      if (bytes + raw.length > MAX_BATCH_BYTES) send()
+      w.bytes(1, raw)
+      bytes += raw.length
+      sent.push(hash)
+    }
+    send()
   }
 
   private receive(frame: Uint8Array, peer: Peer): void {
@@ -92,7 +117,7 @@ export class TxGossip {
     const known = this.knownBy(peer)
     for (const raw of txs) {
       remember(known, bytesToHex(keccak256(raw)))
-      this.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { peer: peer.info.id, reason: err.message }))
+      this.pool.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { peer: peer.info.id, reason: err.message }))
     }
   }
 
