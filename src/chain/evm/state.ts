@@ -17,9 +17,6 @@ import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWrite
 import { type OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
-/** Trie nodes an RPC state copy keeps in memory (an LRU; survives per-call reverts). */
-export const COPY_TRIE_NODE_CACHE = 20_000
-
 function createCaches(): Caches {
   installAccountDecodeMemo()
   installStorageWriteFix()
@@ -30,8 +27,9 @@ function createCaches(): Caches {
   })
 }
 
-function createTrie(db: TrieDb | OverlayTrieDb, common: Common, root: Uint8Array | undefined, cacheSize: number): MerklePatriciaTrie {
-  return new MerklePatriciaTrie({ db, root, useKeyHashing: true, valueEncoding: 'view', common, cacheSize })
+/** A trie over `db` without an LRU of its own: the database's shared node cache (trie-db.ts) serves every trie. */
+function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaTrie {
+  return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 
 /** The consensus VM: its writes are staged into the shared Database's height batch. */
@@ -41,7 +39,7 @@ export async function createConsensusVm(
   blockchain: EVMMockBlockchainInterface,
   root?: Uint8Array,
 ): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
-  const trie = createTrie(new TrieDb(db), common, undefined, 0)
+  const trie = createTrie(new TrieDb(db), common)
   const caches = createCaches()
   const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)
@@ -69,7 +67,7 @@ export function trimStateCaches(sm: MerkleStateManager, caches: Caches, height: 
 
 /** A state manager at a committed `root` whose writes never leave it (private overlay). */
 export async function createStateCopy(db: Database, common: Common, root: Uint8Array): Promise<MerkleStateManager> {
-  const trie = createTrie(new TrieDb(db).overlay(), common, undefined, COPY_TRIE_NODE_CACHE)
+  const trie = createTrie(new TrieDb(db).overlay(), common)
   const stateManager = new MerkleStateManager({ trie, common, caches: createCaches() })
   await setRoot(stateManager, root)
   return stateManager
