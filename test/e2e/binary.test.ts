@@ -1,18 +1,20 @@
 /**
  * The real binary, as a user runs it: `node bin/run.js start --dev` in a child process answers
  * JSON-RPC, stops on SIGINT with status 0 and deletes its temporary home. Runs the built `dist/`
- * (`npm ci` builds it through `prepare`); skipped when it has not been built.
+ * (`npm ci` builds it through `prepare`), where `start` runs from the start bundle with its code cache
+ * (src/cli/bundle-loader.ts); skipped when it has not been built.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { ROOT } from '../helpers/cli.js'
 import { rpc } from '../helpers/dev-node.js'
 
-const BUILT = existsSync(join(ROOT, 'dist/commands/start.js'))
-if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/commands/start.js is missing; run `npm run build` first')
+const BUILT = existsSync(join(ROOT, 'dist/commands/start.js')) && existsSync(join(ROOT, 'dist/bundle/start.cjs'))
+if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/ or dist/bundle/ is missing; run `npm run build` first')
 
 /** Resolves with the whole stdout once `done(stdout)` holds; rejects if the process exits first. */
 function readStdoutUntil(child: ChildProcess, done: (text: string) => boolean, stderr: () => string): Promise<string> {
@@ -98,4 +100,34 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(stderr).toContain('SIGINT received, stopping')
     expect(existsSync(home)).toBe(false)
   }, 60_000)
+
+  it('is the start bundle, compiled from a code cache this Node.js accepts', () => {
+    // In a plain `node` as bin/run.js runs (V8 refuses a cache made under other flags, such as a test worker's).
+    const check = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { startBundleUsesCache } from './dist/cli/bundle-loader.js'; console.log(startBundleUsesCache())",
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
+    expect(check.stdout.trim(), check.stderr).toBe('true')
+  })
+
+  it('fails from the bundle as through oclif: a bad flag with status 2, a home without genesis with status 1', () => {
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'start', ...args], { cwd: ROOT, encoding: 'utf8' })
+    const badFlag = run('--bogus')
+    expect(badFlag.status).toBe(2)
+    expect(badFlag.stderr).toContain('Nonexistent flag: --bogus')
+    const home = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
+    try {
+      const noGenesis = run('--home', home)
+      expect(noGenesis.status).toBe(1)
+      expect(noGenesis.stderr.replace(/\s+›\s+/g, ' ')).toContain(`genesis.json: not found at ${join(home, 'config/genesis.json')}`)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
 })

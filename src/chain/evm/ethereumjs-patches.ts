@@ -32,6 +32,7 @@ import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, createAccountFromRLP, unpadBytes, type Address } from '@ethereumjs/util'
+import { importInterpreterModule } from './evm-interpreter-module.js'
 
 /** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
 const JUMP_ANALYSIS_CACHE_SIZE = 512
@@ -51,14 +52,12 @@ let jumpCacheInstalled: Promise<boolean> | undefined
 
 /**
  * Memoises the JUMPDEST analysis of every EVM in the process (idempotent). Resolves to whether the
- * cache is in place. The Interpreter class is not exported, so its module is loaded by file URL next
- * to the package entry (the same module instance the EVM uses).
+ * cache is in place. The Interpreter class is not exported (evm-interpreter-module.ts).
  */
 export function installJumpAnalysisCache(): Promise<boolean> {
   jumpCacheInstalled ??= (async () => {
     try {
-      const entry = import.meta.resolve('@ethereumjs/evm')
-      const mod = (await import(new URL('./interpreter.js', entry).href)) as { Interpreter?: { prototype: InterpreterLike } }
+      const mod = (await importInterpreterModule()) as { Interpreter?: { prototype: InterpreterLike } }
       const proto = mod.Interpreter?.prototype
       if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
       const analyse = proto._getValidJumpDestinations

@@ -4,7 +4,6 @@
  * named JS tracers as our own programs (named-tracers.ts).
  */
 import type { Tracer, TracerOptions } from '../hooks.js'
-import { buildJsTracer, defaultJsTracerLimits } from './js-tracer.js'
 
 export { namedJsTracers } from './named-tracers.js'
 
@@ -29,7 +28,12 @@ export function looksLikeJsTracer(s: string): boolean {
  * trace, `memoryLimitBytes` (default 32 MiB) the program's heap. The tracer frees its sandbox when
  * `result()` settles; a trace abandoned earlier should call its `dispose()`.
  */
-export function createJsTracer(code: string, options: TracerOptions & { timeoutMs?: number; memoryLimitBytes?: number }): Promise<Tracer> {
+export async function createJsTracer(
+  code: string,
+  options: TracerOptions & { timeoutMs?: number; memoryLimitBytes?: number },
+): Promise<Tracer> {
+  // Loaded on first use: QuickJS and its WebAssembly are not needed to start a node.
+  const { buildJsTracer, defaultJsTracerLimits } = await import('./js-tracer.js')
   return buildJsTracer(code, options.tracerConfig, {
     timeoutMs: options.timeoutMs ?? defaultJsTracerLimits.timeoutMs,
     memoryLimitBytes: options.memoryLimitBytes ?? defaultJsTracerLimits.memoryLimitBytes,

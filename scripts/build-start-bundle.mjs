@@ -1,0 +1,79 @@
+/**
+ * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
+ * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache. Run by `npm run build`
+ * after tsc. Left outside: native addons, packages that read files next to their own modules
+ * (QuickJS's WebAssembly), oclif's optional TypeScript support and ws's optional native helpers.
+ */
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const evmEsm = join(root, 'node_modules/@ethereumjs/evm/dist/esm')
+
+/**
+ * @ethereumjs/evm imports @noble/curves' BLS12-381 and BN254 at load, which build their tables then
+ * (about 0.2 s); only the precompiles at 0x06-0x08 and 0x0b-0x11 use them. Their noble adapters are
+ * replaced by classes that load the real adapter (the original module, required lazily, so evaluated
+ * on first use) when a precompile first calls them.
+ */
+const lazyCurves = {
+  name: 'lazy-curves',
+  setup(b) {
+    b.onLoad({ filter: /precompiles[\\/](bls12_381|bn254)[\\/]noble\.js$/ }, (args) => {
+      if (args.suffix === '?original') return undefined
+      const name = args.path.includes('bls12_381') ? 'NobleBLS' : 'NobleBN254'
+      const original = JSON.stringify(`${args.path}?original`)
+      return {
+        loader: 'js',
+        contents: `let Original
+export class ${name} {
+  constructor(...args) {
+    let impl
+    const target = () => (impl ??= new (Original ??= require(${original}).${name})(...args))
+    return new Proxy({}, { get: (_, key) => { const t = target(); const v = t[key]; return typeof v === 'function' ? v.bind(t) : v } })
+  }
+}`,
+      }
+    })
+    b.onResolve({ filter: /\?original$/ }, (args) => ({ path: args.path.slice(0, -'?original'.length), suffix: '?original' }))
+  },
+}
+
+/** evm-interpreter-module.ts loads the Interpreter by file URL; in the bundle it is the bundled copy. */
+const bundledInterpreter = {
+  name: 'bundled-interpreter',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]evm-interpreter-module\.js$/ }, () => ({
+      loader: 'js',
+      contents: `import * as m from ${JSON.stringify(join(evmEsm, 'interpreter.js'))}
+export async function importInterpreterModule() { return m }`,
+    }))
+  },
+}
+
+await build({
+  entryPoints: [join(root, 'dist/start-bundle.js')],
+  outfile: join(root, 'dist/bundle/start.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  external: ['classic-level', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', 'typescript', 'bufferutil', 'utf-8-validate'],
+  define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname' },
+  banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyCurves, bundledInterpreter],
+  logLevel: 'warning',
+})
+
+// The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version).
+const made = spawnSync(
+  process.execPath,
+  ['--input-type=module', '-e', "import { writeStartBundleCache } from './dist/cli/bundle-loader.js'; writeStartBundleCache()"],
+  { cwd: root, stdio: 'inherit' },
+)
+if (made.status !== 0) process.exit(made.status ?? 1)

@@ -1,0 +1,77 @@
+/**
+ * The start bundle: `nodectl start` from one prebuilt CommonJS script (dist/bundle/start.cjs, made by
+ * scripts/build-start-bundle.mjs from src/start-bundle.ts) compiled with a V8 code cache made at build time
+ * (start.cjs.cache). Loading the command module by module costs about a second before the node starts
+ * (several hundred ES modules resolved, read and compiled one by one); one script whose compiled code
+ * is read back from the cache costs a small fraction of it. A cache that V8 refuses (another Node.js
+ * version) is ignored: the script is then compiled from source.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
+
+/** Path of the bundle; its code cache is next to it with `.cache` appended. */
+export const START_BUNDLE_PATH = fileURLToPath(new URL('../bundle/start.cjs', import.meta.url))
+const CACHE_PATH = `${START_BUNDLE_PATH}.cache`
+
+/** What src/start-bundle.ts exports. */
+export interface StartBundle {
+  runStart(argv: string[], root: string): Promise<void>
+}
+
+interface LoadedBundle {
+  exports: StartBundle
+  script: vm.Script
+  /** True when V8 used the code cache. */
+  cached: boolean
+}
+
+function readOptional(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** Compiles and evaluates the bundle as CommonJS does; undefined when it was not built. */
+function load(useCache: boolean): LoadedBundle | undefined {
+  const source = readOptional(START_BUNDLE_PATH)
+  if (!source) return undefined
+  const cachedData = useCache ? readOptional(CACHE_PATH) : undefined
+  // On the bundle's first line, so line numbers in stack traces are the bundle's own.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.toString('utf8')}\n})`
+  const script = new vm.Script(wrapped, {
+    filename: START_BUNDLE_PATH,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
+  const module = { exports: {} as StartBundle }
+  const init = script.runInThisContext() as (...args: unknown[]) => void
+  init(module.exports, createRequire(START_BUNDLE_PATH), module, START_BUNDLE_PATH, dirname(START_BUNDLE_PATH))
+  return { exports: module.exports, script, cached: cachedData !== undefined && !script.cachedDataRejected }
+}
+
+/** The start bundle's exports, or undefined when it was not built (bin/run.js then goes through oclif). */
+export function loadStartBundle(): StartBundle | undefined {
+  return load(true)?.exports
+}
+
+/**
+ * Evaluates the bundle and writes the code cache of everything compiled by then (build time; the
+ * bundle's top level runs no command). Returns the cache's size in bytes.
+ */
+export function writeStartBundleCache(): number {
+  const loaded = load(false)
+  if (!loaded) throw new Error(`${START_BUNDLE_PATH} is missing: build it first`)
+  const data = loaded.script.createCachedData()
+  writeFileSync(CACHE_PATH, data)
+  return data.length
+}
+
+/** Whether the bundle loads with its code cache accepted (tests). */
+export function startBundleUsesCache(): boolean {
+  return load(true)?.cached === true
+}
