@@ -4,10 +4,10 @@
  * standard-strength scrypt (n = 2^18, about 2 s) must not stall the event loop of a node producing
  * blocks. OpenSSL enforces RFC 7914's n < 2^(16·r), which some files break (the published test vector
  * has r = 1, n = 2^18); those go to ethereum-cryptography's scrypt, which yields to the event loop
- * as it works. AES-128-CTR is ethereum-cryptography's (noble).
+ * as it works. AES-128-CTR is OpenSSL's too (a JavaScript AES builds its tables when loaded, which
+ * every `nodectl start` paid).
  */
-import { pbkdf2 as nodePbkdf2, scrypt as nodeScrypt } from 'node:crypto'
-import { encrypt as aesEncrypt } from 'ethereum-cryptography/aes.js'
+import { createCipheriv, pbkdf2 as nodePbkdf2, scrypt as nodeScrypt } from 'node:crypto'
 import { scrypt as nobleScrypt } from 'ethereum-cryptography/scrypt.js'
 
 /** scrypt cost parameters (RFC 7914): CPU/memory cost `n`, block size `r`, parallelism `p`, output length. */
@@ -51,7 +51,8 @@ export function pbkdf2Sha256(password: Uint8Array, salt: Uint8Array, iterations:
 
 /** AES-128-CTR with a 16-byte key and IV; CTR is its own inverse, so this both encrypts and decrypts. */
 export function aes128Ctr(key: Uint8Array, iv: Uint8Array, data: Uint8Array): Uint8Array {
-  return aesEncrypt(data, key, iv, 'aes-128-ctr', false)
+  const cipher = createCipheriv('aes-128-ctr', key, iv)
+  return new Uint8Array(Buffer.concat([cipher.update(data), cipher.final()]))
 }
 
 /** Overwrites secret bytes (a decrypted key, a derived key) once they are no longer needed. */
