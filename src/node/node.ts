@@ -35,6 +35,7 @@ import type { Logger } from '../utils/logger.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
 import { NodeDebugBackend } from './debug-backend.js'
+import { MemoryReducer } from './memory-reducer.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
@@ -103,6 +104,7 @@ export class Node {
   private http: HttpRpcServer | undefined
   private ws: WsRpcServer | undefined
   private filters: FilterSystem | undefined
+  private memoryReducer: MemoryReducer | undefined
   private subscriptions: SubscriptionManager | undefined
   private cometRpc: CometRpcServer | undefined
   private cometSubscriptions: CometEventSubscriptions | undefined
@@ -303,6 +305,13 @@ export class Node {
       await this.stop()
       throw err
     }
+    this.memoryReducer = new MemoryReducer({}, undefined, (before, after) =>
+      this.log.debug('returned heap memory to the system', {
+        beforeMb: Math.round(before / 2 ** 20),
+        afterMb: Math.round(after / 2 ** 20),
+      }),
+    )
+    this.memoryReducer.start()
     this.log.info('node started', { chainId: config.chainId, height: c.app.latestHeight() })
     return addresses
   }
@@ -314,6 +323,7 @@ export class Node {
   }
 
   private async shutdown(): Promise<void> {
+    this.memoryReducer?.stop()
     this.cometSubscriptions?.close()
     await this.cometRpc?.close(1000)
     await this.ws?.close()

@@ -1,0 +1,73 @@
+import { runInNewContext } from 'node:vm'
+import { describe, expect, it } from 'vitest'
+import { MemoryReducer, exposeGc, type MemoryReducerProbes } from '../../../src/node/memory-reducer.js'
+
+const MB = 1024 * 1024
+
+/** A heap and loop the test sets by hand; `collect` leaves the heap at its used size. */
+function fakeProbes(state: { utilization: number; committed: number; used: number }): MemoryReducerProbes & { collections: number } {
+  const probes = {
+    collections: 0,
+    utilization: () => state.utilization,
+    heap: () => ({ committed: state.committed, used: state.used }),
+    collect: () => {
+      probes.collections++
+      state.committed = state.used + 4 * MB
+    },
+  }
+  return probes
+}
+
+describe('MemoryReducer', () => {
+  it('collects once when the loop was quiet and the heap holds far more than is live', () => {
+    const state = { utilization: 0.05, committed: 180 * MB, used: 35 * MB }
+    const probes = fakeProbes(state)
+    const reported: number[][] = []
+    const reducer = new MemoryReducer({ minWasteBytes: 64 * MB }, probes, (before, after) => reported.push([before / MB, after / MB]))
+    expect(reducer.check()).toBe(true)
+    expect(reported).toEqual([[180, 39]])
+    // Nothing left to give back: no second collection.
+    expect(reducer.check()).toBe(false)
+    expect(probes.collections).toBe(1)
+  })
+
+  it('does not collect again until the heap has grown, when a collection leaves free space V8 keeps', () => {
+    const state = { utilization: 0, committed: 200 * MB, used: 30 * MB }
+    const probes = fakeProbes(state)
+    probes.collect = () => {
+      probes.collections++
+      state.committed = 110 * MB
+    }
+    const reducer = new MemoryReducer({ minWasteBytes: 64 * MB }, probes)
+    expect(reducer.check()).toBe(true)
+    expect(reducer.check()).toBe(false)
+    state.committed = 170 * MB
+    expect(reducer.check()).toBe(false)
+    state.committed = 180 * MB
+    expect(reducer.check()).toBe(true)
+    expect(probes.collections).toBe(2)
+  })
+
+  it('leaves a busy loop alone, however much heap is free', () => {
+    const probes = fakeProbes({ utilization: 0.9, committed: 500 * MB, used: 40 * MB })
+    expect(new MemoryReducer({ maxUtilization: 0.25 }, probes).check()).toBe(false)
+    expect(probes.collections).toBe(0)
+  })
+
+  it('leaves a heap whose free part is small, or smaller than what is live', () => {
+    const small = fakeProbes({ utilization: 0, committed: 90 * MB, used: 40 * MB })
+    expect(new MemoryReducer({ minWasteBytes: 64 * MB }, small).check()).toBe(false)
+    const mostlyLive = fakeProbes({ utilization: 0, committed: 400 * MB, used: 250 * MB })
+    expect(new MemoryReducer({ minWasteBytes: 64 * MB }, mostlyLive).check()).toBe(false)
+    expect(small.collections + mostlyLive.collections).toBe(0)
+  })
+
+  it("exposes V8's full collection without --expose-gc, and only to its own context", () => {
+    const gc = exposeGc()
+    expect(typeof gc).toBe('function')
+    gc()
+    // The flag is cleared again: a context made afterwards has no `gc` (unless Node.js was started with it).
+    const started = typeof (globalThis as { gc?: unknown }).gc === 'function'
+    expect(runInNewContext('typeof gc')).toBe(started ? 'function' : 'undefined')
+  })
+})
