@@ -38,7 +38,7 @@ export const COMPARE_METRICS: readonly Metric[] = [
     better: 'higher',
   },
   { key: 'startupMs', title: () => 'spawn → eth_call executed (ms)', line: 'startup', read: (l) => l.msToEthCall, better: 'lower' },
-  { key: 'rssMb', title: () => 'RSS after the workloads (MB)', line: 'memory', read: (l) => l.rssMb, better: 'lower' },
+  { key: 'rssMb', title: () => 'RSS 5 s after the workloads (MB)', line: 'memory', read: (l) => l.rssMb, better: 'lower' },
   {
     key: 'getLogsMs',
     title: (o) => `eth_getLogs address+topic, ${(o.txs + o.senders).toLocaleString('en-US')} logs, p50 (ms)`,

@@ -15,6 +15,7 @@
  * Flags: see options.ts (and the README's Benchmark section).
  */
 import { cpus } from 'node:os'
+import { sleep } from './chain.js'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
 import { rssMb, spawnAnvil, spawnNode, stopNode, waitForEthCall, waitForRpc, type SpawnedNode } from './node-process.js'
 import { parseBenchArgs, type BenchOptions, type WorkloadName } from './options.js'
@@ -50,6 +51,11 @@ const ANVIL_PORT_OFFSET = 20
 
 /** Longest wait for a target's first answer. */
 const STARTUP_TIMEOUT_MS = 30_000
+/**
+ * The `memory` line reads RSS this long after the last workload: the footprint of the node at rest
+ * after the load, the same wait for every target (nodectl returns free heap once idle for 2 s).
+ */
+const MEMORY_SETTLE_MS = 5_000
 
 /** Where the workloads run. */
 interface Target {
@@ -92,7 +98,10 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
       const urls = { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc }
       const ctx = await createContext(options, client, emit, urls)
       for (const [name, run] of MAIN_WORKLOADS) if (selected(name)) await run(ctx)
-      if (node) emit('memory', { rssMb: rssMb(node.child.pid) })
+      if (node) {
+        await sleep(MEMORY_SETTLE_MS)
+        emit('memory', { rssMb: rssMb(node.child.pid) })
+      }
       if (selected('getlogs-range') && !target.ownRange) await runGetLogsRange(options, emit, ctx)
     }
   } finally {
