@@ -1,7 +1,7 @@
 /**
  * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
  * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache. Run by `npm run build`
- * after tsc. Left outside: native addons, packages that read files next to their own modules
+ * after tsc. Left outside: native addons and their loader, packages that read files next to their own modules
  * (QuickJS's WebAssembly), oclif's optional TypeScript support and ws's optional native helpers.
  */
 import { spawnSync } from 'node:child_process'
@@ -53,6 +53,21 @@ export async function importInterpreterModule() { return m }`,
   },
 }
 
+/**
+ * classic-level's JavaScript is bundled; its native binding is found from the installed package, not
+ * from the bundle's folder (node-gyp-build looks next to the file that asks).
+ */
+const classicLevelBinding = {
+  name: 'classic-level-binding',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]classic-level[\\/]binding\.js$/ }, () => ({
+      loader: 'js',
+      contents:
+        "module.exports = require('node-gyp-build')(require('node:path').dirname(require.resolve('classic-level/package.json')))",
+    }))
+  },
+}
+
 await build({
   entryPoints: [join(root, 'dist/start-bundle.js')],
   outfile: join(root, 'dist/bundle/start.cjs'),
@@ -63,10 +78,10 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: true,
-  external: ['classic-level', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', 'typescript', 'bufferutil', 'utf-8-validate'],
+  external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', 'typescript', 'bufferutil', 'utf-8-validate'],
   define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyCurves, bundledInterpreter],
+  plugins: [lazyCurves, bundledInterpreter, classicLevelBinding],
   logLevel: 'warning',
 })
 
