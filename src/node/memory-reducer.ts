@@ -18,8 +18,8 @@ export interface MemoryReducerOptions {
   /** The loop counts as quiet below this share of busy time since the last check (default 0.25). */
   maxUtilization: number
   /**
-   * Collect only when committed − used heap exceeds this and the used heap, and the heap grew by this
-   * since the last collection (default 64 MiB).
+   * Collect only when committed − used heap exceeds this and half the used heap, and the heap grew by
+   * this since the last collection (default 24 MiB: RSS stays within a band of about that much).
    */
   minWasteBytes: number
 }
@@ -27,7 +27,7 @@ export interface MemoryReducerOptions {
 export const defaultMemoryReducerOptions: MemoryReducerOptions = {
   intervalMs: 2_000,
   maxUtilization: 0.25,
-  minWasteBytes: 64 * 1024 * 1024,
+  minWasteBytes: 24 * 1024 * 1024,
 }
 
 /** What the reducer reads and does; the defaults are the process's own (tests inject their own). */
@@ -70,7 +70,7 @@ export class MemoryReducer {
   check(): boolean {
     if (this.probes.utilization() > this.opts.maxUtilization) return false
     const { committed, used } = this.probes.heap()
-    if (committed - used <= Math.max(this.opts.minWasteBytes, used) || committed <= this.floor + this.opts.minWasteBytes) return false
+    if (committed - used <= Math.max(this.opts.minWasteBytes, used / 2) || committed <= this.floor + this.opts.minWasteBytes) return false
     this.probes.collect()
     this.floor = this.probes.heap().committed
     this.onCollect?.(committed, this.floor)

@@ -54,10 +54,10 @@ describe('MemoryReducer', () => {
     expect(probes.collections).toBe(0)
   })
 
-  it('leaves a heap whose free part is small, or smaller than what is live', () => {
+  it('leaves a heap whose free part is small, or smaller than half what is live', () => {
     const small = fakeProbes({ utilization: 0, committed: 90 * MB, used: 40 * MB })
     expect(new MemoryReducer({ minWasteBytes: 64 * MB }, small).check()).toBe(false)
-    const mostlyLive = fakeProbes({ utilization: 0, committed: 400 * MB, used: 250 * MB })
+    const mostlyLive = fakeProbes({ utilization: 0, committed: 400 * MB, used: 300 * MB })
     expect(new MemoryReducer({ minWasteBytes: 64 * MB }, mostlyLive).check()).toBe(false)
     expect(small.collections + mostlyLive.collections).toBe(0)
   })
