@@ -6,7 +6,8 @@
  * Hooks other modules use: {@link getOpcodeTable} (`EVM._opcodeMap`: call deadlines in state-copy.ts,
  * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
  * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
- * {@link seedTxHash} (a transaction's `cache.hash`: tx.ts).
+ * {@link seedTxHash} and {@link seedTxSenderPublicKey} (a transaction's `cache.hash` and
+ * `cache.senderPubKey`: tx.ts).
  *
  * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
  * falls back to the library's own code when its internal is not found):
@@ -215,4 +216,12 @@ export function addCustomPrecompile(evm: object, precompile: CustomPrecompile): 
  */
 export function seedTxHash(tx: object, hash: Uint8Array): void {
   ;(tx as { cache: { hash?: Uint8Array } }).cache.hash = hash
+}
+
+/**
+ * Seeds a transaction's sender cache (`cache.senderPubKey`, which `getSenderPublicKey()` answers from)
+ * with the 64-byte public key recovered elsewhere.
+ */
+export function seedTxSenderPublicKey(tx: object, publicKey: Uint8Array): void {
+  ;(tx as { cache: { senderPubKey?: Uint8Array } }).cache.senderPubKey = publicKey
 }

@@ -8,7 +8,7 @@ import { Address } from '@ethereumjs/util'
 import { keccak256, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { txCommonOf } from './common.js'
-import { seedTxHash } from './ethereumjs-patches.js'
+import { seedTxHash, seedTxSenderPublicKey } from './ethereumjs-patches.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
@@ -53,7 +53,7 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common: txCommonOf(common) }) as TypedTransaction
+    tx = createTxFromRLP(raw, { common: txCommonOf(common), freeze: false }) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
@@ -62,13 +62,15 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
   }
   if (!tx.isSigned()) throw new TxDecodeError('invalid transaction v, r, s values')
   let sender: Address
+  let publicKey: Uint8Array
   try {
-    sender = new Address(publicKeyToAddress(tx.getSenderPublicKey()))
+    publicKey = tx.getSenderPublicKey()
+    sender = new Address(publicKeyToAddress(publicKey))
   } catch (err) {
     throw new TxDecodeError(`invalid sender: ${describe(err)}`)
   }
   const from = sender.bytes
-  tx = withSenderAddress(tx, sender)
+  freezeWithSender(tx, sender, publicKey)
   const type = tx.type as 0 | 1 | 2
   let chainId: bigint | undefined
   if (type === 0) {
@@ -81,7 +83,7 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
     throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
   // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
-  // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the frozen tx's cache.
+  // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the tx's cache.
   const hash = keccak256(raw)
   seedTxHash(tx, hash)
   return {
@@ -105,15 +107,17 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
 }
 
 /**
- * `tx` answering `getSenderAddress()` from `sender`: ethereumjs recomputes the address on every call
+ * Freezes `tx` (as ethereumjs does by default: only a frozen transaction caches its hash and sender
+ * key) with the sender recovered once. ethereumjs recomputes the address on every `getSenderAddress()`
  * (a keccak of the public key, with its own JS keccak rather than the Common's), and runTx calls it
- * again. The returned object inherits every field and method from `tx` and is frozen like it, so the
- * hash and sender key stay cached in the `cache` object it shares with `tx`.
+ * again: the transaction answers from `sender` instead, through a method of its own set before the
+ * freeze (not an object inheriting from it: a transaction made a prototype costs a map transition
+ * per transaction, and slower field reads afterwards).
  */
-function withSenderAddress(tx: TypedTransaction, sender: Address): TypedTransaction {
-  const wrapped = Object.create(tx) as TypedTransaction
-  wrapped.getSenderAddress = () => sender
-  return Object.freeze(wrapped) as TypedTransaction
+function freezeWithSender(tx: TypedTransaction, sender: Address, publicKey: Uint8Array): void {
+  tx.getSenderAddress = () => sender
+  Object.freeze(tx)
+  seedTxSenderPublicKey(tx, publicKey)
 }
 
 function describe(err: unknown): string {

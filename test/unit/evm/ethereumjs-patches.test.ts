@@ -9,7 +9,7 @@
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
- * - seedTxHash: the transaction's `cache.hash` (tx.ts).
+ * - seedTxHash / seedTxSenderPublicKey: the transaction's `cache.hash` and `cache.senderPubKey` (tx.ts).
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -142,5 +142,13 @@ describe('@ethereumjs internals that nodectl patches', () => {
     cache!.hash = seeded
     const hash = tx.hash()
     expect(hash, 'tx.ts decodeTx hash seed: Transaction.hash() no longer answers from cache.hash').toBe(seeded)
+  })
+
+  it('tx sender seed: getSenderPublicKey() answers from cache.senderPubKey', () => {
+    const tx = createLegacyTx({ nonce: 0n, gasLimit: 21_000n, gasPrice: 1n }, { common: getCommon(9000n) }).sign(new Uint8Array(32).fill(1))
+    const cache = (tx as unknown as { cache?: { senderPubKey?: Uint8Array } }).cache
+    const seeded = new Uint8Array(64).fill(9)
+    cache!.senderPubKey = seeded
+    expect(tx.getSenderPublicKey(), 'tx.ts sender seed: getSenderPublicKey() no longer answers from cache.senderPubKey').toBe(seeded)
   })
 })
