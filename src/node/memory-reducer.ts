@@ -40,7 +40,10 @@ export interface MemoryReducerProbes {
 
 export class MemoryReducer {
   private timer: NodeJS.Timeout | undefined
-  /** Committed heap right after the last collection: V8 keeps some free space (its new space) that no collection returns. */
+  /**
+   * Committed heap at start and right after the last collection: V8 keeps some free space (its new
+   * space) that no collection returns.
+   */
   private floor = 0
   private readonly opts: MemoryReducerOptions
   private readonly probes: MemoryReducerProbes
@@ -57,6 +60,8 @@ export class MemoryReducer {
   start(): void {
     if (this.timer) return
     this.probes.utilization()
+    // The heap a node starts with is its own: only what a load adds afterwards is given back.
+    this.floor = this.probes.heap().committed
     this.timer = setInterval(() => this.check(), this.opts.intervalMs)
     this.timer.unref()
   }

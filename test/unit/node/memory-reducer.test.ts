@@ -48,6 +48,17 @@ describe('MemoryReducer', () => {
     expect(probes.collections).toBe(2)
   })
 
+  it('counts growth from the heap the node started with', () => {
+    const state = { utilization: 0, committed: 60 * MB, used: 20 * MB }
+    const probes = fakeProbes(state)
+    const reducer = new MemoryReducer({ minWasteBytes: 24 * MB }, probes)
+    reducer.start()
+    reducer.stop()
+    expect(reducer.check()).toBe(false)
+    state.committed = 90 * MB
+    expect(reducer.check()).toBe(true)
+  })
+
   it('leaves a busy loop alone, however much heap is free', () => {
     const probes = fakeProbes({ utilization: 0.9, committed: 500 * MB, used: 40 * MB })
     expect(new MemoryReducer({ maxUtilization: 0.25 }, probes).check()).toBe(false)
