@@ -9,7 +9,7 @@
  *   is one -32600 `batch too large` (in an array, with the first call's id); once the batch response
  *   passes `batchResponseMaxSize`, the remaining calls get -32003 `response too large`.
  * The hot path (a single request whose handler answers synchronously) stays synchronous and serializes
- * the result with one JSON.stringify (or splices a `RawJson` result as it is).
+ * the result with one JSON.stringify; a `RawJson` result is copied into a byte response as it is.
  */
 import type { Logger } from '../utils/logger.js'
 import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-rpc.js'
@@ -39,13 +39,19 @@ export const defaultDispatcherOptions: DispatcherOptions = {
   batchResponseMaxSize: 25_000_000,
 }
 
-/** The result of handling one message: the serialized response, or undefined when nothing is sent. */
-export type DispatchResult = string | undefined
+/**
+ * The result of handling one message: the serialized response (bytes, UTF-8, when a result was
+ * `RawJson`), or undefined when nothing is sent.
+ */
+export type DispatchResult = string | Buffer | undefined
 
 const PREFIX = '{"jsonrpc":"' + JSONRPC_VERSION + '","id":'
 const PARSE_ERROR = PREFIX + 'null,"error":{"code":' + RpcErrorCode.parseError + ',"message":"parse error"}}'
 const EMPTY_BATCH = PREFIX + 'null,"error":{"code":' + RpcErrorCode.invalidRequest + ',"message":"empty batch"}}'
 const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({ code: RpcErrorCode.invalidRequest, message: 'invalid request' })
+const BATCH_OPEN = Buffer.from('[')
+const BATCH_COMMA = Buffer.from(',')
+const BATCH_CLOSE = Buffer.from(']')
 const EMPTY_ARGS: unknown[] = []
 const NO_PARAMS: readonly unknown[] = []
 
@@ -189,10 +195,10 @@ export class Dispatcher {
     return renderEvmError(err, this.renderApiError, method, this.log)
   }
 
-  private serializeResult(idJson: string, result: unknown, method: string): string {
+  private serializeResult(idJson: string, result: unknown, method: string): string | Buffer {
     try {
-      const json = result === undefined ? 'null' : result instanceof RawJson ? result.text : JSON.stringify(result)
-      return PREFIX + idJson + ',"result":' + json + '}'
+      if (result instanceof RawJson) return result.wrap(PREFIX + idJson + ',"result":', '}')
+      return PREFIX + idJson + ',"result":' + (result === undefined ? 'null' : JSON.stringify(result)) + '}'
     } catch (err) {
       return errorResponse(idJson, this.renderError(err, method))
     }
@@ -209,7 +215,7 @@ export class Dispatcher {
       return '[' + errorResponse(idJson, { code: RpcErrorCode.invalidRequest, message: 'batch too large' }) + ']'
     }
     const maxSize = this.opts.batchResponseMaxSize
-    const parts: string[] = []
+    const parts: (string | Buffer)[] = []
     let size = 0
     for (let i = 0; i < msgs.length; i++) {
       const part = await this.handleCall(msgs[i], ctx)
@@ -230,6 +236,20 @@ export class Dispatcher {
         break
       }
     }
-    return parts.length === 0 ? undefined : '[' + parts.join(',') + ']'
+    if (parts.length === 0) return undefined
+    if (parts.every((part) => typeof part === 'string')) return '[' + parts.join(',') + ']'
+    return joinBytes(parts)
   }
+}
+
+/** A batch response with byte parts: `[part,part,...]` as one buffer. */
+function joinBytes(parts: readonly (string | Buffer)[]): Buffer {
+  const chunks: Buffer[] = [BATCH_OPEN]
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) chunks.push(BATCH_COMMA)
+    const part = parts[i]!
+    chunks.push(typeof part === 'string' ? Buffer.from(part) : part)
+  }
+  chunks.push(BATCH_CLOSE)
+  return Buffer.concat(chunks)
 }

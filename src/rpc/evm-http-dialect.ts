@@ -112,7 +112,7 @@ export class EvmHttpDialect implements RpcDialect {
       this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
       return sendText(res, origin, 500, 'internal server error')
     }
-    if (typeof out !== 'object') return this.reply(res, origin, out, reply.status)
+    if (!(out instanceof Promise)) return this.reply(res, origin, out, reply.status)
     out.then(
       (text) => this.reply(res, origin, text, reply.status),
       (err: unknown) => {
@@ -134,16 +134,16 @@ export class EvmHttpDialect implements RpcDialect {
     return { transport: 'http', authorized: false, loopback, onDenied: () => (reply.status = 401) }
   }
 
-  private reply(res: ServerResponse, origin: string | undefined, text: DispatchResult, status: number): void {
+  private reply(res: ServerResponse, origin: string | undefined, body: DispatchResult, status: number): void {
     if (res.destroyed) return
     // Raw header list with an explicit length: no chunked encoding, no header-object merging.
-    const length = text === undefined ? 0 : Buffer.byteLength(text)
+    const length = body === undefined ? 0 : Buffer.byteLength(body)
     res.writeHead(
       status,
       origin === undefined
         ? ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin']
         : ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin', 'Access-Control-Allow-Origin', origin],
     )
-    res.end(text)
+    res.end(body)
   }
 }

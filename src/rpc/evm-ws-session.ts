@@ -71,7 +71,7 @@ export class EvmWsSession implements NotificationSink {
       this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
       out = undefined
     }
-    if (typeof out !== 'object') {
+    if (!(out instanceof Promise)) {
       if (out !== undefined) this.conn.write(out)
       return this.release()
     }

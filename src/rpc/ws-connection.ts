@@ -25,6 +25,9 @@ export interface WsConnectionLimits {
   readWait: number
 }
 
+/** `ws` sends a buffer as a binary frame unless told otherwise; a JSON-RPC reply is text. */
+const TEXT_FRAME = { binary: false } as const
+
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8')
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
@@ -84,16 +87,17 @@ export class WsConnection {
   }
 
   /**
-   * Writes `message`, or disconnects a client too slow to take it; false when nothing was written.
-   * `written` runs once the message has been handed to the socket.
+   * Writes `message` as a text frame (a buffer holds UTF-8 JSON), or disconnects a client too slow to
+   * take it; false when nothing was written. `written` runs once the message has been handed to the socket.
    */
-  write(message: string, written?: () => void): boolean {
+  write(message: string | Buffer, written?: () => void): boolean {
     if (this.isClosed) return false
     if (!this.fits(message.length)) {
       this.dropSlowClient()
       return false
     }
-    this.socket.send(message, written)
+    if (typeof message === 'string') this.socket.send(message, written)
+    else this.socket.send(message, TEXT_FRAME, written)
     return true
   }
 

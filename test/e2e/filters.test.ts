@@ -131,6 +131,28 @@ describe('polling filters on a dev node', () => {
     for (const f of [id, other, past, fromStart]) expect(await result('eth_uninstallFilter', [f])).toBe(true)
   })
 
+  it('eth_getLogs answers the bytes of the formatted logs (eth_getFilterLogs), alone, in a batch and over WebSocket', async () => {
+    const head = await result<string>('eth_blockNumber')
+    const filter = { address: storeAddress, fromBlock: '0x0', toBlock: head }
+    const id = await result<string>('eth_newFilter', [filter])
+    const post = async (body: unknown): Promise<string> =>
+      (await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).text()
+    const call = (method: string, params: unknown[], n = 1) => ({ jsonrpc: '2.0', id: n, method, params })
+    const formatted = await post(call('eth_getFilterLogs', [id]))
+    expect((JSON.parse(formatted) as { result: LogJson[] }).result.length).toBeGreaterThan(1)
+    expect(await post(call('eth_getLogs', [filter]))).toBe(formatted)
+    const batch = await post([call('eth_getLogs', [filter], 1), call('eth_chainId', [], 2), call('eth_getFilterLogs', [id], 3)])
+    expect(batch).toBe(`[${formatted},${await post(call('eth_chainId', [], 2))},${formatted.replace('"id":1', '"id":3')}]`)
+    const ws = await RawWsClient.connect(t.addresses.jsonRpcWs!)
+    try {
+      await ws.request('eth_getLogs', [filter])
+      expect(ws.frames.at(-1)).toBe(formatted)
+    } finally {
+      await ws.close()
+    }
+    expect(await result('eth_uninstallFilter', [id])).toBe(true)
+  })
+
   it('eth_getFilterLogs on a block or pending filter → -32000 naming the filter', async () => {
     const blocks = await result('eth_newBlockFilter')
     const pending = await result('eth_newPendingTransactionFilter')

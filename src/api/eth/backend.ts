@@ -8,7 +8,8 @@
  * `NodeError` (utils/errors.ts) with geth's message for expected failures; api/evm-errors.ts maps
  * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
-import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
+import type { EvmAccessListItem, EvmBlock, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
+import type { LogMatches } from '../../chain/evm/log-matches.js'
 
 /**
  * Parsed call arguments (geth `TransactionArgs`) for eth_call / eth_estimateGas, validated by
@@ -111,8 +112,8 @@ export interface EthBackend {
   getTransaction(hash: Uint8Array): Promise<EvmTx | undefined>
   /** The receipt of a committed transaction; undefined while pending or unknown. */
   getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined>
-  /** Logs matching `query`, in block then log-index order. */
-  getLogs(query: LogQuery): Promise<EvmLog[]>
+  /** Logs matching `query`, block by block in chain order. */
+  getLogs(query: LogQuery): Promise<LogMatches>
 
   /** Account state after executing block `height` (≤ latest). */
   getBalance(address: Uint8Array, height: number): Promise<bigint>

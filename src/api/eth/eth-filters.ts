@@ -8,7 +8,7 @@ import { defineMethod, required, type MethodTable } from '../../rpc/method-table
 import { NodeError } from '../../utils/errors.js'
 import type { FilterSystem } from './filters.js'
 import { logFilter } from './log-filter.js'
-import { renderLogsJson } from './log-json.js'
+import { formatLog } from './format.js'
 
 /**
  * A filter id: any JSON string (geth `rpc.ID`, a Go string: null is `''`); an unknown one is answered
@@ -31,7 +31,7 @@ export function createEthFilterMethods(filters?: FilterSystem): MethodTable {
     defineMethod('eth_newPendingTransactionFilter', [], () => system().newPendingTransactionFilter()),
     defineMethod('eth_getFilterChanges', [required(filterId)], ([id]) => {
       const changes = system().getFilterChanges(id)
-      return changes.kind === 'logs' ? renderLogsJson(changes.logs) : changes.hashes
+      return changes.kind === 'logs' ? changes.logs.map(formatLog) : changes.hashes
     }),
     defineMethod('eth_getFilterLogs', [required(filterId)], ([id]) => system().getFilterLogs(id)),
     defineMethod('eth_uninstallFilter', [required(filterId)], ([id]) => system().uninstall(id)),

@@ -6,7 +6,7 @@ import { LogLimitError } from '../../chain/evm/errors.js'
 import { NodeError } from '../../utils/errors.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend, LogQuery } from './backend.js'
-import type { EvmLog } from '../../chain/evm/views.js'
+import { LogMatches } from '../../chain/evm/log-matches.js'
 import { formatLog, type LogJson } from './format.js'
 import { renderLogsJson } from './log-json.js'
 import { logFilter, type LogFilter } from './log-filter.js'
@@ -15,11 +15,11 @@ import { resolveHeight } from './resolve-block.js'
 
 /** Runs a decoded filter against the chain; shared with the polling filters (filters.ts). */
 export async function getLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<LogJson[]> {
-  return (await queryLogs(backend, filter, options)).map(formatLog)
+  return (await queryLogs(backend, filter, options)).toArray().map(formatLog)
 }
 
 /** The logs a filter selects, limits enforced, unformatted. */
-async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<EvmLog[]> {
+async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApiOptions): Promise<LogMatches> {
   let fromBlock: number
   let toBlock: number
   if (filter.blockHash !== undefined) {
@@ -31,7 +31,7 @@ async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApi
     fromBlock = resolveHeight(backend, filter.fromBlock ?? 'latest')
     toBlock = resolveHeight(backend, filter.toBlock ?? 'latest')
     if (fromBlock > toBlock) throw new NodeError('invalid block range params')
-    if (fromBlock > head) return []
+    if (fromBlock > head) return new LogMatches()
     if (toBlock > head) toBlock = head
     if (options.blockRangeCap > 0 && toBlock - fromBlock > options.blockRangeCap) {
       throw new NodeError(`maximum [from, to] blocks distance: ${options.blockRangeCap}`)
@@ -39,7 +39,7 @@ async function queryLogs(backend: EthBackend, filter: LogFilter, options: EthApi
   }
   const query: LogQuery = { fromBlock, toBlock, addresses: filter.addresses, topics: filter.topics, limit: options.logsCap }
   const logs = await backend.getLogs(query)
-  if (options.logsCap > 0 && logs.length > options.logsCap) throw new LogLimitError(options.logsCap)
+  if (options.logsCap > 0 && logs.count > options.logsCap) throw new LogLimitError(options.logsCap)
   return logs
 }
 

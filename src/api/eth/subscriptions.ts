@@ -246,10 +246,14 @@ export class SubscriptionManager implements SubscriptionService {
       }
     }
     if (this.logs.size > 0 && event.logs.length > 0) {
+      // Each log rendered once, however many subscriptions it goes to.
+      const texts = new Array<string | undefined>(event.logs.length)
       for (const sub of this.logs) {
-        for (const log of event.logs) {
-          if (matchesLogFilter(log, sub.criteria)) sub.sink.send(renderNotification(sub.id, renderLogJson(log)))
-        }
+        event.logs.forEach((log, i) => {
+          if (!matchesLogFilter(log, sub.criteria)) return
+          texts[i] ??= renderLogJson(log)
+          sub.sink.send(renderNotification(sub.id, texts[i]))
+        })
       }
     }
     for (const sub of this.syncing) this.notifySyncing(sub)

@@ -52,6 +52,7 @@ import { createBlockEvents } from './events.js'
 import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './block-view.js'
 import { toEvmReceipt, toEvmTx, type TxRecord } from './evm-records.js'
 import { EvmStore, type LogQuery } from './evm-store.js'
+import type { LogMatches } from './log-matches.js'
 import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
@@ -480,7 +481,7 @@ export class EvmApplication implements Application {
   }
 
   /** eth_getLogs over resolved heights; throws LogLimitError beyond `limit` logs. */
-  getLogs(query: LogQuery, limit: number): Promise<EvmLog[]> {
+  getLogs(query: LogQuery, limit: number): Promise<LogMatches> {
     return this.store.getLogs(query, limit)
   }
 

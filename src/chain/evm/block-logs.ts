@@ -1,8 +1,9 @@
 /**
  * The logs of one block as eth_getLogs serves them: a compact record per block with logs (one read
  * per matching height instead of the block record plus every transaction record), and an in-memory
- * cache of recent blocks' decoded logs. The cached EvmLog objects keep their identity between
- * queries, so the RPC layer can memoise their JSON (api/eth/log-json.ts).
+ * cache of recent blocks' decoded logs (with their columns for matching: log-columns.ts). A cached
+ * block's array of logs keeps its identity between queries, so the RPC layer can memoise the block's
+ * JSON (api/eth/log-json.ts).
  *
  * Record (key `evmLogs ‖ height(8)`, written only for blocks with logs):
  *   RLP[blockHash, [[txIndex, txHash, [[address, [topic…], data]…]]…]]   (txs without logs omitted)
@@ -11,11 +12,13 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigint } from '../../primitives/hex.js'
 import type { TxRecord } from './evm-records.js'
+import type { LogColumns } from './log-columns.js'
 import type { EvmLog } from './views.js'
 
 /**
- * Logs kept decoded in memory across blocks (about 0.5 KB each, plus their JSON once served): the
- * recent blocks a dapp polls stay in memory, older ones are read back from their record.
+ * Logs kept decoded in memory across blocks (about 0.5 KB each, plus their JSON once served and about
+ * 50 bytes of matching columns): the recent blocks a dapp polls stay in memory, older ones are read
+ * back from their record.
  */
 export const LOG_CACHE_SIZE = 20_000
 
@@ -90,21 +93,22 @@ export function toBlockLogs(txs: readonly TxRecord[]): EvmLog[] {
 
 /** Recent blocks' logs by height, evicting the oldest-inserted heights beyond `size` logs. */
 export class BlockLogsCache {
-  private readonly blocks = new Map<number, EvmLog[]>()
+  private readonly blocks = new Map<number, LogColumns>()
   private count = 0
 
   constructor(private readonly size = LOG_CACHE_SIZE) {}
 
-  get(height: number): EvmLog[] | undefined {
+  get(height: number): LogColumns | undefined {
     return this.blocks.get(height)
   }
 
   /** Caches a committed height's logs (nothing for a height without logs or with more than the cache holds). */
-  set(height: number, logs: EvmLog[]): void {
-    if (logs.length === 0 || logs.length > this.size) return
+  set(height: number, block: LogColumns): void {
+    const n = block.logs.length
+    if (n === 0 || n > this.size) return
     this.delete(height)
-    this.blocks.set(height, logs)
-    this.count += logs.length
+    this.blocks.set(height, block)
+    this.count += n
     while (this.count > this.size) this.delete(this.blocks.keys().next().value!)
   }
 
@@ -112,6 +116,6 @@ export class BlockLogsCache {
     const old = this.blocks.get(height)
     if (!old) return
     this.blocks.delete(height)
-    this.count -= old.length
+    this.count -= old.logs.length
   }
 }

@@ -19,11 +19,13 @@
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
 import { Prefix, heightKey, metaKey, prefixedKey } from '../../db/prefixes.js'
-import { bytesToBigint, equalBytes } from '../../primitives/hex.js'
+import { bytesToBigint } from '../../primitives/hex.js'
 import { bloomContains, bloomIsEmpty } from './bloom.js'
 import { LogLimitError } from './errors.js'
 import type { StoredTx } from './block-view.js'
 import { BlockLogsCache, decodeBlockLogs, encodeBlockLogs, toBlockLogs } from './block-logs.js'
+import { LogColumns, packCriteria } from './log-columns.js'
+import { LogMatches } from './log-matches.js'
 import { RecentLogIndex, logIndexId } from './recent-log-index.js'
 import { decodeBlockRecord, decodeTxRecord, encodeBlockRecord, encodeTxRecord, type TxRecord } from './evm-records.js'
 import type { EvmBlock, EvmLog } from './views.js'
@@ -143,7 +145,7 @@ export class EvmStore {
     const staged = this.stagedLogs
     this.stagedLogs = undefined
     if (staged?.height !== block.number) return
-    this.logs.set(block.number, staged.logs)
+    this.logs.set(block.number, new LogColumns(staged.logs))
     this.recentIndex.add(block.number, [...staged.ids])
   }
 
@@ -209,13 +211,13 @@ export class EvmStore {
    * Logs matching `q` in [fromBlock, min(toBlock, head)], in chain order. The heights come from the log
    * index when the query names an address or topic (the head height, which may still sit in the staged
    * batch, is checked through its bloom), else from the blocks' blooms; then each height's logs are read
-   * (cache, else one record per height) and filtered. Throws LogLimitError as soon as more than `limit`
-   * logs match.
+   * (cache, else one record per height) and matched through their columns (log-columns.ts). Throws
+   * LogLimitError as soon as more than `limit` logs match.
    */
-  async getLogs(q: LogQuery, limit: number): Promise<EvmLog[]> {
+  async getLogs(q: LogQuery, limit: number): Promise<LogMatches> {
     const to = Math.min(q.toBlock, this.head)
     const from = Math.max(q.fromBlock, 0)
-    if (from > to || q.topics.length > MAX_TOPICS) return []
+    if (from > to || q.topics.length > MAX_TOPICS) return new LogMatches()
     const groups: { kind: number; values: Uint8Array[] }[] = []
     if (q.addresses.length > 0) groups.push({ kind: 0, values: q.addresses })
     q.topics.forEach((t, i) => {
@@ -237,14 +239,12 @@ export class EvmStore {
         heights = heights.concat(await this.heightsByBloom(to, to, q))
       }
     }
-    const out: EvmLog[] = []
+    const criteria = packCriteria(q)
+    const out = new LogMatches()
     for (let i = 0; i < heights.length; i += SCAN_CHUNK) {
-      for (const logs of await this.loadBlockLogs(heights.slice(i, i + SCAN_CHUNK))) {
-        for (const log of logs) {
-          if (!matchesLog(log, q)) continue
-          out.push(log)
-          if (out.length > limit) throw new LogLimitError(limit)
-        }
+      for (const block of await this.loadBlockLogs(heights.slice(i, i + SCAN_CHUNK))) {
+        block.collect(criteria, out)
+        if (out.count > limit) throw new LogLimitError(limit)
       }
     }
     return out
@@ -292,8 +292,8 @@ export class EvmStore {
   }
 
   /** The logs of each committed height (cache, else its logs record, else its transaction records). */
-  private async loadBlockLogs(heights: number[]): Promise<EvmLog[][]> {
-    const out: EvmLog[][] = new Array<EvmLog[]>(heights.length)
+  private async loadBlockLogs(heights: number[]): Promise<LogColumns[]> {
+    const out = new Array<LogColumns>(heights.length)
     const missing: number[] = []
     for (let i = 0; i < heights.length; i++) {
       const cached = this.logs.get(heights[i]!)
@@ -314,8 +314,9 @@ export class EvmStore {
         const block = await this.getBlock(height)
         logs = block ? toBlockLogs(await this.getBlockTxs(block)) : []
       }
-      this.logs.set(height, logs)
-      out[i] = logs
+      const columns = new LogColumns(logs)
+      this.logs.set(height, columns)
+      out[i] = columns
     }
     return out
   }
@@ -325,23 +326,6 @@ export class EvmStore {
     this.blocks.set(block.number, block)
     if (this.blocks.size > BLOCK_CACHE_SIZE) this.blocks.delete(this.blocks.keys().next().value!)
   }
-}
-
-/** geth's filter rule: address in the set (if any) and, per position, topic in the set (if any). */
-export function matchesLog(log: Pick<EvmLog, 'address' | 'topics'>, q: Pick<LogQuery, 'addresses' | 'topics'>): boolean {
-  if (q.addresses.length > 0 && !includesBytes(q.addresses, log.address)) return false
-  if (q.topics.length > log.topics.length) return false
-  for (let i = 0; i < q.topics.length; i++) {
-    const wanted = q.topics[i]
-    if (wanted && wanted.length > 0 && !includesBytes(wanted, log.topics[i]!)) return false
-  }
-  return true
-}
-
-/** Whether `value` is one of `set` (a loop, not `some`: this runs once per candidate log). */
-function includesBytes(set: readonly Uint8Array[], value: Uint8Array): boolean {
-  for (let i = 0; i < set.length; i++) if (equalBytes(set[i]!, value)) return true
-  return false
 }
 
 /** False when the bloom proves no log of the block can match. */

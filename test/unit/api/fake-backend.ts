@@ -8,6 +8,7 @@ import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/chain/evm
 import type { CallArgs, EthBackend, ExecutionOptions, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
 import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
 import { ExecutionRevertedError, VmExecutionError } from '../../../src/chain/evm/errors.js'
+import { LogMatches } from '../../../src/chain/evm/log-matches.js'
 import { NodeError } from '../../../src/utils/errors.js'
 
 export const CHAIN_ID = 9000n
@@ -265,19 +266,20 @@ export class FakeBackend implements EthBackend {
   async getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined> {
     return this.receipts.get('0x' + Buffer.from(hash).toString('hex'))
   }
-  async getLogs(query: LogQuery): Promise<EvmLog[]> {
+  async getLogs(query: LogQuery): Promise<LogMatches> {
     const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b))
-    const out: EvmLog[] = []
+    const out = new LogMatches()
     for (let h = query.fromBlock; h <= query.toBlock; h++) {
-      for (const receipt of this.blockReceipts.get(h) ?? []) {
-        for (const log of receipt.logs) {
-          if (query.addresses.length > 0 && !query.addresses.some((a) => eq(a, log.address))) continue
-          const match = query.topics.every(
-            (options, i) => options === null || (log.topics[i] !== undefined && options.some((t) => eq(t, log.topics[i]!))),
-          )
-          if (match) out.push(log)
-        }
-      }
+      const logs = (this.blockReceipts.get(h) ?? []).flatMap((r) => r.logs)
+      const indexes: number[] = []
+      logs.forEach((log, i) => {
+        if (query.addresses.length > 0 && !query.addresses.some((a) => eq(a, log.address))) return
+        const match = query.topics.every(
+          (options, i) => options === null || (log.topics[i] !== undefined && options.some((t) => eq(t, log.topics[i]!))),
+        )
+        if (match) indexes.push(i)
+      })
+      out.add(logs, indexes)
     }
     return out
   }

@@ -28,6 +28,8 @@ describe('getLogs', () => {
   let b: Uint8Array
   const heightsRead: number[] = []
   const q = (over: Partial<LogQuery>): LogQuery => ({ fromBlock: 0, toBlock: 1_000, addresses: [], topics: [], ...over })
+  /** The matching logs in chain order. */
+  const getLogs = async (query: LogQuery, limit: number) => (await h.app.getLogs(query, limit)).toArray()
   const where = (logs: { blockNumber: number; address: Uint8Array }[]) =>
     logs.map((l) => `${l.blockNumber}:${hex(l.address) === hex(a) ? 'A' : 'B'}`)
 
@@ -65,7 +67,7 @@ describe('getLogs', () => {
 
   it('finds logs by address through the index, reading only matching blocks', async () => {
     heightsRead.length = 0
-    const logs = await h.app.getLogs(q({ addresses: [a] }), 100)
+    const logs = await getLogs(q({ addresses: [a] }), 100)
     expect(where(logs)).toEqual(['5:A', '20:A'])
     expect(logs.map((l) => hex(l.data))).toEqual([hex(word(5n)), hex(word(20n))])
     expect(logs[1]!.logIndex).toBe(0)
@@ -76,32 +78,29 @@ describe('getLogs', () => {
   })
 
   it('matches topics per position, with OR sets and wildcards', async () => {
-    expect(where(await h.app.getLogs(q({ topics: [null, [pad32(ADDRESS2)]] }), 100))).toEqual(['10:B', '20:B', '30:B'])
-    expect(where(await h.app.getLogs(q({ topics: [[STORE_TOPIC]] }), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
-    expect(where(await h.app.getLogs(q({ topics: [[], [pad32(DEV_ADDRESS), pad32(ADDRESS2)]] }), 100))).toHaveLength(5)
-    expect(where(await h.app.getLogs(q({ addresses: [a, b], topics: [[STORE_TOPIC], [pad32(DEV_ADDRESS)]] }), 100))).toEqual([
-      '5:A',
-      '20:A',
-    ])
-    expect(await h.app.getLogs(q({ topics: [[pad32(DEV_ADDRESS)]] }), 100)).toEqual([])
-    expect(await h.app.getLogs(q({ topics: [null, null, null] }), 100)).toEqual([])
-    const second = await h.app.getLogs(q({ fromBlock: 20, toBlock: 20 }), 100)
+    expect(where(await getLogs(q({ topics: [null, [pad32(ADDRESS2)]] }), 100))).toEqual(['10:B', '20:B', '30:B'])
+    expect(where(await getLogs(q({ topics: [[STORE_TOPIC]] }), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
+    expect(where(await getLogs(q({ topics: [[], [pad32(DEV_ADDRESS), pad32(ADDRESS2)]] }), 100))).toHaveLength(5)
+    expect(where(await getLogs(q({ addresses: [a, b], topics: [[STORE_TOPIC], [pad32(DEV_ADDRESS)]] }), 100))).toEqual(['5:A', '20:A'])
+    expect(await getLogs(q({ topics: [[pad32(DEV_ADDRESS)]] }), 100)).toEqual([])
+    expect(await getLogs(q({ topics: [null, null, null] }), 100)).toEqual([])
+    const second = await getLogs(q({ fromBlock: 20, toBlock: 20 }), 100)
     expect(second.map((l) => l.logIndex)).toEqual([0, 1])
   })
 
   it('scans by bloom without criteria and respects the range', async () => {
-    expect(where(await h.app.getLogs(q({}), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
-    expect(where(await h.app.getLogs(q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }), 100))).toEqual(['10:B'])
-    expect(where(await h.app.getLogs(q({ fromBlock: 6, toBlock: 19 }), 100))).toEqual(['10:B'])
-    expect(await h.app.getLogs(q({ fromBlock: 21, toBlock: 29 }), 100)).toEqual([])
-    expect(where(await h.app.getLogs(q({ fromBlock: 30, toBlock: 30, addresses: [b] }), 100))).toEqual(['30:B'])
+    expect(where(await getLogs(q({}), 100))).toEqual(['5:A', '10:B', '20:A', '20:B', '30:B'])
+    expect(where(await getLogs(q({ fromBlock: 6, toBlock: 19, addresses: [a, b] }), 100))).toEqual(['10:B'])
+    expect(where(await getLogs(q({ fromBlock: 6, toBlock: 19 }), 100))).toEqual(['10:B'])
+    expect(await getLogs(q({ fromBlock: 21, toBlock: 29 }), 100)).toEqual([])
+    expect(where(await getLogs(q({ fromBlock: 30, toBlock: 30, addresses: [b] }), 100))).toEqual(['30:B'])
   })
 
   it('throws a typed error beyond the limit', async () => {
-    const err = await h.app.getLogs(q({}), 4).catch((e: unknown) => e)
+    const err = await getLogs(q({}), 4).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(LogLimitError)
     expect((err as Error).message).toBe('query returned more than 4 results')
-    expect(await h.app.getLogs(q({}), 5)).toHaveLength(5)
+    expect(await getLogs(q({}), 5)).toHaveLength(5)
   })
 
   it('serves the committed block and its logs to subscribers', async () => {
@@ -112,7 +111,7 @@ describe('getLogs', () => {
     await h.finalize([sign1559(h.app.common, KEY2, { nonce: 4n, to: hex(b) as `0x${string}`, data: word(1n), gasLimit: 100_000n })])
     off()
     expect(seen).toEqual(['31:1:1:1'])
-    expect(where(await h.app.getLogs(q({ fromBlock: 31, addresses: [b] }), 10))).toEqual(['31:B'])
+    expect(where(await getLogs(q({ fromBlock: 31, addresses: [b] }), 10))).toEqual(['31:B'])
   })
 
   it('answers the same from disk after a restart, also for heights stored without a logs record', async () => {
@@ -133,7 +132,7 @@ describe('getLogs', () => {
         blockHash: hex(l.blockHash),
         transactionHash: hex(l.transactionHash),
       }))
-    const run = async (x: LogQuery) => view(await h.app.getLogs(x, 100))
+    const run = async (x: LogQuery) => view(await getLogs(x, 100))
     const before = await Promise.all(queries.map(run))
     expect(before.map((logs) => logs.length)).toEqual([2, 6, 6, 1, 4])
     await h.reopen()

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Dispatcher, defaultDispatcherOptions, type DispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { defineMethod, optional, required, type CallContext } from '../../../src/rpc/method-table.js'
 import { bool, quantity } from '../../../src/rpc/codecs.js'
+import { RawJson } from '../../../src/rpc/raw-json.js'
 import type { JsonRpcErrorObject } from '../../../src/rpc/json-rpc.js'
 import type { ApiErrorRenderer } from '../../../src/rpc/render-evm-error.js'
 import { NodeError } from '../../../src/utils/errors.js'
@@ -11,6 +12,8 @@ const logged: string[] = []
 const log = createLogger({ level: 'debug', format: 'plain', write: (line) => logged.push(line) })
 const ctx: CallContext = { transport: 'http', authorized: true, loopback: true }
 const calls: string[] = []
+/** What test_raw serializes element by element. */
+const RAW_ELEMENTS = [{ a: '0x1', b: [true, null] }, 'é', 12]
 
 const table = [
   defineMethod('test_echo', [required(quantity), optional(bool, false)], ([n, flag]) => ({ n: '0x' + n.toString(16), flag })),
@@ -27,6 +30,12 @@ const table = [
   }),
   defineMethod('test_big', [], () => 'x'.repeat(100)),
   defineMethod('priv_hidden', [], () => 'hidden'),
+  defineMethod(
+    'test_raw',
+    [],
+    () => new RawJson([Buffer.from('[' + RAW_ELEMENTS.map((e) => JSON.stringify(e)).join(',')), Buffer.from(']')]),
+  ),
+  defineMethod('test_rawAsync', [], async () => new RawJson([Buffer.from('[]')])),
 ]
 
 /** The API's error table the dispatcher is given: here, every NodeError is -32000 with its message. */
@@ -47,7 +56,7 @@ interface Reply {
 /** Sends `body` and parses the answer: one reply, or `Reply[]` for a batch; undefined when nothing is answered. */
 async function send<T = Reply>(d: Dispatcher, body: unknown): Promise<T | undefined> {
   const out = await d.handle(typeof body === 'string' ? body : JSON.stringify(body), ctx)
-  return out === undefined ? undefined : (JSON.parse(out) as T)
+  return out === undefined ? undefined : (JSON.parse(out.toString('utf8')) as T)
 }
 
 describe('Dispatcher: single requests', () => {
@@ -199,5 +208,40 @@ describe('Dispatcher: batches', () => {
     const out = await send<Reply[]>(make({ batchResponseMaxSize: 250 }), batch)
     expect(out?.map((r) => r.result ?? r.error?.code)).toEqual(['x'.repeat(100), 'x'.repeat(100), -32003, -32003, -32003])
     expect(out?.[2]?.error?.message).toBe('response too large')
+  })
+})
+
+describe('Dispatcher: RawJson results', () => {
+  const d = make()
+
+  it('writes a raw result as bytes identical to the JSON.stringify path, whatever the id', () => {
+    for (const id of [1, 'ünïcode', null]) {
+      const out = d.handle(JSON.stringify({ jsonrpc: '2.0', id, method: 'test_raw' }), ctx)
+      expect(Buffer.isBuffer(out)).toBe(true)
+      expect((out as Buffer).toString('utf8')).toBe(JSON.stringify({ jsonrpc: '2.0', id, result: RAW_ELEMENTS }))
+    }
+  })
+
+  it('answers an asynchronous raw result, and an empty array', async () => {
+    const out = await d.handle('{"jsonrpc":"2.0","id":4,"method":"test_rawAsync"}', ctx)
+    expect(out?.toString('utf8')).toBe('{"jsonrpc":"2.0","id":4,"result":[]}')
+  })
+
+  it('joins raw and string replies of a batch into the bytes a string batch would be', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'test_raw' },
+      { jsonrpc: '2.0', id: 'é', method: 'test_echo', params: ['0x2'] },
+      { jsonrpc: '2.0', method: 'test_note' },
+      { jsonrpc: '2.0', id: 3, method: 'test_rawAsync' },
+    ]
+    const out = await d.handle(JSON.stringify(batch), ctx)
+    expect(Buffer.isBuffer(out)).toBe(true)
+    expect(out?.toString('utf8')).toBe(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, result: RAW_ELEMENTS },
+        { jsonrpc: '2.0', id: 'é', result: { n: '0x2', flag: false } },
+        { jsonrpc: '2.0', id: 3, result: [] },
+      ]),
+    )
   })
 })

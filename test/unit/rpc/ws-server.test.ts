@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { any } from '../../../src/rpc/codecs.js'
 import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
+import { RawJson } from '../../../src/rpc/raw-json.js'
 import { defineMethod, optional, type MethodTable, type NotificationSink } from '../../../src/rpc/method-table.js'
 import {
   WsRpcServer,
@@ -46,6 +47,7 @@ const TABLE: MethodTable = [
     await slow.released
     return value ?? null
   }),
+  defineMethod('test_raw', [], () => new RawJson([Buffer.from('{"a":'), Buffer.from('"é"}')])),
   defineMethod('test_listen', [], (_args, ctx) => {
     const sink = ctx.notifications!
     sinks.push(sink)
@@ -94,6 +96,19 @@ describe('WsRpcServer', () => {
       code: -32601,
       message: 'the method eth_chainId does not exist/is not available',
     })
+  })
+
+  it('writes a raw (byte) result as a text frame, alone and in a batch', async () => {
+    const c = await connect(await start())
+    const binary: boolean[] = []
+    c.ws.on('message', (_data, isBinary) => binary.push(isBinary))
+    expect(await c.call('test_raw')).toEqual({ a: 'é' })
+    c.sendText('[{"id":1,"method":"test_raw"},{"id":2,"method":"test_echo","params":[2]}]')
+    expect(await c.waitForFrame((f) => Array.isArray(f))).toEqual([
+      { jsonrpc: '2.0', id: 1, result: { a: 'é' } },
+      { jsonrpc: '2.0', id: 2, result: 2 },
+    ])
+    expect(binary).toEqual([false, false])
   })
 
   it('gives each connection a sink; notifications sent during a batch follow its reply; close runs onClose', async () => {
