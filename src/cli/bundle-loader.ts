@@ -43,10 +43,13 @@ function load(useCache: boolean): LoadedBundle | undefined {
   const cachedData = useCache ? readOptional(CACHE_PATH) : undefined
   // On the bundle's first line, so line numbers in stack traces are the bundle's own.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.toString('utf8')}\n})`
+  // `import()` inside the bundle (oclif's loader of ES-module plugins) goes to Node's own loader;
+  // Node.js releases before the constant (it is in 20.20) leave it to the default, which refuses.
+  const importModuleDynamically = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER
   const script = new vm.Script(wrapped, {
     filename: START_BUNDLE_PATH,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    ...(importModuleDynamically ? { importModuleDynamically } : {}),
   })
   const module = { exports: {} as StartBundle }
   const init = script.runInThisContext() as (...args: unknown[]) => void
