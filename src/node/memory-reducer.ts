@@ -45,6 +45,12 @@ export class MemoryReducer {
    * space) that no collection returns.
    */
   private floor = 0
+  /**
+   * A collection is followed by a second one at the next check if the loop is still quiet: V8 gives
+   * back much of the heap only then (measured after the benchmark's workloads: 152 → 86 MB committed
+   * after the first, 86 → 37 MB after the second, RSS 230 → 180 MB).
+   */
+  private followUp = false
   private readonly opts: MemoryReducerOptions
   private readonly probes: MemoryReducerProbes
 
@@ -73,9 +79,19 @@ export class MemoryReducer {
 
   /** One check (the timer's); returns whether it collected. */
   check(): boolean {
-    if (this.probes.utilization() > this.opts.maxUtilization) return false
+    if (this.probes.utilization() > this.opts.maxUtilization) {
+      this.followUp = false
+      return false
+    }
     const { committed, used } = this.probes.heap()
-    if (committed - used <= Math.max(this.opts.minWasteBytes, used / 2) || committed <= this.floor + this.opts.minWasteBytes) return false
+    const free = committed - used
+    if (this.followUp) {
+      this.followUp = false
+      if (free <= this.opts.minWasteBytes / 2) return false
+    } else {
+      if (free <= Math.max(this.opts.minWasteBytes, used / 2) || committed <= this.floor + this.opts.minWasteBytes) return false
+      this.followUp = true
+    }
     this.probes.collect()
     this.floor = this.probes.heap().committed
     this.onCollect?.(committed, this.floor)
