@@ -5,8 +5,9 @@
  * about 150 MB of heap committed around 30 MB live here) and keeps it: it shrinks the heap only after a
  * full collection, which an idle process rarely gets. Every `intervalMs` this checks the event loop's
  * utilisation since the previous check; when the loop was mostly idle and the heap holds much more
- * than is live, it runs one full, compacting collection (tens of ms, while nothing waits), which
- * returns the free pages. RSS then follows what is live instead of the largest burst so far.
+ * than is live, it runs a full, compacting collection (tens of ms, while nothing waits), and a second
+ * one at the next check if the loop is still quiet, which returns the free pages. RSS then follows
+ * what is live instead of the largest burst so far.
  */
 import { performance } from 'node:perf_hooks'
 import v8 from 'node:v8'
