@@ -21,60 +21,12 @@ import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
 import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import type { Database } from '../../db/database.js'
 import { Prefix } from '../../db/prefixes.js'
+import { TrieNodeCache } from './trie-node-cache.js'
 
 type Value = string | Uint8Array
 
 /** Default budget of the shared trie node cache (bytes), until the application sets `[evm] trie-node-cache-mb`. */
 const DEFAULT_TRIE_NODE_CACHE_BYTES = DEFAULT_TRIE_NODE_CACHE_MB << 20
-/** Per-entry overhead counted besides the value (the key string and the map slot). */
-const ENTRY_OVERHEAD_BYTES = 96
-
-/** A least-recently-used map of trie node hash (hex) → encoded node, bounded by bytes. */
-export class TrieNodeCache {
-  private readonly entries = new Map<string, Uint8Array>()
-  private bytes = 0
-
-  constructor(private maxBytes: number) {}
-
-  get size(): number {
-    return this.entries.size
-  }
-
-  get(key: string): Uint8Array | undefined {
-    const value = this.entries.get(key)
-    if (value === undefined) return undefined
-    // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key)
-    this.entries.set(key, value)
-    return value
-  }
-
-  set(key: string, value: Uint8Array): void {
-    if (this.maxBytes <= 0) return
-    const old = this.entries.get(key)
-    if (old !== undefined) {
-      this.entries.delete(key)
-      this.bytes -= old.length + ENTRY_OVERHEAD_BYTES
-    }
-    this.entries.set(key, value)
-    this.bytes += value.length + ENTRY_OVERHEAD_BYTES
-    this.evict()
-  }
-
-  /** Changes the budget (evicting the least recently used entries beyond it; 0 turns the cache off). */
-  resize(maxBytes: number): void {
-    this.maxBytes = maxBytes
-    this.evict()
-  }
-
-  private evict(): void {
-    for (const [key, value] of this.entries) {
-      if (this.bytes <= Math.max(0, this.maxBytes)) return
-      this.entries.delete(key)
-      this.bytes -= value.length + ENTRY_OVERHEAD_BYTES
-    }
-  }
-}
 
 /** The one node cache of each Database. */
 const nodeCaches = new WeakMap<Database, TrieNodeCache>()

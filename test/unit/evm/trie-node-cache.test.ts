@@ -1,34 +1,73 @@
 import { describe, expect, it } from 'vitest'
-import { TrieNodeCache } from '../../../src/chain/evm/trie-db.js'
+import { ENTRY_OVERHEAD_BYTES, TrieNodeCache } from '../../../src/chain/evm/trie-node-cache.js'
 
 const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill)
 
+/** Slabs of 256 bytes take two 100-byte nodes (each with its 4-byte length) and two keys. */
+const SLAB = 256
+const SLAB_COST = SLAB + 2 * ENTRY_OVERHEAD_BYTES
+
 describe('TrieNodeCache', () => {
-  it('keeps the most recently used nodes within its byte budget', () => {
-    // Each entry costs its length plus a fixed overhead (96): three 100-byte nodes fit in 600 bytes, a fourth does not.
-    const cache = new TrieNodeCache(600)
-    cache.set('a', bytes(100))
-    cache.set('b', bytes(100))
-    cache.set('c', bytes(100))
-    expect(cache.get('a')).toEqual(bytes(100)) // a is now the most recently used
-    cache.set('d', bytes(100))
+  it('holds what fits in its slabs and drops the oldest slab as a whole', () => {
+    const cache = new TrieNodeCache(4 * SLAB_COST, SLAB)
+    const keys = 'abcdefgh'.split('')
+    keys.forEach((k, i) => cache.set(k, bytes(100, i)))
+    expect(cache.size).toBe(8)
+    cache.set('i', bytes(100, 9))
+    expect(cache.size).toBe(7)
+    expect(cache.get('a')).toBeUndefined()
     expect(cache.get('b')).toBeUndefined()
-    expect([cache.get('a'), cache.get('c'), cache.get('d')].every((v) => v !== undefined)).toBe(true)
-    expect(cache.size).toBe(3)
+    expect(cache.get('i')).toEqual(bytes(100, 9))
+    expect(cache.get('h')).toEqual(bytes(100, 7))
   })
 
-  it('replaces an entry without counting it twice, shrinks on resize and is off at 0', () => {
-    const cache = new TrieNodeCache(1000)
-    cache.set('a', bytes(100))
-    cache.set('a', bytes(100, 2))
-    cache.set('b', bytes(100))
-    expect(cache.get('a')).toEqual(bytes(100, 2))
-    cache.resize(250)
-    expect(cache.size).toBe(1)
-    expect(cache.get('a')).toEqual(bytes(100, 2))
+  it('keeps a node that is read while newer ones pass through', () => {
+    const cache = new TrieNodeCache(4 * SLAB_COST, SLAB)
+    cache.set('root', bytes(100, 7))
+    for (let i = 0; i < 100; i++) {
+      cache.set(`n${i}`, bytes(100, i))
+      expect(cache.get('root')).toEqual(bytes(100, 7))
+    }
+    expect(cache.get('n0')).toBeUndefined()
+    expect(cache.get('n99')).toEqual(bytes(100, 99))
+  })
+
+  it('returns copies: a caller changing one changes nothing cached', () => {
+    const cache = new TrieNodeCache(4 * SLAB_COST, SLAB)
+    const value = bytes(50, 3)
+    cache.set('a', value)
+    value.fill(0)
+    const got = cache.get('a')!
+    expect(got).toEqual(bytes(50, 3))
+    got.fill(9)
+    expect(cache.get('a')).toEqual(bytes(50, 3))
+  })
+
+  it('stays within its budget, whatever passes through it', () => {
+    const budget = 1 << 20
+    const cache = new TrieNodeCache(budget)
+    expect(cache.capacityBytes).toBeLessThanOrEqual(budget)
+    expect(cache.capacityBytes).toBeGreaterThan(budget * 0.9)
+    for (let i = 0; i < 50_000; i++) cache.set(i.toString(16).padStart(64, '0'), bytes(40 + (i % 500), i))
+    expect(cache.size).toBeGreaterThan(0)
+    expect(cache.size * ENTRY_OVERHEAD_BYTES).toBeLessThan(budget)
+    // the newest entry is always there, with its bytes
+    expect(cache.get((49_999).toString(16).padStart(64, '0'))).toEqual(bytes(40 + (49_999 % 500), 49_999))
+  })
+
+  it('skips a value larger than a slab, is off at 0, and drops everything on resize', () => {
+    const cache = new TrieNodeCache(4 * SLAB_COST, SLAB)
+    cache.set('big', bytes(SLAB))
+    expect(cache.get('big')).toBeUndefined()
+    cache.set('a', bytes(10))
+    cache.resize(8 * SLAB_COST)
+    expect(cache.get('a')).toBeUndefined()
+    cache.set('b', bytes(10))
+    expect(cache.get('b')).toEqual(bytes(10))
     cache.resize(0)
-    expect(cache.size).toBe(0)
     cache.set('c', bytes(10))
     expect(cache.get('c')).toBeUndefined()
+    expect(cache.size).toBe(0)
+    expect(cache.capacityBytes).toBe(0)
   })
 })
