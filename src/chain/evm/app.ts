@@ -109,7 +109,7 @@ export interface EvmApplicationOptions {
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
-  /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 32 MiB). */
+  /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
   trieNodeCacheBytes?: number
 }
 

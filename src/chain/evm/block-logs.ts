@@ -21,6 +21,11 @@ import type { EvmLog } from './views.js'
  * back from their record.
  */
 export const LOG_CACHE_SIZE = 20_000
+/**
+ * Blocks with logs kept in memory (geth keeps 32, `--cache.blocklogs`). Without it a trickle of logs
+ * filled the cache for half an hour, holding ~25 MB of logs no one polled any more.
+ */
+export const LOG_CACHE_BLOCKS = 128
 
 type Nested = Uint8Array | Nested[]
 
@@ -91,12 +96,15 @@ export function toBlockLogs(txs: readonly TxRecord[]): EvmLog[] {
   return out
 }
 
-/** Recent blocks' logs by height, evicting the oldest-inserted heights beyond `size` logs. */
+/** Recent blocks' logs by height, evicting the oldest-inserted heights beyond `size` logs or `maxBlocks` blocks. */
 export class BlockLogsCache {
   private readonly blocks = new Map<number, LogColumns>()
   private count = 0
 
-  constructor(private readonly size = LOG_CACHE_SIZE) {}
+  constructor(
+    private readonly size = LOG_CACHE_SIZE,
+    private readonly maxBlocks = LOG_CACHE_BLOCKS,
+  ) {}
 
   get(height: number): LogColumns | undefined {
     return this.blocks.get(height)
@@ -109,7 +117,7 @@ export class BlockLogsCache {
     this.delete(height)
     this.blocks.set(height, block)
     this.count += n
-    while (this.count > this.size) this.delete(this.blocks.keys().next().value!)
+    while (this.count > this.size || this.blocks.size > this.maxBlocks) this.delete(this.blocks.keys().next().value!)
   }
 
   private delete(height: number): void {

@@ -10,8 +10,7 @@ const SLAB_COST = SLAB + 2 * ENTRY_OVERHEAD_BYTES
 describe('TrieNodeCache', () => {
   it('holds what fits in its slabs and drops the oldest slab as a whole', () => {
     const cache = new TrieNodeCache(4 * SLAB_COST, SLAB)
-    const keys = 'abcdefgh'.split('')
-    keys.forEach((k, i) => cache.set(k, bytes(100, i)))
+    for (const [i, k] of [...'abcdefgh'].entries()) cache.set(k, bytes(100, i))
     expect(cache.size).toBe(8)
     cache.set('i', bytes(100, 9))
     expect(cache.size).toBe(7)
