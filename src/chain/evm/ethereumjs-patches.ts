@@ -27,9 +27,15 @@
  *   and ~5 garbage trie-node writes per ERC-20 transfer (2,026 of a 375-transfer block's 2,053), all
  *   redone by the cache flush at the state root. Only the cache is written when there is one; the
  *   flush (getStateRoot, once per block) writes each slot's final value, so roots are unchanged.
+ * - Trie reads: `MerklePatriciaTrie.get` finds its key with `findPath`, a general walker (a task
+ *   executor with a priority queue, a promise and closures per node, the stack of visited nodes) built
+ *   for updates and proofs. Reading one storage slot cost ~94 µs of an eth_call here. A read only
+ *   follows the key's nibbles from the root, node by node, which the replacement does, with the same
+ *   answers (a missing node included: null, or the error with `throwIfMissing`).
  */
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
+import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, createAccountFromRLP, unpadBytes, type Address } from '@ethereumjs/util'
@@ -166,6 +172,68 @@ export function installStorageWriteFix(): void {
     if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
     if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
     storage.put(address, key, RLP.encode(unpadBytes(value)))
+  }
+}
+
+/** The message ethereumjs throws for a node its database does not have (`lookupNode`). */
+const MISSING_NODE = 'Missing node in DB'
+
+type TrieNode = BranchMPTNode | ExtensionMPTNode | LeafMPTNode
+
+interface TrieInternals {
+  DEBUG: boolean
+  appliedKey(key: Uint8Array): Uint8Array
+  lookupNode(node: Uint8Array | Uint8Array[]): Promise<TrieNode>
+}
+
+let fastTrieGetInstalled = false
+
+/** A key's nibbles, high first (mpt's internal `bytesToNibbles`; the exported one adds a terminator). */
+function nibblesOf(key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(key.length * 2)
+  for (let i = 0; i < key.length; i++) {
+    out[2 * i] = key[i]! >> 4
+    out[2 * i + 1] = key[i]! & 15
+  }
+  return out
+}
+
+/** Makes `MerklePatriciaTrie.get` walk straight down the key's path (idempotent; the whole process). */
+export function installFastTrieGet(): void {
+  if (fastTrieGetInstalled) return
+  fastTrieGetInstalled = true
+  const proto = MerklePatriciaTrie.prototype
+  const original = proto.get
+  proto.get = async function (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
+    const trie = this as unknown as TrieInternals
+    if (trie.DEBUG) return original.call(this, key, throwIfMissing)
+    const nibbles = nibblesOf(trie.appliedKey(key))
+    try {
+      let node = await trie.lookupNode(this.root())
+      let at = 0
+      for (;;) {
+        if (node instanceof BranchMPTNode) {
+          if (at === nibbles.length) return node.value()
+          const child = node.getBranch(nibbles[at]!)
+          if (child === null) return null
+          at++
+          node = await trie.lookupNode(child)
+        } else if (node instanceof LeafMPTNode) {
+          const rest = node.key()
+          if (rest.length !== nibbles.length - at) return null
+          for (let i = 0; i < rest.length; i++) if (rest[i] !== nibbles[at + i]) return null
+          return node.value()
+        } else if (node instanceof ExtensionMPTNode) {
+          const shared = node.key()
+          for (let i = 0; i < shared.length; i++) if (shared[i] !== nibbles[at + i]) return null
+          at += shared.length
+          node = await trie.lookupNode(node.value())
+        } else return null
+      }
+    } catch (err) {
+      if (throwIfMissing || !(err instanceof Error) || err.message !== MISSING_NODE) throw err
+      return null
+    }
   }
 }
 

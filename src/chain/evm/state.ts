@@ -13,7 +13,7 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
-import { installAccountDecodeMemo, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
+import { installAccountDecodeMemo, installFastTrieGet, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
 import { type OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
@@ -29,6 +29,7 @@ function createCaches(): Caches {
 
 /** A trie over `db` without an LRU of its own: the database's shared node cache (trie-db.ts) serves every trie. */
 function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaTrie {
+  installFastTrieGet()
   return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 

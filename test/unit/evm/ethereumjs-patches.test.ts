@@ -5,7 +5,8 @@
  * fails instead, naming the patch and the member to re-check. Every patch lives in
  * src/chain/evm/ethereumjs-patches.ts (the module's doc comment lists them and their users):
  * - speed-ups: Interpreter `_getValidJumpDestinations`, Common `isActivatedEIP` / `_activatedEIPsCache`,
- *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`;
+ *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
+ *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error;
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
@@ -14,6 +15,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { createLegacyTx } from '@ethereumjs/tx'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM } from '@ethereumjs/vm'
@@ -98,6 +100,19 @@ describe('@ethereumjs internals that nodectl patches', () => {
       typeof sm._caches?.storage?.put,
       'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone',
     ).toBe('function')
+  })
+
+  it('ethereumjs-patches fast trie get: MerklePatriciaTrie get(key, throwIfMissing), appliedKey, lookupNode, DEBUG', async () => {
+    const trie = new MerklePatriciaTrie() as unknown as Record<string, unknown>
+    for (const name of ['get', 'appliedKey', 'lookupNode', 'findPath']) {
+      expect(typeof trie[name], `ethereumjs-patches installFastTrieGet: MerklePatriciaTrie.${name} is gone`).toBe('function')
+    }
+    expect(typeof trie.DEBUG, 'ethereumjs-patches installFastTrieGet: MerklePatriciaTrie.DEBUG is gone').toBe('boolean')
+    const lookup = trie.lookupNode as (node: Uint8Array) => Promise<unknown>
+    await expect(
+      lookup.call(trie, new Uint8Array(32).fill(1)),
+      "ethereumjs-patches installFastTrieGet: lookupNode's missing-node error changed",
+    ).rejects.toThrow(/^Missing node in DB$/)
   })
 
   it('state-copy deadline and tracing opcode probes: EVM._opcodeMap entries {opHandler, gasHandler, opcodeInfo}', async () => {
