@@ -40,6 +40,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, createAccountFromRLP, unpadBytes, type Address } from '@ethereumjs/util'
 import { importInterpreterModule } from './evm-interpreter-module.js'
+import { toNibbles } from './ordered-trie.js'
 
 /** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
 const JUMP_ANALYSIS_CACHE_SIZE = 512
@@ -188,16 +189,6 @@ interface TrieInternals {
 
 let fastTrieGetInstalled = false
 
-/** A key's nibbles, high first (mpt's internal `bytesToNibbles`; the exported one adds a terminator). */
-function nibblesOf(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4
-    out[2 * i + 1] = key[i]! & 15
-  }
-  return out
-}
-
 /** Makes `MerklePatriciaTrie.get` walk straight down the key's path (idempotent; the whole process). */
 export function installFastTrieGet(): void {
   if (fastTrieGetInstalled) return
@@ -207,7 +198,7 @@ export function installFastTrieGet(): void {
   proto.get = async function (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     const trie = this as unknown as TrieInternals
     if (trie.DEBUG) return original.call(this, key, throwIfMissing)
-    const nibbles = nibblesOf(trie.appliedKey(key))
+    const nibbles = toNibbles(trie.appliedKey(key))
     try {
       let node = await trie.lookupNode(this.root())
       let at = 0

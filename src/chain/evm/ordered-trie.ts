@@ -17,7 +17,8 @@ interface Entry {
   value: Uint8Array
 }
 
-function toNibbles(key: Uint8Array): Uint8Array {
+/** A trie key's nibbles, high first (no hex-prefix terminator). */
+export function toNibbles(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(key.length * 2)
   for (let i = 0; i < key.length; i++) {
     out[2 * i] = key[i]! >> 4
