@@ -49,3 +49,32 @@ export async function timeSequential(count: number, fn: (i: number) => Promise<v
   }
   return latencies
 }
+
+/** RSS readings of a soak after its warm-up, against their mean. */
+export interface RssBand {
+  /** Readings counted (those at or after the warm-up). */
+  readings: number
+  minMb: number
+  maxMb: number
+  meanMb: number
+  /** How far the lowest and highest readings are from the mean, in percent (below: negative). */
+  belowPct: number
+  abovePct: number
+}
+
+/** The band of the readings taken at or after `fromSeconds`; undefined when there is none. */
+export function rssBand(readings: readonly { seconds: number; rssMb: number }[], fromSeconds: number): RssBand | undefined {
+  const values = readings.filter((r) => r.seconds >= fromSeconds).map((r) => r.rssMb)
+  if (values.length === 0) return undefined
+  const m = mean(values)
+  const minMb = Math.min(...values)
+  const maxMb = Math.max(...values)
+  return {
+    readings: values.length,
+    minMb,
+    maxMb,
+    meanMb: round(m, 1),
+    belowPct: round((minMb / m - 1) * 100, 1),
+    abovePct: round((maxMb / m - 1) * 100, 1),
+  }
+}

@@ -1,13 +1,15 @@
 /**
  * `--soak SECONDS`: a light load on a spawned `nodectl start --dev` for that long (ERC-20 transfers
  * from every sender and `balanceOf` calls of distinct holders, each second), with a `soak` line each
- * minute: the node's RSS, its height, what was sent and what failed. RSS flat after the first minutes
- * means nothing kept in the heap grows with the chain.
+ * minute: the node's RSS, its height, what was sent and what failed; then a `soak-rss` line, the band of
+ * the readings from minute 5 around their mean. RSS flat after the first minutes means nothing kept in
+ * the heap grows with the chain.
  */
 import { getFees, getHeight, getNonce, sleep } from '../chain.js'
 import { rssMb, spawnNode, stopNode, waitForEthCall } from '../node-process.js'
 import type { BenchOptions } from '../options.js'
 import { RpcClient } from '../rpc-client.js'
+import { rssBand } from '../stats.js'
 import { createContext, type Emit } from './context.js'
 import { holderWord } from './eth-call.js'
 import { erc20TransferCall } from './transfer-batch.js'
@@ -18,6 +20,9 @@ const CALLS_PER_SEC = 20
 
 /** Between two `soak` lines. */
 const REPORT_EVERY_MS = 60_000
+
+/** Readings before this are the warm-up, left out of the `soak-rss` band. */
+const WARM_UP_SECONDS = 300
 
 /** Longest wait for the node's first correct eth_call. */
 const STARTUP_TIMEOUT_MS = 30_000
@@ -37,6 +42,7 @@ export async function runSoak(options: BenchOptions, soakSeconds: number, emit: 
     let sent = 0
     let calls = 0
     let errors = 0
+    const readings: { seconds: number; rssMb: number }[] = []
     const start = performance.now()
     let nextReport = start + REPORT_EVERY_MS
     for (let second = 0; second < soakSeconds; second++) {
@@ -58,10 +64,14 @@ export async function runSoak(options: BenchOptions, soakSeconds: number, emit: 
       await sleep(start + (second + 1) * 1000 - performance.now())
       if (performance.now() >= nextReport || second === soakSeconds - 1) {
         const seconds = Math.round((performance.now() - start) / 1000)
-        emit('soak', { seconds, rssMb: rssMb(node.child.pid), height: await getHeight(client), sent, calls, errors })
+        const rss = rssMb(node.child.pid)
+        if (rss !== undefined) readings.push({ seconds, rssMb: rss })
+        emit('soak', { seconds, rssMb: rss, height: await getHeight(client), sent, calls, errors })
         nextReport += REPORT_EVERY_MS
       }
     }
+    const band = rssBand(readings, WARM_UP_SECONDS)
+    if (band) emit('soak-rss', { fromSeconds: WARM_UP_SECONDS, ...band })
   } finally {
     client.close()
     await stopNode(node)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { measureHeadDelivery } from '../../bench/head-delivery.js'
 import { parseWorkloads, WORKLOADS } from '../../bench/options.js'
 import { BUSY_LOGS_PER_TX, PLANNED_SHARE, planRangeLogs } from '../../bench/range-plan.js'
-import { percentiles, summarize } from '../../bench/stats.js'
+import { percentiles, rssBand, summarize } from '../../bench/stats.js'
 import { holderWord } from '../../bench/workloads/eth-call.js'
 import { isSingleMatch } from '../../bench/workloads/tx-search.js'
 
@@ -98,5 +98,22 @@ describe('holderWord', () => {
     expect(holderWord(0)).toBe(`${'0'.repeat(24)}b${'0'.repeat(39)}`)
     expect(holderWord(255)).toMatch(/^0{24}b0{37}ff$/)
     expect(new Set([0, 1, 2, 1000].map(holderWord)).size).toBe(4)
+  })
+})
+
+describe('rssBand', () => {
+  const readings = [
+    { seconds: 60, rssMb: 100 },
+    { seconds: 300, rssMb: 180 },
+    { seconds: 360, rssMb: 200 },
+    { seconds: 420, rssMb: 220 },
+  ]
+
+  it('leaves out the warm-up and measures the readings against their mean', () => {
+    expect(rssBand(readings, 300)).toEqual({ readings: 3, minMb: 180, maxMb: 220, meanMb: 200, belowPct: -10, abovePct: 10 })
+  })
+
+  it('is undefined when every reading is warm-up', () => {
+    expect(rssBand(readings, 600)).toBeUndefined()
   })
 })
