@@ -7,8 +7,10 @@
  * 115-byte node), so a full 32 MiB cache held about 86 MB and the node's RSS kept rising for as long
  * as it filled. Here, as in geth's fastcache, node bytes are copied into a ring of fixed slabs and the
  * map holds a small integer, the node's place in the ring. When the writer reaches the oldest slab it
- * drops that slab's keys and overwrites it: memory is allocated once, as the ring first fills, and
- * never grows past the budget. A node read from the older half of the ring is written again at the
+ * drops that slab's keys and overwrites it. The ring is one allocation, made at the first write after the
+ * budget is set: large enough that the C library maps it on its own (untouched pages cost nothing until
+ * the ring first reaches them), and never freed or grown, so it pins no other allocation in the process
+ * heap (64 KiB slabs allocated one by one as the ring filled each sat among short-lived allocations). A node read from the older half of the ring is written again at the
  * head, so what execution keeps reading (the upper levels of each trie) stays while the rest ages out.
  *
  * `get` returns a copy: callers decode nodes into views of these bytes (RLP decoding slices), and the
@@ -31,7 +33,9 @@ export const ENTRY_OVERHEAD_BYTES = 128
 
 export class TrieNodeCache {
   private readonly index = new Map<string, number>()
-  private slabs: Uint8Array[] = []
+  /** The ring: slab `i` is bytes `i * slabBytes` up to `(i + 1) * slabBytes`. */
+  private ring = new Uint8Array(0)
+  private slabCount = 0
   /** The keys written into each slab since it was last recycled (some may have moved on since). */
   private slabKeys: string[][] = []
   /** The slab being written and the next free byte in it. */
@@ -54,27 +58,25 @@ export class TrieNodeCache {
 
   /** The bytes this cache may hold, data and per-entry overhead (whole slabs of both). */
   get capacityBytes(): number {
-    return this.slabs.length * (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES)
+    return this.slabCount * (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES)
   }
 
   /** A copy of the value of `key`, or undefined. */
   get(key: string): Uint8Array | undefined {
     const at = this.index.get(key)
     if (at === undefined) return undefined
-    const slab = Math.floor(at / this.slabBytes)
-    const start = at - slab * this.slabBytes
-    const bytes = this.slabs[slab]!
-    const length = bytes[start]! | (bytes[start + 1]! << 8) | (bytes[start + 2]! << 16) | (bytes[start + 3]! << 24)
-    const value = bytes.slice(start + HEADER_BYTES, start + HEADER_BYTES + length)
-    if (this.age(slab) * 2 >= this.slabs.length) this.write(key, value)
+    const ring = this.ring
+    const length = ring[at]! | (ring[at + 1]! << 8) | (ring[at + 2]! << 16) | (ring[at + 3]! << 24)
+    const value = ring.slice(at + HEADER_BYTES, at + HEADER_BYTES + length)
+    if (this.age(Math.floor(at / this.slabBytes)) * 2 >= this.slabCount) this.write(key, value)
     return value
   }
 
   /** Caches `value` under `key` (a key already held is only moved to the head when it has aged). */
   set(key: string, value: Uint8Array): void {
-    if (this.slabs.length === 0 || value.length + HEADER_BYTES > this.slabBytes) return
+    if (this.slabCount === 0 || value.length + HEADER_BYTES > this.slabBytes) return
     const at = this.index.get(key)
-    if (at !== undefined && this.age(Math.floor(at / this.slabBytes)) * 2 < this.slabs.length) return
+    if (at !== undefined && this.age(Math.floor(at / this.slabBytes)) * 2 < this.slabCount) return
     this.write(key, value)
   }
 
@@ -82,38 +84,38 @@ export class TrieNodeCache {
   resize(maxBytes: number): void {
     const count = Math.floor(Math.max(0, maxBytes) / (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES))
     this.index.clear()
-    // Slabs are allocated as the writer first reaches them, so an idle node does not pay for its budget.
-    this.slabs = new Array<Uint8Array>(count)
+    this.ring = new Uint8Array(0)
+    this.slabCount = count
     this.slabKeys = Array.from({ length: count }, () => [])
     this.head = 0
     this.offset = 0
-    if (count > 0) this.slabs[0] = new Uint8Array(this.slabBytes)
   }
 
   /** Slabs written since `slab` (0 for the head). */
   private age(slab: number): number {
-    return (this.head - slab + this.slabs.length) % this.slabs.length
+    return (this.head - slab + this.slabCount) % this.slabCount
   }
 
   private write(key: string, value: Uint8Array): void {
     const need = HEADER_BYTES + value.length
     if (this.offset + need > this.slabBytes || this.slabKeys[this.head]!.length >= this.slabEntries) this.advance()
-    const bytes = this.slabs[this.head]!
-    const start = this.offset
+    if (this.ring.length === 0) this.ring = new Uint8Array(this.slabCount * this.slabBytes)
+    const ring = this.ring
+    const at = this.head * this.slabBytes + this.offset
     const length = value.length
-    bytes[start] = length & 0xff
-    bytes[start + 1] = (length >> 8) & 0xff
-    bytes[start + 2] = (length >> 16) & 0xff
-    bytes[start + 3] = length >>> 24
-    bytes.set(value, start + HEADER_BYTES)
-    this.index.set(key, this.head * this.slabBytes + start)
+    ring[at] = length & 0xff
+    ring[at + 1] = (length >> 8) & 0xff
+    ring[at + 2] = (length >> 16) & 0xff
+    ring[at + 3] = length >>> 24
+    ring.set(value, at + HEADER_BYTES)
+    this.index.set(key, at)
     this.slabKeys[this.head]!.push(key)
     this.offset += need
   }
 
   /** Moves the writer to the next slab, forgetting the keys that still point into it. */
   private advance(): void {
-    this.head = (this.head + 1) % this.slabs.length
+    this.head = (this.head + 1) % this.slabCount
     this.offset = 0
     const keys = this.slabKeys[this.head]!
     for (const key of keys) {
@@ -121,6 +123,5 @@ export class TrieNodeCache {
       if (at !== undefined && Math.floor(at / this.slabBytes) === this.head) this.index.delete(key)
     }
     keys.length = 0
-    this.slabs[this.head] ??= new Uint8Array(this.slabBytes)
   }
 }
