@@ -2,7 +2,7 @@
  * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
  * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache. Run by `npm run build`
  * after tsc. Left outside: native addons and their loader, packages that read files next to their own modules
- * (QuickJS's WebAssembly), oclif's optional TypeScript support and ws's optional native helpers.
+ * (QuickJS's WebAssembly), oclif (loaded from node_modules only to report a failure) and ws's optional native helpers.
  */
 import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
@@ -78,7 +78,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: true,
-  external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', 'typescript', 'bufferutil', 'utf-8-validate'],
+  external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', '@oclif/core', 'bufferutil', 'utf-8-validate'],
   define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyCurves, bundledInterpreter, classicLevelBinding],

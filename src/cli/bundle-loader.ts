@@ -18,7 +18,8 @@ const CACHE_PATH = `${START_BUNDLE_PATH}.cache`
 
 /** What src/start-bundle.ts exports. */
 export interface StartBundle {
-  runStart(argv: string[], root: string): Promise<void>
+  /** Runs `nodectl start` and exits; false, having done nothing, for an argv it leaves to oclif. */
+  runStart(argv: string[], root: string): Promise<boolean>
 }
 
 interface LoadedBundle {

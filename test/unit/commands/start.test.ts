@@ -19,7 +19,9 @@ vi.mock('../../../src/node/node.js', () => ({
   },
 }))
 
-const { default: Start, describeBlockProduction, formatEther, normalizeBooleanArgs } = await import('../../../src/commands/start.js')
+const { default: Start } = await import('../../../src/commands/start.js')
+const { describeBlockProduction, formatEther } = await import('../../../src/cli/start-node.js')
+const { normalizeBooleanArgs } = await import('../../../src/cli/start-argv.js')
 const { initHome } = await import('../../../src/config/init-home.js')
 
 /** Temporary directories made by this file, removed after it. */

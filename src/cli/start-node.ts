@@ -1,0 +1,239 @@
+/**
+ * What `nodectl start` does once its flags are parsed: resolve the configuration, start the node, print
+ * where it listens, and stop it cleanly on SIGINT/SIGTERM. Both ways of running the command call it:
+ * the oclif command (commands/start.ts) and the start bundle (src/start-bundle.ts), which parses its
+ * argv with start-argv.ts and loads no oclif unless something fails.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { formatDuration } from '../config/duration.js'
+import { resolveHome } from '../config/home.js'
+import { HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
+import { formatHostPort } from '../config/listen-address.js'
+import { loadNodeConfig } from '../config/load.js'
+import type { ConsensusConfig, HostPort, NodeConfig } from '../config/node-config.js'
+import type { SyncProgress } from '../consensus/block-sync.js'
+import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
+import { DEV_MNEMONIC, devAccounts } from '../keystore/dev-accounts.js'
+import { Node, type NodeAddresses } from '../node/node.js'
+import { bytesToUpperHex } from '../primitives/hex.js'
+import { ConfigError } from '../utils/errors.js'
+import { createLogger } from '../utils/logger.js'
+
+/** 1 ether = 10^18 wei. */
+const WEI_PER_ETHER = 10n ** 18n
+
+/** The parsed flags of `nodectl start`: --home, --dev, the hidden --unsafe-double-sign-at and one per setting. */
+export interface StartFlags {
+  home?: string
+  dev?: boolean
+  'unsafe-double-sign-at'?: number
+  [flag: string]: unknown
+}
+
+/** Where the command writes: stdout lines, stderr lines and warnings (oclif's this.log, logToStderr, warn). */
+export interface StartOutput {
+  log(line: string): void
+  logToStderr(line: string): void
+  warn(message: string): void
+}
+
+/** The command failed: the message to print and the exit status. */
+export class StartFailure extends Error {
+  constructor(
+    message: string,
+    readonly exit: number,
+  ) {
+    super(message)
+    this.name = 'StartFailure'
+  }
+}
+
+/**
+ * Runs the node until SIGINT/SIGTERM, then stops it; resolves once it has stopped. A third signal
+ * exits at once with status 130. Throws {@link StartFailure} when the node cannot start or stop.
+ */
+export async function runNode(flags: StartFlags, version: string, out: StartOutput): Promise<void> {
+  const dev = flags.dev === true
+  const explicitHome = typeof flags.home === 'string' ? flags.home : undefined
+  const temporary = dev && explicitHome === undefined
+  const home = temporary ? await mkdtemp(join(tmpdir(), 'nodectl-dev-')) : resolveHome(explicitHome)
+  const signals = listenForStop(
+    () => out.logToStderr('stopping already; press Ctrl-C again to exit without waiting'),
+    // The conventional exit status of a process ended by SIGINT: 128 + 2.
+    () => process.exit(130),
+  )
+  let phase: 'start' | 'stop' = 'start'
+  try {
+    if (dev && !(await isHomeInitialised(home))) await initDevHome(home)
+    const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m) })
+    const log = createLogger({ level: config.logLevel, format: config.logFormat })
+    const doubleSignAt = flags['unsafe-double-sign-at']
+    const node = await Node.create(config, log, doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } })
+    let addresses: NodeAddresses
+    try {
+      addresses = await node.start()
+    } catch (err) {
+      await node.stop().catch(() => {})
+      throw explainAddressInUse(err, config) ?? err
+    }
+    out.log(renderStartBanner({ config, addresses, version, temporaryHome: temporary }))
+    node.events.on(
+      'syncProgress',
+      throttleProgress((line) => out.log(line)),
+    )
+    const signal = await signals.stopRequested
+    out.logToStderr(`${signal} received, stopping`)
+    phase = 'stop'
+    await node.stop()
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof HomeExistsError) throw new StartFailure(err.message, 1)
+    throw new StartFailure(`${phase === 'start' ? 'cannot start the node' : 'error while stopping the node'}: ${(err as Error).message}`, 1)
+  } finally {
+    signals.dispose()
+    if (temporary) await rm(home, { recursive: true, force: true })
+  }
+}
+
+/** Block sync progress is printed at most this often (and once the sync reaches its target). */
+const PROGRESS_EVERY_MS = 1000
+
+/** `synced 1200/5000 blocks, 310 blocks/s`, at most once a second and at the target. */
+export function throttleProgress(print: (line: string) => void, clock: () => number = Date.now): (p: SyncProgress) => void {
+  let last = Number.NEGATIVE_INFINITY
+  return (p) => {
+    const t = clock()
+    if (p.height < p.target && t - last < PROGRESS_EVERY_MS) return
+    last = t
+    print(`synced ${p.height}/${p.target} blocks, ${Math.round(p.blocksPerSecond)} blocks/s`)
+  }
+}
+
+/** Resolves on the first SIGINT/SIGTERM; a second one calls `onRepeat`, a third `onForce`. */
+function listenForStop(onRepeat: () => void, onForce: () => void): { stopRequested: Promise<NodeJS.Signals>; dispose(): void } {
+  let count = 0
+  let resolve!: (s: NodeJS.Signals) => void
+  const stopRequested = new Promise<NodeJS.Signals>((r) => (resolve = r))
+  const handler = (signal: NodeJS.Signals): void => {
+    count++
+    if (count === 1) resolve(signal)
+    else if (count === 2) onRepeat()
+    else onForce()
+  }
+  process.on('SIGINT', handler)
+  process.on('SIGTERM', handler)
+  return {
+    stopRequested,
+    dispose() {
+      process.off('SIGINT', handler)
+      process.off('SIGTERM', handler)
+    },
+  }
+}
+
+/** Maps an EADDRINUSE from a listener to a ConfigError naming the flag of the address it tried. */
+export function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | undefined {
+  let e: unknown = err
+  while (e && typeof e === 'object' && (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') e = (e as { cause?: unknown }).cause
+  if (!e || typeof e !== 'object') return undefined
+  const { port, address } = e as { port?: number; address?: string }
+  const listeners: [string, HostPort | undefined][] = [
+    ['json-rpc.address', config.jsonRpc.enable ? config.jsonRpc.address : undefined],
+    ['json-rpc.ws-address', config.jsonRpc.enable ? config.jsonRpc.wsAddress : undefined],
+    ['rpc.laddr', config.rpc.laddr],
+    ['p2p.laddr', config.p2p.laddr],
+  ]
+  const hit = listeners.find(([, a]) => a !== undefined && a.port === port)
+  const where = hit ? formatHostPort(hit[1]!) : `${address ?? ''}:${port ?? '?'}`
+  return new ConfigError(
+    hit ? `--${hit[0]}` : 'listen address',
+    `${where} is already in use (is another node running?); choose another address${hit ? ` with --${hit[0]}` : ''} or stop the other process`,
+  )
+}
+
+/** What the banner shows. */
+export interface StartBannerInput {
+  config: NodeConfig
+  addresses: NodeAddresses
+  /** nodectl's version. */
+  version: string
+  /** The home is a temporary directory deleted on exit. */
+  temporaryHome: boolean
+}
+
+/** The Anvil-like text printed once the node listens. */
+export function renderStartBanner({ config, addresses, version, temporaryHome }: StartBannerInput): string {
+  const lines: string[] = ['', `nodectl ${version}${config.dev ? ' — development chain' : ''}`, '']
+  const heading = (title: string): void => {
+    lines.push(title, '='.repeat(title.length))
+  }
+  const row = (label: string, value: string): void => {
+    lines.push(`${(label + ':').padEnd(20)}${value}`)
+  }
+  if (config.dev) {
+    const accounts = devAccounts()
+    const funded = readGenesisBalances(config)
+    heading('Available Accounts')
+    for (const a of accounts) lines.push(`(${a.index}) ${a.address} (${formatEther(funded.get(a.address.toLowerCase()) ?? 0n)} ETH)`)
+    lines.push('')
+    heading('Private Keys')
+    for (const a of accounts) lines.push(`(${a.index}) ${a.privateKey}`)
+    lines.push('')
+    heading('Wallet')
+    row('Mnemonic', DEV_MNEMONIC)
+    row('Derivation path', ETH_DERIVATION_PREFIX + '<i>')
+    row('Key store', `${config.paths.keystoreDir} (passphrase "")`)
+    row('Unlocked', 'all 10 accounts, until the node stops: eth_accounts lists them, and eth_sendTransaction, eth_sign,')
+    lines.push(`${''.padEnd(20)}a JsonRpcSigner or \`cast send --unlocked --from <account>\` sign with them at once`)
+    lines.push('')
+  }
+  heading('Chain')
+  row('Chain ID', config.chainId)
+  row('EVM chain ID', config.evmChainId.toString())
+  row('Home', config.home + (temporaryHome ? ' (temporary, deleted on exit)' : ''))
+  for (const v of config.genesis.validators)
+    row('Validator', `${bytesToUpperHex(v.address)} ${v.name ? `"${v.name}" ` : ''}(power ${v.power})`)
+  row('Block gas limit', config.genesis.consensusParams.block.maxGas.toString())
+  row('Min gas price', `${config.minGasPrice} wei`)
+  lines.push('')
+  heading('Blocks')
+  row('Production', describeBlockProduction(config.consensus))
+  row('Timeouts', describeTimeouts(config.consensus))
+  lines.push('')
+  heading('Listening')
+  row('EVM JSON-RPC', addresses.jsonRpcHttp ? `${addresses.jsonRpcHttp} (${config.jsonRpc.api.join(', ')})` : 'off (--json-rpc.enable)')
+  row('EVM WebSocket', addresses.jsonRpcWs ?? 'off (--json-rpc.enable)')
+  const comet = addresses.cometRpc?.replace(/^tcp:\/\//, '')
+  row('Consensus RPC', comet ? `http://${comet} (WebSocket ws://${comet}/websocket)` : 'off (--rpc.laddr)')
+  lines.push('', 'Press Ctrl-C to stop.', '')
+  return lines.join('\n')
+}
+
+/** Genesis balances by lower-case address (app_state.evm.accounts, checked by config/genesis.ts). */
+function readGenesisBalances(config: NodeConfig): Map<string, bigint> {
+  const evm = config.genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
+  return new Map((evm?.accounts ?? []).map((a) => [a.address.toLowerCase(), BigInt(a.balance)]))
+}
+
+/** Wei as ether, trailing zeros of the fraction dropped (10^22 → "10000", 1.5 × 10^18 → "1.5"). */
+export function formatEther(wei: bigint): string {
+  const whole = wei / WEI_PER_ETHER
+  const frac = (wei % WEI_PER_ETHER).toString().padStart(18, '0').replace(/0+$/, '')
+  return frac ? `${whole}.${frac}` : whole.toString()
+}
+
+/** When blocks are proposed, in CometBFT's terms (`WaitForTxs` = !create_empty_blocks || interval > 0). */
+export function describeBlockProduction(c: ConsensusConfig): string {
+  const waitsForTxs = !c.createEmptyBlocks || c.createEmptyBlocksInterval > 0
+  if (!waitsForTxs)
+    return `a block every height, ${c.skipTimeoutCommit ? 'the next one as soon as all precommits are in' : `${formatDuration(c.timeoutCommit)} after the previous commit`}`
+  if (c.createEmptyBlocksInterval > 0)
+    return `as soon as transactions wait; an empty block after ${formatDuration(c.createEmptyBlocksInterval)} without any`
+  return 'only when transactions wait'
+}
+
+function describeTimeouts(c: ConsensusConfig): string {
+  const d = formatDuration
+  return `propose ${d(c.timeoutPropose)} (+${d(c.timeoutProposeDelta)}/round), prevote ${d(c.timeoutPrevote)}, precommit ${d(c.timeoutPrecommit)}, commit ${d(c.timeoutCommit)}${c.skipTimeoutCommit ? ' (skipped once all precommits are in)' : ''}`
+}
