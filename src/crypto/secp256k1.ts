@@ -12,20 +12,29 @@ interface NativeSecp256k1 {
   publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array
 }
 
-function loadNative(): NativeSecp256k1 | undefined {
-  if (process.env.NODECTL_PURE_JS_CRYPTO === '1') return undefined
-  try {
-    const require = createRequire(import.meta.url)
-    return require('secp256k1') as NativeSecp256k1
-  } catch {
-    return undefined
+/** Read when this module loads, as the binding used to be. */
+const pureJs = process.env.NODECTL_PURE_JS_CRYPTO === '1'
+
+/** The binding once tried (null: unavailable). Loading it takes 15–20 ms, so not before a key is first used. */
+let binding: NativeSecp256k1 | null | undefined
+
+function nativeBinding(): NativeSecp256k1 | null {
+  if (binding !== undefined) return binding
+  binding = null
+  if (!pureJs) {
+    try {
+      binding = createRequire(import.meta.url)('secp256k1') as NativeSecp256k1
+    } catch {
+      // not built for this platform: @noble/curves does the work
+    }
   }
+  return binding
 }
 
-const native = loadNative()
-
 /** Which implementation recovers signatures: 'native' or 'noble'. */
-export const secp256k1Backend: 'native' | 'noble' = native ? 'native' : 'noble'
+export function secp256k1Backend(): 'native' | 'noble' {
+  return nativeBinding() ? 'native' : 'noble'
+}
 
 /** Recovers the 65-byte uncompressed public key (0x04 ‖ X ‖ Y) from a 32-byte hash and r‖s. */
 export function recoverPublicKey(hash: Uint8Array, r: Uint8Array, s: Uint8Array, recovery: number): Uint8Array {
@@ -33,6 +42,7 @@ export function recoverPublicKey(hash: Uint8Array, r: Uint8Array, s: Uint8Array,
   const sig = new Uint8Array(64)
   sig.set(r.length > 32 ? r.subarray(r.length - 32) : r, 32 - Math.min(32, r.length))
   sig.set(s.length > 32 ? s.subarray(s.length - 32) : s, 64 - Math.min(32, s.length))
+  const native = nativeBinding()
   if (native) return native.ecdsaRecover(sig, recovery, hash, false)
   const signature = noble.Signature.fromBytes(sig, 'compact').addRecoveryBit(recovery)
   return signature.recoverPublicKey(hash).toBytes(false)
@@ -45,12 +55,14 @@ export function publicKeyToAddress(publicKey: Uint8Array): Uint8Array {
 }
 
 export function privateKeyToPublicKey(privateKey: Uint8Array): Uint8Array {
+  const native = nativeBinding()
   if (native) return native.publicKeyCreate(privateKey, false)
   return noble.getPublicKey(privateKey, false)
 }
 
 /** The 33-byte compressed public key (0x02/0x03 ‖ X) of a private key. */
 export function privateKeyToCompressedPublicKey(privateKey: Uint8Array): Uint8Array {
+  const native = nativeBinding()
   if (native) return native.publicKeyCreate(privateKey, true)
   return noble.getPublicKey(privateKey, true)
 }
@@ -61,6 +73,7 @@ export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
 
 /** Signs a 32-byte hash; returns r, s (32 bytes each) and the recovery id (0/1), low-s normalised. */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: number } {
+  const native = nativeBinding()
   if (native) {
     const { signature, recid } = native.ecdsaSign(hash, privateKey)
     return { r: signature.slice(0, 32), s: signature.slice(32, 64), recovery: recid }

@@ -45,13 +45,18 @@ export class NodeAccounts implements AccountsBackend {
     this.log = opts.logger
   }
 
-  /**
-   * `--dev`: unlocks `accounts` until the node stops, at once, and writes the key files that are missing
-   * in the background (errors are logged: the accounts stay usable for this run).
-   */
-  startDevAccounts(accounts: readonly DevAccount[]): void {
+  /** `--dev`: lists `accounts` first and unlocks them until the node stops, at once. */
+  unlockDevAccounts(accounts: readonly DevAccount[]): void {
     this.devAddresses = accounts.map((a) => a.address.toLowerCase())
     for (const a of accounts) this.unlocks.unlock(a.address, hexToBytes(a.privateKey), 0)
+  }
+
+  /**
+   * `--dev`: writes the key files of `accounts` that are missing, in the background (errors are logged:
+   * the accounts stay usable for this run). The node calls it once it serves: encrypting them loads
+   * the secp256k1 binding and keeps the thread pool busy, which start-up need not wait for.
+   */
+  writeDevKeyFiles(accounts: readonly DevAccount[]): void {
     this.devKeysSaved = this.saveDevKeys(accounts)
   }
 

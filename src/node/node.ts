@@ -226,7 +226,7 @@ export class Node {
   async start(): Promise<NodeAddresses> {
     const { config, c } = this
     // As geth --dev, Anvil and Hardhat: the dev accounts sign from the first request on.
-    if (config.dev) c.accounts.startDevAccounts(devAccounts())
+    if (config.dev) c.accounts.unlockDevAccounts(devAccounts())
     await c.p2p?.host.start()
     await c.engine.start()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
@@ -312,6 +312,7 @@ export class Node {
       }),
     )
     this.memoryReducer.start()
+    if (config.dev) c.accounts.writeDevKeyFiles(devAccounts())
     this.log.info('node started', { chainId: config.chainId, height: c.app.latestHeight() })
     return addresses
   }

@@ -19,9 +19,9 @@ describe('pure-JS crypto fallback', () => {
     vi.stubEnv('NODECTL_PURE_JS_CRYPTO', '1')
     vi.resetModules()
     const pure = await import('../../../src/crypto/index.js')
-    expect(pure.secp256k1Backend).toBe('noble')
+    expect(pure.secp256k1Backend()).toBe('noble')
     expect(pure.keccakBackend).toBe('noble')
-    expect(native.secp256k1Backend).toBe('native')
+    expect(native.secp256k1Backend()).toBe('native')
 
     const hash = native.keccak256(new TextEncoder().encode('nodectl'))
     expect(pure.keccak256(new TextEncoder().encode('nodectl'))).toEqual(hash)
