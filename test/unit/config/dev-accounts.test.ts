@@ -38,4 +38,9 @@ describe('dev accounts', () => {
     )
     expect(deriveAccounts(DEV_MNEMONIC, 2).map((a) => a.address)).toEqual(devAccounts(2).map((a) => a.address))
   })
+
+  it('holds the ten known accounts exactly as they derive, and derives beyond them', () => {
+    expect(devAccounts()).toEqual(deriveAccounts(DEV_MNEMONIC, 10))
+    expect(devAccounts(12)).toEqual(deriveAccounts(DEV_MNEMONIC, 12))
+  })
 })
