@@ -5,6 +5,7 @@
  * (QuickJS's WebAssembly), oclif (loaded from node_modules only to report a failure) and ws's optional native helpers.
  */
 import { spawnSync } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -38,6 +39,31 @@ export class ${name} {
       }
     })
     b.onResolve({ filter: /\?original$/ }, (args) => ({ path: args.path.slice(0, -'?original'.length), suffix: '?original' }))
+  },
+}
+
+/**
+ * @ethereumjs/util's bytes.js makes 65,536 BigInts at load (a cache for one- and two-byte values, about
+ * 8 ms and a collection at start-up); here the cache fills as values are first asked for, with the
+ * same results. The build fails if the file no longer reads as expected.
+ */
+const lazyBigIntCache = {
+  name: 'lazy-bigint-cache',
+  setup(b) {
+    b.onLoad({ filter: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const rewrites = [
+        ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}', ''],
+        ['return BIGINT_CACHE[bytes[0]];', 'return (BIGINT_CACHE[bytes[0]] ??= BigInt(bytes[0]));'],
+        ['return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];', 'return (BIGINT_CACHE[bytes[0] * 256 + bytes[1]] ??= BigInt(bytes[0] * 256 + bytes[1]));'],
+      ]
+      let contents = source
+      for (const [from, to] of rewrites) {
+        if (!contents.includes(from)) throw new Error(`lazy-bigint-cache: ${args.path} no longer contains ${JSON.stringify(from)}`)
+        contents = contents.replace(from, to)
+      }
+      return { loader: 'js', contents }
+    })
   },
 }
 
@@ -81,7 +107,7 @@ await build({
   external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', '@oclif/core', 'bufferutil', 'utf-8-validate'],
   define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyCurves, bundledInterpreter, classicLevelBinding],
+  plugins: [lazyCurves, lazyBigIntCache, bundledInterpreter, classicLevelBinding],
   logLevel: 'warning',
 })
 
