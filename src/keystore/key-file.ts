@@ -64,7 +64,13 @@ export interface DecryptedKey {
 }
 
 /** Encrypts `privateKey` under `passphrase` (scrypt with `params`, default the standard strength). */
-export async function encryptKey(privateKey: Uint8Array, passphrase: string, params: ScryptParams = STANDARD_SCRYPT): Promise<KeyFileV3> {
+export async function encryptKey(
+  privateKey: Uint8Array,
+  passphrase: string,
+  params: ScryptParams = STANDARD_SCRYPT,
+  /** The key's address, when the caller has it (else derived here). */
+  address: Uint8Array = privateKeyToAddress(privateKey),
+): Promise<KeyFileV3> {
   const salt = randomBytes(32)
   const iv = randomBytes(16)
   const password = utf8ToBytes(passphrase)
@@ -72,7 +78,7 @@ export async function encryptKey(privateKey: Uint8Array, passphrase: string, par
   try {
     const ciphertext = aes128Ctr(derived.subarray(0, 16), iv, privateKey)
     return {
-      address: bytesToHex(privateKeyToAddress(privateKey)).slice(2),
+      address: bytesToHex(address).slice(2),
       crypto: {
         cipher: 'aes-128-ctr',
         ciphertext: hex(ciphertext),

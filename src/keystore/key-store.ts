@@ -3,6 +3,7 @@ import { chmod, mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promise
 import { join, resolve } from 'node:path'
 import { isValidPrivateKey, privateKeyToAddress, randomBytes, wipe, type ScryptParams } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
+import { hexToBytes } from '../primitives/hex.js'
 import { writeFileAtomic } from '../utils/files.js'
 import { decryptKey, encryptKey, parseKeyFile, serializeKeyFile, STANDARD_SCRYPT, type DecryptedKey, type KeyFileV3 } from './key-file.js'
 
@@ -137,12 +138,16 @@ export class KeyStore {
     }
   }
 
-  /** Stores a raw private key encrypted under `passphrase`; refuses an address the store already holds. */
-  async importKey(privateKey: Uint8Array, passphrase: string, opts: { name?: string } = {}): Promise<KeyInfo> {
+  /**
+   * Stores a raw private key encrypted under `passphrase`; refuses an address the store already holds.
+   * `opts.address` is the key's address when the caller holds it already (the `--dev` accounts' table):
+   * it is not derived again, which spares loading the secp256k1 binding while the node starts.
+   */
+  async importKey(privateKey: Uint8Array, passphrase: string, opts: { name?: string; address?: string } = {}): Promise<KeyInfo> {
     if (!isValidPrivateKey(privateKey)) throw new KeyStoreError('invalid private key: want 32 bytes, a valid secp256k1 scalar')
-    const address = toChecksumAddress(privateKeyToAddress(privateKey))
+    const address = toChecksumAddress(opts.address ? hexToBytes(opts.address) : privateKeyToAddress(privateKey))
     await this.checkNew(address, opts.name)
-    const file = await encryptKey(privateKey, passphrase, this.scrypt)
+    const file = await encryptKey(privateKey, passphrase, this.scrypt, hexToBytes(address))
     return this.add(address, serializeKeyFile(file), opts.name)
   }
 

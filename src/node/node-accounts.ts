@@ -150,7 +150,7 @@ export class NodeAccounts implements AccountsBackend {
       const key = hexToBytes(a.privateKey)
       try {
         if (await this.store.lookup(a.address)) continue
-        await this.store.importKey(key, DEV_KEY_PASSPHRASE)
+        await this.store.importKey(key, DEV_KEY_PASSPHRASE, { address: a.address })
         written++
       } catch (err) {
         if (!(err instanceof DuplicateAccountError))

@@ -85,6 +85,16 @@ describe('KeyStore', () => {
     expect((await readdir(store.dir)).filter((f) => f.endsWith('.tmp') || f === '.lock')).toEqual([])
   })
 
+  it('imports under an address the caller gives (lower case accepted), a file that opens to the same key', async () => {
+    const store = await newStore()
+    const wallet = Wallet.createRandom()
+    const imported = await store.importKey(hexToBytes(wallet.privateKey), 'pw', { address: wallet.address.toLowerCase() })
+    expect(imported.address).toBe(wallet.address)
+    const opened = await decryptKeystoreJson(await readFile(imported.file, 'utf8'), 'pw')
+    expect(opened.address).toBe(wallet.address)
+    expect(opened.privateKey).toBe(wallet.privateKey)
+  })
+
   it('refuses a duplicate address, a taken name and names that are not labels', async () => {
     const store = await newStore()
     const wallet = Wallet.createRandom()
