@@ -17,12 +17,10 @@ import type { SyncProgress } from '../consensus/block-sync.js'
 import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
 import { DEV_MNEMONIC, devAccounts } from '../keystore/dev-accounts.js'
 import { Node, type NodeAddresses } from '../node/node.js'
+import { formatEther } from '../primitives/ether.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
 import { createLogger } from '../utils/logger.js'
-
-/** 1 ether = 10^18 wei. */
-const WEI_PER_ETHER = 10n ** 18n
 
 /** The parsed flags of `nodectl start`: --home, --dev, the hidden --unsafe-double-sign-at and one per setting. */
 export interface StartFlags {
@@ -100,7 +98,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
 const PROGRESS_EVERY_MS = 1000
 
 /** `synced 1200/5000 blocks, 310 blocks/s`, at most once a second and at the target. */
-export function throttleProgress(print: (line: string) => void, clock: () => number = Date.now): (p: SyncProgress) => void {
+function throttleProgress(print: (line: string) => void, clock: () => number = Date.now): (p: SyncProgress) => void {
   let last = Number.NEGATIVE_INFINITY
   return (p) => {
     const t = clock()
@@ -133,7 +131,7 @@ function listenForStop(onRepeat: () => void, onForce: () => void): { stopRequest
 }
 
 /** Maps an EADDRINUSE from a listener to a ConfigError naming the flag of the address it tried. */
-export function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | undefined {
+function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | undefined {
   let e: unknown = err
   while (e && typeof e === 'object' && (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') e = (e as { cause?: unknown }).cause
   if (!e || typeof e !== 'object') return undefined
@@ -153,7 +151,7 @@ export function explainAddressInUse(err: unknown, config: NodeConfig): ConfigErr
 }
 
 /** What the banner shows. */
-export interface StartBannerInput {
+interface StartBannerInput {
   config: NodeConfig
   addresses: NodeAddresses
   /** nodectl's version. */
@@ -163,7 +161,7 @@ export interface StartBannerInput {
 }
 
 /** The Anvil-like text printed once the node listens. */
-export function renderStartBanner({ config, addresses, version, temporaryHome }: StartBannerInput): string {
+function renderStartBanner({ config, addresses, version, temporaryHome }: StartBannerInput): string {
   const lines: string[] = ['', `nodectl ${version}${config.dev ? ' — development chain' : ''}`, '']
   const heading = (title: string): void => {
     lines.push(title, '='.repeat(title.length))
@@ -214,13 +212,6 @@ export function renderStartBanner({ config, addresses, version, temporaryHome }:
 function readGenesisBalances(config: NodeConfig): Map<string, bigint> {
   const evm = config.genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
   return new Map((evm?.accounts ?? []).map((a) => [a.address.toLowerCase(), BigInt(a.balance)]))
-}
-
-/** Wei as ether, trailing zeros of the fraction dropped (10^22 → "10000", 1.5 × 10^18 → "1.5"). */
-export function formatEther(wei: bigint): string {
-  const whole = wei / WEI_PER_ETHER
-  const frac = (wei % WEI_PER_ETHER).toString().padStart(18, '0').replace(/0+$/, '')
-  return frac ? `${whole}.${frac}` : whole.toString()
 }
 
 /** When blocks are proposed, in CometBFT's terms (`WaitForTxs` = !create_empty_blocks || interval > 0). */

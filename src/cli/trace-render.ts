@@ -16,7 +16,7 @@ import type { StructLogJson } from '../chain/evm/tracing/struct-logger.js'
 import { decodeRevertReason } from '../chain/evm/vm-errors.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '../primitives/hex.js'
-import { formatEther } from './render.js'
+import { formatEther } from '../primitives/ether.js'
 
 /** A callTracer frame as the node sends it (geth `callFrame` JSON; numbers are hex QUANTITYs). */
 export interface CallFrameJson {

@@ -1,7 +1,8 @@
 /** `nodectl query balance <address> [--block]`: an account's balance (eth_getBalance). */
 import { Args, Flags } from '@oclif/core'
 import { parseAddress, parseBlockNumber } from '../../cli/params.js'
-import { formatEther, keyValueTable } from '../../cli/render.js'
+import { keyValueTable } from '../../cli/render.js'
+import { formatEther } from '../../primitives/ether.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
 /** Result of `query balance`. */

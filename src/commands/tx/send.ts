@@ -1,6 +1,7 @@
 /** `nodectl tx send --from --to --value [--data] [--wait]`: sign locally with a key-store account and submit. */
 import { Flags } from '@oclif/core'
-import { formatEther, keyValueTable } from '../../cli/render.js'
+import { keyValueTable } from '../../cli/render.js'
+import { formatEther } from '../../primitives/ether.js'
 import { EXIT_FAILURE, RpcCommand } from '../../cli/rpc-command.js'
 import { describeSenderError, senderOf, signerFlags } from '../../cli/sender-key.js'
 import { getRevertReason, submitTx, waitForReceipt, type TxRequest } from '../../cli/tx-signing.js'

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resolveEndpoints } from '../../../src/cli/endpoints.js'
 import { buildLogFilter, parseBlockNumber, parseBlockSelector, parseSlot, parseTopics } from '../../../src/cli/params.js'
-import { decimalOf, formatEther } from '../../../src/cli/render.js'
+import { decimalOf } from '../../../src/cli/render.js'
+import { formatEther } from '../../../src/primitives/ether.js'
 
 const HASH = `0x${'ab'.repeat(32)}`
 
