@@ -2,6 +2,7 @@
  * `--compare`: the figures of issue 12's table, read from each target's lines, their ratio, and the
  * table printed to stderr (Markdown, so a run pastes into the README as it is).
  */
+import { STARTUP_SPAWNS } from './node-process.js'
 import type { BenchOptions } from './options.js'
 
 /** One emitted JSON line, without its `target`. */
@@ -37,7 +38,13 @@ export const COMPARE_METRICS: readonly Metric[] = [
     read: (l) => l.reqPerSec,
     better: 'higher',
   },
-  { key: 'startupMs', title: () => 'spawn → eth_call executed (ms)', line: 'startup', read: (l) => l.msToEthCall, better: 'lower' },
+  {
+    key: 'startupMs',
+    title: () => `spawn → eth_call executed (ms, median of ${STARTUP_SPAWNS} spawns)`,
+    line: 'startup',
+    read: (l) => l.msToEthCall,
+    better: 'lower',
+  },
   { key: 'rssMb', title: () => 'RSS 5 s after the workloads (MB)', line: 'memory', read: (l) => l.rssMb, better: 'lower' },
   {
     key: 'getLogsMs',

@@ -17,9 +17,20 @@
 import { cpus } from 'node:os'
 import { sleep } from './chain.js'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
-import { rssMb, spawnAnvil, spawnNode, stopNode, waitForEthCall, waitForRpc, type SpawnedNode } from './node-process.js'
+import {
+  rssMb,
+  STARTUP_SPAWNS,
+  spawnAnvil,
+  spawnNode,
+  stopNode,
+  waitForEthCall,
+  waitForRpc,
+  type SpawnedNode,
+  type Startup,
+} from './node-process.js'
 import { parseBenchArgs, type BenchOptions, type WorkloadName } from './options.js'
 import { RpcClient } from './rpc-client.js'
+import { startupSummary } from './stats.js'
 import { withTestnet } from './testnet-network.js'
 import { createContext, type BenchContext, type Emit } from './workloads/context.js'
 import { runEthCall } from './workloads/eth-call.js'
@@ -91,9 +102,10 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
   let client: RpcClient | undefined
   try {
     if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.ownRange) {
+      const startups = target.spawn ? await measureStartups(target.spawn, STARTUP_SPAWNS - 1) : []
       node = target.spawn?.()
       client = new RpcClient(node?.url ?? options.rpc!, options.concurrency * 2)
-      if (node) emit('startup', { ...(await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)) })
+      if (node) emit('startup', { ...startupSummary([...startups, await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)]) })
       else await waitForRpc(client, STARTUP_TIMEOUT_MS)
       const urls = { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc }
       const ctx = await createContext(options, client, emit, urls)
@@ -109,6 +121,22 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
     if (node) await stopNode(node)
   }
   if (selected('getlogs-range') && target.ownRange) await runGetLogsRange(options, emit, undefined)
+}
+
+/** Spawns the target `count` times, each until it answers the start-up eth_call, then stops it. */
+async function measureStartups(spawn: () => SpawnedNode, count: number): Promise<Startup[]> {
+  const out: Startup[] = []
+  for (let i = 0; i < count; i++) {
+    const node = spawn()
+    const client = new RpcClient(node.url, 1)
+    try {
+      out.push(await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS))
+    } finally {
+      client.close()
+      await stopNode(node)
+    }
+  }
+  return out
 }
 
 async function main(options: BenchOptions): Promise<void> {

@@ -78,3 +78,20 @@ export function rssBand(readings: readonly { seconds: number; rssMb: number }[],
     abovePct: round((maxMb / m - 1) * 100, 1),
   }
 }
+
+/** Start-up figures of several spawns of one target, in ms. */
+export interface StartupSamples {
+  msToFirstAnswer: number
+  msToEthCall: number
+}
+
+/** The median of each figure over `samples` (one spawn is noisy on a shared machine), and every spawn's time to the eth_call. */
+export function startupSummary(samples: readonly StartupSamples[]): StartupSamples & { spawns: number; msToEthCallSamples: number[] } {
+  const median = (values: number[]): number => round(percentiles(values).p50Ms, 1)
+  return {
+    msToFirstAnswer: median(samples.map((s) => s.msToFirstAnswer)),
+    msToEthCall: median(samples.map((s) => s.msToEthCall)),
+    spawns: samples.length,
+    msToEthCallSamples: samples.map((s) => s.msToEthCall),
+  }
+}

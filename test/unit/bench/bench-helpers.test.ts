@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { measureHeadDelivery } from '../../bench/head-delivery.js'
 import { parseWorkloads, WORKLOADS } from '../../bench/options.js'
 import { BUSY_LOGS_PER_TX, PLANNED_SHARE, planRangeLogs } from '../../bench/range-plan.js'
-import { percentiles, rssBand, summarize } from '../../bench/stats.js'
+import { percentiles, rssBand, startupSummary, summarize } from '../../bench/stats.js'
 import { holderWord } from '../../bench/workloads/eth-call.js'
 import { isSingleMatch } from '../../bench/workloads/tx-search.js'
 
@@ -115,5 +115,17 @@ describe('rssBand', () => {
 
   it('is undefined when every reading is warm-up', () => {
     expect(rssBand(readings, 600)).toBeUndefined()
+  })
+})
+
+describe('startupSummary', () => {
+  it('gives the median of each figure over the spawns, and every spawn', () => {
+    const samples = [410, 390, 650, 400, 420].map((ms) => ({ msToFirstAnswer: ms - 10, msToEthCall: ms }))
+    expect(startupSummary(samples)).toEqual({
+      msToFirstAnswer: 400,
+      msToEthCall: 410,
+      spawns: 5,
+      msToEthCallSamples: [410, 390, 650, 400, 420],
+    })
   })
 })
