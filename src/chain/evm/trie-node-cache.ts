@@ -7,11 +7,14 @@
  * 115-byte node), so a full 32 MiB cache held about 86 MB and the node's RSS kept rising for as long
  * as it filled. Here, as in geth's fastcache, node bytes are copied into a ring of fixed slabs and the
  * map holds a small integer, the node's place in the ring. When the writer reaches the oldest slab it
- * drops that slab's keys and overwrites it. The ring is one allocation, made at the first write after the
- * budget is set: large enough that the C library maps it on its own (untouched pages cost nothing until
- * the ring first reaches them), and never freed or grown, so it pins no other allocation in the process
- * heap (64 KiB slabs allocated one by one as the ring filled each sat among short-lived allocations). A node read from the older half of the ring is written again at the
- * head, so what execution keeps reading (the upper levels of each trie) stays while the rest ages out.
+ * drops that slab's keys and overwrites it. A node read from the older half of the ring is written
+ * again at the head, so what execution keeps reading (the upper levels of each trie) stays while the
+ * rest ages out.
+ *
+ * The ring is one allocation, made at the first write after the budget is set: large enough that the
+ * C library maps it on its own (untouched pages cost nothing until the ring first reaches them), and
+ * never freed or grown, so it pins no other allocation in the process heap (64 KiB slabs allocated one
+ * by one as the ring filled each sat among short-lived allocations).
  *
  * `get` returns a copy: callers decode nodes into views of these bytes (RLP decoding slices), and the
  * ring overwrites a slab when its turn comes.
