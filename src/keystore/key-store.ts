@@ -145,9 +145,10 @@ export class KeyStore {
    */
   async importKey(privateKey: Uint8Array, passphrase: string, opts: { name?: string; address?: string } = {}): Promise<KeyInfo> {
     if (!isValidPrivateKey(privateKey)) throw new KeyStoreError('invalid private key: want 32 bytes, a valid secp256k1 scalar')
-    const address = toChecksumAddress(opts.address ? hexToBytes(opts.address) : privateKeyToAddress(privateKey))
+    const addressBytes = opts.address ? hexToBytes(opts.address) : privateKeyToAddress(privateKey)
+    const address = toChecksumAddress(addressBytes)
     await this.checkNew(address, opts.name)
-    const file = await encryptKey(privateKey, passphrase, this.scrypt, hexToBytes(address))
+    const file = await encryptKey(privateKey, passphrase, this.scrypt, addressBytes)
     return this.add(address, serializeKeyFile(file), opts.name)
   }
 
@@ -168,9 +169,10 @@ export class KeyStore {
   async changePassphrase(nameOrAddress: string, oldPassphrase: string, newPassphrase: string): Promise<KeyInfo> {
     const account = await this.find(nameOrAddress)
     const before = await stat(account.file)
-    const { privateKey } = await decryptKey(await this.readKeyFile(account), oldPassphrase)
+    const { address, privateKey } = await decryptKey(await this.readKeyFile(account), oldPassphrase)
     try {
-      const text = serializeKeyFile(await encryptKey(privateKey, newPassphrase, this.scrypt))
+      // decryptKey derived and checked the address: encryptKey need not derive it again.
+      const text = serializeKeyFile(await encryptKey(privateKey, newPassphrase, this.scrypt, hexToBytes(address)))
       await this.withLock(async () => {
         // Deleted (ENOENT) or rewritten by another process meanwhile: refuse rather than overwrite its change.
         const now = await stat(account.file)

@@ -1,5 +1,7 @@
 /** Latency summaries of the benchmark: nearest-rank percentiles in milliseconds, rounded to the µs. */
 
+import type { Startup } from './node-process.js'
+
 /** p50 / p95 / p99 of a sample, in ms. */
 export interface Percentiles {
   p50Ms: number
@@ -79,14 +81,8 @@ export function rssBand(readings: readonly { seconds: number; rssMb: number }[],
   }
 }
 
-/** Start-up figures of several spawns of one target, in ms. */
-export interface StartupSamples {
-  msToFirstAnswer: number
-  msToEthCall: number
-}
-
 /** The median of each figure over `samples` (one spawn is noisy on a shared machine), and every spawn's time to the eth_call. */
-export function startupSummary(samples: readonly StartupSamples[]): StartupSamples & { spawns: number; msToEthCallSamples: number[] } {
+export function startupSummary(samples: readonly Startup[]): Startup & { spawns: number; msToEthCallSamples: number[] } {
   const median = (values: number[]): number => round(percentiles(values).p50Ms, 1)
   return {
     msToFirstAnswer: median(samples.map((s) => s.msToFirstAnswer)),

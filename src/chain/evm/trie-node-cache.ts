@@ -38,8 +38,7 @@ export class TrieNodeCache {
   private readonly index = new Map<string, number>()
   /** The ring: slab `i` is bytes `i * slabBytes` up to `(i + 1) * slabBytes`. */
   private ring = new Uint8Array(0)
-  private slabCount = 0
-  /** The keys written into each slab since it was last recycled (some may have moved on since). */
+  /** The keys written into each slab since it was last recycled (some may have moved on since); one list per slab. */
   private slabKeys: string[][] = []
   /** The slab being written and the next free byte in it. */
   private head = 0
@@ -61,7 +60,7 @@ export class TrieNodeCache {
 
   /** The bytes this cache may hold, data and per-entry overhead (whole slabs of both). */
   get capacityBytes(): number {
-    return this.slabCount * (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES)
+    return this.slabKeys.length * (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES)
   }
 
   /** A copy of the value of `key`, or undefined. */
@@ -71,15 +70,15 @@ export class TrieNodeCache {
     const ring = this.ring
     const length = ring[at]! | (ring[at + 1]! << 8) | (ring[at + 2]! << 16) | (ring[at + 3]! << 24)
     const value = ring.slice(at + HEADER_BYTES, at + HEADER_BYTES + length)
-    if (this.age(Math.floor(at / this.slabBytes)) * 2 >= this.slabCount) this.write(key, value)
+    if (this.age(Math.floor(at / this.slabBytes)) * 2 >= this.slabKeys.length) this.write(key, value)
     return value
   }
 
   /** Caches `value` under `key` (a key already held is only moved to the head when it has aged). */
   set(key: string, value: Uint8Array): void {
-    if (this.slabCount === 0 || value.length + HEADER_BYTES > this.slabBytes) return
+    if (this.slabKeys.length === 0 || value.length + HEADER_BYTES > this.slabBytes) return
     const at = this.index.get(key)
-    if (at !== undefined && this.age(Math.floor(at / this.slabBytes)) * 2 < this.slabCount) return
+    if (at !== undefined && this.age(Math.floor(at / this.slabBytes)) * 2 < this.slabKeys.length) return
     this.write(key, value)
   }
 
@@ -88,7 +87,6 @@ export class TrieNodeCache {
     const count = Math.floor(Math.max(0, maxBytes) / (this.slabBytes + this.slabEntries * ENTRY_OVERHEAD_BYTES))
     this.index.clear()
     this.ring = new Uint8Array(0)
-    this.slabCount = count
     this.slabKeys = Array.from({ length: count }, () => [])
     this.head = 0
     this.offset = 0
@@ -96,13 +94,13 @@ export class TrieNodeCache {
 
   /** Slabs written since `slab` (0 for the head). */
   private age(slab: number): number {
-    return (this.head - slab + this.slabCount) % this.slabCount
+    return (this.head - slab + this.slabKeys.length) % this.slabKeys.length
   }
 
   private write(key: string, value: Uint8Array): void {
     const need = HEADER_BYTES + value.length
     if (this.offset + need > this.slabBytes || this.slabKeys[this.head]!.length >= this.slabEntries) this.advance()
-    if (this.ring.length === 0) this.ring = new Uint8Array(this.slabCount * this.slabBytes)
+    if (this.ring.length === 0) this.ring = new Uint8Array(this.slabKeys.length * this.slabBytes)
     const ring = this.ring
     const at = this.head * this.slabBytes + this.offset
     const length = value.length
@@ -118,7 +116,7 @@ export class TrieNodeCache {
 
   /** Moves the writer to the next slab, forgetting the keys that still point into it. */
   private advance(): void {
-    this.head = (this.head + 1) % this.slabCount
+    this.head = (this.head + 1) % this.slabKeys.length
     this.offset = 0
     const keys = this.slabKeys[this.head]!
     for (const key of keys) {
