@@ -13,12 +13,12 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
-import { installAccountDecodeMemo, installFastTrieGet, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
+import { installAccountEntries, installFastTrieGet, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
 import { type OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
 function createCaches(): Caches {
-  installAccountDecodeMemo()
+  installAccountEntries()
   installStorageWriteFix()
   return new Caches({
     account: { size: 100_000, type: 'ordered_map' },

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { createLegacyTx } from '@ethereumjs/tx'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { AccountCache, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
 import { getCommon } from '../../../src/chain/evm/common.js'
@@ -83,7 +83,7 @@ describe('@ethereumjs internals that nodectl patches', () => {
 
   it('ethereumjs-patches account memo and storage-write fix: MerkleStateManager getAccount, putStorage, _caches', () => {
     const proto = MerkleStateManager.prototype as unknown as Record<string, unknown>
-    expect(typeof proto.getAccount, 'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager.prototype.getAccount is gone').toBe(
+    expect(typeof proto.getAccount, 'ethereumjs-patches installAccountEntries: MerkleStateManager.prototype.getAccount is gone').toBe(
       'function',
     )
     expect(typeof proto.putStorage, 'ethereumjs-patches installStorageWriteFix: MerkleStateManager.prototype.putStorage is gone').toBe(
@@ -92,10 +92,16 @@ describe('@ethereumjs internals that nodectl patches', () => {
     const sm = new MerkleStateManager({ caches: new Caches() }) as unknown as {
       _caches?: { account?: Record<string, unknown>; storage?: Record<string, unknown> }
     }
+    const accounts = sm._caches?.account
+    for (const member of ['get', 'put', '_saveCachePreState'])
+      expect(typeof accounts?.[member], `ethereumjs-patches installAccountEntries: AccountCache.${member} is gone`).toBe('function')
     expect(
-      typeof sm._caches?.account?.get,
-      'ethereumjs-patches installAccountDecodeMemo: MerkleStateManager._caches.account.get is gone',
-    ).toBe('function')
+      typeof accounts?._stats === 'object' && (typeof accounts._orderedMapCache === 'object' || typeof accounts._lruCache === 'object'),
+      'ethereumjs-patches installAccountEntries: AccountCache._stats and _orderedMapCache or _lruCache are gone',
+    ).toBe(true)
+    expect(AccountCache.prototype.put.length, 'ethereumjs-patches installAccountEntries: AccountCache.put(address, account, partial)').toBe(
+      2,
+    )
     expect(
       typeof sm._caches?.storage?.put,
       'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone',

@@ -4,7 +4,7 @@ import { getCommon } from '../../../src/chain/evm/common.js'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, Address } from '@ethereumjs/util'
 import {
-  installAccountDecodeMemo,
+  installAccountEntries,
   installFastIsActivatedEIP,
   installJumpAnalysisCache,
   installStorageWriteFix,
@@ -37,7 +37,7 @@ describe('EVM speed-ups', () => {
   })
 
   it('reads cached accounts as fresh objects that follow every write', async () => {
-    installAccountDecodeMemo()
+    installAccountEntries()
     const sm = new MerkleStateManager({ caches: new Caches() })
     const address = new Address(new Uint8Array(20).fill(7))
     expect(await sm.getAccount(address)).toBeUndefined()
@@ -54,6 +54,25 @@ describe('EVM speed-ups', () => {
     expect(third.serialize()).toEqual(second.serialize())
     await sm.deleteAccount(address)
     expect(await sm.getAccount(address)).toBeUndefined()
+  })
+
+  it("keeps the account as it was put, encodes it at the flush, and gives the library's state root", async () => {
+    installAccountEntries()
+    const cached = new MerkleStateManager({ caches: new Caches() })
+    const direct = new MerkleStateManager()
+    const addresses = [1, 2, 3].map((n) => new Address(new Uint8Array(20).fill(n)))
+    for (const sm of [cached, direct]) {
+      const account = new Account(1n, 10n)
+      await sm.putAccount(addresses[0]!, account)
+      account.balance = 20n // the caller changes its object after the put
+      await sm.putAccount(addresses[1]!, account)
+      await sm.putAccount(addresses[2]!, new Account(0n, 5n))
+      await sm.deleteAccount(addresses[2]!)
+    }
+    expect((await cached.getAccount(addresses[0]!))!.balance).toBe(10n)
+    expect((await cached.getAccount(addresses[1]!))!.balance).toBe(20n)
+    expect(await cached.getAccount(addresses[2]!)).toBeUndefined()
+    expect(await cached.getStateRoot()).toEqual(await direct.getStateRoot())
   })
 
   it('writes storage into the cache only, with the same state root as writing the trie directly', async () => {
