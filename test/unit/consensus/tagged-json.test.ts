@@ -17,6 +17,23 @@ describe('tagged JSON', () => {
     expect(decodeTaggedJson(bytes)).toEqual(value)
   })
 
+  it('writes what JSON.stringify writes for everything else', () => {
+    class Holder {
+      own = 1n
+      skipped = undefined
+      get inherited(): number {
+        return 1
+      }
+    }
+    const sparse: unknown[] = [1]
+    sparse[2] = undefined // index 1 is a hole
+    sparse[3] = () => 0
+    const value = { holder: new Holder(), date: new Date(0), sparse, map: new Map([[1, 2]]), fn: () => 0 }
+    expect(bytesToUtf8(encodeTaggedJson(value))).toBe(
+      '{"holder":{"own":{"$big":"1"}},"date":"1970-01-01T00:00:00.000Z","sparse":[1,null,null,null],"map":{}}',
+    )
+  })
+
   it('leaves objects that only look like tags alone', () => {
     const text = '{"a":{"$big":"1","other":2},"b":{"$bytes":5},"c":{"$big":"7"}}'
     expect(decodeTaggedJson(new TextEncoder().encode(text))).toEqual({ a: { $big: '1', other: 2 }, b: { $bytes: 5 }, c: 7n })
