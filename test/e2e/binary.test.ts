@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { ROOT } from '../helpers/cli.js'
-import { rpc } from '../helpers/dev-node.js'
+import { rpc, startTestNode, waitFor } from '../helpers/dev-node.js'
 
 const BUILT = existsSync(join(ROOT, 'dist/commands/start.js')) && existsSync(join(ROOT, 'dist/bundle/start.cjs'))
 if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/ or dist/bundle/ is missing; run `npm run build` first')
@@ -40,6 +40,37 @@ function bannerRow(banner: string, label: string): string {
   const m = new RegExp(`^${label}:\\s+(.*)$`, 'm').exec(banner)
   if (!m) throw new Error(`no "${label}" row in the banner:\n${banner}`)
   return m[1]!
+}
+
+/**
+ * Creation code that stores 42 in slot 0 and deploys a runtime that returns slot 0 (SLOAD, MSTORE,
+ * RETURN): the EVM's create, call, storage and memory paths in a few bytes.
+ */
+const PROBE_RUNTIME = '60005460005260206000f3'
+const PROBE_INIT = `0x602a600055600b6011600039600b6000f3${PROBE_RUNTIME}`
+
+/** Deploys the probe from `from`, calls it and estimates the call; the answers that must not depend on the build. */
+async function executeProbe(url: string, from: string) {
+  const hash = (await rpc<string>(url, 'eth_sendTransaction', [{ from, data: PROBE_INIT, gas: '0x30000' }])).result!
+  const receipt = await waitFor(async () => (await rpc<Record<string, string> | null>(url, 'eth_getTransactionReceipt', [hash])).result)
+  const to = receipt.contractAddress!
+  return {
+    status: receipt.status,
+    gasUsed: receipt.gasUsed,
+    code: (await rpc(url, 'eth_getCode', [to, 'latest'])).result,
+    slot: (await rpc(url, 'eth_getStorageAt', [to, '0x0', 'latest'])).result,
+    call: (await rpc(url, 'eth_call', [{ to, data: '0x' }, 'latest'])).result,
+    estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: '0x01' }])).result,
+  }
+}
+
+async function inProcessProbe() {
+  const node = await startTestNode()
+  try {
+    return await executeProbe(node.url, devAccounts()[0]!.address)
+  } finally {
+    await node.destroy()
+  }
 }
 
 describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
@@ -93,6 +124,10 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect((await rpc(url!, 'eth_chainId')).result).toBe('0x7a69')
     const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
+
+    // The bundle carries rewrites of @ethereumjs code (scripts/build-start-bundle.mjs): a contract
+    // creation, a call into it and an estimate answer as the in-process (unbundled) node's do.
+    expect(await executeProbe(url!, accounts[0]!)).toEqual(await inProcessProbe())
 
     child.kill('SIGINT')
     const { code, signal } = await exited
