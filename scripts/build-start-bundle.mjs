@@ -51,6 +51,8 @@ export class ${name} {
  *   about 8 ms and a collection at start-up); here the cache fills as values are first asked for.
  *   Its `setLength` pads through two array spreads of typed arrays (an iterator step per byte); here
  *   one zeroed array takes the bytes with `set`.
+ * - @ethereumjs/rlp's `encode` is src/primitives/rlp.ts's two-pass encoder, with the library's own
+ *   conversion of leaves: the same bytes 3-5 times faster (trie nodes, receipts, transactions).
  * - @ethereumjs/evm's evm.js builds every message frame's input and result with object spreads of
  *   20-40 properties, which Node 20's V8 adds one by one through a slow path: about 70 µs of a 470 µs
  *   balanceOf eth_call here. `Object.assign` onto a fresh object copies the same own enumerable
@@ -73,6 +75,19 @@ const REWRITES = [
         `        const padded = new Uint8Array(length);
         padded.set(msg, right ? 0 : length - msg.length);
         return padded;`,
+      ],
+    ],
+  },
+  {
+    file: /@ethereumjs[\\/]rlp[\\/]dist[\\/]esm[\\/]index\.js$/,
+    replace: [
+      [
+        'import { EthereumJSErrorWithoutCode } from "./errors.js";',
+        `import { EthereumJSErrorWithoutCode } from "./errors.js";\nimport { encodeRlp } from ${JSON.stringify(join(root, 'dist/primitives/rlp.js'))};`,
+      ],
+      [
+        'export function encode(input) {\n    if (Array.isArray(input)) {',
+        'export function encode(input) {\n    return encodeRlp(input, toBytes);\n}\nfunction encodeByParts(input) {\n    if (Array.isArray(input)) {',
       ],
     ],
   },

@@ -1,0 +1,58 @@
+import { RLP } from '@ethereumjs/rlp'
+import { describe, expect, it } from 'vitest'
+import { encodeRlp, type RlpInput } from '../../../src/primitives/rlp.js'
+
+/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
+function random(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Byte strings around every header boundary (0, 1 below 0x80, 1 at 0x80, 55, 56, 255, 256, 65,535, 65,536). */
+const LENGTHS = [0, 1, 1, 2, 20, 32, 55, 56, 57, 255, 256, 1024, 65_535, 65_536]
+
+function tree(next: () => number, depth: number): RlpInput {
+  if (depth > 0 && next() < 0.35) return Array.from({ length: Math.floor(next() * 6) }, () => tree(next, depth - 1))
+  const length = LENGTHS[Math.floor(next() * LENGTHS.length)]!
+  return Uint8Array.from({ length }, () => Math.floor(next() * 256))
+}
+
+describe('RLP encoding', () => {
+  it('gives @ethereumjs/rlp bytes for 500 random trees that cross every header boundary', () => {
+    const next = random(12)
+    for (let i = 0; i < 500; i++) {
+      const input = tree(next, 4)
+      expect(encodeRlp(input), `case ${i}`).toEqual(RLP.encode(input as never))
+    }
+  })
+
+  it('encodes single bytes, empty and nested lists, and lists with long payloads', () => {
+    const cases: RlpInput[] = [
+      Uint8Array.of(0),
+      Uint8Array.of(0x7f),
+      Uint8Array.of(0x80),
+      [],
+      [[], [[]]],
+      Array.from({ length: 3 }, () => new Uint8Array(30_000)),
+    ]
+    for (const input of cases) expect(encodeRlp(input)).toEqual(RLP.encode(input as never))
+    expect(encodeRlp([])).toEqual(Uint8Array.of(0xc0))
+    expect(encodeRlp(new Uint8Array(56)).subarray(0, 2)).toEqual(Uint8Array.of(0xb8, 56))
+  })
+
+  it('hands every other leaf to the caller’s conversion, and refuses it without one', () => {
+    const seen: unknown[] = []
+    const toBytes = (leaf: unknown) => {
+      seen.push(leaf)
+      return leaf === 1n ? Uint8Array.of(1) : new Uint8Array(0)
+    }
+    expect(encodeRlp([1n, Uint8Array.of(2), [null]], toBytes)).toEqual(RLP.encode([1n, Uint8Array.of(2), [null]]))
+    expect(seen).toEqual([1n, null])
+    expect(() => encodeRlp([5] as unknown as RlpInput)).toThrow('RLP: a leaf must be a Uint8Array, got number')
+  })
+})
