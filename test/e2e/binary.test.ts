@@ -8,10 +8,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Interface } from 'ethers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { ROOT } from '../helpers/cli.js'
 import { rpc, startTestNode, waitFor } from '../helpers/dev-node.js'
+import { compileContracts } from '../helpers/solidity.js'
 
 const BUILT = existsSync(join(ROOT, 'dist/commands/start.js')) && existsSync(join(ROOT, 'dist/bundle/start.cjs'))
 if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/ or dist/bundle/ is missing; run `npm run build` first')
@@ -42,25 +44,34 @@ function bannerRow(banner: string, label: string): string {
   return m[1]!
 }
 
-/**
- * Creation code that stores 42 in slot 0 and deploys a runtime that returns slot 0 (SLOAD, MSTORE,
- * RETURN): the EVM's create, call, storage and memory paths in a few bytes.
- */
-const PROBE_RUNTIME = '60005460005260206000f3'
-const PROBE_INIT = `0x602a600055600b6011600039600b6000f3${PROBE_RUNTIME}`
+const { Token } = compileContracts('Token.sol')
+const token = new Interface(Token!.abi as never)
+const HOLDER = `0x${'ab'.repeat(20)}`
 
-/** Deploys the probe from `from`, calls it and estimates the call; the answers that must not depend on the build. */
+/** A transaction from `from`, mined; its receipt without what depends on the block. */
+async function mined(url: string, tx: Record<string, string>) {
+  const hash = (await rpc<string>(url, 'eth_sendTransaction', [{ gas: '0x200000', ...tx }])).result!
+  const receipt = await waitFor(async () => (await rpc<Record<string, unknown> | null>(url, 'eth_getTransactionReceipt', [hash])).result)
+  const logs = (receipt.logs as Record<string, unknown>[]).map(({ address, topics, data }) => ({ address, topics, data }))
+  return { status: receipt.status, gasUsed: receipt.gasUsed, contractAddress: receipt.contractAddress, logs }
+}
+
+/**
+ * Deploys the test ERC-20 from `from`, transfers, calls `balanceOf`, makes a call that reverts with a
+ * reason and estimates a transfer: the answers that must not depend on how the node was built.
+ */
 async function executeProbe(url: string, from: string) {
-  const hash = (await rpc<string>(url, 'eth_sendTransaction', [{ from, data: PROBE_INIT, gas: '0x30000' }])).result!
-  const receipt = await waitFor(async () => (await rpc<Record<string, string> | null>(url, 'eth_getTransactionReceipt', [hash])).result)
-  const to = receipt.contractAddress!
+  const deploy = await mined(url, { from, data: Token!.bytecode + token.encodeDeploy([1_000_000n]).slice(2) })
+  const to = deploy.contractAddress as string
+  const transfer = (value: bigint) => token.encodeFunctionData('transfer', [HOLDER, value])
+  const sent = await mined(url, { from, to, data: transfer(250n) })
+  const balanceOf = (who: string) => rpc(url, 'eth_call', [{ to, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest'])
   return {
-    status: receipt.status,
-    gasUsed: receipt.gasUsed,
-    code: (await rpc(url, 'eth_getCode', [to, 'latest'])).result,
-    slot: (await rpc(url, 'eth_getStorageAt', [to, '0x0', 'latest'])).result,
-    call: (await rpc(url, 'eth_call', [{ to, data: '0x' }, 'latest'])).result,
-    estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: '0x01' }])).result,
+    deploy,
+    sent,
+    balances: [(await balanceOf(from)).result, (await balanceOf(HOLDER)).result],
+    reverted: (await rpc(url, 'eth_call', [{ from: HOLDER, to, data: transfer(251n) }, 'latest'])).error,
+    estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: transfer(1n) }])).result,
   }
 }
 
@@ -125,8 +136,8 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
 
-    // The bundle carries rewrites of @ethereumjs code (scripts/build-start-bundle.mjs): a contract
-    // creation, a call into it and an estimate answer as the in-process (unbundled) node's do.
+    // The bundle carries rewrites of @ethereumjs code (scripts/build-start-bundle.mjs): a contract's
+    // creation, transactions, calls, a revert and an estimate answer as the in-process node's do.
     expect(await executeProbe(url!, accounts[0]!)).toEqual(await inProcessProbe())
 
     child.kill('SIGINT')
