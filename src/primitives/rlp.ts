@@ -3,7 +3,7 @@
  * every list's payload length, the second writes headers and bytes into one array of the final size.
  * @ethereumjs/rlp's `encode` makes an array per item and concatenates them at every level (with
  * lengths through hex strings); this gives its bytes 3-5 times faster, and the start bundle uses it as
- * that `encode` (scripts/build-start-bundle.mjs), with the library's own conversion of leaves.
+ * that `encode` (scripts/bundle-rewrites.mjs), with the library's own conversion of leaves.
  */
 
 export type RlpInput = Uint8Array | readonly RlpInput[]

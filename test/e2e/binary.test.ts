@@ -136,7 +136,7 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
 
-    // The bundle carries rewrites of @ethereumjs code (scripts/build-start-bundle.mjs): a contract's
+    // The bundle carries rewrites of @ethereumjs code (scripts/bundle-rewrites.mjs): a contract's
     // creation, transactions, calls, a revert and an estimate answer as the in-process node's do.
     expect(await executeProbe(url!, accounts[0]!)).toEqual(await inProcessProbe())
 
