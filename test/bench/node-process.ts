@@ -167,10 +167,10 @@ export async function waitForRpc(client: RpcClient, timeoutMs: number): Promise<
   }
 }
 
-/** How long a spawned node took, in ms from spawn: to its first answer of any kind, and to a correct eth_call. */
 /** Spawns of a spawned target whose start-up is measured: its `startup` line gives their medians. */
 export const STARTUP_SPAWNS = 5
 
+/** How long a spawned node took, in ms from spawn: to its first answer of any kind, and to a correct eth_call. */
 export interface Startup {
   msToFirstAnswer: number
   msToEthCall: number

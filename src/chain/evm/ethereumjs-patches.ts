@@ -125,14 +125,14 @@ export function installFastIsActivatedEIP(common: Common): void {
 
 /**
  * An account cache entry: `accountRLP` as the library's entries have it, encoded from a private copy
- * of the account when first read.
+ * of the account when first read; undefined for an account known not to exist.
  */
 class AccountEntry {
   private rlp: Uint8Array | undefined
-  constructor(readonly account: Account) {}
+  constructor(readonly account: Account | undefined) {}
 
-  get accountRLP(): Uint8Array {
-    this.rlp ??= this.account.serialize()
+  get accountRLP(): Uint8Array | undefined {
+    if (this.account !== undefined) this.rlp ??= this.account.serialize()
     return this.rlp
   }
 }
@@ -162,10 +162,10 @@ export function installAccountEntries(): void {
   const cacheProto = AccountCache.prototype as unknown as AccountCacheInternals
   const put = cacheProto.put
   cacheProto.put = function (this: AccountCacheInternals, address, account, couldBePartialAccount = false): void {
-    if (account === undefined || couldBePartialAccount || this.DEBUG) return put.call(this, address, account, couldBePartialAccount)
+    if (couldBePartialAccount || this.DEBUG) return put.call(this, address, account, couldBePartialAccount)
     const addressHex = bytesToUnprefixedHex(address.bytes)
     this._saveCachePreState(addressHex)
-    const elem = new AccountEntry(copyAccount(account))
+    const elem = new AccountEntry(account && copyAccount(account))
     if (this._lruCache) this._lruCache.set(addressHex, elem)
     else this._orderedMapCache?.setElement(addressHex, elem)
     this._stats.writes += 1
@@ -177,7 +177,8 @@ export function installAccountEntries(): void {
   proto.getAccount = function (this: MerkleStateManager, address: Address): Promise<Account | undefined> {
     const cache = (this as unknown as { _caches?: { account?: AccountCacheInternals } })._caches?.account
     const elem = cache?.get(address)
-    if (elem instanceof AccountEntry) return Promise.resolve(copyAccount(elem.account))
+    // An absent account read again (a call's default zero-address sender) is an entry too: one lookup.
+    if (elem instanceof AccountEntry) return Promise.resolve(elem.account && copyAccount(elem.account))
     return getAccount.call(this, address)
   }
 }
