@@ -1,8 +1,10 @@
 /**
  * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
- * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache. Run by `npm run build`
- * after tsc. Left outside: native addons and their loader, packages that read files next to their own modules
- * (QuickJS's WebAssembly), oclif (loaded from node_modules only to report a failure) and ws's optional native helpers.
+ * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache, made after a warm-up
+ * start (see writeStartBundleCache). Run by `npm run build` after tsc. Left outside: native addons and
+ * their loader, packages that read files next to their own modules (QuickJS's WebAssembly), oclif
+ * (loaded from node_modules only to report a failure) and ws's optional native UTF-8 validator (never
+ * loaded: Node.js has its own).
  */
 import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -96,17 +98,24 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   keepNames: true,
-  external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', '@oclif/core', 'bufferutil', 'utf-8-validate'],
-  define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname' },
+  external: ['node-gyp-build', 'classic-level/package.json', 'secp256k1', 'keccak', 'quickjs-emscripten', '@jitl/*', '@oclif/core', 'utf-8-validate'],
+  // ws requires its optional native helper (not a dependency) at load unless told not to: a failed
+  // module search at every start, for a copy Node.js's own Buffer methods make needless.
+  define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname', 'process.env.WS_NO_BUFFER_UTIL': '"1"' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyCurves, sourceRewrites, bundledInterpreter, classicLevelBinding],
   logLevel: 'warning',
 })
 
-// The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version).
+// The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version),
+// in a process of its own that exits once it is written (the warm-up's node has stopped by then).
 const made = spawnSync(
   process.execPath,
-  ['--input-type=module', '-e', "import { writeStartBundleCache } from './dist/cli/bundle-loader.js'; writeStartBundleCache()"],
+  [
+    '--input-type=module',
+    '-e',
+    "import { writeStartBundleCache } from './dist/cli/bundle-loader.js'; await writeStartBundleCache(process.cwd()); process.exit(0)",
+  ],
   { cwd: root, stdio: 'inherit' },
 )
 if (made.status !== 0) process.exit(made.status ?? 1)

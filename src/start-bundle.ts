@@ -6,7 +6,10 @@
  * bundle) only to print a failure or a warning its own way. Outside the layers: it only composes.
  */
 import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { request } from 'node:http'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseStartArgv } from './cli/start-argv.js'
 import { runNode, StartFailure } from './cli/start-node.js'
@@ -27,7 +30,7 @@ export async function runStart(argv: string[], root: string): Promise<boolean> {
   if (!flags) return false
   let oclif: Oclif | undefined
   const loadOclif = (): Oclif => (oclif ??= createRequire(join(root, 'package.json'))('@oclif/core') as Oclif)
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+  const version = packageVersion(root)
   try {
     await runNode(flags, version, {
       log: (line) => process.stdout.write(`${line}\n`),
@@ -42,4 +45,50 @@ export async function runStart(argv: string[], root: string): Promise<boolean> {
   }
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
   process.exit(0)
+}
+
+function packageVersion(root: string): string {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+/** An eth_call answered 42 (`PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN` as init code). */
+const WARM_UP_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"data":"0x602a60005260206000f3"},"latest"]}'
+
+function post(url: string, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/**
+ * What the code cache is made after (src/cli/bundle-loader.ts, at build time): a `--dev` node started in
+ * a temporary home on free ports, as `nodectl start --dev` starts one, answering one eth_call over HTTP,
+ * then stopped. The functions a start runs are then compiled, so their bytecode is in the cache and a
+ * start does not compile them one by one.
+ */
+export async function warmUp(root: string): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), 'nodectl-warm-up-'))
+  const anyPort = '127.0.0.1:0'
+  const argv = ['--dev', '--home', home, '--log_level', 'error', '--json-rpc.address', anyPort, '--json-rpc.ws-address', anyPort]
+  argv.push('--rpc.laddr', `tcp://${anyPort}`, '--p2p.laddr', `tcp://${anyPort}`)
+  try {
+    await runNode(parseStartArgv(argv)!, packageVersion(root), {
+      log: () => {},
+      logToStderr: () => {},
+      warn: () => {},
+      serving: async ({ jsonRpcHttp }) => {
+        const answer = await post(jsonRpcHttp!, WARM_UP_CALL)
+        if (!answer.includes('"result":"0x')) throw new Error(`the warm-up eth_call answered ${answer}`)
+      },
+    })
+  } finally {
+    await rm(home, { recursive: true, force: true })
+  }
 }

@@ -20,6 +20,8 @@ const CACHE_PATH = `${START_BUNDLE_PATH}.cache`
 export interface StartBundle {
   /** Runs `nodectl start` and exits; false, having done nothing, for an argv it leaves to oclif. */
   runStart(argv: string[], root: string): Promise<boolean>
+  /** Starts a `--dev` node in a temporary home, makes one eth_call and stops it (before the cache is written). */
+  warmUp(root: string): Promise<void>
 }
 
 interface LoadedBundle {
@@ -64,12 +66,17 @@ export function loadStartBundle(): StartBundle | undefined {
 }
 
 /**
- * Evaluates the bundle and writes the code cache of everything compiled by then (build time; the
- * bundle's top level runs no command). Returns the cache's size in bytes.
+ * Evaluates the bundle, warms it up (a dev node started, asked one eth_call and stopped: see the
+ * bundle's `warmUp`) and writes the code cache of everything compiled by then (build time). A warm-up
+ * that fails is reported and the cache is written without it: the bundle's top level then, and a start
+ * compiles the rest as it goes (about 40 ms more here). Returns the cache's size in bytes.
  */
-export function writeStartBundleCache(): number {
+export async function writeStartBundleCache(root: string): Promise<number> {
   const loaded = load(false)
   if (!loaded) throw new Error(`${START_BUNDLE_PATH} is missing: build it first`)
+  await loaded.exports.warmUp(root).catch((err: unknown) => {
+    process.stderr.write(`start bundle: warm-up failed, code cache without it: ${(err as Error).message}\n`)
+  })
   const data = loaded.script.createCachedData()
   writeFileSync(CACHE_PATH, data)
   return data.length

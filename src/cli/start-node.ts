@@ -35,6 +35,11 @@ export interface StartOutput {
   log(line: string): void
   logToStderr(line: string): void
   warn(message: string): void
+  /**
+   * Called once the node serves; when given, the node stops as soon as the returned promise settles
+   * instead of on SIGINT/SIGTERM (the start bundle's build-time warm-up).
+   */
+  serving?(addresses: NodeAddresses): Promise<void>
 }
 
 /** The command failed: the message to print and the exit status. */
@@ -81,8 +86,8 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
       'syncProgress',
       throttleProgress((line) => out.log(line)),
     )
-    const signal = await signals.stopRequested
-    out.logToStderr(`${signal} received, stopping`)
+    if (out.serving) await out.serving(addresses)
+    else out.logToStderr(`${await signals.stopRequested} received, stopping`)
     phase = 'stop'
     await node.stop()
   } catch (err) {

@@ -231,37 +231,7 @@ export class Node {
     await c.engine.start()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
-      if (config.rpc.laddr) {
-        const nodeKey = await loadNodeKey(config.paths.nodeKey)
-        const backend = new NodeCometBackend({
-          app: c.app,
-          pool: c.pool,
-          blockStore: c.blockStore,
-          engine: c.engine,
-          genesis: config.genesis,
-          nodeId: nodeIdOf(nodeKey),
-          moniker: config.moniker,
-          p2pListenAddr: c.p2p ? c.p2p.host.nodeInfo.listenAddr : formatLaddr(config.p2p.laddr),
-          ...(c.p2p ? { p2p: c.p2p } : {}),
-          rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
-          txIndex: config.txIndex.indexer !== 'null',
-          maxTxBytes: config.mempool.maxTxBytes,
-          ...(c.indexer ? { indexer: c.indexer } : {}),
-        })
-        const cometLog = this.log.child({ module: 'rpc' })
-        this.cometSubscriptions = new CometEventSubscriptions(
-          c.engine.events,
-          { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
-          cometLog,
-        )
-        this.cometRpc = await CometRpcServer.start({
-          backend,
-          options: cometRpcOptionsFromConfig(config.rpc),
-          log: cometLog,
-          subscriptions: this.cometSubscriptions,
-        })
-        addresses.cometRpc = formatLaddr(this.cometRpc.address)
-      }
+      // EVM clients first: the comet RPC's routes take a few milliseconds to set up.
       if (config.jsonRpc.enable) {
         const backend = new NodeEthBackend({
           app: c.app,
@@ -300,6 +270,37 @@ export class Node {
         addresses.jsonRpcHttp = this.http.url
         this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), auth, ...overrides.ws }, rpcLog)
         addresses.jsonRpcWs = this.ws.url
+      }
+      if (config.rpc.laddr) {
+        const nodeKey = await loadNodeKey(config.paths.nodeKey)
+        const backend = new NodeCometBackend({
+          app: c.app,
+          pool: c.pool,
+          blockStore: c.blockStore,
+          engine: c.engine,
+          genesis: config.genesis,
+          nodeId: nodeIdOf(nodeKey),
+          moniker: config.moniker,
+          p2pListenAddr: c.p2p ? c.p2p.host.nodeInfo.listenAddr : formatLaddr(config.p2p.laddr),
+          ...(c.p2p ? { p2p: c.p2p } : {}),
+          rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
+          txIndex: config.txIndex.indexer !== 'null',
+          maxTxBytes: config.mempool.maxTxBytes,
+          ...(c.indexer ? { indexer: c.indexer } : {}),
+        })
+        const cometLog = this.log.child({ module: 'rpc' })
+        this.cometSubscriptions = new CometEventSubscriptions(
+          c.engine.events,
+          { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
+          cometLog,
+        )
+        this.cometRpc = await CometRpcServer.start({
+          backend,
+          options: cometRpcOptionsFromConfig(config.rpc),
+          log: cometLog,
+          subscriptions: this.cometSubscriptions,
+        })
+        addresses.cometRpc = formatLaddr(this.cometRpc.address)
       }
     } catch (err) {
       await this.stop()

@@ -5,12 +5,13 @@
  * (src/cli/bundle-loader.ts); skipped when it has not been built.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Interface } from 'ethers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { warmUp } from '../../src/start-bundle.js'
 import { ROOT } from '../helpers/cli.js'
 import { rpc, startTestNode, waitFor } from '../helpers/dev-node.js'
 import { compileContracts } from '../helpers/solidity.js'
@@ -160,6 +161,14 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     )
     expect(check.stdout.trim(), check.stderr).toBe('true')
   })
+
+  it('makes the cache after a warm-up: a dev node started, its eth_call answered, stopped, its home removed', async () => {
+    const warmUpHomes = () => readdirSync(tmpdir()).filter((name) => name.startsWith('nodectl-warm-up-'))
+    const before = warmUpHomes()
+    // Resolves only once the node served the call (otherwise it would wait for a signal) and stopped.
+    await warmUp(ROOT)
+    expect(warmUpHomes().filter((name) => !before.includes(name))).toEqual([])
+  }, 60_000)
 
   it('fails from the bundle as through oclif: a bad flag with status 2, a home without genesis with status 1', () => {
     const run = (...args: string[]) =>
