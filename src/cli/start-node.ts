@@ -69,8 +69,8 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
   )
   let phase: 'start' | 'stop' = 'start'
   try {
-    if (dev && !(await isHomeInitialised(home))) await initDevHome(home)
-    const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m) })
+    const written = dev && !(await isHomeInitialised(home)) ? await initDevHome(home) : undefined
+    const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
     const doubleSignAt = flags['unsafe-double-sign-at']
     const node = await Node.create(config, log, doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } })

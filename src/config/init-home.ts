@@ -74,6 +74,8 @@ export interface InitHomeResult {
   validatorPubKey: string
   /** The genesis written. */
   genesis: GenesisDoc
+  /** The settings config.toml and app.toml were rendered from. */
+  settings: NodeSettings
 }
 
 /** Thrown when the home already holds a genesis and `overwrite` is not set. */
@@ -152,6 +154,7 @@ export async function initHome(opts: InitHomeOptions): Promise<InitHomeResult> {
     validatorAddress: bytesToUpperHex(validatorKey.address),
     validatorPubKey: bytesToBase64(validatorKey.publicKey),
     genesis,
+    settings,
   }
 }
 

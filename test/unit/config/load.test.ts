@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { initHome } from '../../../src/config/init-home.js'
+import { initDevHome, initHome } from '../../../src/config/init-home.js'
 import { loadNodeConfig } from '../../../src/config/load.js'
 import { saveMinimumGasPrices } from '../../../src/config/save-min-gas-price.js'
 import { ConfigError } from '../../../src/utils/errors.js'
@@ -118,6 +118,20 @@ describe('loadNodeConfig', () => {
     expect(dev.dev).toBe(true)
     // This home's files were written with the defaults, and files win over the preset.
     expect(dev.jsonRpc.enable).toBe(false)
+  })
+
+  it('loads a home it was told was just written as it loads the files (they are not read back)', async () => {
+    for (const init of [() => initDevHome(home, { overwrite: true }), () => initHome({ home, moniker: 'node1', overwrite: true })]) {
+      const written = await init()
+      const opts = { home, env: { NODECTL_LOG_LEVEL: 'debug' }, flags: { 'json-rpc.gas-cap': 77 }, dev: true }
+      const fromFiles = await loadNodeConfig(opts)
+      const fromWritten = await loadNodeConfig({ ...opts, written })
+      expect(fromWritten).toEqual(fromFiles)
+      expect([fromWritten.logLevel, fromWritten.jsonRpc.gasCap]).toEqual(['debug', 77n])
+      // Not read: a file changed since is not seen.
+      await edit('app.toml', /^gas-cap = .*$/m, 'gas-cap = 5')
+      expect((await loadNodeConfig({ ...opts, flags: {}, written })).jsonRpc.gasCap).toBe(written.settings.jsonRpc.gasCap)
+    }
   })
 
   it('keeps defaults when the TOML files are missing', async () => {
