@@ -78,17 +78,20 @@ export async function warmUp(root: string): Promise<void> {
   const anyPort = '127.0.0.1:0'
   const argv = ['--dev', '--home', home, '--log_level', 'error', '--json-rpc.address', anyPort, '--json-rpc.ws-address', anyPort]
   argv.push('--rpc.laddr', `tcp://${anyPort}`, '--p2p.laddr', `tcp://${anyPort}`)
+  // Kept, not thrown from `serving`, so that the node still stops before the failure is reported.
+  let failure: Error | undefined
   try {
     await runNode(parseStartArgv(argv)!, packageVersion(root), {
       log: () => {},
       logToStderr: () => {},
       warn: () => {},
       serving: async ({ jsonRpcHttp }) => {
-        const answer = await post(jsonRpcHttp!, WARM_UP_CALL)
-        if (!answer.includes('"result":"0x')) throw new Error(`the warm-up eth_call answered ${answer}`)
+        const answer = await post(jsonRpcHttp!, WARM_UP_CALL).catch((err: Error) => err.message)
+        if (!answer.includes('"result":"0x')) failure = new Error(`the warm-up eth_call answered ${answer}`)
       },
     })
   } finally {
     await rm(home, { recursive: true, force: true })
   }
+  if (failure) throw failure
 }

@@ -36,7 +36,7 @@ export interface StartOutput {
   logToStderr(line: string): void
   warn(message: string): void
   /**
-   * Called once the node serves; when given, the node stops as soon as the returned promise settles
+   * Called once the node serves; when given, the node stops as soon as the returned promise resolves
    * instead of on SIGINT/SIGTERM (the start bundle's build-time warm-up).
    */
   serving?(addresses: NodeAddresses): Promise<void>
