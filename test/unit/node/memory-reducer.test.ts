@@ -1,6 +1,7 @@
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { MemoryReducer, exposeGc, type MemoryReducerProbes } from '../../../src/node/memory-reducer.js'
+import { MemoryReducer, exposeGc, oldGenerationHeap, type MemoryReducerProbes } from '../../../src/node/memory-reducer.js'
 
 const MB = 1024 * 1024
 
@@ -90,6 +91,14 @@ describe('MemoryReducer', () => {
     const mostlyLive = fakeProbes({ utilization: 0, committed: 400 * MB, used: 300 * MB })
     expect(new MemoryReducer({ minWasteBytes: 64 * MB }, mostlyLive).check()).toBe(false)
     expect(small.collections + mostlyLive.collections).toBe(0)
+  })
+
+  it("measures V8's old generation, not its young one, which collections do not shrink", () => {
+    const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!
+    const heap = oldGenerationHeap()
+    expect(heap.used).toBeGreaterThan(0)
+    expect(heap.committed).toBeGreaterThanOrEqual(heap.used)
+    expect(heap.committed).toBeLessThanOrEqual(getHeapStatistics().total_heap_size - young.space_size)
   })
 
   it("exposes V8's full collection without --expose-gc, and only to its own context", () => {
