@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request } from 'node:http'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseStartArgv } from './cli/start-argv.js'
 import { runNode, StartFailure } from './cli/start-node.js'
+import { HttpRpcClient } from './rpc/client/http-client.js'
 
 /** What the bundle uses of @oclif/core when something is to be reported. */
 interface Oclif {
@@ -51,21 +51,8 @@ function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
 }
 
-/** An eth_call answered 42 (`PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN` as init code). */
-const WARM_UP_CALL = '{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"data":"0x602a60005260206000f3"},"latest"]}'
-
-function post(url: string, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+/** Init code whose eth_call returns 42: `PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN`. */
+const RETURN_42 = '0x602a60005260206000f3'
 
 /**
  * What the code cache is made after (src/cli/bundle-loader.ts, at build time): a `--dev` node started in
@@ -86,8 +73,8 @@ export async function warmUp(root: string): Promise<void> {
       logToStderr: () => {},
       warn: () => {},
       serving: async ({ jsonRpcHttp }) => {
-        const answer = await post(jsonRpcHttp!, WARM_UP_CALL).catch((err: Error) => err.message)
-        if (!answer.includes('"result":"0x')) failure = new Error(`the warm-up eth_call answered ${answer}`)
+        const answer = await new HttpRpcClient(jsonRpcHttp!).call('eth_call', [{ data: RETURN_42 }, 'latest']).catch((err: Error) => err)
+        if (typeof answer !== 'string' || BigInt(answer) !== 42n) failure = new Error(`the warm-up eth_call answered ${String(answer)}`)
       },
     })
   } finally {
