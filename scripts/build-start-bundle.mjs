@@ -111,11 +111,7 @@ await build({
 // in a process of its own that exits once it is written (the warm-up's node has stopped by then).
 const made = spawnSync(
   process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    "import { writeStartBundleCache } from './dist/cli/bundle-loader.js'; await writeStartBundleCache(process.cwd()); process.exit(0)",
-  ],
+  ['--input-type=module', '-e', "import { writeStartBundleCache } from './dist/cli/bundle-loader.js'; await writeStartBundleCache(); process.exit(0)"],
   { cwd: root, stdio: 'inherit' },
 )
 if (made.status !== 0) process.exit(made.status ?? 1)

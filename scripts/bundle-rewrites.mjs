@@ -92,7 +92,7 @@ export const REWRITES = [
         this.useGas(opInfo.feeBigInt, opInfo);
         this._runState.programCounter++;
         consumeEip7928PostTargetCallOog(this._runState);
-        opEntry.opHandler.apply(null, [this._runState, this.common]);
+        opEntry.opHandler(this._runState, this.common);
         this._runState.env.accessWitness?.commit();
     }
     async runStep(opcodeObj) {`,

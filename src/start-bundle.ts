@@ -63,22 +63,28 @@ const RETURN_42 = '0x602a60005260206000f3'
 export async function warmUp(root: string): Promise<void> {
   const home = await mkdtemp(join(tmpdir(), 'nodectl-warm-up-'))
   const anyPort = '127.0.0.1:0'
-  const argv = ['--dev', '--home', home, '--log_level', 'error', '--json-rpc.address', anyPort, '--json-rpc.ws-address', anyPort]
-  argv.push('--rpc.laddr', `tcp://${anyPort}`, '--p2p.laddr', `tcp://${anyPort}`)
-  // Kept, not thrown from `serving`, so that the node still stops before the failure is reported.
-  let failure: Error | undefined
+  const flags = {
+    dev: true,
+    home,
+    log_level: 'error',
+    'json-rpc.address': anyPort,
+    'json-rpc.ws-address': anyPort,
+    'rpc.laddr': `tcp://${anyPort}`,
+    'p2p.laddr': `tcp://${anyPort}`,
+  }
+  // Checked once runNode has returned: a throw from `serving` would skip the node's stop.
+  let answer: unknown
   try {
-    await runNode(parseStartArgv(argv)!, packageVersion(root), {
+    await runNode(flags, packageVersion(root), {
       log: () => {},
       logToStderr: () => {},
       warn: () => {},
       serving: async ({ jsonRpcHttp }) => {
-        const answer = await new HttpRpcClient(jsonRpcHttp!).call('eth_call', [{ data: RETURN_42 }, 'latest']).catch((err: Error) => err)
-        if (typeof answer !== 'string' || BigInt(answer) !== 42n) failure = new Error(`the warm-up eth_call answered ${String(answer)}`)
+        answer = await new HttpRpcClient(jsonRpcHttp!).call('eth_call', [{ data: RETURN_42 }, 'latest']).catch((err: Error) => err)
       },
     })
   } finally {
     await rm(home, { recursive: true, force: true })
   }
-  if (failure) throw failure
+  if (typeof answer !== 'string' || BigInt(answer) !== 42n) throw new Error(`the warm-up eth_call answered ${String(answer)}`)
 }

@@ -15,6 +15,8 @@ import vm from 'node:vm'
 /** Path of the bundle; its code cache is next to it with `.cache` appended. */
 export const START_BUNDLE_PATH = fileURLToPath(new URL('../bundle/start.cjs', import.meta.url))
 const CACHE_PATH = `${START_BUNDLE_PATH}.cache`
+/** The package folder (dist/cli/ is two levels below it). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
 /** What src/start-bundle.ts exports. */
 export interface StartBundle {
@@ -71,10 +73,10 @@ export function loadStartBundle(): StartBundle | undefined {
  * that fails is reported and the cache is written without it: the bundle's top level then, and a start
  * compiles the rest as it goes (about 40 ms more here). Returns the cache's size in bytes.
  */
-export async function writeStartBundleCache(root: string): Promise<number> {
+export async function writeStartBundleCache(): Promise<number> {
   const loaded = load(false)
   if (!loaded) throw new Error(`${START_BUNDLE_PATH} is missing: build it first`)
-  await loaded.exports.warmUp(root).catch((err: unknown) => {
+  await loaded.exports.warmUp(PACKAGE_ROOT).catch((err: unknown) => {
     process.stderr.write(`start bundle: warm-up failed, code cache without it: ${(err as Error).message}\n`)
   })
   const data = loaded.script.createCachedData()

@@ -19,8 +19,8 @@ export interface MemoryReducerOptions {
   /** The loop counts as quiet below this share of busy time since the last check (default 0.25). */
   maxUtilization: number
   /**
-   * Collect only when committed − used heap exceeds this and half the used heap, and the heap grew by
-   * this since the last collection (default 12 MiB: RSS stays within a band of about that much).
+   * Collect only when the old generation's committed − used bytes exceed this and half its used bytes,
+   * and it grew by this since the last collection (default 12 MiB: RSS stays within a band of about that much).
    */
   minWasteBytes: number
 }
