@@ -87,6 +87,8 @@ export class ConsensusEngine {
   private transport: ConsensusTransport = new LoopbackTransport()
   private wal: Wal | undefined
   private unsubscribe: (() => void)[] = []
+  /** The chain state after the handshake and the last block's precommits. */
+  private handshaken: { state: ChainState; lastCommit: VoteSet | undefined } | undefined
   private started = false
   private stopped: Promise<void> | undefined
   /** Set by stop(): a block sync in progress ends without starting consensus again. */
@@ -103,10 +105,13 @@ export class ConsensusEngine {
     this.log = (opts.logger ?? silentLogger).child({ module: 'consensus' })
   }
 
-  /** Handshake with the app, open and replay the WAL, then run. */
-  async start(): Promise<void> {
-    if (this.started) throw new Error('consensus engine already started')
-    this.started = true
+  /**
+   * Handshake with the app (replays the stored blocks it lacks) and check what a restart must before
+   * signing. A node opens its RPC listeners after this and before `start` (as CometBFT's: the app's
+   * state is current, consensus not yet running). Called by `start` when not called first.
+   */
+  async handshake(): Promise<void> {
+    if (this.handshaken) throw new Error('consensus engine handshake already done')
     const { opts } = this
     validateConsensusConfig(opts.config)
     await opts.blockStore.open()
@@ -123,7 +128,16 @@ export class ConsensusEngine {
       throw new Error('consensus_params.abci.vote_extensions_enable_height > 0: vote extensions are not supported by this node')
     }
     await this.checkDoubleSigningRisk(state)
-    const lastCommit = await this.reconstructLastCommit(state)
+    this.handshaken = { state, lastCommit: await this.reconstructLastCommit(state) }
+  }
+
+  /** Open and replay the WAL, then run (after `handshake`, which it does when not done). */
+  async start(): Promise<void> {
+    if (this.started) throw new Error('consensus engine already started')
+    this.started = true
+    if (!this.handshaken) await this.handshake()
+    const { state, lastCommit } = this.handshaken!
+    const { opts } = this
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
     this.transport = opts.transport ?? new LoopbackTransport()
     const evidencePool = await EvidencePool.open({

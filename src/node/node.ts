@@ -222,16 +222,18 @@ export class Node {
     }
   }
 
-  /** Starts the p2p host (when there is one), consensus (handshake, WAL replay) and the RPC listeners. */
+  /**
+   * Starts the p2p host (when there is one), the consensus handshake, the EVM RPC listeners, consensus
+   * (WAL replay, the first round) and the consensus RPC listener.
+   */
   async start(): Promise<NodeAddresses> {
     const { config, c } = this
     // As geth --dev, Anvil and Hardhat: the dev accounts sign from the first request on.
     if (config.dev) c.accounts.unlockDevAccounts(devAccounts())
     await c.p2p?.host.start()
-    await c.engine.start()
+    await c.engine.handshake()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
-      // EVM clients first: the comet RPC's routes take a few milliseconds to set up.
       if (config.jsonRpc.enable) {
         const backend = new NodeEthBackend({
           app: c.app,
@@ -271,6 +273,8 @@ export class Node {
         this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), auth, ...overrides.ws }, rpcLog)
         addresses.jsonRpcWs = this.ws.url
       }
+      // After the handshake the app's state is current: EVM clients are served while consensus replays its WAL.
+      await c.engine.start()
       if (config.rpc.laddr) {
         const nodeKey = await loadNodeKey(config.paths.nodeKey)
         const backend = new NodeCometBackend({

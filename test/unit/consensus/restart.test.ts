@@ -88,4 +88,24 @@ describe('restart', () => {
     expect(progress.at(-1)?.ctx).toMatchObject({ replayed: stored, total: stored })
     await waitFor(() => node!.engine.height >= stored + 2, 'continues after replay')
   })
+
+  it('handshake() alone replays the stored blocks into the app without starting consensus; start() then runs it', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    node = await folder.start({ genesis, key: keys[0]!, app: { inMemory: true } })
+    await waitFor(() => node!.engine.height >= 3, 'height 3')
+    await node.stop()
+    const stored = node.blockStore.height()
+
+    node = await folder.start({ genesis, key: keys[0]!, app: { inMemory: true }, noStart: true })
+    await node.engine.handshake()
+    // As a node between its handshake and start: the app is current (its RPC can serve), nothing is decided.
+    expect(node.app.finalized).toEqual(Array.from({ length: stored }, (_, i) => i + 1))
+    expect(node.engine.isRunning).toBe(false)
+    expect(() => node!.engine.getRoundState()).toThrow('consensus engine is not started')
+    await expect(node.engine.handshake()).rejects.toThrow('handshake already done')
+    await node.engine.start()
+    await waitFor(() => node!.engine.height >= stored + 2, 'continues after start')
+    expect(node.app.finalized.slice(0, stored + 2)).toEqual(Array.from({ length: stored + 2 }, (_, i) => i + 1))
+  })
 })
