@@ -20,6 +20,7 @@ import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type 
 import {
   rssMb,
   STARTUP_SPAWNS,
+  nodeJsStartup,
   spawnAnvil,
   spawnNode,
   stopNode,
@@ -105,8 +106,11 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
       const startups = target.spawn ? await measureStartups(target.spawn, STARTUP_SPAWNS - 1) : []
       node = target.spawn?.()
       client = new RpcClient(node?.url ?? options.rpc!, options.concurrency * 2)
-      if (node) emit('startup', { ...startupSummary([...startups, await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)]) })
-      else await waitForRpc(client, STARTUP_TIMEOUT_MS)
+      if (node) {
+        const startup = startupSummary([...startups, await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)])
+        // nodectl's floor: Node.js's own start, measured in the same environment
+        emit('startup', { ...startup, ...(target.ownRange ? await nodeJsStartup(STARTUP_SPAWNS) : {}) })
+      } else await waitForRpc(client, STARTUP_TIMEOUT_MS)
       const urls = { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc }
       const ctx = await createContext(options, client, emit, urls)
       for (const [name, run] of MAIN_WORKLOADS) if (selected(name)) await run(ctx)

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline'
 import type { TestnetNode } from '../../src/config/testnet.js'
 import { REPO_ROOT } from '../helpers/repo-root.js'
 import { parseReply, type RpcClient } from './rpc-client.js'
-import { round } from './stats.js'
+import { percentiles, round } from './stats.js'
 
 /** The Anvil binary of the `@foundry-rs/anvil-linux-amd64` dev dependency. */
 const ANVIL_BIN = resolve(REPO_ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
@@ -169,6 +169,23 @@ export async function waitForRpc(client: RpcClient, timeoutMs: number): Promise<
 
 /** Spawns of a spawned target whose start-up is measured: its `startup` line gives their medians. */
 export const STARTUP_SPAWNS = 5
+
+/**
+ * Node.js's own start and exit, the floor under nodectl's start-up: the median ms from spawning
+ * `node -e 0` (this Node.js, this environment) to its exit, over `count` spawns. `extraCaCerts` says
+ * whether NODE_EXTRA_CA_CERTS is set: Node.js then reads that file and every bundled root certificate
+ * before running any script (about 80 ms of this machine's 130).
+ */
+export async function nodeJsStartup(count: number): Promise<{ nodeJsMs: number; extraCaCerts: boolean }> {
+  const times: number[] = []
+  for (let i = 0; i < count; i++) {
+    const spawnedAt = performance.now()
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' })
+    await new Promise((resolve, reject) => child.once('exit', resolve).once('error', reject))
+    times.push(performance.now() - spawnedAt)
+  }
+  return { nodeJsMs: round(percentiles(times).p50Ms, 1), extraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS) }
+}
 
 /** How long a spawned node took, in ms from spawn: to its first answer of any kind, and to a correct eth_call. */
 export interface Startup {

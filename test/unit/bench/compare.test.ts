@@ -8,7 +8,7 @@ const anvil: Line[] = [
   { workload: 'ws-heads', txToHead: { p50Ms: 615 } },
 ]
 const nodectl: Line[] = [
-  { workload: 'startup', msToFirstAnswer: 1100, msToEthCall: 1130 },
+  { workload: 'startup', msToFirstAnswer: 1100, msToEthCall: 1130, nodeJsMs: 130, extraCaCerts: true },
   { workload: 'erc20_transfers', txPerSec: 368 },
   { workload: 'ws-heads', txToHead: { p50Ms: 36 } },
   { workload: 'memory', rssMb: 306 },
@@ -38,6 +38,10 @@ describe('compareLines', () => {
 
   it('leaves a figure undefined when its line is missing', () => {
     expect(row('rssMb')).toMatchObject({ theirs: undefined, ours: 306, ratio: undefined })
+  })
+
+  it("shows Node.js's own start under nodectl's, with no ratio (Anvil has none)", () => {
+    expect(row('nodeJsMs')).toMatchObject({ theirs: undefined, ours: 130, ratio: undefined })
   })
 
   it('makes the compare line: both figures, the ratio and its direction per metric', () => {
