@@ -10,7 +10,8 @@ describe('a node with several validators', () => {
   const homes: string[] = []
   const nodes: TestNode[] = []
   afterEach(async () => {
-    for (const n of nodes.splice(0)) await n.stop()
+    // destroy: a node started without a home of the test's removes the temporary one it made
+    for (const n of nodes.splice(0)) await n.destroy()
     for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
   })
 
