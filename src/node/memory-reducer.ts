@@ -44,8 +44,8 @@ export interface MemoryReducerProbes {
 export class MemoryReducer {
   private timer: NodeJS.Timeout | undefined
   /**
-   * Committed heap at start and right after the last collection: V8 keeps some free space (its new
-   * space) that no collection returns.
+   * The old generation's committed bytes at start and right after the last collection: V8 keeps some
+   * free pages that no collection returns, so only growth beyond them counts.
    */
   private floor = 0
   private readonly opts: MemoryReducerOptions

@@ -74,17 +74,20 @@ interface Target {
   label: string
   /** Spawns the node; undefined for an `--rpc` target. */
   spawn: (() => SpawnedNode) | undefined
-  /** Whether getlogs-range builds its chain on a nodectl of its own rather than on this target. */
-  ownRange: boolean
+  /**
+   * A nodectl the bench spawns: getlogs-range then builds its chain on a nodectl of its own rather
+   * than on this target, and the start-up line adds Node.js's own start under nodectl's.
+   */
+  spawnedNodectl: boolean
 }
 
 /** `--compare`'s node first, then ours (spawned, or `--rpc`). */
 function targetsOf(options: BenchOptions): Target[] {
   const ours: Target = options.rpc
-    ? { label: options.label, spawn: undefined, ownRange: false }
-    : { label: options.label, spawn: () => spawnNode(options.port), ownRange: true }
+    ? { label: options.label, spawn: undefined, spawnedNodectl: false }
+    : { label: options.label, spawn: () => spawnNode(options.port), spawnedNodectl: true }
   if (!options.compare) return [ours]
-  return [{ label: options.compare, spawn: () => spawnAnvil(options.port + ANVIL_PORT_OFFSET), ownRange: false }, ours]
+  return [{ label: options.compare, spawn: () => spawnAnvil(options.port + ANVIL_PORT_OFFSET), spawnedNodectl: false }, ours]
 }
 
 /** The WebSocket URL of an `--rpc` target: `--ws`, else the same host and port (Anvil and Hardhat serve both). */
@@ -102,14 +105,13 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
   let node: SpawnedNode | undefined
   let client: RpcClient | undefined
   try {
-    if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.ownRange) {
+    if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.spawnedNodectl) {
       const startups = target.spawn ? await measureStartups(target.spawn, STARTUP_SPAWNS - 1) : []
       node = target.spawn?.()
       client = new RpcClient(node?.url ?? options.rpc!, options.concurrency * 2)
       if (node) {
         const startup = startupSummary([...startups, await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)])
-        // nodectl's floor: Node.js's own start, measured in the same environment
-        emit('startup', { ...startup, ...(target.ownRange ? await nodeJsStartup(STARTUP_SPAWNS) : {}) })
+        emit('startup', { ...startup, ...(target.spawnedNodectl ? await nodeJsStartup(STARTUP_SPAWNS) : {}) })
       } else await waitForRpc(client, STARTUP_TIMEOUT_MS)
       const urls = { wsUrl: node?.wsUrl ?? wsUrlOf(options), cometUrl: node?.cometUrl ?? options.cometRpc }
       const ctx = await createContext(options, client, emit, urls)
@@ -118,13 +120,13 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
         await sleep(MEMORY_SETTLE_MS)
         emit('memory', { rssMb: rssMb(node.child.pid) })
       }
-      if (selected('getlogs-range') && !target.ownRange) await runGetLogsRange(options, emit, ctx)
+      if (selected('getlogs-range') && !target.spawnedNodectl) await runGetLogsRange(options, emit, ctx)
     }
   } finally {
     client?.close()
     if (node) await stopNode(node)
   }
-  if (selected('getlogs-range') && target.ownRange) await runGetLogsRange(options, emit, undefined)
+  if (selected('getlogs-range') && target.spawnedNodectl) await runGetLogsRange(options, emit, undefined)
 }
 
 /** Spawns the target `count` times, each until it answers the start-up eth_call, then stops it. */

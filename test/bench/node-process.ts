@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline'
 import type { TestnetNode } from '../../src/config/testnet.js'
 import { REPO_ROOT } from '../helpers/repo-root.js'
 import { parseReply, type RpcClient } from './rpc-client.js'
-import { percentiles, round } from './stats.js'
+import { medianMs, round } from './stats.js'
 
 /** The Anvil binary of the `@foundry-rs/anvil-linux-amd64` dev dependency. */
 const ANVIL_BIN = resolve(REPO_ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
@@ -184,7 +184,7 @@ export async function nodeJsStartup(count: number): Promise<{ nodeJsMs: number; 
     await new Promise((resolve, reject) => child.once('exit', resolve).once('error', reject))
     times.push(performance.now() - spawnedAt)
   }
-  return { nodeJsMs: round(percentiles(times).p50Ms, 1), extraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS) }
+  return { nodeJsMs: medianMs(times), extraCaCerts: Boolean(process.env.NODE_EXTRA_CA_CERTS) }
 }
 
 /** How long a spawned node took, in ms from spawn: to its first answer of any kind, and to a correct eth_call. */

@@ -81,12 +81,16 @@ export function rssBand(readings: readonly { seconds: number; rssMb: number }[],
   }
 }
 
+/** The median of `values` (ms), to 0.1 ms. */
+export function medianMs(values: readonly number[]): number {
+  return round(percentiles(values).p50Ms, 1)
+}
+
 /** The median of each figure over `samples` (one spawn is noisy on a shared machine), and every spawn's time to the eth_call. */
 export function startupSummary(samples: readonly Startup[]): Startup & { spawns: number; msToEthCallSamples: number[] } {
-  const median = (values: number[]): number => round(percentiles(values).p50Ms, 1)
   return {
-    msToFirstAnswer: median(samples.map((s) => s.msToFirstAnswer)),
-    msToEthCall: median(samples.map((s) => s.msToEthCall)),
+    msToFirstAnswer: medianMs(samples.map((s) => s.msToFirstAnswer)),
+    msToEthCall: medianMs(samples.map((s) => s.msToEthCall)),
     spawns: samples.length,
     msToEthCallSamples: samples.map((s) => s.msToEthCall),
   }
