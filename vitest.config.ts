@@ -17,7 +17,17 @@ export default defineConfig({
   test: {
     reporters: ['default'],
     projects: [
-      { test: { ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: PROCESS_TESTS, sequence: { groupOrder: 0 } } },
+      {
+        test: {
+          ...shared,
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: PROCESS_TESTS,
+          sequence: { groupOrder: 0 },
+          // Bundles the call workers' script for the in-process test nodes (test/helpers/call-worker-script.ts).
+          globalSetup: ['test/helpers/call-worker-script.ts'],
+        },
+      },
       { test: { ...shared, name: 'processes', include: PROCESS_TESTS, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

@@ -1,7 +1,8 @@
 /**
  * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
  * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache, made after a warm-up
- * start (see writeStartBundleCache). Run by `npm run build` after tsc. Left outside: native addons and
+ * start (see writeStartBundleCache), and the call workers' thread, dist/bundle/call-worker.cjs, with
+ * the same rewrites. Run by `npm run build` after tsc. Left outside: native addons and
  * their loader, packages that read files next to their own modules (QuickJS's WebAssembly), oclif
  * (loaded from node_modules only to report a failure) and ws's optional native UTF-8 validator (never
  * loaded: Node.js has its own).
@@ -88,9 +89,24 @@ const classicLevelBinding = {
   },
 }
 
-await build({
-  entryPoints: [join(root, 'dist/start-bundle.js')],
-  outfile: join(root, 'dist/bundle/start.cjs'),
+/**
+ * The call workers' thread (src/chain/evm/call-worker.ts) is a bundle of its own next to the start
+ * bundle, built with the same rewrites; the start bundle's pool starts it by that file's name.
+ */
+const bundledCallWorker = {
+  name: 'bundled-call-worker',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]chain[\\/]evm[\\/]call-workers\.js$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8')
+      const from = "const WORKER_SCRIPT = './call-worker.js'"
+      if (!contents.includes(from)) throw new Error(`bundled-call-worker: ${args.path} no longer contains ${from}`)
+      return { loader: 'js', contents: contents.replace(from, "const WORKER_SCRIPT = './call-worker.cjs'") }
+    })
+  },
+}
+
+/** What both bundles are built with. */
+const shared = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -103,9 +119,14 @@ await build({
   // module search at every start, for a copy Node.js's own Buffer methods make needless.
   define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname', 'process.env.WS_NO_BUFFER_UTIL': '"1"' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyCurves, sourceRewrites, bundledInterpreter, classicLevelBinding],
+  plugins: [lazyCurves, sourceRewrites, bundledInterpreter, classicLevelBinding, bundledCallWorker],
   logLevel: 'warning',
-})
+}
+
+await Promise.all([
+  build({ ...shared, entryPoints: [join(root, 'dist/start-bundle.js')], outfile: join(root, 'dist/bundle/start.cjs') }),
+  build({ ...shared, entryPoints: [join(root, 'dist/chain/evm/call-worker.js')], outfile: join(root, 'dist/bundle/call-worker.cjs') }),
+])
 
 // The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version),
 // in a process of its own that exits once it is written (the warm-up's node has stopped by then).

@@ -111,6 +111,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
     tracerConcurrency: 2,
+    callWorkers: 1,
     enableIndexer: false,
     batchRequestLimit: 1000,
     batchResponseMaxSize: 25_000_000,

@@ -127,6 +127,8 @@ export interface JsonRpcConfig {
   allowInsecureUnlock: boolean
   /** debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2). */
   tracerConcurrency: number
+  /** eth_call / eth_estimateGas worker threads; 0 = on the main thread (default 1). */
+  callWorkers: number
   /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */
   enableIndexer: boolean
   /** Requests per batch (default 1000). */

@@ -692,6 +692,16 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
   jsonRpc(
+    'call-workers',
+    c.integerCodec(0, 64),
+    'Worker threads that run eth_call and eth_estimateGas, beside the thread that serves requests and runs consensus; ' +
+      '0 runs them on that thread (default 1).',
+    (s) => s.jsonRpc.callWorkers,
+    (s, v) => {
+      s.jsonRpc.callWorkers = v
+    },
+  ),
+  jsonRpc(
     'allow-unprotected-txs',
     c.booleanCodec,
     'Accept transactions without EIP-155 replay protection over RPC (default false).',

@@ -2,6 +2,10 @@
  * The node's one LevelDB. Keys and values are bytes; each store uses its own one-byte-or-more prefix
  * (see `prefixes.ts`). Writes for a height are staged in memory and written with one atomic
  * `level.batch` (`commitStaged`), so a crash leaves either the old height or the new one.
+ *
+ * The store is opened for several threads of this process (classic-level's `multithreading`): the
+ * eth_call workers (chain/evm/call-workers.ts) open it again at the same path and read what is
+ * written. Which batches that covers is told by `batchNumber` and `isWritten`.
  */
 import { Level } from 'level'
 
@@ -18,9 +22,13 @@ export class Database {
   private staged = new Map<string, [Bytes, Bytes | null]>()
   /** Writes being flushed by `commitStaged`: still readable until LevelDB has them. */
   private flushing: Map<string, [Bytes, Bytes | null]> | undefined
+  /** The number of the batch that staged writes join (batches are numbered from 1, written in order). */
+  private staging = 1
+  /** The number of the last batch LevelDB has (0: none yet). */
+  private written = 0
 
   constructor(readonly opts: DatabaseOptions) {
-    this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view' })
+    this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view', multithreading: true })
   }
 
   async open(): Promise<void> {
@@ -80,9 +88,20 @@ export class Database {
     return this.staged.size
   }
 
+  /** The number of the batch a write staged now will be written with. */
+  get batchNumber(): number {
+    return this.staging
+  }
+
+  /** Whether batch `n` (a `batchNumber` read earlier) is in LevelDB, readable by other threads. */
+  isWritten(n: number): boolean {
+    return this.written >= n
+  }
+
   /** Writes every staged operation in one atomic batch and clears the stage. */
   async commitStaged(): Promise<void> {
     if (this.staged.size === 0) return
+    const batch = this.staging++
     const ops = []
     for (const [key, value] of this.staged.values()) {
       ops.push(value === null ? { type: 'del' as const, key } : { type: 'put' as const, key, value })
@@ -91,6 +110,7 @@ export class Database {
     this.staged = new Map()
     try {
       await this.level.batch(ops)
+      this.written = batch
     } finally {
       this.flushing = undefined
     }

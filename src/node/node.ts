@@ -71,6 +71,11 @@ export interface NodeOptions {
     /** WebSocket listener settings over those from `[json-rpc]`. */
     ws?: Partial<WsRpcServerOptions>
   }
+  /**
+   * The call workers' compiled script (see EvmApplicationOptions.callWorkers): tests, which run the
+   * TypeScript sources, build one; default the one next to the compiled application.
+   */
+  callWorkerScript?: URL
   /** Byzantine behaviour for fault tests; never set in production. */
   consensus?: {
     /** Sign one conflicting prevote at the first height ≥ this (`nodectl start --unsafe-double-sign-at`). */
@@ -142,6 +147,7 @@ export class Node {
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
         trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
+        callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
         logger: log.child({ module: 'evm' }),
       })
       await app.open()
@@ -339,6 +345,7 @@ export class Node {
     // No request can sign any more: finish the dev key files, then overwrite every unlocked key.
     await this.c.accounts.stop()
     await this.c.engine.stop()
+    await this.c.app.close()
     await this.c.p2p?.host.stop()
     await this.c.db.close()
     this.log.info('node stopped')

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testNodeSettings } from '../../src/node/test-settings.js'
+import { testCallWorkerScript } from './call-worker-script.js'
 import { initDevHome, isHomeInitialised } from '../../src/config/init-home.js'
 import { loadNodeConfig } from '../../src/config/load.js'
 import { Node, type NodeAddresses, type NodeOptions } from '../../src/node/node.js'
@@ -48,7 +49,7 @@ export async function startTestNode(opts: StartTestNodeOptions = {}): Promise<Te
   const home = opts.home ?? (await mkdtemp(join(tmpdir(), 'nodectl-test-')))
   if (!(await isHomeInitialised(home))) await initDevHome(home, { settings: testNodeSettings() })
   const config = await loadNodeConfig({ home, dev: opts.dev ?? true, env: {}, flags: opts.flags ?? {} })
-  const node = await Node.create(config, opts.log ?? testLogger(), opts.nodeOptions)
+  const node = await Node.create(config, opts.log ?? testLogger(), { callWorkerScript: testCallWorkerScript(), ...opts.nodeOptions })
   opts.beforeStart?.(node)
   const addresses = await node.start()
   const stop = () => node.stop()

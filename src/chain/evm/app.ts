@@ -34,6 +34,7 @@ import type {
   QueryResponse,
 } from '../../consensus/application.js'
 import { parseChainId } from '../../config/chain-id.js'
+import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import { TypedEmitter } from '../../utils/events.js'
 import { silentLogger, type Logger } from '../../utils/logger.js'
 import { BlockHashes } from './block-hashes.js'
@@ -46,6 +47,7 @@ import {
   type CallResult,
   type StateAt,
 } from './calls.js'
+import { CallWorkers } from './call-workers.js'
 import { getCommon } from './common.js'
 import { UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
@@ -111,6 +113,11 @@ export interface EvmApplicationOptions {
   calls?: Partial<CallOptions>
   /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
   trieNodeCacheBytes?: number
+  /**
+   * eth_call / estimateGas worker threads (`[json-rpc] call-workers`, call-workers.ts) and, for tests
+   * running from the TypeScript sources, the worker's compiled script; default none (all on this thread).
+   */
+  callWorkers?: { count: number; script?: URL }
 }
 
 /** A committed block with its receipts and logs (for subscriptions and filters). */
@@ -145,6 +152,8 @@ export class EvmApplication implements Application {
   private readonly store: EvmStore
   private readonly blockHashes: BlockHashes
   private readonly calls: CallService
+  /** eth_call / estimateGas worker threads, when configured. */
+  readonly callWorkers: CallWorkers | undefined
   /** debug_trace*: re-execution of committed blocks and calls on private state copies (tracing/trace-executor.ts). */
   readonly traces: TraceExecutor
   private readonly txs: DecodedTxCache
@@ -155,6 +164,8 @@ export class EvmApplication implements Application {
   private stateManager: MerkleStateManager | undefined
   private caches: Caches | undefined
   private head: Head | undefined
+  /** The Database batch the head's writes go with (0: loaded from disk); see StateAt.written. */
+  private headBatch = 0
   private pending: Pending | undefined
   private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
@@ -170,9 +181,33 @@ export class EvmApplication implements Application {
     this.txs = new DecodedTxCache(this.common)
     this.validators = new ValidatorRegistry(opts.db)
     const prepareVm = (vm: VM): void => installValidatorAdmin(vm, opts.genesis.validatorAdmin, this.validators.checkOnly())
+    const callOptions = { ...defaultCallOptions, ...opts.calls }
+    const workers = opts.callWorkers
+    this.callWorkers =
+      workers && workers.count > 0
+        ? new CallWorkers({
+            count: workers.count,
+            script: workers.script,
+            data: {
+              dbPath: opts.db.opts.path,
+              evmChainId: this.evmChainId,
+              validatorAdmin: opts.genesis.validatorAdmin,
+              calls: callOptions,
+              trieNodeCacheBytes: opts.trieNodeCacheBytes ?? DEFAULT_TRIE_NODE_CACHE_MB << 20,
+            },
+            logger: this.log,
+          })
+        : undefined
     this.calls = new CallService(
-      { db: opts.db, common: this.common, blockchain: this.blockHashes, resolve: (h) => this.resolveState(h), prepareVm },
-      { ...defaultCallOptions, ...opts.calls },
+      {
+        db: opts.db,
+        common: this.common,
+        blockchain: this.blockHashes,
+        resolve: (h) => this.resolveState(h),
+        prepareVm,
+        remote: this.callWorkers,
+      },
+      callOptions,
     )
     this.traces = new TraceExecutor({
       db: opts.db,
@@ -188,6 +223,11 @@ export class EvmApplication implements Application {
     const app = new EvmApplication(opts)
     await app.open()
     return app
+  }
+
+  /** Stops the call workers (before the database closes). */
+  async close(): Promise<void> {
+    await this.callWorkers?.close()
   }
 
   /** Loads the committed head; idempotent. The database must be open. */
@@ -257,6 +297,7 @@ export class EvmApplication implements Application {
     this.store.stageBlock(block, [])
     this.store.stageHead({ height: genesisHeight, stateRoot })
     this.head = { height: genesisHeight, stateRoot, block }
+    this.headBatch = this.opts.db.batchNumber
     this.store.setHead(block)
     this.log.info('genesis state created', {
       accounts: this.opts.genesis.accounts.length,
@@ -374,6 +415,7 @@ export class EvmApplication implements Application {
     this.pending = undefined
     this.validators.commitBlock()
     this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
+    this.headBatch = this.opts.db.batchNumber
     this.store.setHead(pending.block)
     this.calls.invalidate()
     trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
@@ -590,6 +632,8 @@ export class EvmApplication implements Application {
       height: h,
       stateRoot: block.stateRoot,
       env: { height: h, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
+      // Batches are written in order: once the head's is, every committed height's is.
+      written: this.opts.db.isWritten(this.headBatch),
     }
   }
 }

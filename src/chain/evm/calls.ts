@@ -10,6 +10,10 @@
  * `runCall` mutates state, it must run under an open checkpoint). A deadline check on the copies'
  * jumps and calls (never on the consensus VM) aborts a call past the EVM timeout; the copy is then
  * discarded, as its checkpoints are left unbalanced.
+ *
+ * eth_call and eth_estimateGas at a height LevelDB already has go to the call workers when the node
+ * has them (`remote`, call-workers.ts): each runs this same service on its own thread, with copies
+ * of its own over the same database.
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common, Proof } from '@ethereumjs/common'
@@ -62,6 +66,14 @@ export interface CallServiceDeps {
   resolve(height: number | undefined): Promise<StateAt>
   /** Installs system contracts on each new copy's VM (validator-admin.ts); default none. */
   prepareVm?: (vm: VM) => void
+  /** Runs calls and estimates on other threads (call-workers.ts); default: all here. */
+  remote?: RemoteCalls
+}
+
+/** Executes calls somewhere else; undefined when it cannot take one now (then it runs here). */
+export interface RemoteCalls {
+  call(args: CallArgs, state: StateAt): Promise<CallResult> | undefined
+  estimateGas(args: CallArgs, state: StateAt): Promise<bigint> | undefined
 }
 
 /** Historical copies kept besides the latest one (all are dropped at the next commit). */
@@ -90,12 +102,17 @@ export class CallService {
   /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
   async call(args: CallArgs, height?: number): Promise<CallResult> {
     const state = await this.deps.resolve(height)
-    return this.results.get(callKey(state.height, args), () => this.execute(args, state.height))
+    return this.results.get(callKey(state.height, args), () => this.remote(state)?.call(args, state) ?? this.callAt(args, state))
   }
 
-  /** eth_call without the memo. */
-  private async execute(args: CallArgs, height: number): Promise<CallResult> {
-    const copy = await this.copyAt(height)
+  /** The call workers, when they can read `state` (its height is in LevelDB). */
+  private remote(state: StateAt): RemoteCalls | undefined {
+    return state.written ? this.deps.remote : undefined
+  }
+
+  /** eth_call on this thread, without the memo. */
+  async callAt(args: CallArgs, state: StateAt): Promise<CallResult> {
+    const copy = await this.copyAt(state)
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
     const gas = capCallGas(args.gas, this.opts.gasCap, copy.state.env.gasLimit)
@@ -135,7 +152,13 @@ export class CallService {
    * a fee is set)), then an optimistic guess, then a binary search to within 1.5%.
    */
   async estimateGas(args: CallArgs, height?: number): Promise<bigint> {
-    const copy = await this.copyAt(height)
+    const state = await this.deps.resolve(height)
+    return this.remote(state)?.estimateGas(args, state) ?? this.estimateGasAt(args, state)
+  }
+
+  /** eth_estimateGas on this thread. */
+  async estimateGasAt(args: CallArgs, state: StateAt): Promise<bigint> {
+    const copy = await this.copyAt(state)
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
     const from = args.from ? new Address(args.from) : ZERO_ADDRESS
@@ -185,20 +208,20 @@ export class CallService {
 
   /** Nonce, balance, code hash and storage root of `address` (empty-account values when absent). */
   async getAccount(address: Uint8Array, height?: number): Promise<AccountState> {
-    const copy = await this.copyAt(height)
+    const copy = await this.copyAt(await this.deps.resolve(height))
     const account = await copy.exclusive(() => copy.sm.getAccount(new Address(address)))
     if (!account) return { nonce: 0n, balance: 0n, codeHash: KECCAK256_NULL, storageRoot: KECCAK256_RLP }
     return { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash, storageRoot: account.storageRoot }
   }
 
   async getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {
-    const copy = await this.copyAt(height)
+    const copy = await this.copyAt(await this.deps.resolve(height))
     return copy.exclusive(() => copy.sm.getCode(new Address(address)))
   }
 
   /** The 32-byte value of storage `slot` (32 bytes) of `address`. */
   async getStorageAt(address: Uint8Array, slot: Uint8Array, height?: number): Promise<Uint8Array> {
-    const copy = await this.copyAt(height)
+    const copy = await this.copyAt(await this.deps.resolve(height))
     const value = await copy.exclusive(() => copy.sm.getStorage(new Address(address), slot))
     const out = new Uint8Array(32)
     out.set(value, 32 - value.length)
@@ -274,8 +297,7 @@ export class CallService {
     copy.broken = true
   }
 
-  private async copyAt(height: number | undefined): Promise<StateCopy> {
-    const state = await this.deps.resolve(height)
+  private async copyAt(state: StateAt): Promise<StateCopy> {
     const existing = this.copies.get(state.height)
     if (existing) {
       const copy = await existing

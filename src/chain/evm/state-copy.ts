@@ -25,6 +25,8 @@ export interface StateAt {
   height: number
   stateRoot: Uint8Array
   env: BlockEnv
+  /** Whether LevelDB has the height (other threads can read it), not only this thread's staged writes. */
+  written: boolean
 }
 
 /** One read-only VM at a committed state root, used by one request at a time. */
