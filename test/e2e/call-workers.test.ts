@@ -90,6 +90,25 @@ describe('call workers', () => {
     expect(answers.unknownHeight).toMatchObject({ code: -32000, message: 'header not found' })
   })
 
+  it('start when calls come fast, not for a few', async () => {
+    const node = await start(true)
+    const workers = node.node.components.app.callWorkers!
+    const started = new Promise((resolve) => workers.events.on('ready', resolve))
+    const { to } = await deployAndTransfer(node.url)
+    const balanceOf = (i: number) =>
+      rpc(node.url, 'eth_call', [{ to, data: token.encodeFunctionData('balanceOf', [`0x${i.toString(16).padStart(40, '0')}`]) }, 'latest'])
+    for (let i = 1; i <= 5; i++) await balanceOf(i)
+    expect(workers.sent).toBe(0)
+    await Promise.all(Array.from({ length: 20 }, (_, i) => balanceOf(100 + i)))
+    expect(await started).toEqual({ worker: 0 })
+    // A call right after a block is written runs here; the next ones go to the worker.
+    let holder = 1_000
+    await waitFor(async () => {
+      await balanceOf(holder++)
+      return workers.sent > 0
+    })
+  })
+
   it('see the state of each new block', async () => {
     const node = await start(true)
     expect(await node.node.components.app.callWorkers!.whenReady()).toBe(true)
@@ -138,12 +157,12 @@ describe('call workers', () => {
       for (let round = 0; round < 2; round++) {
         expect(await workers.whenReady()).toBe(true)
         // Sent in the same turn as the ready message, before the idle timer can run.
-        const answer = workers.call(args, state)
+        const answer = workers.call(args, state, false)
         const exited = stopped()
         expect(await answer).toEqual({ returnValue: new Uint8Array(0), gasUsed: 21_000n })
         expect(await exited).toEqual({ worker: 0, code: 0 })
-        // No worker now: the call is not taken (it runs on the main thread) and starts one.
-        expect(workers.call(args, state)).toBeUndefined()
+        // No worker now: the call is not taken (it runs on the main thread).
+        expect(workers.call(args, state, false)).toBeUndefined()
       }
     } finally {
       await workers.close()

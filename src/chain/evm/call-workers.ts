@@ -5,8 +5,9 @@
  * thread was busy end to end, about half of it in the EVM; with a worker the two halves run on two
  * cores.
  *
- * Workers start with the first call (which, like every call while none is ready, runs on the main
- * thread), so a node that is never called starts none, and stop after IDLE_STOP_MS without a call:
+ * Workers start once calls come at more than 100 a second (calls.ts; those calls, like every call
+ * while no worker is ready, run on the main thread), so a node called now and then starts none, and
+ * they stop after IDLE_STOP_MS without a call:
  * a worker holds its own heap, state copies and trie-node cache (about 70 MB after a burst of calls
  * here), which only a thread's end gives back. A worker that dies is started again by the next call,
  * its requests in flight failing with an internal error; one that dies before it is ready turns the
@@ -80,12 +81,12 @@ export class CallWorkers implements RemoteCalls {
     this.slots = new Array<Slot | undefined>(opts.count).fill(undefined)
   }
 
-  call(args: CallArgs, state: StateAt): Promise<CallResult> | undefined {
-    return this.send('call', args, state) as Promise<CallResult> | undefined
+  call(args: CallArgs, state: StateAt, start: boolean): Promise<CallResult> | undefined {
+    return this.send('call', args, state, start) as Promise<CallResult> | undefined
   }
 
-  estimateGas(args: CallArgs, state: StateAt): Promise<bigint> | undefined {
-    return this.send('estimateGas', args, state) as Promise<bigint> | undefined
+  estimateGas(args: CallArgs, state: StateAt, start: boolean): Promise<bigint> | undefined {
+    return this.send('estimateGas', args, state, start) as Promise<bigint> | undefined
   }
 
   /**
@@ -93,7 +94,7 @@ export class CallWorkers implements RemoteCalls {
    * cannot run (no script, or one failed to start).
    */
   whenReady(): Promise<boolean> {
-    this.pick()
+    this.pick(true)
     if (this.slots.some((slot) => slot?.ready)) return Promise.resolve(true)
     if (this.off || this.closed) return Promise.resolve(false)
     return new Promise((resolve) => {
@@ -113,8 +114,8 @@ export class CallWorkers implements RemoteCalls {
     await Promise.all(this.slots.map((slot) => slot && stopWorker(slot.worker)))
   }
 
-  private send(op: CallOp, args: CallArgs, state: StateAt): Promise<unknown> | undefined {
-    const slot = this.pick()
+  private send(op: CallOp, args: CallArgs, state: StateAt, start: boolean): Promise<unknown> | undefined {
+    const slot = this.pick(start)
     if (!slot) return undefined
     const id = this.nextId++
     this.sent++
@@ -124,12 +125,12 @@ export class CallWorkers implements RemoteCalls {
     })
   }
 
-  /** The ready worker with the fewest requests in flight, starting the missing ones. */
-  private pick(): Slot | undefined {
+  /** The ready worker with the fewest requests in flight; `start`: start the missing ones. */
+  private pick(start: boolean): Slot | undefined {
     if (this.off || this.closed) return undefined
     let best: Slot | undefined
     for (let i = 0; i < this.slots.length; i++) {
-      const slot = this.slots[i] ?? this.start(i)
+      const slot = this.slots[i] ?? (start ? this.start(i) : undefined)
       if (slot?.ready && (best === undefined || slot.pending.size < best.pending.size)) best = slot
     }
     return best
