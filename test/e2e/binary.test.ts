@@ -59,27 +59,41 @@ async function mined(url: string, tx: Record<string, string>) {
 
 /**
  * Deploys the test ERC-20 from `from`, transfers, calls `balanceOf`, makes a call that reverts with a
- * reason and estimates a transfer: the answers that must not depend on how the node was built.
+ * reason and estimates a transfer: the answers that must not depend on how the node was built. Then
+ * the same on the call worker (its own bundle in the binary): a burst of calls, which starts it,
+ * `workerReady`, and calls and an estimate it answers.
  */
-async function executeProbe(url: string, from: string) {
+async function executeProbe(url: string, from: string, workerReady: () => Promise<void>) {
   const deploy = await mined(url, { from, data: Token!.bytecode + token.encodeDeploy([1_000_000n]).slice(2) })
   const to = deploy.contractAddress as string
   const transfer = (value: bigint) => token.encodeFunctionData('transfer', [HOLDER, value])
   const sent = await mined(url, { from, to, data: transfer(250n) })
   const balanceOf = (who: string) => rpc(url, 'eth_call', [{ to, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest'])
-  return {
+  const mainThread = {
     deploy,
     sent,
     balances: [(await balanceOf(from)).result, (await balanceOf(HOLDER)).result],
     reverted: (await rpc(url, 'eth_call', [{ from: HOLDER, to, data: transfer(251n) }, 'latest'])).error,
     estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: transfer(1n) }])).result,
   }
+  const burst = (first: number) =>
+    Promise.all(Array.from({ length: 40 }, (_, i) => balanceOf(`0x${(first + i).toString(16).padStart(40, '0')}`)))
+  const starting = await burst(1)
+  await workerReady()
+  const worker = {
+    balances: [...(await burst(100)), await balanceOf(from), await balanceOf(HOLDER)].map((r) => r.result),
+    reverted: (await rpc(url, 'eth_call', [{ from: HOLDER, to, data: transfer(252n) }, 'latest'])).error,
+    estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: transfer(2n) }])).result,
+  }
+  return { mainThread, starting: starting.map((r) => r.result), worker }
 }
 
 async function inProcessProbe() {
   const node = await startTestNode()
   try {
-    return await executeProbe(node.url, devAccounts()[0]!.address)
+    return await executeProbe(node.url, devAccounts()[0]!.address, async () => {
+      expect(await node.node.components.app.callWorkers!.whenReady()).toBe(true)
+    })
   } finally {
     await node.destroy()
   }
@@ -110,7 +124,7 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
         '--p2p.laddr',
         'tcp://127.0.0.1:0',
         '--log_level',
-        'warn',
+        'debug',
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     )
@@ -138,8 +152,11 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
 
     // The bundle carries rewrites of @ethereumjs code (scripts/bundle-rewrites.mjs): a contract's
-    // creation, transactions, calls, a revert and an estimate answer as the in-process node's do.
-    expect(await executeProbe(url!, accounts[0]!)).toEqual(await inProcessProbe())
+    // creation, transactions, calls, a revert and an estimate answer as the in-process node's do, on
+    // the main thread and on the call worker.
+    // The worker logs when it is ready (at debug level).
+    const workerReady = () => waitFor(async () => stderr.includes('call worker ready'), 20_000, 'the call worker')
+    expect(await executeProbe(url!, accounts[0]!, async () => void (await workerReady()))).toEqual(await inProcessProbe())
 
     child.kill('SIGINT')
     const { code, signal } = await exited
