@@ -7,11 +7,11 @@
  *
  * Workers start once calls come at more than 100 a second (calls.ts; those calls, like every call
  * while no worker is ready, run on the main thread), so a node called now and then starts none, and
- * they stop after IDLE_STOP_MS without a call:
- * a worker holds its own heap, state copies and trie-node cache (about 70 MB after a burst of calls
- * here), which only a thread's end gives back. A worker that dies is started again by the next call,
- * its requests in flight failing with an internal error; one that dies before it is ready turns the
- * workers off for the life of the node (logged), so calls keep running on the main thread.
+ * they stop after IDLE_STOP_MS without a call: a worker holds its own heap, state copies and
+ * trie-node cache (about 70 MB after a burst of calls here), which only a thread's end gives back.
+ * A worker that dies is started again by the next fast calls, its requests in flight failing with an
+ * internal error; one that dies before it is ready turns the workers off for the life of the node
+ * (logged), so calls keep running on the main thread.
  */
 import { existsSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
