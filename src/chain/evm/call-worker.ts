@@ -6,9 +6,11 @@
  *
  * When a newer height arrives the worker drops its copies (the main thread drops its own at each
  * commit) and reloads the committed validator set that the validator-admin contract checks against.
+ * Its heap has a memory reducer of its own, as the main thread's (utils/memory-reducer.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { Database } from '../../db/database.js'
+import { MemoryReducer } from '../../utils/memory-reducer.js'
 import { BlockHashes } from './block-hashes.js'
 import type { CallAnswer, CallRequest, CallWorkerData, WorkerReady } from './call-worker-protocol.js'
 import { toWireError } from './call-worker-protocol.js'
@@ -54,8 +56,10 @@ async function main(): Promise<void> {
     }
   }
 
+  const reducer = new MemoryReducer()
   port.on('message', (msg: CallRequest | 'close') => {
     if (msg === 'close') {
+      reducer.stop()
       port.close()
       void db.close()
       return
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
     void answer(msg).then((reply) => port.postMessage(reply))
   })
   port.postMessage({ ready: true } satisfies WorkerReady)
+  reducer.start()
 }
 
 main().catch((err: unknown) => {
