@@ -1,0 +1,64 @@
+/**
+ * The Database's batches as other threads see them: a write staged now joins the batch `batchNumber`
+ * names, which `isWritten` reports only once LevelDB has it; and a second Database at the same path
+ * (a call worker's) reads what is written, never what is only staged.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Database } from '../../../src/db/database.js'
+
+const dirs: string[] = []
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })))
+})
+
+async function open(path?: string): Promise<Database> {
+  const dir = path ?? (await mkdtemp(join(tmpdir(), 'nodectl-db-')))
+  if (!path) dirs.push(dir)
+  const db = new Database({ path: dir })
+  await db.open()
+  return db
+}
+
+const key = Uint8Array.of(1, 2, 3)
+const value = Uint8Array.of(9)
+
+describe('Database batches', () => {
+  it('numbers batches and reports one written only once LevelDB has it', async () => {
+    const db = await open()
+    try {
+      expect(db.batchNumber).toBe(1)
+      db.stagePut(key, value)
+      const batch = db.batchNumber
+      const writing = db.commitStaged()
+      // Staged writes after this join the next batch; this one is not in LevelDB yet.
+      expect(db.batchNumber).toBe(2)
+      expect(db.isWritten(batch)).toBe(false)
+      await writing
+      expect(db.isWritten(batch)).toBe(true)
+      expect(db.isWritten(batch + 1)).toBe(false)
+      // Nothing staged: no batch, the number stays.
+      await db.commitStaged()
+      expect(db.batchNumber).toBe(2)
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('is readable by a second instance at the same path (another thread), staged writes excepted', async () => {
+    const db = await open()
+    const other = await open(db.opts.path)
+    try {
+      db.stagePut(key, value)
+      expect(await db.get(key)).toEqual(value)
+      expect(await other.get(key)).toBeUndefined()
+      await db.commitStaged()
+      expect([...((await other.get(key)) ?? [])]).toEqual([...value])
+    } finally {
+      await other.close()
+      await db.close()
+    }
+  })
+})
