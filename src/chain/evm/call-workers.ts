@@ -5,7 +5,7 @@
  * thread was busy end to end, about half of it in the EVM; with a worker the two halves run on two
  * cores.
  *
- * Workers start once calls come at more than 100 a second (calls.ts; those calls, like every call
+ * Workers start once more than 100 calls come within a second (calls.ts; those calls, like every call
  * while no worker is ready, run on the main thread), so a node called now and then starts none, and
  * they stop after IDLE_STOP_MS without a call: a worker holds its own heap, state copies and
  * trie-node cache (about 70 MB after a burst of calls here), which only a thread's end gives back.

@@ -80,9 +80,13 @@ export interface RemoteCalls {
   estimateGas(args: CallArgs, state: StateAt, start: boolean): Promise<bigint> | undefined
 }
 
-/** Call workers start once more than this many calls and estimates come within START_WORKERS_WINDOW_MS (100 a second). */
-const START_WORKERS_CALLS = 10
-const START_WORKERS_WINDOW_MS = 100
+/**
+ * Call workers start once more than this many calls and estimates come within START_WORKERS_WINDOW_MS:
+ * a steady load, not a burst (a dapp's page load, a poller's twenty views a second), for which the
+ * main thread has time and a worker would only cost its memory.
+ */
+const START_WORKERS_CALLS = 100
+const START_WORKERS_WINDOW_MS = 1_000
 /** Historical copies kept besides the latest one (all are dropped at the next commit). */
 const MAX_COPIES = 8
 /** geth's estimateGas stops the binary search within this relative error (gasestimator.go). */
