@@ -31,7 +31,7 @@ import type { StateAt } from './state-copy.js'
 
 /** The worker's script next to this module (the start bundle rewrites the name to its own file). */
 const WORKER_SCRIPT = './call-worker.js'
-/** A worker stops after this long without a call (the next call starts it again). */
+/** A worker stops after this long without a call (fast calls start it again). */
 export const IDLE_STOP_MS = 10_000
 /** How long a stopping worker may take to close its database before it is terminated. */
 const CLOSE_TIMEOUT_MS = 2_000
