@@ -166,12 +166,12 @@ describe('call workers', () => {
       for (let round = 0; round < 2; round++) {
         expect(await workers.whenReady()).toBe(true)
         // Sent in the same turn as the ready message, before the idle timer can run.
-        const answer = workers.call(args, state, false)
+        const answer = workers.call(args, state)
         const exited = stopped()
         expect(await answer).toEqual({ returnValue: new Uint8Array(0), gasUsed: 21_000n })
         expect(await exited).toEqual({ worker: 0, code: 0 })
         // No worker now: the call is not taken (it runs on the main thread).
-        expect(workers.call(args, state, false)).toBeUndefined()
+        expect(workers.call(args, state)).toBeUndefined()
       }
     } finally {
       await workers.close()

@@ -34,7 +34,6 @@ import type {
   QueryResponse,
 } from '../../consensus/application.js'
 import { parseChainId } from '../../config/chain-id.js'
-import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import { TypedEmitter } from '../../utils/events.js'
 import { silentLogger, type Logger } from '../../utils/logger.js'
 import { BlockHashes } from './block-hashes.js'
@@ -67,7 +66,7 @@ import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx 
 import { DecodedTxCache } from './tx-cache.js'
 import { TxDecodeError, type DecodedTx } from './tx.js'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
-import { installValidatorAdmin } from './validator-admin.js'
+import { installValidatorAdmin, readOnlyValidatorAdmin } from './validator-admin.js'
 import { collectValidatorUpdates } from './validator-updates.js'
 import { ValidatorRegistry } from './validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
@@ -160,6 +159,10 @@ export class EvmApplication implements Application {
   private readonly log: Logger
   /** The app's copy of the validator set, for the validator-admin system contract. */
   private readonly validators: ValidatorRegistry
+  /** Sets up the read-only VMs of calls, access lists and traces (the validator-admin contract). */
+  private readonly prepareVm: (vm: VM) => void
+  /** eth_call / estimateGas limits, with their defaults. */
+  private readonly callOptions: CallOptions
   private vm: VM | undefined
   private stateManager: MerkleStateManager | undefined
   private caches: Caches | undefined
@@ -180,8 +183,8 @@ export class EvmApplication implements Application {
     this.blockHashes = new BlockHashes(this.store)
     this.txs = new DecodedTxCache(this.common)
     this.validators = new ValidatorRegistry(opts.db)
-    const prepareVm = (vm: VM): void => installValidatorAdmin(vm, opts.genesis.validatorAdmin, this.validators.checkOnly())
-    const callOptions = { ...defaultCallOptions, ...opts.calls }
+    this.prepareVm = readOnlyValidatorAdmin(opts.genesis.validatorAdmin, this.validators)
+    this.callOptions = { ...defaultCallOptions, ...opts.calls }
     const workers = opts.callWorkers
     this.callWorkers =
       workers && workers.count > 0
@@ -192,8 +195,8 @@ export class EvmApplication implements Application {
               dbPath: opts.db.opts.path,
               evmChainId: this.evmChainId,
               validatorAdmin: opts.genesis.validatorAdmin,
-              calls: callOptions,
-              trieNodeCacheBytes: opts.trieNodeCacheBytes ?? DEFAULT_TRIE_NODE_CACHE_MB << 20,
+              calls: this.callOptions,
+              trieNodeCacheBytes: trieNodeCacheOf(opts.db).capacityBytes,
             },
             logger: this.log,
           })
@@ -204,17 +207,17 @@ export class EvmApplication implements Application {
         common: this.common,
         blockchain: this.blockHashes,
         resolve: (h) => this.resolveState(h),
-        prepareVm,
+        prepareVm: this.prepareVm,
         remote: this.callWorkers,
       },
-      callOptions,
+      this.callOptions,
     )
     this.traces = new TraceExecutor({
       db: opts.db,
       common: this.common,
       blockchain: this.blockHashes,
-      prepareVm,
-      gasCap: opts.calls?.gasCap ?? defaultCallOptions.gasCap,
+      prepareVm: this.prepareVm,
+      gasCap: this.callOptions.gasCap,
     })
   }
 
@@ -559,13 +562,12 @@ export class EvmApplication implements Application {
 
   /** eth_createAccessList at `height` (default latest): access-list.ts. */
   async createAccessList(args: CallArgs, height?: number): Promise<AccessListResult> {
-    const prepareVm = (vm: VM): void => installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators.checkOnly())
     const deps = {
       db: this.opts.db,
       common: this.common,
       blockchain: this.blockHashes,
-      options: { ...defaultCallOptions, ...this.opts.calls },
-      prepareVm,
+      options: this.callOptions,
+      prepareVm: this.prepareVm,
     }
     return createAccessList(deps, await this.resolveState(height), args)
   }

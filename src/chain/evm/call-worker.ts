@@ -18,7 +18,7 @@ import { CallService } from './calls.js'
 import { getCommon } from './common.js'
 import { EvmStore } from './evm-store.js'
 import { trieNodeCacheOf } from './trie-db.js'
-import { installValidatorAdmin } from './validator-admin.js'
+import { readOnlyValidatorAdmin } from './validator-admin.js'
 import { ValidatorRegistry } from './validator-registry.js'
 
 async function main(): Promise<void> {
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       common: getCommon(data.evmChainId),
       blockchain: new BlockHashes(new EvmStore(db)),
       resolve: () => Promise.reject(new Error('a call worker runs at the states it is sent')),
-      prepareVm: (vm) => installValidatorAdmin(vm, data.validatorAdmin, validators.checkOnly()),
+      prepareVm: readOnlyValidatorAdmin(data.validatorAdmin, validators),
     },
     data.calls,
   )

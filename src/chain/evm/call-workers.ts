@@ -5,8 +5,8 @@
  * thread was busy end to end, about half of it in the EVM; with a worker the two halves run on two
  * cores.
  *
- * Workers start once more than 100 calls come within a second (calls.ts; those calls, like every call
- * while no worker is ready, run on the main thread), so a node called now and then starts none, and
+ * Workers start once more than START_CALLS calls come within START_WINDOW_MS (those calls, like every
+ * call while no worker is ready, run on the main thread), so a node called now and then starts none, and
  * they stop after IDLE_STOP_MS without a call: a worker holds its own heap, state copies and
  * trie-node cache (about 70 MB after a burst of calls here), which only a thread's end gives back.
  * A worker that dies is started again by the next fast calls, its requests in flight failing with an
@@ -33,6 +33,13 @@ import type { StateAt } from './state-copy.js'
 const WORKER_SCRIPT = './call-worker.js'
 /** A worker stops after this long without a call (fast calls start it again). */
 export const IDLE_STOP_MS = 10_000
+/**
+ * Workers start once more than this many calls and estimates come within START_WINDOW_MS: a steady
+ * load, not a burst (a dapp's page load, a poller's twenty views a second), for which the main thread
+ * has time and a worker would only cost its memory.
+ */
+const START_CALLS = 100
+const START_WINDOW_MS = 1_000
 /** How long a stopping worker may take to close its database before it is terminated. */
 const CLOSE_TIMEOUT_MS = 2_000
 
@@ -76,17 +83,20 @@ export class CallWorkers implements RemoteCalls {
   readonly events = new TypedEmitter<{ ready: { worker: number }; exit: { worker: number; code: number } }>()
   /** Calls and estimates handed to the workers so far. */
   sent = 0
+  /** Calls and estimates offered in the window that began at `windowStart` (performance.now()). */
+  private windowCalls = 0
+  private windowStart = 0
 
   constructor(private readonly opts: CallWorkersOptions) {
     this.slots = new Array<Slot | undefined>(opts.count).fill(undefined)
   }
 
-  call(args: CallArgs, state: StateAt, start: boolean): Promise<CallResult> | undefined {
-    return this.send('call', args, state, start) as Promise<CallResult> | undefined
+  call(args: CallArgs, state: StateAt): Promise<CallResult> | undefined {
+    return this.send('call', args, state) as Promise<CallResult> | undefined
   }
 
-  estimateGas(args: CallArgs, state: StateAt, start: boolean): Promise<bigint> | undefined {
-    return this.send('estimateGas', args, state, start) as Promise<bigint> | undefined
+  estimateGas(args: CallArgs, state: StateAt): Promise<bigint> | undefined {
+    return this.send('estimateGas', args, state) as Promise<bigint> | undefined
   }
 
   /**
@@ -114,8 +124,8 @@ export class CallWorkers implements RemoteCalls {
     await Promise.all(this.slots.map((slot) => slot && stopWorker(slot.worker)))
   }
 
-  private send(op: CallOp, args: CallArgs, state: StateAt, start: boolean): Promise<unknown> | undefined {
-    const slot = this.pick(start)
+  private send(op: CallOp, args: CallArgs, state: StateAt): Promise<unknown> | undefined {
+    const slot = this.pick(this.comingFast())
     if (!slot) return undefined
     const id = this.nextId++
     this.sent++
@@ -123,6 +133,16 @@ export class CallWorkers implements RemoteCalls {
       slot.pending.set(id, { resolve, reject })
       slot.worker.postMessage({ id, op, args, state } satisfies CallRequest)
     })
+  }
+
+  /** Counts an offered call; true once more than START_CALLS came in the current window. */
+  private comingFast(): boolean {
+    const now = performance.now()
+    if (now - this.windowStart > START_WINDOW_MS) {
+      this.windowStart = now
+      this.windowCalls = 0
+    }
+    return ++this.windowCalls > START_CALLS
   }
 
   /** The ready worker with the fewest requests in flight; `start`: start the missing ones. */

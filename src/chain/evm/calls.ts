@@ -13,8 +13,7 @@
  *
  * eth_call and eth_estimateGas at a height LevelDB already has go to the call workers when the node
  * has them (`remote`, call-workers.ts): each runs this same service on its own thread, with copies
- * of its own over the same database. Workers are started once calls come at more than
- * START_WORKERS_CALLS per START_WORKERS_WINDOW_MS, so a node called now and then never starts one.
+ * of its own over the same database.
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common, Proof } from '@ethereumjs/common'
@@ -71,22 +70,12 @@ export interface CallServiceDeps {
   remote?: RemoteCalls
 }
 
-/**
- * Executes calls somewhere else; undefined when it cannot take one now (then it runs here). `start`:
- * calls are coming fast, start what is needed to take the next ones.
- */
+/** Executes calls somewhere else; undefined when it cannot take one now (then it runs here). */
 export interface RemoteCalls {
-  call(args: CallArgs, state: StateAt, start: boolean): Promise<CallResult> | undefined
-  estimateGas(args: CallArgs, state: StateAt, start: boolean): Promise<bigint> | undefined
+  call(args: CallArgs, state: StateAt): Promise<CallResult> | undefined
+  estimateGas(args: CallArgs, state: StateAt): Promise<bigint> | undefined
 }
 
-/**
- * Call workers start once more than this many calls and estimates come within START_WORKERS_WINDOW_MS:
- * a steady load, not a burst (a dapp's page load, a poller's twenty views a second), for which the
- * main thread has time and a worker would only cost its memory.
- */
-const START_WORKERS_CALLS = 100
-const START_WORKERS_WINDOW_MS = 1_000
 /** Historical copies kept besides the latest one (all are dropped at the next commit). */
 const MAX_COPIES = 8
 /** geth's estimateGas stops the binary search within this relative error (gasestimator.go). */
@@ -98,9 +87,6 @@ const ZERO_ADDRESS = new Address(new Uint8Array(20))
 export class CallService {
   private copies = new Map<number, Promise<StateCopy>>()
   private readonly results = new CallResultCache<CallResult>()
-  /** Calls and estimates executed in the window that began at `windowStart` (performance.now()). */
-  private windowCalls = 0
-  private windowStart = 0
 
   constructor(
     private readonly deps: CallServiceDeps,
@@ -116,20 +102,7 @@ export class CallService {
   /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
   async call(args: CallArgs, height?: number): Promise<CallResult> {
     const state = await this.deps.resolve(height)
-    return this.results.get(
-      callKey(state.height, args),
-      () => this.remote(state)?.call(args, state, this.comingFast()) ?? this.callAt(args, state),
-    )
-  }
-
-  /** Counts an execution; true once more than START_WORKERS_CALLS came in the current window. */
-  private comingFast(): boolean {
-    const now = performance.now()
-    if (now - this.windowStart > START_WORKERS_WINDOW_MS) {
-      this.windowStart = now
-      this.windowCalls = 0
-    }
-    return ++this.windowCalls > START_WORKERS_CALLS
+    return this.results.get(callKey(state.height, args), () => this.remote(state)?.call(args, state) ?? this.callAt(args, state))
   }
 
   /** The call workers, when they can read `state` (its height is in LevelDB). */
@@ -180,7 +153,7 @@ export class CallService {
    */
   async estimateGas(args: CallArgs, height?: number): Promise<bigint> {
     const state = await this.deps.resolve(height)
-    return this.remote(state)?.estimateGas(args, state, this.comingFast()) ?? this.estimateGasAt(args, state)
+    return this.remote(state)?.estimateGas(args, state) ?? this.estimateGasAt(args, state)
   }
 
   /** eth_estimateGas on this thread. */

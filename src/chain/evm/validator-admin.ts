@@ -114,6 +114,14 @@ interface MessageLike {
 }
 
 /**
+ * Prepares the read-only VMs (eth_call, estimateGas, access lists, traces): the precompile checks
+ * updates against `registry`'s committed set and records none.
+ */
+export function readOnlyValidatorAdmin(admin: Uint8Array | undefined, registry: { checkOnly(): ValidatorUpdateSink }): (vm: VM) => void {
+  return (vm) => installValidatorAdmin(vm, admin, registry.checkOnly())
+}
+
+/**
  * Installs the precompile on `vm` (the consensus VM or an RPC copy). `sink` receives the updates:
  * the registry for the consensus VM, a checking-only sink for eth_call / estimateGas copies.
  *
