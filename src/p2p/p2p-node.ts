@@ -85,6 +85,8 @@ export class P2PNode {
   private readonly persistent: PeerAddress[]
   private readonly protocols = new Map<string, { handler: ProtocolHandler; maxFrameBytes: number }>()
   private readonly redials = new Map<string, { attempt: number; timer?: NodeJS.Timeout }>()
+  /** Streams that arrived on a connection still in its handshake, by connection id: told the peer, or undefined if refused. */
+  private readonly awaitingAdmission = new Map<string, ((peer: Peer | undefined) => void)[]>()
   private stopped = false
 
   constructor(private readonly options: P2PNodeOptions) {
@@ -135,8 +137,9 @@ export class P2PNode {
     }
     await this.libp2p.handle(HANDSHAKE_PROTOCOL, ({ stream, connection }) => void this.answerHandshake(stream, connection))
     for (const [protocol, { handler, maxFrameBytes }] of this.protocols)
-      await this.libp2p.handle(protocol, ({ stream, connection }) => {
-        const peer = this.peersByConnection.get(connection.id)
+      await this.libp2p.handle(protocol, async ({ stream, connection }) => {
+        // The side that answered the handshake may open its streams before this side has read its answer.
+        const peer = this.peersByConnection.get(connection.id) ?? (await this.admission(connection))
         if (peer) handler(lpStream(stream, { maxDataLength: maxFrameBytes }), peer)
         else stream.abort(new Error('peer has not completed the handshake'))
       })
@@ -170,6 +173,27 @@ export class P2PNode {
   disconnect(peer: Peer, reason: string): void {
     this.log.warn('disconnecting peer', { peer: peer.info.id, reason })
     peer.connection.abort(new Error(reason))
+  }
+
+  /** The peer `connection` is admitted as, once its handshake ends; undefined if it is refused, closes or times out. */
+  private admission(connection: Connection): Promise<Peer | undefined> {
+    if (connection.status !== 'open') return Promise.resolve(undefined)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.settleAdmission(connection.id, undefined), this.opts.handshakeTimeoutMs)
+      const waiters = this.awaitingAdmission.get(connection.id) ?? []
+      waiters.push((peer) => {
+        clearTimeout(timer)
+        resolve(peer)
+      })
+      this.awaitingAdmission.set(connection.id, waiters)
+    })
+  }
+
+  private settleAdmission(connectionId: string, peer: Peer | undefined): void {
+    const waiters = this.awaitingAdmission.get(connectionId)
+    if (!waiters) return
+    this.awaitingAdmission.delete(connectionId)
+    for (const w of waiters) w(peer)
   }
 
   private node(): Libp2p {
@@ -222,6 +246,7 @@ export class P2PNode {
   }
 
   private onConnectionClose(connection: Connection): void {
+    this.settleAdmission(connection.id, undefined)
     const peer = this.peersByConnection.get(connection.id)
     if (peer) {
       this.peersByConnection.delete(connection.id)
@@ -316,9 +341,11 @@ export class P2PNode {
     this.peersByConnection.set(connection.id, peer)
     this.log.info('peer connected', { peer: theirs.id, moniker: theirs.moniker, outbound: peer.outbound })
     this.events.emit('peer:connected', peer)
+    this.settleAdmission(connection.id, peer)
   }
 
   private refuse(connection: Connection, reason: string): void {
+    this.settleAdmission(connection.id, undefined)
     this.log.warn('refused peer', { peer: nodeIdOfConnection(connection), addr: connection.remoteAddr.toString(), reason })
     connection.abort(new Error(reason))
   }

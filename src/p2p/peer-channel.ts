@@ -4,7 +4,9 @@
  * protocols are each a `PeerChannel`. Sends are queued per peer and never block the caller; a peer that
  * does not read has at most `maxPendingFrames` frames queued, later ones are dropped (their senders
  * re-send what matters). Incoming frames reach `onFrame` in order; a frame it cannot use should make it
- * call `p2p.disconnect`.
+ * call `p2p.disconnect`. A stream that cannot be opened (for another reason than the peer not serving the
+ * protocol), written or read while its connection stays open disconnects the peer (CometBFT stops a peer on a channel error), so that no peer stays connected with a
+ * protocol silently gone; persistent peers are then dialled again with all their streams.
  */
 import type { Stream } from '@libp2p/interface'
 import type { LengthPrefixedStream } from 'it-length-prefixed-stream'
@@ -68,8 +70,8 @@ export class PeerChannel {
     sender.queue = sender.queue
       .then(() => sender.stream.write(bytes))
       .catch((err: Error) => {
-        this.log.debug('send failed', { protocol: this.opts.protocol, peer: peer.info.id, error: err.message })
         this.senders.delete(peer)
+        this.failed(peer, `cannot write its ${this.opts.protocol} stream: ${err.message}`)
       })
       .finally(() => {
         sender.pending--
@@ -89,7 +91,11 @@ export class PeerChannel {
       this.senders.set(peer, { stream, queue: Promise.resolve(), pending: 0 })
       this.opts.onOpen?.(peer)
     } catch (err) {
-      this.log.debug('cannot open stream', { protocol: this.opts.protocol, peer: peer.info.id, error: (err as Error).message })
+      const error = err as Error
+      // A peer that does not speak the protocol (another version, a bare host) keeps its other protocols.
+      if (error.name === 'UnsupportedProtocolError')
+        this.log.debug('peer does not serve the protocol', { protocol: this.opts.protocol, peer: peer.info.id })
+      else this.failed(peer, `cannot open its ${this.opts.protocol} stream: ${error.message}`)
     }
   }
 
@@ -98,10 +104,17 @@ export class PeerChannel {
       let frame: Uint8Array
       try {
         frame = (await stream.read()).subarray()
-      } catch {
+      } catch (err) {
+        this.failed(peer, `cannot read its ${this.opts.protocol} stream: ${(err as Error).message}`)
         return
       }
       this.opts.onFrame(frame, peer)
     }
+  }
+
+  /** A stream of `peer` broke: nothing to do if its connection is gone (a disconnect, a replaced connection), else disconnect it. */
+  private failed(peer: Peer, reason: string): void {
+    if (peer.connection.status === 'open') this.p2p.disconnect(peer, reason)
+    else this.log.debug('stream closed with its connection', { peer: peer.info.id, reason })
   }
 }

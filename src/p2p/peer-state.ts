@@ -32,7 +32,7 @@ export interface PeerRoundState {
 export class PeerState {
   height = 0
   round = 0
-  step: RoundStep = 1
+  step: RoundStep = NEW_HEIGHT
   lastCommitRound = -1
   startTime = new Date()
   votesReceived = 0
@@ -45,15 +45,23 @@ export class PeerState {
   /** `P/h/r` of proposals, `B/h/r/index` of block parts the peer holds. */
   private readonly known = new Set<string>()
 
-  /** The peer moved: remember where, and forget what it held of heights it has left behind. */
+  /**
+   * The peer moved: remember where, and forget what it held of heights it has left behind. Entering a new
+   * height or round it is also assumed to lack what it was sent of that height and round (and later) before
+   * it got there: a node in block sync drops consensus messages, and early ones wait in a bounded buffer.
+   * So they are sent again, as CometBFT's `ApplyNewRoundStep` clears a peer's votes when it moves.
+   */
   applyNewRoundStep(m: NewRoundStepMessage): void {
     const heightChanged = m.height !== this.height
+    // A NewHeight step again at the same height is a node whose consensus restarted there (after block sync).
+    const moved = heightChanged || m.round !== this.round || (m.step === NEW_HEIGHT && this.step !== NEW_HEIGHT)
     this.height = m.height
     this.round = m.round
     this.step = m.step
     this.lastCommitRound = m.lastCommitRound
     this.startTime = new Date()
     if (heightChanged) this.prune()
+    if (moved) this.forgetFrom(m.height, m.round)
   }
 
   /** Whether the peer holds this validator's vote; with `block` (hex hash), that vote for that block. */
@@ -115,11 +123,27 @@ export class PeerState {
     return height < this.height - 1
   }
 
+  /** Forgets what the peer holds of (height, round) and after. */
+  private forgetFrom(height: number, round: number): void {
+    const notBefore = (h: number, r: number): boolean => h > height || (h === height && r >= round)
+    for (const key of this.votes.keys()) {
+      const [h, r] = key.split('/')
+      if (notBefore(Number(h), Number(r))) this.votes.delete(key)
+    }
+    for (const key of this.known) {
+      const [, h, r] = key.split('/')
+      if (notBefore(Number(h), Number(r))) this.known.delete(key)
+    }
+  }
+
   private prune(): void {
     for (const key of this.votes.keys()) if (this.isStale(Number(key.slice(0, key.indexOf('/'))))) this.votes.delete(key)
     for (const key of this.known) if (this.isStale(Number(key.split('/')[1]))) this.known.delete(key)
   }
 }
+
+/** `RoundStep.NewHeight` (p2p/ uses consensus/ by type only). */
+const NEW_HEIGHT: RoundStep = 1
 
 /** The block of a vote learnt from `HasVote`: unknown. */
 const ANY_BLOCK = '*'

@@ -1,7 +1,10 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { decodeConsensusMessage, encodeConsensusMessage } from '../../../src/consensus/messages.js'
+import { SignedMsgType, type Vote } from '../../../src/chain/comet/types.js'
+import { decodeGossipMessage, encodeGossipMessage, type NewRoundStepMessage } from '../../../src/consensus/gossip-messages.js'
+import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from '../../../src/consensus/messages.js'
+import { RoundStep } from '../../../src/consensus/round-step.js'
 import { CONSENSUS_PROTOCOL, P2PConsensusTransport } from '../../../src/p2p/consensus-transport.js'
 import type { P2PNode } from '../../../src/p2p/p2p-node.js'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'
@@ -10,6 +13,35 @@ import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type
 import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf } from './helpers.js'
 
 const codec = { encode: encodeConsensusMessage, decode: decodeConsensusMessage }
+const gossipCodec = { encode: encodeGossipMessage, decode: decodeGossipMessage }
+
+function stepAt(height: number): NewRoundStepMessage {
+  return { type: 'newRoundStep', height, round: 0, step: RoundStep.NewRound, secondsSinceStartTime: 0, lastCommitRound: 0 }
+}
+
+/** A prevote by validator `index` (the transport neither checks nor needs a real signature). */
+function prevote(height: number, index: number): ConsensusMessage {
+  const vote: Vote = {
+    type: SignedMsgType.Prevote,
+    height,
+    round: 0,
+    blockId: { hash: new Uint8Array(32).fill(1), partSetHeader: { total: 1, hash: new Uint8Array(32).fill(2) } },
+    timestamp: { seconds: 1_700_000_000, nanos: 0 },
+    validatorAddress: new Uint8Array(20).fill(index),
+    validatorIndex: index,
+    signature: new Uint8Array(64).fill(3),
+  }
+  return { type: 'vote', vote }
+}
+
+/** Resolves once `cond` holds, checked each few milliseconds (for a stream opening, which raises no event here). */
+async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
 
 describe('consensus over p2p', () => {
   let dir: string
@@ -72,6 +104,55 @@ describe('consensus over p2p', () => {
     for (const n of nodes.slice(1)) expect(await blockHashes(n, h)).toEqual(reference)
   }, 30_000)
 
+  it('sends a peer again the votes of a height it was sent before it got there (it may have dropped them)', async () => {
+    const a = makeHost({ key: makeNodeKey(0) })
+    hosts.push(a)
+    const ta = new P2PConsensusTransport(a, gossipCodec, silentLogger)
+    ta.start()
+    await a.start()
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    hosts.push(b)
+    const tb = new P2PConsensusTransport(b, gossipCodec, silentLogger)
+    tb.start()
+    const received: ConsensusMessage[] = []
+    let onMessage = (): void => {}
+    tb.subscribe((msg) => {
+      received.push(msg)
+      onMessage()
+    })
+    const receivedCount = (n: number): Promise<void> =>
+      new Promise((resolve) => {
+        onMessage = () => n <= received.length && resolve()
+        onMessage()
+      })
+    // Each side's step goes out as its stream opens: A at height 5, B behind at 4 (as in block sync).
+    ta.announceRoundStep(stepAt(5))
+    tb.announceRoundStep(stepAt(4))
+    await b.start()
+    await until(
+      () => ta.peerRoundStates().get(b.nodeId)?.height === 4 && tb.peerRoundStates().get(a.nodeId)?.height === 5,
+      'both streams open',
+    )
+
+    const ahead = prevote(5, 0)
+    ta.broadcast(ahead)
+    await receivedCount(1)
+    // Held by B as far as A knows: not sent again, while a vote B lacks is (and arrives after anything sent before it).
+    ta.broadcast(ahead)
+    ta.broadcast(prevote(4, 1))
+    await receivedCount(2)
+    expect(received.map((m) => m.type === 'vote' && [m.vote.height, m.vote.validatorIndex])).toEqual([
+      [5, 0],
+      [4, 1],
+    ])
+    // B gets to height 5: what it was sent of it before goes again.
+    tb.announceRoundStep(stepAt(5))
+    await until(() => ta.peerRoundStates().get(b.nodeId)?.height === 5, 'A sees B at height 5')
+    ta.broadcast(ahead)
+    await receivedCount(3)
+    expect(received[2]).toEqual(ahead)
+  })
+
   it('disconnects a peer that sends a malformed consensus message, logging its id', async () => {
     const log = awaitableLogger()
     const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
@@ -94,5 +175,24 @@ describe('consensus over p2p', () => {
     await gone
     expect(received).toEqual([])
     expect(a.peers()).toEqual([])
+  })
+
+  it('disconnects a peer whose stream breaks while its connection stays open, so that no protocol is silently gone', async () => {
+    const log = awaitableLogger()
+    const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
+    hosts.push(a)
+    new P2PConsensusTransport(a, codec, silentLogger).start()
+    await a.start()
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    hosts.push(b)
+    const connected = nextP2PEvent(b, 'peer:connected')
+    await b.start()
+    const stream = await b.openStream(await connected, CONSENSUS_PROTOCOL, 1024)
+    const gone = nextP2PEvent(b, 'peer:disconnected')
+    stream.unwrap().abort(new Error('gone wrong'))
+    const line = await log.next((l) => l.msg === 'disconnecting peer')
+    expect(line.ctx.peer).toBe(b.nodeId)
+    expect(String(line.ctx.reason)).toMatch(/^cannot read its \/nodectl\/consensus\/1 stream: /)
+    await gone
   })
 })

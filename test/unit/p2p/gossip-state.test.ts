@@ -65,4 +65,56 @@ describe('PeerState', () => {
     s.setHasVote(3, 0, P, 0, 'dd')
     expect(s.hasVote(3, 0, P, 0)).toBe(false)
   })
+
+  it('entering a height or round, the peer is taken to lack what it was sent of it before (it may have dropped it)', () => {
+    const s = new PeerState()
+    const step = (height: number, round: number): void =>
+      s.applyNewRoundStep({ type: 'newRoundStep', height, round, step: RoundStep.NewRound, secondsSinceStartTime: 0, lastCommitRound: 0 })
+    step(5, 0)
+    s.setHasVote(5, 0, P, 0, 'aa')
+    s.setHasVote(5, 1, P, 1, 'bb')
+    s.setHasVote(6, 0, P, 2, 'cc')
+    s.setHasProposal(5, 1)
+    s.setHasBlockPart(6, 0, 0)
+    // A new step in the same round forgets nothing.
+    s.applyNewRoundStep({
+      type: 'newRoundStep',
+      height: 5,
+      round: 0,
+      step: RoundStep.Prevote,
+      secondsSinceStartTime: 0,
+      lastCommitRound: 0,
+    })
+    expect(s.hasVote(5, 1, P, 1)).toBe(true)
+    step(5, 1)
+    expect(s.hasVote(5, 0, P, 0)).toBe(true)
+    expect(s.hasVote(5, 1, P, 1)).toBe(false)
+    expect(s.hasProposal(5, 1)).toBe(false)
+    expect(s.hasVote(6, 0, P, 2)).toBe(false)
+    expect(s.hasBlockPart(6, 0, 0)).toBe(false)
+    s.setHasVote(6, 0, P, 2, 'cc')
+    step(6, 0)
+    expect(s.hasVote(6, 0, P, 2)).toBe(false)
+    expect(s.hasVote(5, 0, P, 0)).toBe(true)
+    // NewHeight again at the same height and round: its consensus restarted there (after block sync).
+    s.setHasVote(6, 0, P, 2, 'cc')
+    s.applyNewRoundStep({
+      type: 'newRoundStep',
+      height: 6,
+      round: 0,
+      step: RoundStep.Propose,
+      secondsSinceStartTime: 0,
+      lastCommitRound: 0,
+    })
+    expect(s.hasVote(6, 0, P, 2)).toBe(true)
+    s.applyNewRoundStep({
+      type: 'newRoundStep',
+      height: 6,
+      round: 0,
+      step: RoundStep.NewHeight,
+      secondsSinceStartTime: 0,
+      lastCommitRound: 0,
+    })
+    expect(s.hasVote(6, 0, P, 2)).toBe(false)
+  })
 })

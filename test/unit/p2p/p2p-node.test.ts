@@ -1,6 +1,15 @@
 import { createServer } from 'node:net'
+import { noise } from '@chainsafe/libp2p-noise'
+import { yamux } from '@chainsafe/libp2p-yamux'
+import { generateKeyPairFromSeed } from '@libp2p/crypto/keys'
+import { tcp } from '@libp2p/tcp'
+import { multiaddr } from '@multiformats/multiaddr'
+import { lpStream } from 'it-length-prefixed-stream'
+import { createLibp2p } from 'libp2p'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { P2PNode } from '../../../src/p2p/p2p-node.js'
+import { nodeIdOf } from '../../../src/keystore/validator-key.js'
+import { encodeNodeInfo } from '../../../src/p2p/node-info.js'
+import { HANDSHAKE_PROTOCOL, type P2PNode } from '../../../src/p2p/p2p-node.js'
 import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf, TEST_CHAIN_ID } from './helpers.js'
 
 describe('p2p host', () => {
@@ -121,6 +130,43 @@ describe('p2p host', () => {
     const refused = await logA.next((l) => l.msg === 'refused peer')
     expect(refused.ctx.reason).toBe('too many inbound peers (1)')
     expect(a.peers()).toHaveLength(1)
+  })
+
+  it('serves a stream that arrives before the handshake has ended, once the peer is admitted', async () => {
+    const a = makeHost({ key: makeNodeKey(0) })
+    const frames: string[] = []
+    let served: () => void = () => {}
+    const wasServed = new Promise<void>((resolve) => (served = resolve))
+    a.handle(
+      '/test/early/1',
+      (stream) =>
+        void stream.read().then((frame) => {
+          frames.push(new TextDecoder().decode(frame.subarray()))
+          served()
+        }),
+      1024,
+    )
+    await start(a)
+    // A bare libp2p host, so that the test decides when the handshake happens.
+    const key = makeNodeKey(1)
+    const raw = await createLibp2p({
+      privateKey: await generateKeyPairFromSeed('Ed25519', key.seed),
+      transports: [tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux()],
+    })
+    try {
+      const connection = await raw.dial(multiaddr(`/ip4/127.0.0.1/tcp/${a.listenPort}`))
+      const early = lpStream(await connection.newStream('/test/early/1'))
+      await early.write(new TextEncoder().encode('before the handshake'))
+      const handshake = lpStream(await connection.newStream(HANDSHAKE_PROTOCOL))
+      await handshake.write(encodeNodeInfo({ ...a.nodeInfo, id: nodeIdOf(key), listenAddr: 'tcp://127.0.0.1:1', moniker: 'raw' }))
+      await handshake.read()
+      await wasServed
+      expect(frames).toEqual(['before the handshake'])
+    } finally {
+      await raw.stop()
+    }
   })
 })
 
