@@ -34,10 +34,16 @@
  *   for updates and proofs. Reading one storage slot cost ~94 µs of an eth_call here. A read only
  *   follows the key's nibbles from the root, node by node, which the replacement does, with the same
  *   answers (a missing node included: null, or the error with `throwIfMissing`).
+ * - Trie node decoding: every node a trie reads, the upper levels of the account trie and of a busy
+ *   contract's storage trie on every read, is copied out of the node cache and RLP-decoded again
+ *   (`lookupNode`: ~25 µs of a 410 µs balanceOf eth_call here). The most recently used nodes are kept
+ *   decoded, by hash (content-addressed: a hash always names the same node), as the RLP arrays of byte
+ *   views; each lookup still builds its own node object from them, as the library's does, since
+ *   updates change the node objects they are given.
  */
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
-import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { BranchMPTNode, decodeRawMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { AccountCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, unpadBytes, type Address } from '@ethereumjs/util'
@@ -217,6 +223,47 @@ interface TrieInternals {
   DEBUG: boolean
   appliedKey(key: Uint8Array): Uint8Array
   lookupNode(node: Uint8Array | Uint8Array[]): Promise<TrieNode>
+  _db: { get(key: Uint8Array): Promise<Uint8Array | undefined> }
+  _getDbKey(key: Uint8Array): Uint8Array
+}
+
+/** Trie nodes kept decoded, most recently used first out last (about 1 KB each for a branch node). */
+export const DECODED_TRIE_NODES = 2048
+
+let decodedNodesInstalled = false
+
+/** Keeps the most recently read trie nodes of every trie of the process decoded (idempotent). */
+export function installDecodedNodeCache(): void {
+  if (decodedNodesInstalled) return
+  decodedNodesInstalled = true
+  const proto = MerklePatriciaTrie.prototype as unknown as TrieInternals
+  const original = proto.lookupNode
+  const decoded = new Map<string, Uint8Array[]>()
+  proto.lookupNode = async function (this: TrieInternals, node: Uint8Array | Uint8Array[]): Promise<TrieNode> {
+    if (this.DEBUG || !(node instanceof Uint8Array)) return original.call(this, node)
+    const key = latin1(node)
+    let raw = decoded.get(key)
+    if (raw !== undefined) {
+      decoded.delete(key)
+    } else {
+      const value = await this._db.get(this._getDbKey(node))
+      if (value === undefined || value === null) throw EthereumJSErrorWithoutCode(MISSING_NODE)
+      // A copy, as the library's own decoding makes: the views below keep these bytes.
+      const rlp = RLP.decode(value.slice())
+      if (!Array.isArray(rlp)) throw EthereumJSErrorWithoutCode('Invalid node')
+      raw = rlp as Uint8Array[]
+      if (decoded.size >= DECODED_TRIE_NODES) decoded.delete(decoded.keys().next().value!)
+    }
+    decoded.set(key, raw)
+    return decodeRawMPTNode(raw)
+  }
+}
+
+const latin1Slice = Buffer.prototype.latin1Slice as (this: Uint8Array, start: number, end: number) => string
+
+/** A node hash as a map key (one byte per character). */
+function latin1(bytes: Uint8Array): string {
+  return latin1Slice.call(bytes, 0, bytes.length)
 }
 
 let fastTrieGetInstalled = false

@@ -13,7 +13,13 @@ import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { GenesisAccount } from './genesis.js'
-import { installAccountEntries, installFastTrieGet, installJumpAnalysisCache, installStorageWriteFix } from './ethereumjs-patches.js'
+import {
+  installAccountEntries,
+  installDecodedNodeCache,
+  installFastTrieGet,
+  installJumpAnalysisCache,
+  installStorageWriteFix,
+} from './ethereumjs-patches.js'
 import { type OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from './errors.js'
 
@@ -30,6 +36,7 @@ function createCaches(): Caches {
 /** A trie over `db` without an LRU of its own: the database's shared node cache (trie-db.ts) serves every trie. */
 function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaTrie {
   installFastTrieGet()
+  installDecodedNodeCache()
   return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 
