@@ -23,7 +23,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  * - @ethereumjs/evm's evm.js builds every message frame's input and result with object spreads of
  *   20-40 properties, which Node 20's V8 adds one by one through a slow path: about 70 µs of a 470 µs
  *   balanceOf eth_call here. `Object.assign` onto a fresh object copies the same own enumerable
- *   properties in the same order, in a fraction of the time.
+ *   properties in the same order, in a fraction of the time. A spread followed by properties, one of
+ *   which the spread object has too (`{ ...result, …, returnValue }`), costs about 9 µs in Node 20
+ *   (0.3 µs as `Object.assign`): the frame result of every message.
  */
 export const REWRITES = [
   {
@@ -111,12 +113,38 @@ export const REWRITES = [
         '            result = await this.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), {',
       ],
       [
-        `            runState: {
+        `            result = {
+                ...result,
+                logs: [],
+                selfdestruct: new Map(),
+                createdAddresses: new Set(),
+            };`,
+        '            result = Object.assign({}, result, { logs: [], selfdestruct: new Map(), createdAddresses: new Set() });',
+      ],
+      [
+        `        return {
+            ...result,
+            runState: {
                 ...interpreterRes.runState,
                 ...result,
                 ...interpreter._env,
-            },`,
-        '            runState: Object.assign({}, interpreterRes.runState, result, interpreter._env),',
+            },
+            exceptionError: interpreterRes.exceptionError,
+            gas: interpreterRes.runState?.gasLeft,
+            executionGasUsed: gasUsed,
+            gasRefund: interpreterRes.runState.gasRefund,
+            stateGasSpilled: interpreterRes.runState.stateGasSpilled,
+            returnValue: result.returnValue ?? new Uint8Array(0),
+        };`,
+        `        return Object.assign({}, result, {
+            runState: Object.assign({}, interpreterRes.runState, result, interpreter._env),
+            exceptionError: interpreterRes.exceptionError,
+            gas: interpreterRes.runState?.gasLeft,
+            executionGasUsed: gasUsed,
+            gasRefund: interpreterRes.runState.gasRefund,
+            stateGasSpilled: interpreterRes.runState.stateGasSpilled,
+            returnValue: result.returnValue ?? new Uint8Array(0),
+        });`,
       ],
     ],
   },
