@@ -11,6 +11,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  *
  * - @ethereumjs/util's bytes.js makes 65,536 BigInts at load (a cache for one- and two-byte values,
  *   about 8 ms and a collection at start-up); here the cache fills as values are first asked for.
+ *   Its `bytesToBigInt` and `bigIntToBytes` (every MLOAD, MSTORE, CALLDATALOAD, storage read) go
+ *   through hex strings built and parsed a character at a time; here a value of up to 6 significant
+ *   bytes is a number, a longer one is hexed natively, and a bigint's hex digits are read straight
+ *   into the bytes: 2 times faster for a 32-byte word, 13 for a small one (the same values and
+ *   bytes over 200,000 random inputs; a negative bigint still throws the library's error).
  *   Its `setLength` pads through two array spreads of typed arrays (an iterator step per byte); here
  *   one zeroed array takes the bytes with `set`.
  * - @ethereumjs/rlp's `encode` is src/primitives/rlp.ts's two-pass encoder, with the library's own
@@ -32,10 +37,49 @@ export const REWRITES = [
     file: /@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
     replace: [
       ['for (let i = 0; i <= 256 * 256 - 1; i++) {\n    BIGINT_CACHE[i] = BigInt(i);\n}', ''],
-      ['return BIGINT_CACHE[bytes[0]];', 'return (BIGINT_CACHE[bytes[0]] ??= BigInt(bytes[0]));'],
       [
-        'return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];',
-        'return (BIGINT_CACHE[bytes[0] * 256 + bytes[1]] ??= BigInt(bytes[0] * 256 + bytes[1]));',
+        `    const hex = bytesToHex(bytes);
+    if (hex === '0x') {
+        return BIGINT_0;
+    }
+    if (hex.length === 4) {
+        // If the byte length is 1 (this is faster than checking \`bytes.length === 1\`)
+        return BIGINT_CACHE[bytes[0]];
+    }
+    if (hex.length === 6) {
+        return BIGINT_CACHE[bytes[0] * 256 + bytes[1]];
+    }
+    return BigInt(hex);`,
+        `    const length = bytes.length;
+    let i = 0;
+    while (i < length && bytes[i] === 0)
+        i++;
+    if (length - i <= 6) {
+        let value = 0;
+        for (; i < length; i++)
+            value = value * 256 + bytes[i];
+        return value < 65536 ? (BIGINT_CACHE[value] ??= BigInt(value)) : BigInt(value);
+    }
+    return BigInt(\`0x\${Buffer.prototype.hexSlice.call(bytes, i, length)}\`);`,
+      ],
+      [
+        `export const bigIntToBytes = (num, littleEndian = false) => {
+    const bytes = hexToBytes(\`0x\${padToEven(num.toString(16))}\`);`,
+        `const hexDigit = (code) => (code < 58 ? code - 48 : code - 87);
+export const bigIntToBytes = (num, littleEndian = false) => {
+    if (num < 0n)
+        return hexToBytes(\`0x\${padToEven(num.toString(16))}\`);
+    const hex = num.toString(16);
+    const odd = hex.length & 1;
+    const bytes = new Uint8Array((hex.length + odd) >> 1);
+    let j = 0;
+    let k = 0;
+    if (odd) {
+        bytes[0] = hexDigit(hex.charCodeAt(0));
+        j = k = 1;
+    }
+    for (; j < bytes.length; j++, k += 2)
+        bytes[j] = (hexDigit(hex.charCodeAt(k)) << 4) | hexDigit(hex.charCodeAt(k + 1));`,
       ],
       [
         `        return right
