@@ -64,6 +64,12 @@ interface InterpreterLike {
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
 }
 
+/** One opcode table's analyses: by code content, and by the code array a state manager hands out. */
+interface JumpAnalysisCache {
+  byContent: Map<string, JumpAnalysis>
+  byArray: WeakMap<Uint8Array, JumpAnalysis>
+}
+
 let jumpCacheInstalled: Promise<boolean> | undefined
 
 /**
@@ -77,22 +83,27 @@ export function installJumpAnalysisCache(): Promise<boolean> {
       const proto = mod.Interpreter?.prototype
       if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
       const analyse = proto._getValidJumpDestinations
-      const caches = new WeakMap<object, Map<string, JumpAnalysis>>()
+      const caches = new WeakMap<object, JumpAnalysisCache>()
       proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): JumpAnalysis {
         const table = this._evm?._opcodeMap
         if (typeof table !== 'object' || table === null) return analyse.call(this, code)
         let cache = caches.get(table)
         if (!cache) {
-          cache = new Map()
+          cache = { byContent: new Map(), byArray: new WeakMap() }
           caches.set(table, cache)
         }
+        // The state manager's code cache hands out the same array for the same code: the array answers
+        // without making the code a string key (a few KiB copied and hashed per call frame).
+        let analysis = cache.byArray.get(code)
+        if (analysis) return analysis
         const key = Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString('latin1')
-        let analysis = cache.get(key)
+        analysis = cache.byContent.get(key)
         if (!analysis) {
-          if (cache.size >= JUMP_ANALYSIS_CACHE_SIZE) cache.clear()
+          if (cache.byContent.size >= JUMP_ANALYSIS_CACHE_SIZE) cache.byContent.clear()
           analysis = analyse.call(this, code)
-          cache.set(key, analysis)
+          cache.byContent.set(key, analysis)
         }
+        cache.byArray.set(code, analysis)
         return analysis
       }
       return true
