@@ -1,6 +1,6 @@
 /**
  * What the main thread and a call worker (call-workers.ts, call-worker.ts) send each other: the
- * worker's settings, requests with the state to run at, and answers, where an error travels as data
+ * worker's settings, requests with the height to run at (and its state, the first time), and answers, where an error travels as data
  * and is rebuilt as the class the RPC layer maps to its wire error (a revert keeps its data).
  */
 import type { CallArgs } from './call-args.js'
@@ -22,11 +22,29 @@ export interface CallWorkerData {
 
 export type CallOp = 'call' | 'estimateGas'
 
+/**
+ * A call at `height`. The state of a height (root and block environment) travels once, with the first
+ * request at it: both threads keep the last STATES_KEPT heights sent, adding and dropping them in the
+ * same order (a port delivers messages in the order sent), so the worker holds every state a later
+ * request names.
+ */
 export interface CallRequest {
   id: number
   op: CallOp
   args: CallArgs
-  state: StateAt
+  height: number
+  state: StateAt | undefined
+}
+
+/** Heights whose state a worker keeps (calls at older heights send theirs again). */
+export const STATES_KEPT = 16
+
+/** Adds `height` to the heights a worker holds, dropping the oldest beyond STATES_KEPT; false if it was there. */
+export function keepState<V>(held: Map<number, V>, height: number, value: V): boolean {
+  if (held.has(height)) return false
+  held.set(height, value)
+  if (held.size > STATES_KEPT) held.delete(held.keys().next().value!)
+  return true
 }
 
 /** The worker's first message, once its database is open. */

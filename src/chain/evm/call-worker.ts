@@ -13,8 +13,8 @@ import { Database } from '../../db/database.js'
 import { MemoryReducer } from '../../utils/memory-reducer.js'
 import { BlockHashes } from './block-hashes.js'
 import type { CallAnswer, CallRequest, CallWorkerData, WorkerReady } from './call-worker-protocol.js'
-import { toWireError } from './call-worker-protocol.js'
-import { CallService } from './calls.js'
+import { keepState, toWireError } from './call-worker-protocol.js'
+import { CallService, type StateAt } from './calls.js'
 import { getCommon } from './common.js'
 import { EvmStore } from './evm-store.js'
 import { trieNodeCacheOf } from './trie-db.js'
@@ -40,16 +40,20 @@ async function main(): Promise<void> {
   )
   let newest = -1
   let validatorsLoaded: Promise<void> = Promise.resolve()
+  const states = new Map<number, StateAt>()
 
   const answer = async (req: CallRequest): Promise<CallAnswer> => {
-    if (req.state.height > newest) {
-      newest = req.state.height
+    if (req.state) keepState(states, req.height, req.state)
+    const state = states.get(req.height)
+    if (!state) return { id: req.id, error: toWireError(new Error(`call worker has no state of height ${req.height}`)) }
+    if (state.height > newest) {
+      newest = state.height
       service.invalidate()
       validatorsLoaded = validators.load()
     }
     try {
       await validatorsLoaded
-      const result = req.op === 'call' ? await service.callAt(req.args, req.state) : await service.estimateGasAt(req.args, req.state)
+      const result = req.op === 'call' ? await service.callAt(req.args, state) : await service.estimateGasAt(req.args, state)
       return { id: req.id, result }
     } catch (err) {
       return { id: req.id, error: toWireError(err) }

@@ -20,6 +20,7 @@ import type { Logger } from '../../utils/logger.js'
 import type { CallArgs } from './call-args.js'
 import {
   fromWireError,
+  keepState,
   type CallAnswer,
   type CallOp,
   type CallRequest,
@@ -69,6 +70,8 @@ interface Slot {
   worker: Worker
   ready: boolean
   pending: Map<number, Waiter>
+  /** The heights whose state the worker holds (call-worker-protocol.ts `keepState`). */
+  states: Map<number, true>
   /** Stops the worker IDLE_STOP_MS after it was ready or last answered with nothing left in flight. */
   idle: NodeJS.Timeout | undefined
 }
@@ -131,7 +134,8 @@ export class CallWorkers implements RemoteCalls {
     this.sent++
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject })
-      slot.worker.postMessage({ id, op, args, state } satisfies CallRequest)
+      const first = keepState(slot.states, state.height, true)
+      slot.worker.postMessage({ id, op, args, height: state.height, state: first ? state : undefined } satisfies CallRequest)
     })
   }
 
@@ -166,7 +170,7 @@ export class CallWorkers implements RemoteCalls {
     const worker = new Worker(script, { workerData: this.opts.data })
     // The HTTP server keeps the node alive; a worker alone must not.
     worker.unref()
-    const slot: Slot = { worker, ready: false, pending: new Map(), idle: undefined }
+    const slot: Slot = { worker, ready: false, pending: new Map(), states: new Map(), idle: undefined }
     const stopIfIdle = (): void => {
       if (slot.pending.size > 0 || this.slots[i] !== slot) return
       this.slots[i] = undefined

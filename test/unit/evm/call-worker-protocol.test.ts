@@ -1,6 +1,9 @@
-/** Errors cross from a call worker to the main thread as data and come back as the same classes. */
+/**
+ * Errors cross from a call worker to the main thread as data and come back as the same classes; a
+ * height's state crosses once, and the worker holds it for every later request that names it.
+ */
 import { describe, expect, it } from 'vitest'
-import { fromWireError, toWireError } from '../../../src/chain/evm/call-worker-protocol.js'
+import { fromWireError, keepState, STATES_KEPT, toWireError } from '../../../src/chain/evm/call-worker-protocol.js'
 import {
   CallArgsError,
   CallTimeoutError,
@@ -29,5 +32,26 @@ describe('call worker errors', () => {
     expect(back.constructor).toBe(Error)
     expect(back.message).toBe('boom')
     expect(fromWireError(toWireError('text')).message).toBe('text')
+  })
+})
+
+describe('states sent to a call worker', () => {
+  it('go once per height, and the worker holds the state of every height a request names', () => {
+    const sent = new Map<number, true>()
+    const held = new Map<number, string>()
+    let sends = 0
+    // Mostly the newest heights, now and then an old one (which was dropped and goes again).
+    const heights = Array.from({ length: 2_000 }, (_, i) => (i % 50 === 49 ? i % 7 : 100 + Math.floor(i / 20) - (i % 3)))
+    for (const height of heights) {
+      const state = keepState(sent, height, true) ? `state ${height}` : undefined
+      if (state !== undefined) {
+        sends++
+        keepState(held, height, state)
+      }
+      expect(held.get(height)).toBe(`state ${height}`)
+      expect(held.size).toBeLessThanOrEqual(STATES_KEPT)
+    }
+    expect([...held.keys()]).toEqual([...sent.keys()])
+    expect(sends).toBeLessThan(heights.length / 5)
   })
 })
