@@ -5,8 +5,10 @@
  * does not read has at most `maxPendingFrames` frames queued, later ones are dropped (their senders
  * re-send what matters). Incoming frames reach `onFrame` in order; a frame it cannot use should make it
  * call `p2p.disconnect`. A stream that cannot be opened (for another reason than the peer not serving the
- * protocol), written or read while its connection stays open disconnects the peer (CometBFT stops a peer on a channel error), so that no peer stays connected with a
- * protocol silently gone; persistent peers are then dialled again with all their streams.
+ * protocol), written or read while its connection stays open disconnects the peer (CometBFT stops a peer
+ * on a channel error), so that no peer stays connected with a protocol silently gone; persistent peers are
+ * then dialled again with all their streams. A stream the peer ended (as a stopping peer does before
+ * closing its connection) counts only if the connection is still open STREAM_END_GRACE_MS later.
  */
 import type { Stream } from '@libp2p/interface'
 import type { LengthPrefixedStream } from 'it-length-prefixed-stream'
@@ -34,6 +36,8 @@ interface Sender {
 }
 
 const DEFAULT_MAX_PENDING_FRAMES = 1000
+/** How long a connection may stay open after the peer ended one of its streams before it is disconnected. */
+const STREAM_END_GRACE_MS = 5_000
 
 export class PeerChannel {
   private readonly senders = new Map<Peer, Sender>()
@@ -105,7 +109,10 @@ export class PeerChannel {
       try {
         frame = (await stream.read()).subarray()
       } catch (err) {
-        this.failed(peer, `cannot read its ${this.opts.protocol} stream: ${(err as Error).message}`)
+        const reason = `cannot read its ${this.opts.protocol} stream: ${(err as Error).message}`
+        // A peer that stops closes its streams and then its connection: give the connection time to go.
+        if ((err as Error).name === 'UnexpectedEOFError') setTimeout(() => this.failed(peer, reason), STREAM_END_GRACE_MS).unref()
+        else this.failed(peer, reason)
         return
       }
       this.opts.onFrame(frame, peer)

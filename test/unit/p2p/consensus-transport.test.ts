@@ -195,4 +195,24 @@ describe('consensus over p2p', () => {
     expect(String(line.ctx.reason)).toMatch(/^cannot read its \/nodectl\/consensus\/1 stream: /)
     await gone
   })
+
+  it('a peer that stops closes its streams and its connection: no warning, only the disconnect', async () => {
+    const log = awaitableLogger()
+    const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
+    hosts.push(a)
+    const ta = new P2PConsensusTransport(a, gossipCodec, silentLogger)
+    ta.start()
+    await a.start()
+    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
+    const tb = new P2PConsensusTransport(b, gossipCodec, silentLogger)
+    tb.start()
+    tb.announceRoundStep(stepAt(1))
+    await b.start()
+    // B's stream to A is open once its step, sent as the stream opens, has arrived.
+    await until(() => ta.peerRoundStates().has(b.nodeId), "B's stream open")
+    const gone = nextP2PEvent(a, 'peer:disconnected')
+    await b.stop()
+    await gone
+    expect(log.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([])
+  })
 })
