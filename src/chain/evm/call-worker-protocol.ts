@@ -1,7 +1,8 @@
 /**
  * What the main thread and a call worker (call-workers.ts, call-worker.ts) send each other: the
- * worker's settings, requests with the height to run at (and its state, the first time), and answers, where an error travels as data
- * and is rebuilt as the class the RPC layer maps to its wire error (a revert keeps its data).
+ * worker's settings, requests with the height to run at (and its state, the first time), and answers,
+ * where an error travels as data and is rebuilt as the class the RPC layer maps to its wire error (a
+ * revert keeps its data).
  */
 import type { CallArgs } from './call-args.js'
 import type { CallOptions, CallResult } from './calls.js'

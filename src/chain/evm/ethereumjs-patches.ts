@@ -238,7 +238,7 @@ interface TrieInternals {
   _getDbKey(key: Uint8Array): Uint8Array
 }
 
-/** Trie nodes kept decoded, most recently used first out last (about 1 KB each for a branch node). */
+/** Trie nodes kept decoded, the least recently read dropped first (about 1 KB each for a branch node). */
 export const DECODED_TRIE_NODES = 2048
 
 let decodedNodesInstalled = false

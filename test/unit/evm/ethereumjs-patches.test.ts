@@ -6,7 +6,8 @@
  * src/chain/evm/ethereumjs-patches.ts (the module's doc comment lists them and their users):
  * - speed-ups: Interpreter `_getValidJumpDestinations`, Common `isActivatedEIP` / `_activatedEIPsCache`,
  *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
- *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error;
+ *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error, and `lookupNode` over
+ *   `_db.get` / `_getDbKey` (the decoded-node cache);
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
@@ -119,6 +120,19 @@ describe('@ethereumjs internals that nodectl patches', () => {
       lookup.call(trie, new Uint8Array(32).fill(1)),
       "ethereumjs-patches installFastTrieGet: lookupNode's missing-node error changed",
     ).rejects.toThrow(/^Missing node in DB$/)
+  })
+
+  it('ethereumjs-patches decoded-node cache: MerklePatriciaTrie _db.get(key) and _getDbKey(node)', async () => {
+    const trie = new MerklePatriciaTrie()
+    const internals = trie as unknown as { _db?: { get?: unknown }; _getDbKey?: unknown }
+    expect(typeof internals._db?.get, 'ethereumjs-patches installDecodedNodeCache: MerklePatriciaTrie._db.get is gone').toBe('function')
+    expect(typeof internals._getDbKey, 'ethereumjs-patches installDecodedNodeCache: MerklePatriciaTrie._getDbKey is gone').toBe('function')
+    await trie.put(Uint8Array.of(1), Uint8Array.of(2))
+    const key = (internals._getDbKey as (node: Uint8Array) => Uint8Array).call(trie, trie.root())
+    const stored = await (internals._db as { get(key: Uint8Array): Promise<unknown> }).get(key)
+    expect(stored, "ethereumjs-patches installDecodedNodeCache: _db.get(_getDbKey(hash)) no longer gives the node's bytes").toBeInstanceOf(
+      Uint8Array,
+    )
   })
 
   it('state-copy deadline and tracing opcode probes: EVM._opcodeMap entries {opHandler, gasHandler, opcodeInfo}', async () => {
