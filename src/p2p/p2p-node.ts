@@ -175,16 +175,16 @@ export class P2PNode {
     peer.connection.abort(new Error(reason))
   }
 
-  /** The peer `connection` is admitted as, once its handshake ends; undefined if it is refused, closes or times out. */
+  /**
+   * The peer `connection` is admitted as, once its handshake ends; undefined if it is refused or closes.
+   * Every handshake ends in `admit`, `refuse` (its timeout included) or the connection's close, and each
+   * settles the waiters.
+   */
   private admission(connection: Connection): Promise<Peer | undefined> {
     if (connection.status !== 'open') return Promise.resolve(undefined)
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.settleAdmission(connection.id, undefined), this.opts.handshakeTimeoutMs)
       const waiters = this.awaitingAdmission.get(connection.id) ?? []
-      waiters.push((peer) => {
-        clearTimeout(timer)
-        resolve(peer)
-      })
+      waiters.push(resolve)
       this.awaitingAdmission.set(connection.id, waiters)
     })
   }

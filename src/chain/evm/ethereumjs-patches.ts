@@ -96,7 +96,7 @@ export function installJumpAnalysisCache(): Promise<boolean> {
         // without making the code a string key (a few KiB copied and hashed per call frame).
         let analysis = cache.byArray.get(code)
         if (analysis) return analysis
-        const key = Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString('latin1')
+        const key = latin1(code)
         analysis = cache.byContent.get(key)
         if (!analysis) {
           if (cache.byContent.size >= JUMP_ANALYSIS_CACHE_SIZE) cache.byContent.clear()
@@ -272,7 +272,7 @@ export function installDecodedNodeCache(): void {
 
 const latin1Slice = Buffer.prototype.latin1Slice as (this: Uint8Array, start: number, end: number) => string
 
-/** A node hash as a map key (one byte per character). */
+/** Bytes as a map key (one byte per character). */
 function latin1(bytes: Uint8Array): string {
   return latin1Slice.call(bytes, 0, bytes.length)
 }

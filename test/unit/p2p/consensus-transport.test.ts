@@ -153,21 +153,29 @@ describe('consensus over p2p', () => {
     expect(received[2]).toEqual(ahead)
   })
 
-  it('disconnects a peer that sends a malformed consensus message, logging its id', async () => {
+  /**
+   * Host A with a consensus transport (logging into `log`), and a bare host B connected to it with a
+   * consensus stream of its own to A; `gone` resolves when B sees A disconnect it.
+   */
+  async function bareStreamToTransport() {
     const log = awaitableLogger()
     const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
     hosts.push(a)
-    const received: string[] = []
     const transport = new P2PConsensusTransport(a, codec, silentLogger)
     transport.start()
     await a.start()
-    transport.subscribe((msg) => received.push(msg.type))
     const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
     hosts.push(b)
     const connected = nextP2PEvent(b, 'peer:connected')
     await b.start()
     const stream = await b.openStream(await connected, CONSENSUS_PROTOCOL, 1024)
-    const gone = nextP2PEvent(b, 'peer:disconnected')
+    return { log, a, b, transport, stream, gone: nextP2PEvent(b, 'peer:disconnected') }
+  }
+
+  it('disconnects a peer that sends a malformed consensus message, logging its id', async () => {
+    const { log, a, b, transport, stream, gone } = await bareStreamToTransport()
+    const received: string[] = []
+    transport.subscribe((msg) => received.push(msg.type))
     await stream.write(new Uint8Array([0xff, 0xff, 0xff]))
     const line = await log.next((l) => l.msg === 'disconnecting peer')
     expect(line.ctx.peer).toBe(b.nodeId)
@@ -178,17 +186,7 @@ describe('consensus over p2p', () => {
   })
 
   it('disconnects a peer whose stream breaks while its connection stays open, so that no protocol is silently gone', async () => {
-    const log = awaitableLogger()
-    const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
-    hosts.push(a)
-    new P2PConsensusTransport(a, codec, silentLogger).start()
-    await a.start()
-    const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
-    hosts.push(b)
-    const connected = nextP2PEvent(b, 'peer:connected')
-    await b.start()
-    const stream = await b.openStream(await connected, CONSENSUS_PROTOCOL, 1024)
-    const gone = nextP2PEvent(b, 'peer:disconnected')
+    const { log, b, stream, gone } = await bareStreamToTransport()
     stream.unwrap().abort(new Error('gone wrong'))
     const line = await log.next((l) => l.msg === 'disconnecting peer')
     expect(line.ctx.peer).toBe(b.nodeId)
