@@ -21,7 +21,7 @@ describe('restart on the same home', () => {
     const [a0, a1] = devAccounts(2)
     current = await startTestNode()
     home = current.home
-    let provider = new JsonRpcProvider(current.url, undefined, { staticNetwork: true, pollingInterval: 50 })
+    let provider = new JsonRpcProvider(current.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
     const wallet = new Wallet(a0!.privateKey, provider)
     const hashes: string[] = []
     for (let i = 0; i < 5; i++) {
@@ -51,7 +51,7 @@ describe('restart on the same home', () => {
     expect((await rpc(url, 'eth_getBalance', [a1!.address, '0x1'])).result).toBe(oldBalance)
 
     // The chain goes on: a new transaction is committed above the old head.
-    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 50 })
+    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
     const again = new Wallet(a0!.privateKey, provider)
     const tx = await again.sendTransaction({ to: a1!.address, value: 1n })
     const receipt = await tx.wait()
