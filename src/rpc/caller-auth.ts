@@ -5,7 +5,6 @@
  * HTTP decides per request, WebSocket once at the upgrade (the token's `iat` must be fresh then).
  */
 import { readFile } from 'node:fs/promises'
-import type { IncomingMessage } from 'node:http'
 import type { Logger } from '../utils/logger.js'
 import { bearerTokenOf, parseJwtSecret, verifyJwt } from './jwt.js'
 
@@ -19,8 +18,14 @@ export interface CallerAuthOptions {
   trustLoopback: boolean
 }
 
+/** What the check reads of a request (node:http's or plain-http.ts's): the peer and the Authorization header. */
+export interface AuthRequest {
+  readonly socket: { readonly remoteAddress?: string | undefined }
+  readonly headers: { readonly authorization?: string | undefined }
+}
+
 /** Decides whether a request's caller is authorised. */
-export type CallerAuth = (req: IncomingMessage) => boolean
+export type CallerAuth = (req: AuthRequest) => boolean
 
 /** True for an IPv4 or IPv6 loopback address (also IPv4-mapped `::ffff:127.x.y.z`). */
 export function isLoopbackAddress(address: string | undefined): boolean {

@@ -4,9 +4,8 @@
  * dropped as `server.maxConnections` would do.
  */
 import net, { type Socket } from 'node:net'
-import type { Server as HttpServer } from 'node:http'
 
-/** A listening front that hands sockets to an HTTP server, never more than `max` at once. */
+/** A listening front that hands sockets to `serve`, never more than `max` at once. */
 export interface LimitedListener {
   readonly server: net.Server
   /** Stops accepting and drops the connections still waiting for a slot. */
@@ -15,8 +14,11 @@ export interface LimitedListener {
 
 function ignoreError(): void {}
 
-/** Creates the front for `http` (which must not listen itself). */
-export function createLimitedListener(http: HttpServer, max: number): LimitedListener {
+/**
+ * Creates the front; `serve` gets each admitted socket paused. Half-open sockets are allowed, as
+ * node:http's own server allows them (a client that ends its side still reads the answer).
+ */
+export function createLimitedListener(serve: (socket: Socket) => void, max: number): LimitedListener {
   let active = 0
   const waiting: Socket[] = []
 
@@ -32,11 +34,10 @@ export function createLimitedListener(http: HttpServer, max: number): LimitedLis
     active++
     socket.removeListener('error', ignoreError)
     socket.once('close', release)
-    http.emit('connection', socket)
-    socket.resume()
+    serve(socket)
   }
 
-  const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+  const server = net.createServer({ pauseOnConnect: true, allowHalfOpen: true }, (socket) => {
     if (active < max) return admit(socket)
     socket.on('error', ignoreError)
     waiting.push(socket)

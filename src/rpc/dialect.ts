@@ -6,6 +6,7 @@
  * the CometBFT RPC (api/comet/comet-dialect.ts: URI routes, JSON-RPC POST, `/websocket`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { PlainReply, PlainRequest } from './plain-http.js'
 import type { WsConnection, WsConnectionLimits } from './ws-connection.js'
 
 /** An HTTP answer to an upgrade request that is refused. */
@@ -31,6 +32,12 @@ export interface WsDialect {
 export interface RpcDialect {
   /** Answers an HTTP request (every request that is not a WebSocket upgrade). */
   handleRequest(req: IncomingMessage, res: ServerResponse): void
+  /**
+   * Answers a keep-alive request read by the listener's own parser (plain-http.ts), or returns undefined
+   * to have node:http serve it (and the rest of its connection) through `handleRequest`. Without it
+   * every request goes to node:http.
+   */
+  answerPlain?(req: PlainRequest): PlainReply | Promise<PlainReply> | undefined
   /** WebSocket service; without it an upgrade request is answered as a plain request. */
   readonly webSocket?: WsDialect
   /** Called when the listener starts closing: long waits give up. */

@@ -9,15 +9,18 @@
  * - JSON-RPC errors travel with HTTP 200, except a refused private-namespace call (-32001), which makes
  *   the reply 401 (caller-auth.ts); a notification-only request gets 200 with an empty body;
  * - CORS per the rs/cors preset of `enabled-unsafe-cors` (cors.ts).
+ * The listener's own parser (plain-http.ts) brings the common request, a `POST /` of JSON without an
+ * Origin, within the body limit, to `answerPlain`; node:http brings every other one to `handleRequest`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../utils/logger.js'
-import { isLoopbackAddress, type CallerAuth } from './caller-auth.js'
+import { isLoopbackAddress, type AuthRequest, type CallerAuth } from './caller-auth.js'
 import type { Cors } from './cors.js'
 import type { RpcDialect } from './dialect.js'
 import type { DispatchResult, Dispatcher } from './dispatcher.js'
 import { BodyTooLargeError, declaredOverLimit, drainBody, readBody } from './http-body.js'
 import type { CallContext } from './method-table.js'
+import type { PlainReply, PlainRequest } from './plain-http.js'
 
 /**
  * The shared contexts of HTTP calls (no notifications: eth_subscribe answers -32000), one per
@@ -28,6 +31,19 @@ const AUTHORIZED_LOOPBACK = httpContext(true, true)
 const AUTHORIZED_REMOTE = httpContext(true, false)
 const UNAUTHORIZED_LOOPBACK = httpContext(false, true)
 const UNAUTHORIZED_REMOTE = httpContext(false, false)
+
+const JSON_HEADERS: readonly string[] = ['Content-Type', 'application/json', 'Vary', 'Origin']
+/** Go's `http.Error` page for a request the node failed on (the failure is logged). */
+const INTERNAL_ERROR: PlainReply = {
+  status: 500,
+  headers: ['Content-Type', 'text/plain; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Vary', 'Origin'],
+  body: 'internal server error\n',
+}
+
+/** `/` or `/?query`: the only path served. */
+function isRootPath(url: string): boolean {
+  return url === '/' || url.startsWith('/?')
+}
 
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 
@@ -49,6 +65,16 @@ function sendText(res: ServerResponse, origin: string | undefined, status: numbe
   if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin
   res.writeHead(status, headers)
   res.end(text + '\n')
+}
+
+/** Writes an answer through node:http, with the request's CORS origin. */
+function writeReply(res: ServerResponse, origin: string | undefined, reply: PlainReply): void {
+  if (res.destroyed) return
+  // Raw header list with an explicit length: no chunked encoding, no header-object merging.
+  const headers: (string | number)[] = [...reply.headers, 'Content-Length', reply.body === undefined ? 0 : Buffer.byteLength(reply.body)]
+  if (origin !== undefined) headers.push('Access-Control-Allow-Origin', origin)
+  res.writeHead(reply.status, headers as string[])
+  res.end(reply.body)
 }
 
 /** 413 with a JSON-RPC error body (-32600, id null). */
@@ -83,8 +109,7 @@ export class EvmHttpDialect implements RpcDialect {
     const cors = this.opts.cors
     if (cors.isPreflight(req)) return cors.answerPreflight(req, res)
     const origin = cors.allowedOrigin(req)
-    const url = req.url ?? ''
-    if (url !== '/' && !url.startsWith('/?')) return sendText(res, origin, 404, '404 page not found')
+    if (!isRootPath(req.url ?? '')) return sendText(res, origin, 404, '404 page not found')
     if (req.method !== 'POST') return sendText(res, origin, 405, 'method not allowed', { Allow: 'POST, OPTIONS' })
     const limit = this.opts.bodyLimit
     const declared = declaredOverLimit(req, limit)
@@ -96,30 +121,43 @@ export class EvmHttpDialect implements RpcDialect {
       return sendText(res, origin, 415, 'invalid content type, only application/json is supported')
     }
     readBody(req, limit).then(
-      (body) => this.dispatch(req, res, origin, body),
+      (body) => {
+        const answer = this.answer(body, req)
+        if (!(answer instanceof Promise)) return writeReply(res, origin, answer)
+        void answer.then((reply) => writeReply(res, origin, reply))
+      },
       (err: unknown) => {
         if (err instanceof BodyTooLargeError && !res.headersSent) sendTooLarge(res, origin, err.size, limit)
       },
     )
   }
 
-  private dispatch(req: IncomingMessage, res: ServerResponse, origin: string | undefined, body: Buffer): void {
+  answerPlain(req: PlainRequest): PlainReply | Promise<PlainReply> | undefined {
+    const { headers, body } = req
+    if (req.method !== 'POST' || !isRootPath(req.url) || headers.origin !== undefined) return undefined
+    if (body.length > this.opts.bodyLimit || !isAcceptedContentType(headers['content-type'])) return undefined
+    return this.answer(body, req)
+  }
+
+  /** The dispatcher's answer to a body, or a 500 when it fails. */
+  private answer(body: Buffer, req: AuthRequest): PlainReply | Promise<PlainReply> {
     const reply = { status: 200 }
     let out: DispatchResult | Promise<DispatchResult>
     try {
       out = this.dispatcher.handle(body.toString('utf8'), this.contextOf(req, reply))
     } catch (err) {
-      this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
-      return sendText(res, origin, 500, 'internal server error')
+      return this.failed(err)
     }
-    if (!(out instanceof Promise)) return this.reply(res, origin, out, reply.status)
-    out.then(
-      (text) => this.reply(res, origin, text, reply.status),
-      (err: unknown) => {
-        this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
-        if (!res.headersSent) sendText(res, origin, 500, 'internal server error')
-      },
+    if (!(out instanceof Promise)) return { status: reply.status, headers: JSON_HEADERS, body: out }
+    return out.then(
+      (text) => ({ status: reply.status, headers: JSON_HEADERS, body: text }),
+      (err: unknown) => this.failed(err),
     )
+  }
+
+  private failed(err: unknown): PlainReply {
+    this.log.error('rpc dispatch failed', { error: err instanceof Error ? err.stack : String(err) })
+    return INTERNAL_ERROR
   }
 
   /**
@@ -127,23 +165,10 @@ export class EvmHttpDialect implements RpcDialect {
    * authorised does it cost an object: its `onDenied` turns the reply's status into 401. `loopback`
    * is read from the socket (net caches the peer address after the first read).
    */
-  private contextOf(req: IncomingMessage, reply: { status: number }): CallContext {
+  private contextOf(req: AuthRequest, reply: { status: number }): CallContext {
     const loopback = isLoopbackAddress(req.socket.remoteAddress)
     if (!this.dispatcher.servesPrivateMethods) return loopback ? UNAUTHORIZED_LOOPBACK : UNAUTHORIZED_REMOTE
     if (this.opts.auth(req)) return loopback ? AUTHORIZED_LOOPBACK : AUTHORIZED_REMOTE
     return { transport: 'http', authorized: false, loopback, onDenied: () => (reply.status = 401) }
-  }
-
-  private reply(res: ServerResponse, origin: string | undefined, body: DispatchResult, status: number): void {
-    if (res.destroyed) return
-    // Raw header list with an explicit length: no chunked encoding, no header-object merging.
-    const length = body === undefined ? 0 : Buffer.byteLength(body)
-    res.writeHead(
-      status,
-      origin === undefined
-        ? ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin']
-        : ['Content-Type', 'application/json', 'Content-Length', length, 'Vary', 'Origin', 'Access-Control-Allow-Origin', origin],
-    )
-    res.end(body)
   }
 }

@@ -1,6 +1,8 @@
 /**
  * The one HTTP listener of every RPC surface (`node:http` and `ws`); a dialect (dialect.ts) answers its
  * requests and serves its WebSockets, the listener gives every surface the same transport:
+ * - a dialect that answers plain requests (`answerPlain`) gets a connection's keep-alive requests from
+ *   the listener's own HTTP/1.1 parser (plain-http.ts), node:http gets the rest;
  * - `maxConnections` connections served at once, further ones wait for a slot (connection-limiter.ts);
  *   a WebSocket holds its slot until it closes;
  * - `readTimeout` bounds reading a request (headers and body), `serveTimeout` socket inactivity while a
@@ -13,13 +15,14 @@
  *   long waits give up, and destroys whatever is still open after a grace period.
  */
 import http, { STATUS_CODES, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http'
-import type { Server as NetServer, Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { Logger } from '../utils/logger.js'
 import { createLimitedListener, type LimitedListener } from './connection-limiter.js'
 import type { RpcDialect, WsDialect } from './dialect.js'
 import { formatUrl, listenOn, type BoundAddress } from './listen.js'
+import { PlainConnection, type PlainHttpOptions } from './plain-http.js'
 import { WsConnection } from './ws-connection.js'
 
 /** Options of a listener. Durations are milliseconds, sizes bytes. */
@@ -81,8 +84,10 @@ function remoteAddrOf(socket: Socket): string {
 export class HttpListener {
   private readonly http: http.Server
   private readonly sockets = new Set<Socket>()
+  private readonly plainConnections = new Set<PlainConnection>()
+  private readonly plainOptions: PlainHttpOptions | undefined
   private readonly webSockets = new Set<WsConnection>()
-  private limiter: LimitedListener | undefined
+  private front: LimitedListener | undefined
   private bound: BoundAddress | undefined
   private closing = false
   private closed: Promise<void> | undefined
@@ -99,10 +104,18 @@ export class HttpListener {
     this.http.headersTimeout = opts.readTimeout
     this.http.timeout = opts.serveTimeout
     this.http.keepAliveTimeout = opts.idleTimeout > 0 ? opts.idleTimeout : opts.readTimeout
-    this.http.on('connection', (socket: Socket) => {
-      this.sockets.add(socket)
-      socket.once('close', () => this.sockets.delete(socket))
-    })
+    if (dialect.answerPlain) {
+      const answerPlain = dialect.answerPlain.bind(dialect)
+      this.plainOptions = {
+        handler: answerPlain,
+        handOff: (socket) => this.handOff(socket),
+        closing: () => this.closing,
+        readTimeout: opts.readTimeout,
+        serveTimeout: opts.serveTimeout,
+        idleTimeout: this.http.keepAliveTimeout,
+        maxHeaderSize: opts.maxHeaderSize,
+      }
+    }
     const webSocket = dialect.webSocket
     if (webSocket) {
       const wss = new WebSocketServer({ noServer: true, maxPayload: webSocket.maxMessageSize, perMessageDeflate: false })
@@ -112,15 +125,28 @@ export class HttpListener {
 
   /** Listens on `host:port`. */
   async listen(): Promise<void> {
-    let listener: NetServer = this.http
-    if (this.opts.maxConnections > 0) {
-      this.limiter = createLimitedListener(this.http, this.opts.maxConnections)
-      listener = this.limiter.server
-      // The HTTP server never listens itself: start its connection tracking (timeouts, idle closing).
-      this.http.emit('listening')
-    }
-    this.bound = await listenOn(listener, this.opts.host, this.opts.port)
+    const max = this.opts.maxConnections > 0 ? this.opts.maxConnections : Number.POSITIVE_INFINITY
+    this.front = createLimitedListener((socket) => this.serve(socket), max)
+    // The HTTP server never listens itself: start its connection tracking (timeouts, idle closing).
+    this.http.emit('listening')
+    this.bound = await listenOn(this.front.server, this.opts.host, this.opts.port)
     this.log.info(`${this.opts.name} listening`, { url: this.url })
+  }
+
+  /** Serves an accepted socket (paused): on the plain parser when the dialect answers plain requests. */
+  private serve(socket: Socket): void {
+    this.sockets.add(socket)
+    socket.once('close', () => this.sockets.delete(socket))
+    if (this.plainOptions === undefined) return this.handOff(socket)
+    const conn = new PlainConnection(socket, this.plainOptions)
+    this.plainConnections.add(conn)
+    socket.once('close', () => this.plainConnections.delete(conn))
+  }
+
+  /** node:http serves the socket from now on. */
+  private handOff(socket: Socket): void {
+    this.http.emit('connection', socket)
+    socket.resume()
   }
 
   /** The bound address (the real port when 0 was asked). */
@@ -157,13 +183,11 @@ export class HttpListener {
         clearTimeout(timer)
         resolve()
       }
-      if (this.limiter) {
-        this.limiter.close(done)
-        this.http.close(() => {})
-      } else {
-        this.http.close(() => done())
-      }
+      if (this.front) this.front.close(done)
+      else done()
+      this.http.close(() => {})
       this.http.closeIdleConnections()
+      for (const conn of this.plainConnections) conn.closeIfIdle()
       for (const conn of this.webSockets) conn.close(CLOSE_GOING_AWAY, 'server shutting down')
     })
     return this.closed

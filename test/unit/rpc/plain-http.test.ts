@@ -1,0 +1,162 @@
+/**
+ * The listener's own HTTP/1.1 parser (plain-http.ts) in front of the EVM HTTP dialect, over raw
+ * sockets: what it answers itself, in what order and with which headers, and what it hands to
+ * node:http with the bytes already read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
+import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
+import { any } from '../../../src/rpc/codecs.js'
+import { defineMethod, required } from '../../../src/rpc/method-table.js'
+import { silentLogger } from '../../../src/utils/logger.js'
+import { keepAliveRequest, openSocket, type RawSocket } from '../../helpers/raw-http.js'
+
+/** `test_later` answers after the event loop turns, so a request behind it is pipelined. */
+const table = [
+  defineMethod('test_echo', [required(any)], ([v]) => v),
+  defineMethod('test_later', [required(any)], async ([v]) => {
+    await new Promise((resolve) => setImmediate(resolve))
+    return v
+  }),
+]
+const dispatcher = new Dispatcher([table], { ...defaultDispatcherOptions, namespaces: ['test'] }, silentLogger)
+
+function start(opts: Partial<HttpRpcServerOptions> = {}): Promise<HttpRpcServer> {
+  return HttpRpcServer.start(dispatcher, { ...defaultHttpRpcServerOptions, port: 0, ...opts }, silentLogger)
+}
+
+const call = (id: number, method: string, value: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, method, params: [value] })
+
+/** Resolves once what the socket received matches, or rejects when it closes first. */
+function until(raw: RawSocket, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!pattern.test(raw.received())) return
+      raw.socket.off('data', check)
+      resolve(raw.received())
+    }
+    raw.socket.on('data', check)
+    void raw.closed.then(() =>
+      pattern.test(raw.received()) ? resolve(raw.received()) : reject(new Error(`closed with ${raw.received()}`)),
+    )
+    check()
+  })
+}
+
+/** The answers in `text`, each as its head lines and body. */
+function answers(text: string): { head: string[]; body: string }[] {
+  const out: { head: string[]; body: string }[] = []
+  let rest = text
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n')
+    const head = rest.slice(0, end).split('\r\n')
+    const length = Number(/^content-length: (\d+)$/im.exec(head.join('\n'))?.[1] ?? 0)
+    out.push({ head, body: rest.slice(end + 4, end + 4 + length) })
+    rest = rest.slice(end + 4 + length)
+  }
+  return out
+}
+
+describe('plain HTTP requests', () => {
+  let server: HttpRpcServer
+  beforeAll(async () => {
+    server = await start()
+  })
+  afterAll(() => server.close())
+
+  it('answers keep-alive requests on one connection with the headers node:http gives', async () => {
+    const raw = await openSocket(server.url)
+    raw.socket.write(keepAliveRequest(call(1, 'test_echo', 'a')))
+    await until(raw, /"result":"a"/)
+    raw.socket.write(keepAliveRequest(call(2, 'test_echo', 'b')))
+    const [first, second] = answers(await until(raw, /"result":"b"/))
+    expect(first!.head[0]).toBe('HTTP/1.1 200 OK')
+    expect(first!.head.slice(1).map((line) => line.replace(/^Date: .*$/, 'Date: …'))).toEqual([
+      'Content-Type: application/json',
+      'Vary: Origin',
+      'Content-Length: 37',
+      'Date: …',
+      'Connection: keep-alive',
+      'Keep-Alive: timeout=120',
+    ])
+    expect(new Date(first!.head.find((line) => line.startsWith('Date: '))!.slice(6)).getTime()).not.toBeNaN()
+    expect(JSON.parse(second!.body)).toEqual({ jsonrpc: '2.0', id: 2, result: 'b' })
+    raw.socket.destroy()
+  })
+
+  it('answers pipelined requests in order, one sent a character at a time too', async () => {
+    const raw = await openSocket(server.url)
+    raw.socket.write(
+      keepAliveRequest(call(1, 'test_later', 1)) + keepAliveRequest(call(2, 'test_echo', 2)) + keepAliveRequest(call(3, 'test_later', 3)),
+    )
+    await until(raw, /"id":3/)
+    for (const byte of keepAliveRequest(call(4, 'test_echo', 'é'))) raw.socket.write(byte)
+    const replies = answers(await until(raw, /"id":4/))
+    expect(replies.map((r) => JSON.parse(r.body))).toEqual([1, 2, 3, 'é'].map((result, i) => ({ jsonrpc: '2.0', id: i + 1, result })))
+    raw.socket.destroy()
+  })
+
+  it('hands a connection to node:http at a request it does not read, with the bytes already received', async () => {
+    const raw = await openSocket(server.url)
+    const body = call(2, 'test_echo', 'chunked')
+    // A plain request, then a chunked one and a plain one sent together: node:http answers the last two.
+    raw.socket.write(keepAliveRequest(call(1, 'test_later', 'plain')))
+    await until(raw, /"id":1/)
+    raw.socket.write(
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` +
+        keepAliveRequest(call(3, 'test_echo', 'after')),
+    )
+    const replies = answers(await until(raw, /"id":3/))
+    expect(replies.map((r) => JSON.parse(r.body).result)).toEqual(['plain', 'chunked', 'after'])
+    expect(replies.every((r) => r.head[0] === 'HTTP/1.1 200 OK')).toBe(true)
+    raw.socket.destroy()
+  })
+
+  it('leaves to node:http what it must answer: a malformed request line, a head past the limit, a preflight', async () => {
+    const malformed = await openSocket(server.url)
+    malformed.socket.write('POST  / HTTP/1.1\r\n\r\n')
+    expect(await until(malformed, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    const huge = await openSocket(server.url)
+    huge.socket.write(`POST / HTTP/1.1\r\nX-Filler: ${'x'.repeat(20_000)}\r\n\r\n`)
+    expect(await until(huge, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
+    const preflight = await openSocket(server.url)
+    preflight.socket.write('OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n')
+    expect(await until(preflight, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 204 No Content\r\n[\s\S]*Access-Control-Allow-Origin: \*\r\n/i)
+    for (const raw of [malformed, huge, preflight]) raw.socket.destroy()
+  })
+
+  it('Connection: close, and a client that ends its side, get their answer and then the close', async () => {
+    const closing = await openSocket(server.url)
+    closing.socket.write(
+      keepAliveRequest(call(1, 'test_later', 'x')).replace('Host: localhost\r\n', 'Host: localhost\r\nConnection: close\r\n'),
+    )
+    await closing.closed
+    expect(answers(closing.received())[0]!.head).toContain('Connection: close')
+    const halfClosed = await openSocket(server.url)
+    halfClosed.socket.end(keepAliveRequest(call(1, 'test_later', 'y')) + keepAliveRequest(call(2, 'test_echo', 'z')))
+    await halfClosed.closed
+    expect(answers(halfClosed.received()).map((r) => JSON.parse(r.body).result)).toEqual(['y', 'z'])
+  })
+})
+
+describe('plain HTTP timeouts', () => {
+  let server: HttpRpcServer
+  beforeAll(async () => {
+    server = await start({ timeout: 300, idleTimeout: 150 })
+  })
+  afterAll(() => server.close())
+
+  it('a request not received whole within the read timeout gets 408 and the close', async () => {
+    const raw = await openSocket(server.url)
+    raw.socket.write(keepAliveRequest(call(1, 'test_echo', 'x')).slice(0, -5))
+    await raw.closed
+    expect(raw.received()).toBe('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+  })
+
+  it('a keep-alive connection left idle is closed', async () => {
+    const raw = await openSocket(server.url)
+    raw.socket.write(keepAliveRequest(call(1, 'test_echo', 'x')))
+    await raw.closed
+    expect(answers(raw.received())[0]!.head).toContain('Connection: keep-alive')
+  })
+})
