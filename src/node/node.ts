@@ -152,7 +152,7 @@ export class Node {
       })
       await app.open()
       const pool = new TxPool({
-        decode: (raw) => app.decodeTx(raw),
+        decode: (raw) => app.decodeTxOffThread(raw),
         state: {
           getAccount: async (address) => {
             const a = await app.getAccount(hexToBytes(address))

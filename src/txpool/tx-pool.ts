@@ -30,8 +30,8 @@ export interface TxPoolState {
 }
 
 export interface TxPoolDeps {
-  /** Decodes raw bytes and recovers the sender once; throws `TxDecodeError`. */
-  decode: (raw: Uint8Array) => DecodedTx
+  /** Decodes raw bytes and recovers the sender once (perhaps off the main thread); throws `TxDecodeError`. */
+  decode: (raw: Uint8Array) => DecodedTx | Promise<DecodedTx>
   state: TxPoolState
   /** Base fee of the next block, in wei: prices proposals when reaped and evictions as of the last `update`. */
   nextBaseFee: () => bigint
@@ -63,7 +63,7 @@ const NO_ADD_OPTIONS: AddOptions = {}
 
 export class TxPool {
   readonly events = new TypedEmitter<TxPoolEvents>()
-  private readonly decode: (raw: Uint8Array) => DecodedTx
+  private readonly decode: (raw: Uint8Array) => DecodedTx | Promise<DecodedTx>
   private readonly state: TxPoolState
   private readonly nextBaseFee: () => bigint
   private readonly options: TxPoolOptions
@@ -101,7 +101,7 @@ export class TxPool {
   async add(raw: Uint8Array, opts: AddOptions = NO_ADD_OPTIONS): Promise<DecodedTx> {
     let tx: DecodedTx
     try {
-      tx = this.decode(raw)
+      tx = await this.decode(raw)
     } catch (err) {
       throw translateDecodeError(raw, err instanceof Error ? err.message : String(err), this.options)
     }

@@ -600,6 +600,11 @@ export class EvmApplication implements Application {
     return this.txs.decode(raw)
   }
 
+  /** `decodeTx` with the sender recovered off the main thread (the pool's admission). */
+  decodeTxOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
+    return this.txs.decodeOffThread(raw)
+  }
+
   /**
    * The fee recipient (coinbase) of blocks proposed by the validator with consensus address
    * `proposer`: the `feeRecipient` option, else genesis `fee_recipients`, else the 20-byte address itself.

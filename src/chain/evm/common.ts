@@ -12,10 +12,16 @@ const cache = new Map<bigint, Common>()
 /** The transaction Common of each process Common (see `txCommonOf`). */
 const txCommons = new WeakMap<Common, Common>()
 
-function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+/** The recovery id (0/1) of a signature's `v` (typed: 0/1; legacy: 27/28, or EIP-155's chainId·2+35/36), else undefined. */
+export function recoveryIdOf(v: bigint, chainId: bigint | undefined): number | undefined {
   const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n)
-  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value')
-  return recoverPublicKey(msgHash, r, s, Number(recovery)).subarray(1)
+  return recovery === 0n || recovery === 1n ? Number(recovery) : undefined
+}
+
+function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  const recovery = recoveryIdOf(v, chainId)
+  if (recovery === undefined) throw new Error('Invalid signature v value')
+  return recoverPublicKey(msgHash, r, s, recovery).subarray(1)
 }
 
 /** The Common for `chainId`, created once per process. */

@@ -4,7 +4,7 @@
  * (ethereumjs-v10.md §7.2: decoding costs ~32 µs, recovery ~70 µs even with the native binding).
  */
 import type { Common } from '@ethereumjs/common'
-import { decodeRawTx, type DecodedTx } from './tx.js'
+import { decodeRawTx, decodeRawTxOffThread, type DecodedTx } from './tx.js'
 
 /** Decoded transactions kept (about a few blocks' worth plus the pool's pending set). */
 export const DEFAULT_TX_CACHE_SIZE = 20_000
@@ -25,6 +25,17 @@ export class DecodedTxCache {
     const decoded = decodeRawTx(raw, this.common)
     this.remember(key, decoded)
     return decoded
+  }
+
+  /** `decode` with the sender recovered off the main thread (tx.ts decodeRawTxOffThread). */
+  decodeOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
+    const key = keyOf(raw)
+    const hit = this.entries.get(key)
+    if (hit) return hit
+    return decodeRawTxOffThread(raw, this.common).then((decoded) => {
+      this.remember(key, decoded)
+      return decoded
+    })
   }
 
   /** Adds a transaction decoded elsewhere (e.g. by the transaction pool). */
