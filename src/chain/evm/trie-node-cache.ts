@@ -12,9 +12,10 @@
  * rest ages out.
  *
  * The ring is one allocation, made at the first write after the budget is set: large enough that the
- * C library maps it on its own (untouched pages cost nothing until the ring first reaches them), and
- * never freed or grown, so it pins no other allocation in the process heap (64 KiB slabs allocated one
- * by one as the ring filled each sat among short-lived allocations).
+ * C library maps it on its own, and never freed or grown, so it pins no other allocation in the process
+ * heap (64 KiB slabs allocated one by one as the ring filled each sat among short-lived allocations).
+ * Its pages are touched when it is made, so the memory it will hold is resident from the first block
+ * on, not added page by page over the first minutes of load (which read as RSS growth in a soak).
  *
  * `get` returns a copy: callers decode nodes into views of these bytes (RLP decoding slices), and the
  * ring overwrites a slab when its turn comes.
@@ -100,7 +101,7 @@ export class TrieNodeCache {
   private write(key: string, value: Uint8Array): void {
     const need = HEADER_BYTES + value.length
     if (this.offset + need > this.slabBytes || this.slabKeys[this.head]!.length >= this.slabEntries) this.advance()
-    if (this.ring.length === 0) this.ring = new Uint8Array(this.slabKeys.length * this.slabBytes)
+    if (this.ring.length === 0) this.ring = new Uint8Array(this.slabKeys.length * this.slabBytes).fill(0)
     const ring = this.ring
     const at = this.head * this.slabBytes + this.offset
     const length = value.length
