@@ -10,6 +10,7 @@
 import { Level } from 'level'
 
 type Bytes = Uint8Array
+type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }
 
 export interface DatabaseOptions {
   /** Directory of the LevelDB (created when missing). */
@@ -20,6 +21,8 @@ export class Database {
   private readonly level: Level<Bytes, Bytes>
   /** Staged writes: key id → [key, value | null (delete)]. */
   private staged = new Map<string, [Bytes, Bytes | null]>()
+  /** Staged writes no read looks up (`stageAppend`), in the order staged. */
+  private appended: BatchOp[] = []
   /** Writes being flushed by `commitStaged`: still readable until LevelDB has them. */
   private flushing: Map<string, [Bytes, Bytes | null]> | undefined
   /** The number of the batch that staged writes join (batches are numbered from 1, written in order). */
@@ -80,12 +83,21 @@ export class Database {
     this.staged.set(keyId(key), [key, value])
   }
 
+  /**
+   * Stages a write that no read looks up before it is written and no other staged write repeats
+   * (index entries, which are only scanned, and scans read written batches only): it skips the map
+   * that serves reads of staged data and keeps a key written once.
+   */
+  stageAppend(key: Bytes, value: Bytes): void {
+    this.appended.push({ type: 'put', key, value })
+  }
+
   stageDel(key: Bytes): void {
     this.staged.set(keyId(key), [key, null])
   }
 
   get stagedCount(): number {
-    return this.staged.size
+    return this.staged.size + this.appended.length
   }
 
   /** The number of the batch a write staged now will be written with. */
@@ -100,14 +112,15 @@ export class Database {
 
   /** Writes every staged operation in one atomic batch and clears the stage. */
   async commitStaged(): Promise<void> {
-    if (this.staged.size === 0) return
+    if (this.staged.size === 0 && this.appended.length === 0) return
     const batch = this.staging++
-    const ops = []
+    const ops: BatchOp[] = this.appended
     for (const [key, value] of this.staged.values()) {
-      ops.push(value === null ? { type: 'del' as const, key } : { type: 'put' as const, key, value })
+      ops.push(value === null ? { type: 'del', key } : { type: 'put', key, value })
     }
     this.flushing = this.staged
     this.staged = new Map()
+    this.appended = []
     try {
       await this.level.batch(ops)
       this.written = batch
@@ -119,6 +132,7 @@ export class Database {
   /** Drops every staged operation (a failed height). */
   discardStaged(): void {
     this.staged = new Map()
+    this.appended = []
   }
 
   /**

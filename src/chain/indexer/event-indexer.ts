@@ -27,6 +27,7 @@ import {
   BLOCK_ATTR_TAIL,
   IndexKind,
   TX_ATTR_TAIL,
+  attrKey,
   attrPrefix,
   attrValueOf,
   indexKey,
@@ -97,18 +98,19 @@ export class EventIndexer {
     const { db } = this.opts
     const h = u64(height)
     const empty = new Uint8Array(0)
+    // Attribute keys are only ever scanned, and each is written once: staged without a read-map entry.
     hashes.forEach((hash, index) => {
       if (skip?.has(index)) return
-      const i = u32(index)
-      db.stagePut(indexKey(IndexKind.txHash, hash), concatBytes(h, i))
-      db.stagePut(indexKey(IndexKind.txHeight, h, i), empty)
+      const location = concatBytes(h, u32(index))
+      db.stagePut(indexKey(IndexKind.txHash, hash), location)
+      db.stagePut(indexKey(IndexKind.txHeight, location), empty)
       forEachIndexedAttribute(response.txResults[index]?.events ?? [], (tag, value, seq) => {
-        db.stagePut(indexKey(IndexKind.txAttr, attrPrefix(tag, foldHex(value)), h, i, u32(seq)), empty)
+        db.stageAppend(attrKey(IndexKind.txAttr, tag, foldHex(value), location, seq), empty)
       })
     })
     db.stagePut(indexKey(IndexKind.blockHeight, h), empty)
     forEachIndexedAttribute(response.events, (tag, value, seq) => {
-      db.stagePut(indexKey(IndexKind.blockAttr, attrPrefix(tag, foldHex(value)), h, u32(seq)), empty)
+      db.stageAppend(attrKey(IndexKind.blockAttr, tag, foldHex(value), h, seq), empty)
     })
   }
 

@@ -62,3 +62,24 @@ describe('Database batches', () => {
     }
   })
 })
+
+describe('Database appended writes', () => {
+  it('writes appended entries with the height batch, keeps them out of staged reads, and drops them with it', async () => {
+    const db = await open()
+    try {
+      const other = Uint8Array.of(4, 5)
+      db.stageAppend(key, value)
+      db.stagePut(other, value)
+      expect(db.stagedCount).toBe(2)
+      expect(await db.get(key)).toBeUndefined()
+      db.discardStaged()
+      expect(db.stagedCount).toBe(0)
+      db.stageAppend(key, value)
+      await db.commitStaged()
+      expect(Uint8Array.from((await db.get(key))!)).toEqual(value)
+      expect(await db.get(other)).toBeUndefined()
+    } finally {
+      await db.close()
+    }
+  })
+})
