@@ -59,8 +59,9 @@ const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: cl
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 const REQUEST_LINE = /^([A-Z]+) ([^\s]+) HTTP\/1\.1$/
-/** `name: value` (RFC 9110 token, optional whitespace); a control character in the value fails the match. */
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t -~\x80-\xff]*?)[ \t]*$/
+/** RFC 9110 token characters (header names), by character code. */
+const TOKEN_CHARS = new Uint8Array(128)
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_CHARS[c.charCodeAt(0)] = 1
 const DIGITS = /^[0-9]{1,16}$/
 
 /** A request head that node:http must read. */
@@ -78,16 +79,26 @@ interface Head {
 
 /** Parses a request head ending at `end` (the blank line's offset), or HAND_OFF. */
 function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
-  const lines = buf.toString('latin1', 0, end).split('\r\n')
-  const start = REQUEST_LINE.exec(lines[0]!)
+  const text = buf.toString('latin1', 0, end)
+  if (!isPlainHeadText(text)) return HAND_OFF
+  const firstEnd = text.indexOf('\r\n')
+  const start = REQUEST_LINE.exec(firstEnd < 0 ? text : text.slice(0, firstEnd))
   if (start === null) return HAND_OFF
-  const headers: Record<string, string> = {}
-  for (let i = 1; i < lines.length; i++) {
-    const match = HEADER_LINE.exec(lines[i]!)
-    if (match === null) return HAND_OFF
-    const name = match[1]!.toLowerCase()
+  const headers: Record<string, string> = Object.create(null)
+  for (let at = firstEnd < 0 ? text.length : firstEnd + 2; at < text.length; ) {
+    let next = text.indexOf('\r\n', at)
+    if (next < 0) next = text.length
+    const colon = text.indexOf(':', at)
+    if (colon <= at || colon > next) return HAND_OFF
+    for (let i = at; i < colon; i++) if (TOKEN_CHARS[text.charCodeAt(i)] !== 1) return HAND_OFF
+    let from = colon + 1
+    let to = next
+    while (from < to && isWhitespace(text.charCodeAt(from))) from++
+    while (to > from && isWhitespace(text.charCodeAt(to - 1))) to--
+    const name = text.slice(at, colon).toLowerCase()
     if (headers[name] !== undefined) return HAND_OFF
-    headers[name] = match[2]!
+    headers[name] = text.slice(from, to)
+    at = next + 2
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
   let close = false
@@ -107,6 +118,22 @@ function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     if (bodySize > PLAIN_BODY_MAX) return HAND_OFF
   }
   return { method: start[1]!, url: start[2]!, headers, size: end + HEAD_END.length, bodySize, close }
+}
+
+/** Space or horizontal tab: optional whitespace around a header value. */
+function isWhitespace(code: number): boolean {
+  return code === 32 || code === 9
+}
+
+/** Lines ending in CR LF only, and no control character but horizontal tab (RFC 9110 field values). */
+function isPlainHeadText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if ((code >= 32 && code !== 127) || code === 9) continue
+    if (code !== 13 || text.charCodeAt(i + 1) !== 10) return false
+    i++
+  }
+  return true
 }
 
 let dateSecond = -1

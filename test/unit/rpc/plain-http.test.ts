@@ -43,16 +43,16 @@ function until(raw: RawSocket, pattern: RegExp): Promise<string> {
   })
 }
 
-/** The answers in `text`, each as its head lines and body. */
+/** The answers in `text`, each as its head lines and body (Content-Length counts bytes). */
 function answers(text: string): { head: string[]; body: string }[] {
   const out: { head: string[]; body: string }[] = []
-  let rest = text
+  let rest = Buffer.from(text)
   while (rest.length > 0) {
     const end = rest.indexOf('\r\n\r\n')
-    const head = rest.slice(0, end).split('\r\n')
+    const head = rest.subarray(0, end).toString('latin1').split('\r\n')
     const length = Number(/^content-length: (\d+)$/im.exec(head.join('\n'))?.[1] ?? 0)
-    out.push({ head, body: rest.slice(end + 4, end + 4 + length) })
-    rest = rest.slice(end + 4 + length)
+    out.push({ head, body: rest.subarray(end + 4, end + 4 + length).toString('utf8') })
+    rest = rest.subarray(end + 4 + length)
   }
   return out
 }
@@ -91,8 +91,12 @@ describe('plain HTTP requests', () => {
     )
     await until(raw, /"id":3/)
     for (const byte of keepAliveRequest(call(4, 'test_echo', 'é'))) raw.socket.write(byte)
-    const replies = answers(await until(raw, /"id":4/))
-    expect(replies.map((r) => JSON.parse(r.body))).toEqual([1, 2, 3, 'é'].map((result, i) => ({ jsonrpc: '2.0', id: i + 1, result })))
+    // A header named like an object property is a header like any other.
+    raw.socket.write(
+      keepAliveRequest(call(5, 'test_echo', 5)).replace('Host: localhost', 'Host: localhost\r\n__proto__: x\r\nConstructor: y'),
+    )
+    const replies = answers(await until(raw, /"id":5/))
+    expect(replies.map((r) => JSON.parse(r.body))).toEqual([1, 2, 3, 'é', 5].map((result, i) => ({ jsonrpc: '2.0', id: i + 1, result })))
     raw.socket.destroy()
   })
 
@@ -112,17 +116,20 @@ describe('plain HTTP requests', () => {
     raw.socket.destroy()
   })
 
-  it('leaves to node:http what it must answer: a malformed request line, a head past the limit, a preflight', async () => {
+  it('leaves to node:http what it must answer: a malformed request line, a control character, a head past the limit, a preflight', async () => {
     const malformed = await openSocket(server.url)
     malformed.socket.write('POST  / HTTP/1.1\r\n\r\n')
     expect(await until(malformed, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    const control = await openSocket(server.url)
+    control.socket.write(keepAliveRequest(call(1, 'test_echo', 'x')).replace('Host: localhost', 'Host: local\x01host'))
+    expect(await until(control, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
     const huge = await openSocket(server.url)
     huge.socket.write(`POST / HTTP/1.1\r\nX-Filler: ${'x'.repeat(20_000)}\r\n\r\n`)
     expect(await until(huge, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
     const preflight = await openSocket(server.url)
     preflight.socket.write('OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n')
     expect(await until(preflight, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 204 No Content\r\n[\s\S]*Access-Control-Allow-Origin: \*\r\n/i)
-    for (const raw of [malformed, huge, preflight]) raw.socket.destroy()
+    for (const raw of [malformed, control, huge, preflight]) raw.socket.destroy()
   })
 
   it('Connection: close, and a client that ends its side, get their answer and then the close', async () => {
