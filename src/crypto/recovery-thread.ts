@@ -81,12 +81,15 @@ class RecoveryThread {
       jobs.set(job.signature, i * JOB + 32)
       jobs[i * JOB + 96] = job.recovery
     })
+    // Referenced while it owes answers, so a process waiting only on them does not exit.
+    if (this.sent.length === 0) this.worker.ref()
     this.sent.push(batch)
     this.worker.postMessage(jobs, [jobs.buffer])
   }
 
   private answer(keys: Uint8Array): void {
     const batch = this.sent.shift()
+    if (this.sent.length === 0) this.worker.unref()
     batch?.forEach((job, i) => {
       const key = keys.subarray(i * KEY, (i + 1) * KEY)
       job.resolve(key[0] === 4 ? key : undefined)
