@@ -15,8 +15,9 @@ export interface LimitedListener {
 function ignoreError(): void {}
 
 /**
- * Creates the front; `serve` gets each admitted socket paused. Half-open sockets are allowed, as
- * node:http's own server allows them (a client that ends its side still reads the answer).
+ * Creates the front; `serve` gets each admitted socket paused. As node:http's own server: half-open
+ * sockets are allowed (a client that ends its side still reads the answer), and Nagle's algorithm is
+ * off (the last segment of a large answer would otherwise wait for the client's delayed ACK, 40 ms).
  */
 export function createLimitedListener(serve: (socket: Socket) => void, max: number): LimitedListener {
   let active = 0
@@ -37,7 +38,7 @@ export function createLimitedListener(serve: (socket: Socket) => void, max: numb
     serve(socket)
   }
 
-  const server = net.createServer({ pauseOnConnect: true, allowHalfOpen: true }, (socket) => {
+  const server = net.createServer({ pauseOnConnect: true, allowHalfOpen: true, noDelay: true }, (socket) => {
     if (active < max) return admit(socket)
     socket.on('error', ignoreError)
     waiting.push(socket)
