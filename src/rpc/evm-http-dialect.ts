@@ -73,7 +73,7 @@ function writeReply(res: ServerResponse, origin: string | undefined, reply: Plai
   // Raw header list with an explicit length: no chunked encoding, no header-object merging.
   const headers: (string | number)[] = [...reply.headers, 'Content-Length', reply.body === undefined ? 0 : Buffer.byteLength(reply.body)]
   if (origin !== undefined) headers.push('Access-Control-Allow-Origin', origin)
-  res.writeHead(reply.status, headers as string[])
+  res.writeHead(reply.status, headers)
   res.end(reply.body)
 }
 
