@@ -49,11 +49,16 @@ export class Database {
     return (await this.level.get(key)) ?? undefined
   }
 
-  /** Reads many values in one call (committed data only, plus staged overrides). */
+  /**
+   * Reads many values in one call (committed data, under the writes staged or being flushed when the
+   * call is made). The staged writes are looked up first, as `get` does: looked up after LevelDB's
+   * answer, a batch flushed meanwhile would be in neither (read before its write, gone from the stage).
+   */
   async getMany(keys: Bytes[]): Promise<(Bytes | undefined)[]> {
+    const staged = keys.map((k) => this.lookupStaged(k))
     const values = await this.level.getMany(keys)
-    return keys.map((k, i) => {
-      const s = this.lookupStaged(k)
+    return keys.map((_, i) => {
+      const s = staged[i]
       return s ? (s[1] ?? undefined) : (values[i] ?? undefined)
     })
   }

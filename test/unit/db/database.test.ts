@@ -83,3 +83,20 @@ describe('Database appended writes', () => {
     }
   })
 })
+
+describe('Database reads during a flush', () => {
+  it('getMany sees a batch being flushed even when LevelDB answers from before its write', async () => {
+    const db = await open()
+    try {
+      db.stagePut(key, value)
+      const writing = db.commitStaged()
+      // LevelDB read the key before the batch landed, and answers once the flush is over.
+      const level = (db as unknown as { level: { getMany(keys: Uint8Array[]): Promise<unknown[]> } }).level
+      level.getMany = (keys) => writing.then(() => keys.map(() => undefined))
+      const [read] = await db.getMany([key])
+      expect(Uint8Array.from(read!)).toEqual(value)
+    } finally {
+      await db.close()
+    }
+  })
+})
