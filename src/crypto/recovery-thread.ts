@@ -4,10 +4,9 @@
  * (`node --cpu-prof`, transfers workload); one worker thread does it instead, for the recoveries
  * asked within one turn of the event loop in one message each way.
  *
- * The worker runs the same binding `recoverPublicKey` uses, and its answer is only taken by
- * `recoverPublicKey` for exactly the hash, signature and recovery id it was computed from
- * (`withRecoveredKey`), so every check around recovery stays where it is. Without the native binding
- * (or with NODECTL_PURE_JS_CRYPTO=1) there is no thread and recovery stays synchronous.
+ * The worker runs the same binding `recoverPublicKey` uses (chain/evm/tx.ts decodeRawTxOffThread
+ * hands its key to the transaction). Without the native binding (or with NODECTL_PURE_JS_CRYPTO=1)
+ * there is no thread and recovery stays synchronous.
  */
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'

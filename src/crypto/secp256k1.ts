@@ -4,7 +4,6 @@
  */
 import { createRequire } from 'node:module'
 import { secp256k1 as noble } from '@noble/curves/secp256k1.js'
-import { equalBytes } from '../primitives/hex.js'
 import { keccak256 } from './hash.js'
 
 interface NativeSecp256k1 {
@@ -45,36 +44,10 @@ export function packSignature(r: Uint8Array, s: Uint8Array): Uint8Array {
   return sig
 }
 
-interface RecoveredKey {
-  hash: Uint8Array
-  signature: Uint8Array
-  recovery: number
-  publicKey: Uint8Array
-}
-
-/** A key recovered elsewhere (recovery-thread.ts), answered for its own hash and signature during `withRecoveredKey`. */
-let recovered: RecoveredKey | undefined
-
-/**
- * Runs `fn` with `publicKey` known to be the recovery of `hash`'s `signature` (64 bytes, r ‖ s) with
- * `recovery`: a `recoverPublicKey` of exactly these inside `fn` answers it without recovering again.
- */
-export function withRecoveredKey<T>(key: RecoveredKey, fn: () => T): T {
-  recovered = key
-  try {
-    return fn()
-  } finally {
-    recovered = undefined
-  }
-}
-
 /** Recovers the 65-byte uncompressed public key (0x04 ‖ X ‖ Y) from a 32-byte hash and r‖s. */
 export function recoverPublicKey(hash: Uint8Array, r: Uint8Array, s: Uint8Array, recovery: number): Uint8Array {
   if (recovery !== 0 && recovery !== 1) throw new Error('invalid signature recovery id')
   const sig = packSignature(r, s)
-  const known = recovered
-  if (known !== undefined && known.recovery === recovery && equalBytes(known.hash, hash) && equalBytes(known.signature, sig))
-    return known.publicKey
   const native = nativeBinding()
   if (native) return native.ecdsaRecover(sig, recovery, hash, false)
   const signature = noble.Signature.fromBytes(sig, 'compact').addRecoveryBit(recovery)

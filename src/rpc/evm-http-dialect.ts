@@ -33,12 +33,10 @@ const UNAUTHORIZED_LOOPBACK = httpContext(false, true)
 const UNAUTHORIZED_REMOTE = httpContext(false, false)
 
 const JSON_HEADERS: readonly string[] = ['Content-Type', 'application/json', 'Vary', 'Origin']
+/** The headers of Go's `http.Error` pages. */
+const TEXT_HEADERS: readonly string[] = ['Content-Type', 'text/plain; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Vary', 'Origin']
 /** Go's `http.Error` page for a request the node failed on (the failure is logged). */
-const INTERNAL_ERROR: PlainReply = {
-  status: 500,
-  headers: ['Content-Type', 'text/plain; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Vary', 'Origin'],
-  body: 'internal server error\n',
-}
+const INTERNAL_ERROR: PlainReply = { status: 500, headers: TEXT_HEADERS, body: 'internal server error\n' }
 
 /** `/` or `/?query`: the only path served. */
 function isRootPath(url: string): boolean {
@@ -54,15 +52,10 @@ function isAcceptedContentType(value: string | undefined): boolean {
   return ACCEPTED_CONTENT_TYPES.has((semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase())
 }
 
-/** A plain-text error page, as Go's `http.Error`, with the CORS headers of the request. */
-function sendText(res: ServerResponse, origin: string | undefined, status: number, text: string, extra?: Record<string, string>): void {
-  const headers: Record<string, string> = {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Content-Type-Options': 'nosniff',
-    Vary: 'Origin',
-    ...extra,
-  }
-  if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin
+/** A plain-text error page, as Go's `http.Error`, with the CORS headers of the request (`extra`: more name/value pairs). */
+function sendText(res: ServerResponse, origin: string | undefined, status: number, text: string, extra: readonly string[] = []): void {
+  const headers = [...TEXT_HEADERS, ...extra]
+  if (origin !== undefined) headers.push('Access-Control-Allow-Origin', origin)
   res.writeHead(status, headers)
   res.end(text + '\n')
 }
@@ -80,14 +73,7 @@ function writeReply(res: ServerResponse, origin: string | undefined, reply: Plai
 /** 413 with a JSON-RPC error body (-32600, id null). */
 function sendTooLarge(res: ServerResponse, origin: string | undefined, size: string, limit: number): void {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (${size}>${limit})` } })
-  const headers: Record<string, string | number> = {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    Vary: 'Origin',
-  }
-  if (origin !== undefined) headers['Access-Control-Allow-Origin'] = origin
-  res.writeHead(413, headers)
-  res.end(body)
+  writeReply(res, origin, { status: 413, headers: JSON_HEADERS, body })
 }
 
 /** What the dialect needs from the HTTP server's options. */
@@ -110,7 +96,7 @@ export class EvmHttpDialect implements RpcDialect {
     if (cors.isPreflight(req)) return cors.answerPreflight(req, res)
     const origin = cors.allowedOrigin(req)
     if (!isRootPath(req.url ?? '')) return sendText(res, origin, 404, '404 page not found')
-    if (req.method !== 'POST') return sendText(res, origin, 405, 'method not allowed', { Allow: 'POST, OPTIONS' })
+    if (req.method !== 'POST') return sendText(res, origin, 405, 'method not allowed', ['Allow', 'POST, OPTIONS'])
     const limit = this.opts.bodyLimit
     const declared = declaredOverLimit(req, limit)
     if (declared !== undefined) {

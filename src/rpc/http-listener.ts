@@ -136,11 +136,13 @@ export class HttpListener {
   /** Serves an accepted socket (paused): on the plain parser when the dialect answers plain requests. */
   private serve(socket: Socket): void {
     this.sockets.add(socket)
-    socket.once('close', () => this.sockets.delete(socket))
-    if (this.plainOptions === undefined) return this.handOff(socket)
-    const conn = new PlainConnection(socket, this.plainOptions)
-    this.plainConnections.add(conn)
-    socket.once('close', () => this.plainConnections.delete(conn))
+    const conn = this.plainOptions && new PlainConnection(socket, this.plainOptions)
+    socket.once('close', () => {
+      this.sockets.delete(socket)
+      if (conn) this.plainConnections.delete(conn)
+    })
+    if (conn) this.plainConnections.add(conn)
+    else this.handOff(socket)
   }
 
   /** node:http serves the socket from now on. */

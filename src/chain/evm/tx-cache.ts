@@ -20,22 +20,13 @@ export class DecodedTxCache {
   /** The decoded form of `raw` (cached); throws TxDecodeError. */
   decode(raw: Uint8Array): DecodedTx {
     const key = keyOf(raw)
-    const hit = this.entries.get(key)
-    if (hit) return hit
-    const decoded = decodeRawTx(raw, this.common)
-    this.remember(key, decoded)
-    return decoded
+    return this.entries.get(key) ?? this.remember(key, decodeRawTx(raw, this.common))
   }
 
   /** `decode` with the sender recovered off the main thread (tx.ts decodeRawTxOffThread). */
   decodeOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
     const key = keyOf(raw)
-    const hit = this.entries.get(key)
-    if (hit) return hit
-    return decodeRawTxOffThread(raw, this.common).then((decoded) => {
-      this.remember(key, decoded)
-      return decoded
-    })
+    return this.entries.get(key) ?? decodeRawTxOffThread(raw, this.common).then((decoded) => this.remember(key, decoded))
   }
 
   /** Adds a transaction decoded elsewhere (e.g. by the transaction pool). */
@@ -52,9 +43,10 @@ export class DecodedTxCache {
     return this.entries.size
   }
 
-  private remember(key: string, tx: DecodedTx): void {
+  private remember(key: string, tx: DecodedTx): DecodedTx {
     this.entries.set(key, tx)
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!)
+    return tx
   }
 }
 

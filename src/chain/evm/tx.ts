@@ -5,7 +5,7 @@
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { keccak256, packSignature, publicKeyToAddress, sha256, withRecoveredKey } from '../../crypto/index.js'
+import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { recoveryIdOf, txCommonOf } from './common.js'
@@ -50,20 +50,22 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
 
 /**
  * `decodeRawTx` with the sender's key recovered on the recovery thread (crypto/recovery-thread.ts),
- * so the main thread does not spend the ~70 µs of recovery; the same checks, errors and result.
+ * so the main thread does not spend the ~70 µs of recovery; the same checks, errors and result. The
+ * key goes into the transaction's sender cache, which `getSenderPublicKey` answers from: the thread
+ * runs the binding the library's recovery would, on the same hash, signature and recovery id, and the
+ * constructor has already refused a high s. A `v` of neither recovery id, or a signature the thread
+ * cannot recover, is left to the library's own check and error.
  */
 export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Promise<DecodedTx> {
   const tx = parseRawTx(raw, common)
   const { v, r, s } = tx
   const recovery = recoveryIdOf(v!, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
-  if (recovery === undefined) return completeRawTx(raw, tx, common)
-  // Hashed once: the signature check below reads the same hash.
-  const hash = tx.getMessageToVerifySignature()
-  tx.getMessageToVerifySignature = () => hash
-  const signature = packSignature(bigIntToUnpaddedBytes(r!), bigIntToUnpaddedBytes(s!))
-  const publicKey = await recoverOffThread(hash, signature, recovery)
-  if (publicKey === undefined) return completeRawTx(raw, tx, common)
-  return withRecoveredKey({ hash, signature, recovery, publicKey }, () => completeRawTx(raw, tx, common))
+  if (recovery !== undefined) {
+    const signature = packSignature(bigIntToUnpaddedBytes(r!), bigIntToUnpaddedBytes(s!))
+    const publicKey = await recoverOffThread(tx.getMessageToVerifySignature(), signature, recovery)
+    if (publicKey !== undefined) seedTxSenderPublicKey(tx, publicKey.subarray(1))
+  }
+  return completeRawTx(raw, tx, common)
 }
 
 /** The envelope checks and the decoding: a signed transaction, its sender not yet recovered. */

@@ -10,15 +10,19 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Database } from '../../../src/db/database.js'
 
 const dirs: string[] = []
+const opened: Database[] = []
 afterEach(async () => {
+  for (const db of opened.splice(0).reverse()) await db.close()
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })))
 })
 
+/** A database in a new directory, or at `path`; closed after the test. */
 async function open(path?: string): Promise<Database> {
   const dir = path ?? (await mkdtemp(join(tmpdir(), 'nodectl-db-')))
   if (!path) dirs.push(dir)
   const db = new Database({ path: dir })
   await db.open()
+  opened.push(db)
   return db
 }
 
@@ -28,75 +32,58 @@ const value = Uint8Array.of(9)
 describe('Database batches', () => {
   it('numbers batches and reports one written only once LevelDB has it', async () => {
     const db = await open()
-    try {
-      expect(db.batchNumber).toBe(1)
-      db.stagePut(key, value)
-      const batch = db.batchNumber
-      const writing = db.commitStaged()
-      // Staged writes after this join the next batch; this one is not in LevelDB yet.
-      expect(db.batchNumber).toBe(2)
-      expect(db.isWritten(batch)).toBe(false)
-      await writing
-      expect(db.isWritten(batch)).toBe(true)
-      expect(db.isWritten(batch + 1)).toBe(false)
-      // Nothing staged: no batch, the number stays.
-      await db.commitStaged()
-      expect(db.batchNumber).toBe(2)
-    } finally {
-      await db.close()
-    }
+    expect(db.batchNumber).toBe(1)
+    db.stagePut(key, value)
+    const batch = db.batchNumber
+    const writing = db.commitStaged()
+    // Staged writes after this join the next batch; this one is not in LevelDB yet.
+    expect(db.batchNumber).toBe(2)
+    expect(db.isWritten(batch)).toBe(false)
+    await writing
+    expect(db.isWritten(batch)).toBe(true)
+    expect(db.isWritten(batch + 1)).toBe(false)
+    // Nothing staged: no batch, the number stays.
+    await db.commitStaged()
+    expect(db.batchNumber).toBe(2)
   })
 
   it('is readable by a second instance at the same path (another thread), staged writes excepted', async () => {
     const db = await open()
     const other = await open(db.opts.path)
-    try {
-      db.stagePut(key, value)
-      expect(await db.get(key)).toEqual(value)
-      expect(await other.get(key)).toBeUndefined()
-      await db.commitStaged()
-      expect([...((await other.get(key)) ?? [])]).toEqual([...value])
-    } finally {
-      await other.close()
-      await db.close()
-    }
+    db.stagePut(key, value)
+    expect(await db.get(key)).toEqual(value)
+    expect(await other.get(key)).toBeUndefined()
+    await db.commitStaged()
+    expect([...((await other.get(key)) ?? [])]).toEqual([...value])
   })
 })
 
 describe('Database appended writes', () => {
   it('writes appended entries with the height batch, keeps them out of staged reads, and drops them with it', async () => {
     const db = await open()
-    try {
-      const other = Uint8Array.of(4, 5)
-      db.stageAppend(key, value)
-      db.stagePut(other, value)
-      expect(db.stagedCount).toBe(2)
-      expect(await db.get(key)).toBeUndefined()
-      db.discardStaged()
-      expect(db.stagedCount).toBe(0)
-      db.stageAppend(key, value)
-      await db.commitStaged()
-      expect(Uint8Array.from((await db.get(key))!)).toEqual(value)
-      expect(await db.get(other)).toBeUndefined()
-    } finally {
-      await db.close()
-    }
+    const other = Uint8Array.of(4, 5)
+    db.stageAppend(key, value)
+    db.stagePut(other, value)
+    expect(db.stagedCount).toBe(2)
+    expect(await db.get(key)).toBeUndefined()
+    db.discardStaged()
+    expect(db.stagedCount).toBe(0)
+    db.stageAppend(key, value)
+    await db.commitStaged()
+    expect(Uint8Array.from((await db.get(key))!)).toEqual(value)
+    expect(await db.get(other)).toBeUndefined()
   })
 })
 
 describe('Database reads during a flush', () => {
   it('getMany sees a batch being flushed even when LevelDB answers from before its write', async () => {
     const db = await open()
-    try {
-      db.stagePut(key, value)
-      const writing = db.commitStaged()
-      // LevelDB read the key before the batch landed, and answers once the flush is over.
-      const level = (db as unknown as { level: { getMany(keys: Uint8Array[]): Promise<unknown[]> } }).level
-      level.getMany = (keys) => writing.then(() => keys.map(() => undefined))
-      const [read] = await db.getMany([key])
-      expect(Uint8Array.from(read!)).toEqual(value)
-    } finally {
-      await db.close()
-    }
+    db.stagePut(key, value)
+    const writing = db.commitStaged()
+    // LevelDB read the key before the batch landed, and answers once the flush is over.
+    const level = (db as unknown as { level: { getMany(keys: Uint8Array[]): Promise<unknown[]> } }).level
+    level.getMany = (keys) => writing.then(() => keys.map(() => undefined))
+    const [read] = await db.getMany([key])
+    expect(Uint8Array.from(read!)).toEqual(value)
   })
 })
