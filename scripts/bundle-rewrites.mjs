@@ -36,6 +36,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
  *   properties in the same order, in a fraction of the time. A spread followed by properties, one of
  *   which the spread object has too (`{ ...result, …, returnValue }`), costs about 9 µs in Node 20
  *   (0.3 µs as `Object.assign`): the frame result of every message.
+ * - @noble/hashes' `bytesToHex` (@ethereumjs/util's `bytesToUnprefixedHex`: the state caches and the
+ *   EIP-2929 warm sets key every account and slot access by hex) appends two digits a byte, which
+ *   builds a chain of intermediate strings: about 7% of the bytes allocated while ERC-20 transfers
+ *   commit. Node.js's native hex encoder gives the same string in one allocation, 3 times faster for
+ *   32 bytes.
  */
 export const REWRITES = [
   {
@@ -191,4 +196,23 @@ export const bigIntToBytes = (num, littleEndian = false) => {
       ['            returnValue: result.returnValue ?? new Uint8Array(0),\n        };', '            returnValue: result.returnValue ?? new Uint8Array(0),\n        });'],
     ],
   },
+  {
+    // The project's own @noble/hashes (2.x, which @ethereumjs/util uses), not older copies nested under other packages.
+    file: new RegExp(`^${escapeRegExp(join(root, 'node_modules/@noble/hashes/utils.js'))}$`),
+    replace: [
+      [
+        `    // pre-caching improves the speed 6x
+    let hex = '';
+    for (let i = 0; i < bytes.length; i++) {
+        hex += hexes[bytes[i]];
+    }
+    return hex;`,
+        '    return Buffer.prototype.hexSlice.call(bytes, 0, bytes.length);',
+      ],
+    ],
+  },
 ]
+
+function escapeRegExp(text) {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')
+}

@@ -1,17 +1,20 @@
 /** Hex and byte helpers shared by every layer. Lower-case output, `0x` prefix unless stated. */
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+/**
+ * Node.js's native hex encoder (what `Buffer#toString('hex')` calls), applied to any Uint8Array without
+ * wrapping it in a Buffer: one flat string, 2-5 times faster than appending two digits a byte, which
+ * builds a chain of intermediate strings for the collector (hashes and addresses on every hot path).
+ */
+const hexSlice = (Buffer.prototype as unknown as { hexSlice: (this: Uint8Array, start: number, end: number) => string }).hexSlice
 
 /** Encodes bytes as `0x`-prefixed lower-case hex (DATA). */
 export function bytesToHex(bytes: Uint8Array): string {
-  let out = '0x'
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!]
-  return out
+  return `0x${hexSlice.call(bytes, 0, bytes.length)}`
 }
 
 /** Encodes bytes as upper-case hex without prefix (CometBFT `HexBytes`). */
 export function bytesToUpperHex(bytes: Uint8Array): string {
-  return bytesToHex(bytes).slice(2).toUpperCase()
+  return hexSlice.call(bytes, 0, bytes.length).toUpperCase()
 }
 
 /** Decodes hex with or without `0x`; throws on odd length or a non-hex digit. */
