@@ -179,7 +179,12 @@ export interface Mempool {
   reapMaxBytesMaxGas(maxBytes: number, maxGas: bigint): Uint8Array[]
   /** Number of executable (pending) transactions. */
   size(): number
-  /** After a committed block: removes included txs and re-checks the rest against the new state. */
+  /**
+   * CometBFT's `Lock`/`Unlock` around Commit: admissions (CheckTx) wait from when it resolves until the
+   * returned release. The engine takes it before the application's Commit and releases it after `update`.
+   */
+  lock(): Promise<() => void>
+  /** After a committed block (with the pool locked): removes included txs and re-checks the rest against the new state. */
   update(height: number, txs: Uint8Array[], results: ExecTxResult[]): Promise<void>
   /** Called whenever executable transactions become available; returns an unsubscribe function. */
   onTxsAvailable(listener: () => void): () => void

@@ -197,7 +197,7 @@ export class BlockExecutor {
   /**
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
    * FinalizeBlock → updateState → stage block + seen commit, response, state and the block's evidence
-   * as committed → app Commit → ONE atomic batch → mempool update → evidence pool update → events.
+   * as committed → mempool locked → app Commit → ONE atomic batch → mempool update and unlock → evidence pool update → events.
    * Returns the new state. A failure discards the staged writes and throws (the node must stop: the
    * height is not applied).
    */
@@ -206,6 +206,7 @@ export class BlockExecutor {
     const height = block.header.height
     let response: FinalizeBlockResponse
     let next: ChainState
+    let unlock: (() => void) | undefined
     try {
       response = await app.finalizeBlock({
         txs: block.txs,
@@ -229,9 +230,11 @@ export class BlockExecutor {
       stateStore.stageSave(next)
       evidencePool.stageCommitted(block.evidence, height)
       await this.opts.indexer?.stageBlock(block, response)
+      unlock = await mempool.lock()
       await app.commit()
       await db.commitStaged()
     } catch (err) {
+      unlock?.()
       db.discardStaged()
       // The block store counted the staged block; forget it.
       await blockStore.open()
@@ -243,7 +246,11 @@ export class BlockExecutor {
       hash: bytesToUpperHex(blockId.hash),
       appHash: bytesToUpperHex(response.appHash),
     })
-    await mempool.update(height, block.txs, response.txResults)
+    try {
+      await mempool.update(height, block.txs, response.txResults)
+    } finally {
+      unlock()
+    }
     await evidencePool.update(next, block.evidence)
     this.fireEvents(block, blockId, response)
     return next

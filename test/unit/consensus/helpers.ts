@@ -204,6 +204,10 @@ export class FakeMempool implements Mempool {
     return this.txs.length
   }
 
+  async lock(): Promise<() => void> {
+    return () => {}
+  }
+
   async update(_height: number, txs: Uint8Array[]): Promise<void> {
     const included = new Set(txs.map((t) => bytesToUtf8(t)))
     this.txs = this.txs.filter((t) => !included.has(bytesToUtf8(t)))

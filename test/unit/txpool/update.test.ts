@@ -1,7 +1,7 @@
 /** update(): after a committed block the pool drops included, stale and unaffordable txs and re-forms runs. */
 import { describe, expect, it } from 'vitest'
 import type { DecodedTx } from '../../../src/chain/evm/tx.js'
-import { ADDRS, ETHER, GWEI, KEYS, makePool, sign1559 } from './helpers.js'
+import { ADDRS, ETHER, GWEI, KEYS, makePool, rejection, sign1559 } from './helpers.js'
 
 const [K0, K1, K2] = KEYS as [Uint8Array, Uint8Array, Uint8Array]
 const [A0, A1, A2] = ADDRS as [string, string, string]
@@ -20,6 +20,22 @@ describe('txpool update', () => {
     expect(pool.status()).toEqual({ pending: 1, queued: 0 })
     expect(await pool.pendingNonce(A0)).toBe(3n)
     expect(available).toBe(1)
+  })
+
+  it('holds admissions while locked: a committed tx sent again is refused for its nonce once the pool is updated', async () => {
+    const { pool, state } = makePool()
+    const raw = sign1559(K0)
+    await pool.add(raw)
+    const unlock = await pool.lock()
+    // The block is committed: the state moved on, the pool not yet.
+    state.set(A0, 1n, 999n * ETHER)
+    const resent = rejection(pool, raw)
+    const next = pool.add(sign1559(K0, { nonce: 1n }))
+    await pool.update(1, [raw], [])
+    unlock()
+    expect(await resent).toMatch(/^nonce too low/)
+    expect((await next).nonce).toBe(1n)
+    expect(nonces(pool.pending().get(A0))).toEqual([1n])
   })
 
   it('does not announce an empty pool', async () => {
