@@ -17,7 +17,7 @@ import type { Common, Proof } from '@ethereumjs/common'
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
-import { bytesToHex, bytesToUpperHex, equalBytes } from '../../primitives/hex.js'
+import { bytesToHex, bytesToUpperHex } from '../../primitives/hex.js'
 import type { ValidatorUpdate } from '../comet/types.js'
 import type {
   Application,
@@ -143,22 +143,6 @@ interface Pending {
   records: StoredTx[]
 }
 
-/** What FinalizeBlock executes: the request's transactions decoded, the block environment, the declared fee recipient. */
-interface BlockInput {
-  env: BlockEnv
-  decoded: (DecodedTx | Error)[]
-  feeRecipient: Uint8Array | undefined
-}
-
-/** A proposal executing ahead of its decision (see `executeAhead`). */
-interface AheadExecution {
-  height: number
-  hash: Uint8Array
-  input: BlockInput
-  /** Settles once the execution is over; undefined when it failed (FinalizeBlock then executes the block itself). */
-  done: Promise<BlockExecution | undefined>
-}
-
 export class EvmApplication implements Application {
   /** Committed EVM blocks, in order. */
   readonly events = new TypedEmitter<EvmApplicationEvents>()
@@ -186,7 +170,6 @@ export class EvmApplication implements Application {
   /** The Database batch the head's writes go with (0: loaded from disk); see StateAt.written. */
   private headBatch = 0
   private pending: Pending | undefined
-  private ahead: AheadExecution | undefined
   private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
   private opening: Promise<void> | undefined
@@ -247,7 +230,6 @@ export class EvmApplication implements Application {
 
   /** Stops the call workers (before the database closes). */
   async close(): Promise<void> {
-    await this.ahead?.done
     await this.callWorkers?.close()
   }
 
@@ -354,30 +336,10 @@ export class EvmApplication implements Application {
 
   /**
    * Rejects a proposal with undecodable txs (a fee-recipient declaration is accepted as the first tx
-   * only) or whose gas limits exceed the block gas limit. An accepted one starts executing at once
-   * (`executeAhead`).
+   * only) or whose gas limits exceed the block gas limit.
    */
   async processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }> {
-    const accept = isAcceptableProposal(splitFeeRecipientTx(req.txs).txs, (raw) => this.txs.decode(raw), this.gasLimit)
-    if (accept) this.executeAhead(req)
-    return { accept }
-  }
-
-  /**
-   * Optimistic execution, as Cosmos SDK's (ADR 064): the first proposal accepted at the next height
-   * executes while consensus votes on it. Those steps mostly wait for the WAL's and the signer's fsyncs,
-   * so the CPU would otherwise be idle; FinalizeBlock of the same block (same height and hash) takes the
-   * result. When another block is decided, FinalizeBlock waits for this execution to end, puts the live
-   * state back at the head and executes the decided block. The execution stages only trie nodes, which
-   * are content-addressed: an abandoned one leaves nothing that changes what any root reads.
-   */
-  private executeAhead(req: ProcessProposalRequest): void {
-    const head = this.head
-    if (!head || this.pending || this.ahead || req.height !== head.height + 1) return
-    const input = this.blockInput(req)
-    this.validators.discardBlock()
-    const done = executeBlock(this.vm!, this.common, input.env, input.decoded).catch(() => undefined)
-    this.ahead = { height: req.height, hash: req.hash, input, done }
+    return { accept: isAcceptableProposal(splitFeeRecipientTx(req.txs).txs, (raw) => this.txs.decode(raw), this.gasLimit) }
   }
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
@@ -385,26 +347,13 @@ export class EvmApplication implements Application {
     const head = this.head
     if (!head) throw new Error('FinalizeBlock before InitChain')
     if (req.height !== head.height + 1) throw new Error(`FinalizeBlock height ${req.height}, expected ${head.height + 1}`)
-    const started = performance.now()
-    const ahead = this.ahead
-    this.ahead = undefined
-    const executed = ahead ? await ahead.done : undefined
-    if (ahead && executed && ahead.height === req.height && equalBytes(ahead.hash, req.hash)) {
-      return this.finishBlock(req, head, ahead.input, () => Promise.resolve(executed), started)
-    }
-    if (this.pending || ahead) {
-      // The same height again without a commit (the engine re-decided it), or another block than the one
-      // executed ahead: start from the head state.
+    if (this.pending) {
+      // The same height again without a commit (the engine re-decided it): start from the head state.
       this.pending = undefined
       await this.stateManager!.setStateRoot(head.stateRoot)
     }
     this.validators.discardBlock()
-    const input = this.blockInput(req)
-    return this.finishBlock(req, head, input, () => executeBlock(this.vm!, this.common, input.env, input.decoded), started)
-  }
-
-  /** The decoded transactions and the environment of the block a request carries, on top of the head. */
-  private blockInput(req: ProcessProposalRequest | FinalizeBlockRequest): BlockInput {
+    const started = performance.now()
     const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
     const decoded: (DecodedTx | Error)[] = txs.map((raw) => {
       try {
@@ -413,22 +362,13 @@ export class EvmApplication implements Application {
         return err instanceof Error ? err : new TxDecodeError(String(err))
       }
     })
+    const baseFee = this.nextBaseFee()
     const coinbase = feeRecipient ?? this.feeRecipientOf(req.proposerAddress)
-    const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee: this.nextBaseFee(), coinbase }
-    return { env, decoded, feeRecipient }
-  }
-
-  private async finishBlock(
-    req: FinalizeBlockRequest,
-    head: Head,
-    input: BlockInput,
-    execute: () => Promise<BlockExecution>,
-    started: number,
-  ): Promise<FinalizeBlockResponse> {
+    const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
     try {
-      const res = await this.executeAndStage(req, head, input, execute, started)
+      const res = await this.executeAndStage(req, head, env, decoded, started)
       // The declaration is the block's first consensus tx: its result comes first too.
-      if (input.feeRecipient) res.txResults.unshift(createFeeRecipientTxResult(req.proposerAddress, input.feeRecipient))
+      if (feeRecipient) res.txResults.unshift(createFeeRecipientTxResult(req.proposerAddress, feeRecipient))
       return res
     } catch (err) {
       // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
@@ -443,11 +383,11 @@ export class EvmApplication implements Application {
   private async executeAndStage(
     req: FinalizeBlockRequest,
     head: Head,
-    { env }: BlockInput,
-    execute: () => Promise<BlockExecution>,
+    env: BlockEnv,
+    decoded: (DecodedTx | Error)[],
     started: number,
   ): Promise<FinalizeBlockResponse> {
-    const exec = await execute()
+    const exec = await executeBlock(this.vm!, this.common, env, decoded)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)

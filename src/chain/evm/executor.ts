@@ -19,13 +19,6 @@ import { TxCode } from './tx-codes.js'
 import type { DecodedTx } from './tx.js'
 import { gethVmError, decodeRevertReason } from './vm-errors.js'
 
-/**
- * How long a block's execution keeps the event loop before letting it run (ms). Executing a full block
- * takes a few hundred ms of microtasks; in between, consensus steps (the fsyncs of votes that the
- * application's optimistic execution overlaps) and RPC requests get their turn.
- */
-const YIELD_EVERY_MS = 4
-
 /** Zero bytes of PREVRANDAO / mixHash (BFT chains have no beacon randomness). */
 const ZERO_HASH = new Uint8Array(32)
 
@@ -116,13 +109,8 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
   let gasUsed = 0n
   let logIndex = 0
   await sm.checkpoint()
-  let yieldAt = performance.now() + YIELD_EVERY_MS
   try {
     for (const tx of txs) {
-      if (performance.now() >= yieldAt) {
-        await new Promise<void>((resolve) => setImmediate(resolve))
-        yieldAt = performance.now() + YIELD_EVERY_MS
-      }
       if (tx instanceof Error) {
         outcomes.push(refused(TxCode.TxDecode, tx.message, 0n))
         continue
