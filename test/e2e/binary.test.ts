@@ -58,6 +58,61 @@ async function mined(url: string, tx: Record<string, string>) {
 }
 
 /**
+ * Runtime code whose every opcode with a memory- or input-dependent gas cost (the handlers the bundle
+ * runs synchronously) takes its operands from the calldata words [off, len, exp, revert]: MSTORE,
+ * MLOAD, KECCAK256(off, len), EXP(2, exp), CALLDATACOPY to off + 64, CODECOPY, MCOPY(0x300, off, len),
+ * LOG2(off, len), RETURNDATACOPY, MSTORE8 at off + 1, then RETURN(off, len), or REVERT(off, len) when
+ * `revert` is not zero.
+ */
+function opcodeProbeCode(): string {
+  const word = (i: number) => [0x60, i * 32, 0x35] // PUSH1 i*32 CALLDATALOAD
+  const code = [
+    ...[0x60, 0xff, ...word(0), 0x52], // MSTORE(off, 0xff)
+    ...[...word(0), 0x51, 0x50], // MLOAD(off), POP
+    ...[...word(1), ...word(0), 0x20], // KECCAK256(off, len)
+    ...[...word(2), 0x60, 0x02, 0x0a], // EXP(2, exp)
+    ...[0x36, 0x60, 0x00, ...word(0), 0x60, 0x40, 0x01, 0x37], // CALLDATACOPY(off + 64, 0, CALLDATASIZE)
+    ...[0x38, 0x60, 0x00, 0x61, 0x02, 0x00, 0x39], // CODECOPY(0x200, 0, CODESIZE)
+    ...[...word(1), ...word(0), 0x61, 0x03, 0x00, 0x5e], // MCOPY(0x300, off, len)
+    ...[...word(1), ...word(0), 0xa2], // LOG2(off, len, exp result, hash)
+    ...[0x60, 0x00, 0x80, 0x80, 0x3e], // RETURNDATACOPY(0, 0, 0)
+    ...[0x60, 0xee, ...word(0), 0x60, 0x01, 0x01, 0x53], // MSTORE8(off + 1, 0xee)
+    ...[...word(1), ...word(0), ...word(3)],
+  ]
+  const revertAt = code.length + 4 // after PUSH1 target, JUMPI, RETURN
+  code.push(0x60, revertAt, 0x57, 0xf3, 0x5b, 0xfd)
+  const runtime = Buffer.from(code)
+  const n = runtime.length
+  // CODECOPY(0, 12, n) RETURN(0, n): the runtime follows these 12 bytes.
+  return `0x${Buffer.from([0x60, n, 0x60, 0x0c, 0x60, 0x00, 0x39, 0x60, n, 0x60, 0x00, 0xf3]).toString('hex')}${runtime.toString('hex')}`
+}
+
+/** Calldata of 32-byte words. */
+const words = (...values: bigint[]) => `0x${values.map((v) => v.toString(16).padStart(64, '0')).join('')}`
+
+/** Calls of the opcode probe at `to` across operands and gas limits: each answer, result or error. */
+async function opcodeCalls(url: string, to: string, gasLimits: (number | undefined)[]) {
+  const answers: unknown[] = []
+  for (const [off, len] of [
+    [0n, 0n],
+    [31n, 33n],
+    [4096n, 2000n],
+    [1_000_000n, 64n],
+  ] as const) {
+    for (const exp of [255n, 2n ** 255n - 1n]) {
+      for (const revert of [0n, 1n]) {
+        for (const gas of gasLimits) {
+          const call = { to, data: words(off, len, exp, revert), ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }
+          const { result, error } = await rpc(url, 'eth_call', [call, 'latest'])
+          answers.push(result ?? error)
+        }
+      }
+    }
+  }
+  return answers
+}
+
+/**
  * Deploys the test ERC-20 from `from`, transfers, calls `balanceOf`, makes a call that reverts with a
  * reason and estimates a transfer: the answers that must not depend on how the node was built. Then
  * the same on the call worker (its own bundle in the binary), once `startWorker` has it running
@@ -76,6 +131,13 @@ async function executeProbe(url: string, from: string, startWorker: (burst: () =
     reverted: (await rpc(url, 'eth_call', [{ from: HOLDER, to, data: transfer(251n) }, 'latest'])).error,
     estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: transfer(1n) }])).result,
   }
+  const probe = (await mined(url, { from, data: opcodeProbeCode() })).contractAddress as string
+  const probeTx = words(4096n, 100n, 2n ** 256n - 1n, 0n)
+  const opcodes = {
+    mined: await mined(url, { from, to: probe, data: probeTx }),
+    estimate: (await rpc(url, 'eth_estimateGas', [{ from, to: probe, data: probeTx }])).result,
+    calls: await opcodeCalls(url, probe, [undefined, 30_000, 60_000]),
+  }
   const burst = (first: number, length: number) =>
     Promise.all(Array.from({ length }, (_, i) => balanceOf(`0x${(first + i).toString(16).padStart(40, '0')}`)))
   let bursts = 0
@@ -84,8 +146,9 @@ async function executeProbe(url: string, from: string, startWorker: (burst: () =
     balances: [...(await burst(1_000_000, 40)), await balanceOf(from), await balanceOf(HOLDER)].map((r) => r.result),
     reverted: (await rpc(url, 'eth_call', [{ from: HOLDER, to, data: transfer(252n) }, 'latest'])).error,
     estimate: (await rpc(url, 'eth_estimateGas', [{ from, to, data: transfer(2n) }])).result,
+    opcodes: await opcodeCalls(url, probe, [undefined, 40_000]),
   }
-  return { mainThread, worker }
+  return { mainThread, opcodes, worker }
 }
 
 async function inProcessProbe() {
