@@ -46,23 +46,18 @@ function resolveUnrecovered(jobs: readonly Job[]): void {
   for (const job of jobs) job.resolve(undefined)
 }
 
-/**
- * One worker thread and the batch sent to it. At most one batch is in flight: the recoveries asked
- * meanwhile go together in the next one, sent when it is answered, so under load a message carries
- * many of them rather than one or two (each message costs the main thread tens of µs).
- */
+/** One worker thread and the batches sent to it, answered in order. */
 class RecoveryThread {
   private readonly worker: Worker
   private queued: Job[] = []
-  /** The batch the worker is recovering; undefined when none is in flight. */
-  private sent: Job[] | undefined
-  private sendScheduled = false
+  private readonly sent: Job[][] = []
   private failed = false
 
   constructor(binding: string) {
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: binding })
     this.worker.unref()
     this.worker.on('message', (keys: Uint8Array) => this.answer(keys))
+    // A thread that fails leaves recovery to the main thread: every waiting job gets no key.
     this.worker.on('error', () => this.fail())
     this.worker.on('exit', () => this.fail())
   }
@@ -70,14 +65,8 @@ class RecoveryThread {
   recover(hash: Uint8Array, signature: Uint8Array, recovery: number): Promise<Uint8Array | undefined> {
     if (this.failed) return Promise.resolve(undefined)
     return new Promise((resolve) => {
+      if (this.queued.length === 0) setImmediate(() => this.send())
       this.queued.push({ hash, signature, recovery, resolve })
-      if (this.sent !== undefined || this.sendScheduled) return
-      // The recoveries asked in the rest of this turn of the event loop go in the same message.
-      this.sendScheduled = true
-      setImmediate(() => {
-        this.sendScheduled = false
-        if (this.sent === undefined) this.send()
-      })
     })
   }
 
@@ -85,7 +74,6 @@ class RecoveryThread {
     const batch = this.queued
     this.queued = []
     if (this.failed) return resolveUnrecovered(batch)
-    if (batch.length === 0) return
     const jobs = new Uint8Array(batch.length * JOB)
     batch.forEach((job, i) => {
       jobs.set(job.hash, i * JOB)
@@ -93,27 +81,23 @@ class RecoveryThread {
       jobs[i * JOB + 96] = job.recovery
     })
     // Referenced while it owes answers, so a process waiting only on them does not exit.
-    this.worker.ref()
-    this.sent = batch
+    if (this.sent.length === 0) this.worker.ref()
+    this.sent.push(batch)
     this.worker.postMessage(jobs, [jobs.buffer])
   }
 
   private answer(keys: Uint8Array): void {
-    const batch = this.sent
-    this.sent = undefined
+    const batch = this.sent.shift()
+    if (this.sent.length === 0) this.worker.unref()
     batch?.forEach((job, i) => {
       const key = keys.subarray(i * KEY, (i + 1) * KEY)
       job.resolve(key[0] === 4 ? key : undefined)
     })
-    if (this.queued.length > 0) this.send()
-    else this.worker.unref()
   }
 
   private fail(): void {
     this.failed = true
-    if (this.sent) resolveUnrecovered(this.sent)
-    this.sent = undefined
-    resolveUnrecovered(this.queued.splice(0))
+    for (const batch of this.sent.splice(0)) resolveUnrecovered(batch)
   }
 }
 

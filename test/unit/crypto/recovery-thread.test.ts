@@ -46,22 +46,6 @@ describe('recovery thread', () => {
     expect(await recoverOffThread(jobs[0]!.hash, new Uint8Array(64), 0)).toBeUndefined()
   })
 
-  it('answers recoveries asked while a batch is in flight, in the order asked, in the next batch', async () => {
-    const jobs = Array.from({ length: 30 }, (_, i) => {
-      const hash = keccak256(new TextEncoder().encode(`in flight ${i}`))
-      return { hash, ...signHash(hash, KEYS[i % KEYS.length]!) }
-    })
-    const ask = (j: (typeof jobs)[number]) => recoverOffThread(j.hash, packSignature(j.r, j.s), j.recovery)
-    const first = ask(jobs[0]!)
-    // The first batch has gone to the thread (setImmediate), not come back: these wait for it.
-    await new Promise((resolve) => setImmediate(resolve))
-    const later = jobs.slice(1).map((j, i) => (i % 7 === 3 ? recoverOffThread(j.hash, new Uint8Array(64), 0) : ask(j)))
-    const keys = await Promise.all([first, ...later])
-    expect(keys.map((k) => (k ? bytesToHex(k) : undefined))).toEqual(
-      jobs.map((j, i) => (i > 0 && (i - 1) % 7 === 3 ? undefined : bytesToHex(recoverPublicKey(j.hash, j.r, j.s, j.recovery)))),
-    )
-  })
-
   it('decodes every transaction type as decodeRawTx does, bad signatures with the same errors', async () => {
     const key = KEYS[1]!
     const good = sign1559(key, { nonce: 7n })
