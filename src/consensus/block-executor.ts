@@ -197,7 +197,8 @@ export class BlockExecutor {
   /**
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
    * FinalizeBlock → updateState → stage block + seen commit, response, state and the block's evidence
-   * as committed → mempool locked → app Commit → ONE atomic batch → mempool update and unlock → evidence pool update → events.
+   * as committed → mempool locked → app Commit → ONE atomic batch → mempool update, unlocked → evidence
+   * pool update → events.
    * Returns the new state. A failure discards the staged writes and throws (the node must stop: the
    * height is not applied).
    */
