@@ -79,8 +79,8 @@ export class TxPool {
   private exclusive: Promise<unknown> = Promise.resolve()
   /** Operations in that chain; while any runs, `add` joins the chain instead of taking the fast path. */
   private running = 0
-  /** Whether the consensus engine holds the pool (`lock`): `update` then runs without joining the chain. */
-  private locked = false
+  /** While the consensus engine holds the pool (`lock`): settles at the release. */
+  private held: Promise<void> | undefined
 
   constructor(deps: TxPoolDeps) {
     this.decode = deps.decode
@@ -107,10 +107,10 @@ export class TxPool {
     } catch (err) {
       throw translateDecodeError(raw, err instanceof Error ? err.message : String(err), this.options)
     }
+    while (this.held !== undefined) await this.held
     if (opts.txFeeCap !== undefined) checkTxFee(tx, opts.txFeeCap)
     if (!this.options.allowUnprotectedTxs && isUnprotected(tx)) throw txPoolErrors.unprotected()
-    // While a block commits (`lock`) a tx it included is still here: `insert` decides after the update.
-    if (this.running === 0 && this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
+    if (this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
     validateTxBasics(tx, {
       maxTxSize: this.options.maxTxSize,
       maxInitCodeSize: this.options.maxInitCodeSize,
@@ -210,7 +210,7 @@ export class TxPool {
    */
   async update(height: number, txs: Uint8Array[], results: ExecTxResult[] = []): Promise<void> {
     void results
-    const run = async (): Promise<void> => {
+    await this.runExclusive(async () => {
       const includedHashes = txs.map((raw) => bytesToHex(keccak256(raw)))
       const senders = [...this.store.accounts.values()].filter((a) => a.txCount > 0)
       const fresh = await Promise.all(senders.map((a) => this.state.getAccount(a.address)))
@@ -219,31 +219,24 @@ export class TxPool {
       this.changesSinceUpdate = 0
       this.notifiedTxsAvailable = false
       this.log.debug('pool updated', { height, included, dropped, ...this.status() })
-    }
-    await (this.locked ? run() : this.runExclusive(run))
+    })
     if (this.store.pendingCount > 0) this.notifyTxsAvailable()
   }
 
   /**
-   * CometBFT's mempool `Lock`: from when it resolves until the release it returns, admissions wait. The
-   * engine holds it from the application's Commit to `update`, so no admission sees a committed block's
-   * state before the pool has been updated for it (a tx the block included, sent again, is refused as
-   * "nonce too low", never as already known).
+   * CometBFT's mempool `Lock`: from when it resolves until the release it returns, admissions wait once
+   * decoded. The engine holds it from the application's Commit to `update`, so no admission sees a
+   * committed block's state before the pool has been updated for it (a tx the block included, sent
+   * again, is refused as "nonce too low", never as already known).
    */
   async lock(): Promise<() => void> {
+    while (this.held !== undefined) await this.held
     let release!: () => void
-    const held = new Promise<void>((resolve) => {
+    this.held = new Promise<void>((resolve) => {
       release = resolve
     })
-    await new Promise<void>((acquired) => {
-      void this.runExclusive(() => {
-        acquired()
-        return held
-      })
-    })
-    this.locked = true
     return () => {
-      this.locked = false
+      this.held = undefined
       release()
     }
   }

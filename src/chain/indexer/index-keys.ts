@@ -57,7 +57,7 @@ const utf8 = new TextEncoder()
  * between (a block of ERC-20 transfers writes about 14 of these a transaction).
  */
 export function attrKey(kind: number, tag: string, value: string, tail: Uint8Array, seq: number): Uint8Array {
-  const text = `${tag}/${value}/`
+  const text = attrText(tag, value)
   const textBytes = Buffer.byteLength(text)
   const key = new Uint8Array(2 + textBytes + tail.length + 4)
   key[0] = Prefix.eventIndex
@@ -98,8 +98,13 @@ export function readU32(b: Uint8Array, offset: number): number {
 
 /** `"<tag>/<value>/"`, or `"<tag>/"` without a value, or just the tag (`exact` false: any key starting with it). */
 export function attrPrefix(tag: string, value?: string, exact = true): Uint8Array {
-  if (value !== undefined) return utf8ToBytes(`${tag}/${value}/`)
+  if (value !== undefined) return utf8ToBytes(attrText(tag, value))
   return utf8ToBytes(exact ? `${tag}/` : tag)
+}
+
+/** The text of an attribute key between its kind and its tail: `<tag>/<value>/`. */
+function attrText(tag: string, value: string): string {
+  return `${tag}/${value}/`
 }
 
 /** The value text of an attribute key (between the first `/` after the tag and the tail). */
