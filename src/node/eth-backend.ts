@@ -91,11 +91,11 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     )
   }
 
-  getBalance(address: Uint8Array, height: number): Promise<bigint> {
+  getBalance(address: Uint8Array, height: number): bigint | Promise<bigint> {
     return this.deps.app.getBalance(address, height)
   }
 
-  getNonce(address: Uint8Array, height: number): Promise<bigint> {
+  getNonce(address: Uint8Array, height: number): bigint | Promise<bigint> {
     return this.deps.app.getNonce(address, height)
   }
 

@@ -7,6 +7,14 @@
  */
 const hexSlice = (Buffer.prototype as unknown as { hexSlice: (this: Uint8Array, start: number, end: number) => string }).hexSlice
 
+/** Node.js's native latin1 decoder (what `Buffer#toString('latin1')` reaches through its argument checks). */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice: (this: Uint8Array, start: number, end: number) => string }).latin1Slice
+
+/** Bytes `start` to `end` as text of one character a byte (latin1): HTTP heads, byte strings as map keys. */
+export function latin1(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  return latin1Slice.call(bytes, start, end)
+}
+
 /** Encodes bytes as `0x`-prefixed lower-case hex (DATA). */
 export function bytesToHex(bytes: Uint8Array): string {
   return `0x${hexSlice.call(bytes, 0, bytes.length)}`

@@ -18,6 +18,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+import { latin1 } from '../primitives/hex.js'
 
 /** A request read by this server. Header names are lower case; a repeated header sends the request to node:http. */
 export interface PlainRequest {
@@ -58,16 +59,73 @@ export const PLAIN_BODY_MAX = 1024 * 1024
 const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
 
 const HEAD_END = Buffer.from('\r\n\r\n')
-const REQUEST_LINE = /^([A-Z]+) ([^\s]+) HTTP\/1\.1$/
-/** RFC 9110 token characters (header names), by character code. */
-const TOKEN_CHARS = new Uint8Array(128)
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_CHARS[c.charCodeAt(0)] = 1
+const HTTP_1_1 = Buffer.from(' HTTP/1.1')
 const DIGITS = /^[0-9]{1,16}$/
 
-/** A request head that node:http must read. */
-const HAND_OFF = 1
+/** Byte classes of a request head, by byte value. */
+const METHOD = 1
+const TARGET = 2
+const TOKEN = 4
+const FIELD = 8
+const BYTE_CLASS = new Uint8Array(256)
+for (let b = 0; b < 256; b++) {
+  // Field values: no control character but horizontal tab (RFC 9110 §5.5); other bytes are obs-text.
+  if (b === 9 || (b >= 32 && b !== 127)) BYTE_CLASS[b] |= FIELD
+  // A request target is any run of non-white-space (no byte JavaScript's \s matches, as U+00A0).
+  if (b > 32 && b !== 127 && b !== 0xa0) BYTE_CLASS[b] |= TARGET
+  if (b >= 65 && b <= 90) BYTE_CLASS[b] |= METHOD
+}
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") BYTE_CLASS[c.charCodeAt(0)] |= TOKEN
 
-interface Head {
+/**
+ * Header names a client commonly sends, lower case, by length: such a name is read without making a
+ * string of it (nor lower-casing one), and comes out as the same string each time.
+ */
+const COMMON_NAMES: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = []
+  for (const name of [
+    'host',
+    'accept',
+    'origin',
+    'expect',
+    'upgrade',
+    'referer',
+    'connection',
+    'keep-alive',
+    'user-agent',
+    'content-type',
+    'authorization',
+    'cache-control',
+    'content-length',
+    'accept-encoding',
+    'accept-language',
+    'transfer-encoding',
+  ]) {
+    const list = byLength[name.length] ?? []
+    list.push(name)
+    byLength[name.length] = list
+  }
+  return byLength
+})()
+
+/** The common header name at `buf[at, at + length)` in any letter case, or undefined. */
+function commonName(buf: Buffer, at: number, length: number): string | undefined {
+  const names = COMMON_NAMES[length]
+  if (names === undefined) return undefined
+  next: for (const name of names) {
+    for (let i = 0; i < length; i++) {
+      const b = buf[at + i]!
+      if ((b >= 65 && b <= 90 ? b + 32 : b) !== name.charCodeAt(i)) continue next
+    }
+    return name
+  }
+  return undefined
+}
+
+/** A request head that node:http must read. */
+export const HAND_OFF = 1
+
+export interface Head {
   method: string
   url: string
   headers: Record<string, string>
@@ -77,28 +135,39 @@ interface Head {
   close: boolean
 }
 
-/** Parses a request head ending at `end` (the blank line's offset), or HAND_OFF. */
-function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
-  const text = buf.toString('latin1', 0, end)
-  if (!isPlainHeadText(text)) return HAND_OFF
-  const firstEnd = text.indexOf('\r\n')
-  const start = REQUEST_LINE.exec(firstEnd < 0 ? text : text.slice(0, firstEnd))
-  if (start === null) return HAND_OFF
+/**
+ * Parses a request head ending at `end` (the blank line's offset), or HAND_OFF: a request line other
+ * than `METHOD target HTTP/1.1`, a line not ending in CR LF, a control character, a header name that
+ * is not a token or a space before its colon, a repeated header, and the requests left to node:http
+ * (see the top of this file).
+ */
+export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
+  let i = 0
+  while (i < end && (BYTE_CLASS[buf[i]!]! & METHOD) !== 0) i++
+  if (i === 0 || i === end || buf[i] !== 32) return HAND_OFF
+  const method = latin1(buf, 0, i)
+  const targetAt = ++i
+  while (i < end && (BYTE_CLASS[buf[i]!]! & TARGET) !== 0) i++
+  if (i === targetAt || end - i < HTTP_1_1.length || buf.compare(HTTP_1_1, 0, HTTP_1_1.length, i, i + HTTP_1_1.length) !== 0) {
+    return HAND_OFF
+  }
+  const url = latin1(buf, targetAt, i)
+  i += HTTP_1_1.length
   const headers: Record<string, string> = Object.create(null)
-  for (let at = firstEnd < 0 ? text.length : firstEnd + 2; at < text.length; ) {
-    let next = text.indexOf('\r\n', at)
-    if (next < 0) next = text.length
-    const colon = text.indexOf(':', at)
-    if (colon <= at || colon > next) return HAND_OFF
-    for (let i = at; i < colon; i++) if (TOKEN_CHARS[text.charCodeAt(i)] !== 1) return HAND_OFF
-    let from = colon + 1
-    let to = next
-    while (from < to && isWhitespace(text.charCodeAt(from))) from++
-    while (to > from && isWhitespace(text.charCodeAt(to - 1))) to--
-    const name = text.slice(at, colon).toLowerCase()
+  while (i < end) {
+    if (buf[i] !== 13 || buf[i + 1] !== 10) return HAND_OFF
+    i += 2
+    const nameAt = i
+    while (i < end && (BYTE_CLASS[buf[i]!]! & TOKEN) !== 0) i++
+    if (i === nameAt || i === end || buf[i] !== 58) return HAND_OFF
+    const name = commonName(buf, nameAt, i - nameAt) ?? latin1(buf, nameAt, i).toLowerCase()
+    let from = ++i
+    while (i < end && (BYTE_CLASS[buf[i]!]! & FIELD) !== 0) i++
+    let to = i
+    while (from < to && isWhitespace(buf[from]!)) from++
+    while (to > from && isWhitespace(buf[to - 1]!)) to--
     if (headers[name] !== undefined) return HAND_OFF
-    headers[name] = text.slice(from, to)
-    at = next + 2
+    headers[name] = latin1(buf, from, to)
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
   let close = false
@@ -117,23 +186,12 @@ function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     bodySize = Number(length)
     if (bodySize > PLAIN_BODY_MAX) return HAND_OFF
   }
-  return { method: start[1]!, url: start[2]!, headers, size: end + HEAD_END.length, bodySize, close }
+  return { method, url, headers, size: end + HEAD_END.length, bodySize, close }
 }
 
 /** Space or horizontal tab: optional whitespace around a header value. */
 function isWhitespace(code: number): boolean {
   return code === 32 || code === 9
-}
-
-/** Lines ending in CR LF only, and no control character but horizontal tab (RFC 9110 field values). */
-function isPlainHeadText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if ((code >= 32 && code !== 127) || code === 9) continue
-    if (code !== 13 || text.charCodeAt(i + 1) !== 10) return false
-    i++
-  }
-  return true
 }
 
 let dateSecond = -1

@@ -115,9 +115,9 @@ export interface EthBackend {
   /** Logs matching `query`, block by block in chain order. */
   getLogs(query: LogQuery): Promise<LogMatches>
 
-  /** Account state after executing block `height` (≤ latest). */
-  getBalance(address: Uint8Array, height: number): Promise<bigint>
-  getNonce(address: Uint8Array, height: number): Promise<bigint>
+  /** Account state after executing block `height` (≤ latest); at once when the node has it at hand. */
+  getBalance(address: Uint8Array, height: number): bigint | Promise<bigint>
+  getNonce(address: Uint8Array, height: number): bigint | Promise<bigint>
   getCode(address: Uint8Array, height: number): Promise<Uint8Array>
   /** The 32-byte value of `slot` (32 bytes). */
   getStorageAt(address: Uint8Array, slot: Uint8Array, height: number): Promise<Uint8Array>

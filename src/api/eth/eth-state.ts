@@ -11,7 +11,7 @@ import { defineMethod, optional, required, type MethodTable } from '../../rpc/me
 import type { EthBackend } from './backend.js'
 import { blockSelector } from './block-params.js'
 import { encodeData } from './format.js'
-import { resolveStateHeight } from './resolve-block.js'
+import { resolveStateHeight, stateHeight } from './resolve-block.js'
 
 const STORAGE_WORD = 32
 
@@ -27,18 +27,29 @@ function decodeSlot(key: string): Uint8Array {
   }
 }
 
+function quantityOf(value: bigint | Promise<bigint>): string | Promise<string> {
+  return value instanceof Promise ? value.then(toQuantity) : toQuantity(value)
+}
+
 export function createEthStateMethods(backend: EthBackend): MethodTable {
   const block = optional(blockSelector, 'latest')
   return [
-    defineMethod('eth_getBalance', [required(address), block], async ([account, at]) => {
-      const height = await resolveStateHeight(backend, at)
-      return toQuantity(await backend.getBalance(account, height))
+    // Answered without a promise when the backend has the account at hand (a poll between two blocks).
+    defineMethod('eth_getBalance', [required(address), block], ([account, at]) => {
+      if (typeof at === 'object')
+        return resolveStateHeight(backend, at)
+          .then((h) => backend.getBalance(account, h))
+          .then(toQuantity)
+      return quantityOf(backend.getBalance(account, stateHeight(backend, at)))
     }),
-    defineMethod('eth_getTransactionCount', [required(address), block], async ([account, at]) => {
+    defineMethod('eth_getTransactionCount', [required(address), block], ([account, at]) => {
       // `pending` counts the pool's executable transactions of the sender (geth).
-      if (at === 'pending') return toQuantity(await backend.getPendingNonce(account))
-      const height = await resolveStateHeight(backend, at)
-      return toQuantity(await backend.getNonce(account, height))
+      if (at === 'pending') return backend.getPendingNonce(account).then(toQuantity)
+      if (typeof at === 'object')
+        return resolveStateHeight(backend, at)
+          .then((h) => backend.getNonce(account, h))
+          .then(toQuantity)
+      return quantityOf(backend.getNonce(account, stateHeight(backend, at)))
     }),
     defineMethod('eth_getCode', [required(address), block], async ([account, at]) => {
       const height = await resolveStateHeight(backend, at)

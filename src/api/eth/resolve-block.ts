@@ -32,11 +32,14 @@ export function getBlockBySelector(backend: EthBackend, block: BlockSelector): P
  * has no forks, every known block is canonical.
  */
 export async function resolveStateHeight(backend: EthBackend, block: BlockSelector): Promise<number> {
-  if (typeof block === 'object') {
-    const found = await backend.getBlockByHash(block.hash)
-    if (found === undefined) throw new UnknownBlockError('header for hash not found')
-    return found.number
-  }
+  if (typeof block !== 'object') return stateHeight(backend, block)
+  const found = await backend.getBlockByHash(block.hash)
+  if (found === undefined) throw new UnknownBlockError('header for hash not found')
+  return found.number
+}
+
+/** {@link resolveStateHeight} of a number or tag, which needs no lookup. */
+export function stateHeight(backend: EthBackend, block: BlockNumberOrTag): number {
   const height = resolveHeight(backend, block)
   if (height > backend.latestHeight()) throw new UnknownBlockError()
   return height

@@ -12,7 +12,7 @@ import { TX_CODESPACE } from './tx-codes.js'
 export interface QueryState {
   /** The committed height `height` (0 = latest) refers to; throws when unknown. */
   resolveHeight(height: number): Promise<number>
-  getAccount(address: Uint8Array, height: number): Promise<{ nonce: bigint; balance: bigint }>
+  getAccount(address: Uint8Array, height: number): { nonce: bigint; balance: bigint } | Promise<{ nonce: bigint; balance: bigint }>
   getCode(address: Uint8Array, height: number): Promise<Uint8Array>
   getStorageAt(address: Uint8Array, slot: Uint8Array, height: number): Promise<Uint8Array>
 }

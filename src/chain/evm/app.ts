@@ -539,16 +539,19 @@ export class EvmApplication implements Application {
     return this.calls.estimateGas(args, height)
   }
 
-  getAccount(address: Uint8Array, height?: number): Promise<AccountState> {
+  /** The account at `height` (default latest); at once when it was read at that height since the last commit. */
+  getAccount(address: Uint8Array, height?: number): AccountState | Promise<AccountState> {
     return this.calls.getAccount(address, height)
   }
 
-  async getBalance(address: Uint8Array, height?: number): Promise<bigint> {
-    return (await this.calls.getAccount(address, height)).balance
+  getBalance(address: Uint8Array, height?: number): bigint | Promise<bigint> {
+    const account = this.calls.getAccount(address, height)
+    return account instanceof Promise ? account.then((a) => a.balance) : account.balance
   }
 
-  async getNonce(address: Uint8Array, height?: number): Promise<bigint> {
-    return (await this.calls.getAccount(address, height)).nonce
+  getNonce(address: Uint8Array, height?: number): bigint | Promise<bigint> {
+    const account = this.calls.getAccount(address, height)
+    return account instanceof Promise ? account.then((a) => a.nonce) : account.nonce
   }
 
   getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {

@@ -23,7 +23,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
-import { equalBytes } from '../../primitives/hex.js'
+import { equalBytes, latin1 } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
 import { buildTx, capCallGas, pickData, resolveFees, type CallArgs } from './call-args.js'
 import { CallResultCache, callKey } from './call-cache.js'
@@ -76,6 +76,8 @@ export interface RemoteCalls {
   estimateGas(args: CallArgs, state: StateAt): Promise<bigint> | undefined
 }
 
+/** Accounts remembered between two commits (the oldest are forgotten first). */
+const ACCOUNT_MEMO_SIZE = 4_096
 /** Historical copies kept besides the latest one (all are dropped at the next commit). */
 const MAX_COPIES = 8
 /** geth's estimateGas stops the binary search within this relative error (gasestimator.go). */
@@ -87,6 +89,12 @@ const ZERO_ADDRESS = new Address(new Uint8Array(20))
 export class CallService {
   private copies = new Map<number, Promise<StateCopy>>()
   private readonly results = new CallResultCache<CallResult>()
+  /**
+   * Accounts read at committed heights since the last commit, by `height:address`: a wallet's balance
+   * and nonce polls between two blocks are answered at once, without the state copy (a committed
+   * height's state never changes; the memo is dropped at each commit only to bound it).
+   */
+  private accounts = new Map<string, AccountState>()
 
   constructor(
     private readonly deps: CallServiceDeps,
@@ -97,6 +105,7 @@ export class CallService {
   invalidate(): void {
     this.copies = new Map()
     this.results.clear()
+    this.accounts = new Map()
   }
 
   /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
@@ -206,12 +215,25 @@ export class CallService {
     })
   }
 
-  /** Nonce, balance, code hash and storage root of `address` (empty-account values when absent). */
-  async getAccount(address: Uint8Array, height?: number): Promise<AccountState> {
-    const copy = await this.copyAt(await this.deps.resolve(height))
+  /**
+   * Nonce, balance, code hash and storage root of `address` (empty-account values when absent); at
+   * once when the account was read at `height` since the last commit.
+   */
+  getAccount(address: Uint8Array, height?: number): AccountState | Promise<AccountState> {
+    return (height !== undefined && this.accounts.get(accountKey(height, address))) || this.readAccount(address, height)
+  }
+
+  private async readAccount(address: Uint8Array, height: number | undefined): Promise<AccountState> {
+    const state = await this.deps.resolve(height)
+    const copy = await this.copyAt(state)
     const account = await copy.exclusive(() => copy.sm.getAccount(new Address(address)))
-    if (!account) return { nonce: 0n, balance: 0n, codeHash: KECCAK256_NULL, storageRoot: KECCAK256_RLP }
-    return { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash, storageRoot: account.storageRoot }
+    const out = account
+      ? { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash, storageRoot: account.storageRoot }
+      : { nonce: 0n, balance: 0n, codeHash: KECCAK256_NULL, storageRoot: KECCAK256_RLP }
+    const accounts = this.accounts
+    accounts.set(accountKey(state.height, address), out)
+    if (accounts.size > ACCOUNT_MEMO_SIZE) accounts.delete(accounts.keys().next().value!)
+    return out
   }
 
   async getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {
@@ -317,6 +339,11 @@ export class CallService {
     while (this.copies.size > MAX_COPIES + 1) this.copies.delete(this.copies.keys().next().value!)
     return created
   }
+}
+
+/** The account memo's key of `address` at `height`. */
+function accountKey(height: number, address: Uint8Array): string {
+  return `${height}:${latin1(address)}`
 }
 
 /** Throws the geth-style error of a failed execution (revert → code 3 with data). */

@@ -49,6 +49,7 @@ import { AccountCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, unpadBytes, type Address } from '@ethereumjs/util'
 import { importInterpreterModule } from './evm-interpreter-module.js'
 import { toNibbles } from './ordered-trie.js'
+import { latin1 } from '../../primitives/hex.js'
 
 /** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
 const JUMP_ANALYSIS_CACHE_SIZE = 512
@@ -268,13 +269,6 @@ export function installDecodedNodeCache(): void {
     decoded.set(key, raw)
     return decodeRawMPTNode(raw)
   }
-}
-
-const latin1Slice = Buffer.prototype.latin1Slice as (this: Uint8Array, start: number, end: number) => string
-
-/** Bytes as a map key (one byte per character). */
-function latin1(bytes: Uint8Array): string {
-  return latin1Slice.call(bytes, 0, bytes.length)
 }
 
 let fastTrieGetInstalled = false

@@ -145,6 +145,24 @@ describe('state over heights', () => {
       }),
     ).rejects.toThrow(/already initialised/)
   })
+
+  it('answers an account read at a height again at once, until the next commit', async () => {
+    const a2 = hexToBytes(ADDRESS2)
+    const dev = hexToBytes(DEV_ADDRESS)
+    const first = h.app.getBalance(a2, 4)
+    expect(first).toBeInstanceOf(Promise)
+    expect(await first).toBe(103n * ETHER)
+    expect(h.app.getBalance(a2, 4)).toBe(103n * ETHER)
+    expect(h.app.getBalance(a2, 5)).toBeInstanceOf(Promise)
+    expect(await h.app.getNonce(dev, 5)).toBe(8n)
+    expect(h.app.getNonce(dev, 5)).toBe(8n)
+    await h.finalize([sign1559(h.app.common, DEV_KEY, { nonce: 8n, to: ADDRESS2, value: 1n })])
+    const after = h.app.getBalance(a2, 4)
+    expect(after).toBeInstanceOf(Promise)
+    expect(await after).toBe(103n * ETHER)
+    expect(await h.app.getBalance(a2, 6)).toBe(103n * ETHER + 2n)
+    expect(h.app.getNonce(dev, 6)).toBeInstanceOf(Promise)
+  })
 })
 
 describe('base fee', () => {

@@ -8,6 +8,7 @@ import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatche
 import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
 import { any } from '../../../src/rpc/codecs.js'
 import { defineMethod, required } from '../../../src/rpc/method-table.js'
+import { HAND_OFF, parseHead } from '../../../src/rpc/plain-http.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 import { keepAliveRequest, openSocket, type RawSocket } from '../../helpers/raw-http.js'
 
@@ -165,5 +166,58 @@ describe('plain HTTP timeouts', () => {
     raw.socket.write(keepAliveRequest(call(1, 'test_echo', 'x')))
     await raw.closed
     expect(answers(raw.received())[0]!.head).toContain('Connection: keep-alive')
+  })
+})
+
+describe('parseHead', () => {
+  const parse = (head: string): ReturnType<typeof parseHead> => {
+    const buf = Buffer.from(`${head}\r\n\r\n`, 'latin1')
+    return parseHead(buf, buf.indexOf('\r\n\r\n'))
+  }
+
+  it('reads the request line and headers in any letter case, with the whitespace around values trimmed', () => {
+    const text =
+      'POST /?a=b HTTP/1.1\r\nHOST: x\r\ncontent-TYPE:\t application/json \t\r\nContent-Length:  12\r\nX-Custom-Name: caf\xe9: "q"\r\nConnection: Keep-Alive, close\r\nEmpty:'
+    expect(parse(text)).toEqual({
+      method: 'POST',
+      url: '/?a=b',
+      headers: {
+        host: 'x',
+        'content-type': 'application/json',
+        'content-length': '12',
+        'x-custom-name': 'caf\xe9: "q"',
+        connection: 'Keep-Alive, close',
+        empty: '',
+      },
+      size: text.length + 4,
+      bodySize: 12,
+      close: true,
+    })
+    expect(parse('GET / HTTP/1.1')).toMatchObject({ method: 'GET', url: '/', headers: {}, bodySize: 0, close: false })
+  })
+
+  it('leaves to node:http what it does not read itself', () => {
+    for (const head of [
+      'post / HTTP/1.1',
+      'POST  / HTTP/1.1',
+      'POST / HTTP/1.0',
+      'POST / HTTP/1.1 ',
+      'POST /a\xa0b HTTP/1.1',
+      'POST / HTTP/1.1\r\nHost : x',
+      'POST / HTTP/1.1\r\n: x',
+      'POST / HTTP/1.1\r\nHo(st: x',
+      'POST / HTTP/1.1\r\nHost: x\ny: z',
+      'POST / HTTP/1.1\r\nHost: a\rb',
+      'POST / HTTP/1.1\r\nHost: a\x7fb',
+      'POST / HTTP/1.1\r\nHost: a\r\nhost: b',
+      'POST / HTTP/1.1\r\nContent-Length: 1x',
+      'POST / HTTP/1.1\r\nContent-Length: 99999999',
+      'POST / HTTP/1.1\r\nTransfer-Encoding: chunked',
+      'POST / HTTP/1.1\r\nExpect: 100-continue',
+      'POST / HTTP/1.1\r\nUpgrade: websocket',
+      'POST / HTTP/1.1\r\nConnection: upgrade',
+    ]) {
+      expect(parse(head), JSON.stringify(head)).toBe(HAND_OFF)
+    }
   })
 })
