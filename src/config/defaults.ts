@@ -26,8 +26,8 @@ export interface NodeSettings
 
 /**
  * Default of app.toml `[evm] trie-node-cache-mb`: memory for clean state trie nodes, counted as what
- * the cache costs (about 250 bytes a node with its key). 16 MiB holds about 65,000 nodes: the upper
- * levels of every trie a busy dev chain has, and the paths each block rewrites.
+ * the cache costs (about 210 bytes a node with its key and its table slots). 16 MiB holds about 78,000
+ * nodes: the upper levels of every trie a busy dev chain has, and the paths each block rewrites.
  */
 export const DEFAULT_TRIE_NODE_CACHE_MB = 16
 

@@ -108,6 +108,22 @@ const COMMON_NAMES: readonly (readonly string[])[] = (() => {
   return byLength
 })()
 
+/**
+ * Texts a JSON-RPC client sends in every request (its method and path, its content type): read
+ * without making a string of them each time.
+ */
+const COMMON_TEXTS: readonly string[] = ['POST', 'GET', '/', 'application/json']
+
+/** `buf[from, to)` as latin1 text: one of {@link COMMON_TEXTS} when it is one. */
+function textAt(buf: Buffer, from: number, to: number): string {
+  next: for (const text of COMMON_TEXTS) {
+    if (text.length !== to - from) continue
+    for (let i = 0; i < text.length; i++) if (buf[from + i] !== text.charCodeAt(i)) continue next
+    return text
+  }
+  return latin1(buf, from, to)
+}
+
 /** The common header name at `buf[at, at + length)` in any letter case, or undefined. */
 function commonName(buf: Buffer, at: number, length: number): string | undefined {
   const names = COMMON_NAMES[length]
@@ -145,13 +161,13 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
   let i = 0
   while (i < end && (BYTE_CLASS[buf[i]!]! & METHOD) !== 0) i++
   if (i === 0 || i === end || buf[i] !== 32) return HAND_OFF
-  const method = latin1(buf, 0, i)
+  const method = textAt(buf, 0, i)
   const targetAt = ++i
   while (i < end && (BYTE_CLASS[buf[i]!]! & TARGET) !== 0) i++
   if (i === targetAt || end - i < HTTP_1_1.length || buf.compare(HTTP_1_1, 0, HTTP_1_1.length, i, i + HTTP_1_1.length) !== 0) {
     return HAND_OFF
   }
-  const url = latin1(buf, targetAt, i)
+  const url = textAt(buf, targetAt, i)
   i += HTTP_1_1.length
   const headers: Record<string, string> = Object.create(null)
   while (i < end) {
@@ -167,7 +183,7 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     while (from < to && isWhitespace(buf[from]!)) from++
     while (to > from && isWhitespace(buf[to - 1]!)) to--
     if (headers[name] !== undefined) return HAND_OFF
-    headers[name] = latin1(buf, from, to)
+    headers[name] = textAt(buf, from, to)
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
   let close = false
