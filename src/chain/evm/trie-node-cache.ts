@@ -36,8 +36,10 @@ const HEADER_BYTES = 8
 const MAX_KEY_LENGTH = 255
 /** A typical encoded trie node (leaves of 40–110 bytes, branches up to 532), for sizing the table. */
 const TYPICAL_NODE_BYTES = 128
-/** Bytes of table an entry can need: two slots (the table is at most half full) of offset and hash. */
-export const ENTRY_TABLE_BYTES = 2 * 2 * Int32Array.BYTES_PER_ELEMENT
+/** Bytes of one table slot: an offset and a hash. */
+const SLOT_BYTES = 2 * Int32Array.BYTES_PER_ELEMENT
+/** Bytes of table an entry can need: two slots (the table is at most half full). */
+export const ENTRY_TABLE_BYTES = 2 * SLOT_BYTES
 
 /** Node.js's native latin1 encoder (what `Buffer#write(text, offset, length, 'latin1')` calls). */
 const latin1Write = (
@@ -86,7 +88,7 @@ export class TrieNodeCache {
 
   /** The bytes this cache holds once written to: its ring and its table. */
   get capacityBytes(): number {
-    return this.slabs * this.slabBytes + this.slots * 2 * Int32Array.BYTES_PER_ELEMENT
+    return this.slabs * this.slabBytes + this.slots * SLOT_BYTES
   }
 
   /** A copy of the value of `key`, or undefined. */
@@ -115,7 +117,7 @@ export class TrieNodeCache {
   /** Sets the budget in bytes (0 turns the cache off); what it held is dropped. */
   resize(maxBytes: number): void {
     let slabs = Math.floor(Math.max(0, maxBytes) / (this.slabBytes + this.slabEntries * ENTRY_TABLE_BYTES))
-    while (slabs > 0 && slabs * this.slabBytes + tableSlots(slabs * this.slabEntries) * 8 > maxBytes) slabs--
+    while (slabs > 0 && slabs * this.slabBytes + tableSlots(slabs * this.slabEntries) * SLOT_BYTES > maxBytes) slabs--
     this.slabs = slabs
     this.slots = slabs === 0 ? 0 : tableSlots(slabs * this.slabEntries)
     this.ring = new Uint8Array(0)
