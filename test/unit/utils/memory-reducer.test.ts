@@ -1,7 +1,13 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { MemoryReducer, compactingCollections, exposeGc, oldGenerationHeap, type MemoryReducerProbes } from '../../../src/utils/memory-reducer.js'
+import {
+  MemoryReducer,
+  compactingCollections,
+  exposeGc,
+  oldGenerationHeap,
+  type MemoryReducerProbes,
+} from '../../../src/utils/memory-reducer.js'
 
 const MB = 1024 * 1024
 
