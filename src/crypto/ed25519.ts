@@ -9,6 +9,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha256 } from './hash.js'
+import { latin1 } from '../primitives/hex.js'
 
 /** A 32-byte seed and its 32-byte public key; CometBFT stores `seed ‖ pubkey` as the 64-byte private key. */
 export interface Ed25519KeyPair {
@@ -27,7 +28,7 @@ const privateKeys = new Map<string, KeyObject>()
 const publicKeys = new Map<string, KeyObject>()
 
 function cached(cache: Map<string, KeyObject>, bytes: Uint8Array, make: () => KeyObject): KeyObject {
-  const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+  const id = latin1(bytes)
   let key = cache.get(id)
   if (key === undefined) {
     key = make()

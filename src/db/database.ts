@@ -8,6 +8,7 @@
  * written. Which batches that covers is told by `batchNumber` and `isWritten`.
  */
 import { Level } from 'level'
+import { latin1 } from '../primitives/hex.js'
 
 type Bytes = Uint8Array
 type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }
@@ -162,5 +163,5 @@ export class Database {
 }
 
 function keyId(key: Bytes): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+  return latin1(key)
 }

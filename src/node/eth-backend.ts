@@ -24,6 +24,7 @@ import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 import type { MinerSettings } from './miner-settings.js'
 import { NODECTL_VERSION } from './version.js'
+import type { Awaitable } from '../utils/awaitable.js'
 
 export interface EthBackendDeps {
   app: EvmApplication
@@ -91,11 +92,11 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     )
   }
 
-  getBalance(address: Uint8Array, height: number): bigint | Promise<bigint> {
+  getBalance(address: Uint8Array, height: number): Awaitable<bigint> {
     return this.deps.app.getBalance(address, height)
   }
 
-  getNonce(address: Uint8Array, height: number): bigint | Promise<bigint> {
+  getNonce(address: Uint8Array, height: number): Awaitable<bigint> {
     return this.deps.app.getNonce(address, height)
   }
 

@@ -77,65 +77,60 @@ for (let b = 0; b < 256; b++) {
 }
 for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") BYTE_CLASS[c.charCodeAt(0)] |= TOKEN
 
-/**
- * Header names a client commonly sends, lower case, by length: such a name is read without making a
- * string of it (nor lower-casing one), and comes out as the same string each time.
- */
-const COMMON_NAMES: readonly (readonly string[])[] = (() => {
-  const byLength: string[][] = []
-  for (const name of [
-    'host',
-    'accept',
-    'origin',
-    'expect',
-    'upgrade',
-    'referer',
-    'connection',
-    'keep-alive',
-    'user-agent',
-    'content-type',
-    'authorization',
-    'cache-control',
-    'content-length',
-    'accept-encoding',
-    'accept-language',
-    'transfer-encoding',
-  ]) {
-    const list = byLength[name.length] ?? []
-    list.push(name)
-    byLength[name.length] = list
+/** Texts by length, for {@link constantText}. */
+function byLength(texts: readonly string[]): readonly (readonly string[])[] {
+  const out: string[][] = []
+  for (const text of texts) {
+    const list = out[text.length] ?? []
+    list.push(text)
+    out[text.length] = list
   }
-  return byLength
-})()
+  return out
+}
 
 /**
- * Texts a JSON-RPC client sends in every request (its method and path, its content type): read
- * without making a string of them each time.
+ * Header names a client commonly sends, lower case: such a name is read without making a string of it
+ * (nor lower-casing one), and comes out as the same string each time.
  */
-const COMMON_TEXTS: readonly string[] = ['POST', 'GET', '/', 'application/json']
+const COMMON_NAMES = byLength([
+  'host',
+  'accept',
+  'origin',
+  'expect',
+  'upgrade',
+  'referer',
+  'connection',
+  'keep-alive',
+  'user-agent',
+  'content-type',
+  'authorization',
+  'cache-control',
+  'content-length',
+  'accept-encoding',
+  'accept-language',
+  'transfer-encoding',
+])
+
+/** Texts a JSON-RPC client sends in every request (its method and path, its content type), likewise. */
+const COMMON_TEXTS = byLength(['POST', 'GET', '/', 'application/json'])
+
+/** The text of `texts` that `buf[from, to)` spells (letters in any case when `foldCase`), or undefined. */
+function constantText(texts: readonly (readonly string[])[], buf: Buffer, from: number, to: number, foldCase: boolean): string | undefined {
+  const candidates = texts[to - from]
+  if (candidates === undefined) return undefined
+  next: for (const text of candidates) {
+    for (let i = 0; i < text.length; i++) {
+      const b = buf[from + i]!
+      if ((foldCase && b >= 65 && b <= 90 ? b + 32 : b) !== text.charCodeAt(i)) continue next
+    }
+    return text
+  }
+  return undefined
+}
 
 /** `buf[from, to)` as latin1 text: one of {@link COMMON_TEXTS} when it is one. */
 function textAt(buf: Buffer, from: number, to: number): string {
-  next: for (const text of COMMON_TEXTS) {
-    if (text.length !== to - from) continue
-    for (let i = 0; i < text.length; i++) if (buf[from + i] !== text.charCodeAt(i)) continue next
-    return text
-  }
-  return latin1(buf, from, to)
-}
-
-/** The common header name at `buf[at, at + length)` in any letter case, or undefined. */
-function commonName(buf: Buffer, at: number, length: number): string | undefined {
-  const names = COMMON_NAMES[length]
-  if (names === undefined) return undefined
-  next: for (const name of names) {
-    for (let i = 0; i < length; i++) {
-      const b = buf[at + i]!
-      if ((b >= 65 && b <= 90 ? b + 32 : b) !== name.charCodeAt(i)) continue next
-    }
-    return name
-  }
-  return undefined
+  return constantText(COMMON_TEXTS, buf, from, to, false) ?? latin1(buf, from, to)
 }
 
 /** A request head that node:http must read. */
@@ -176,7 +171,7 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     const nameAt = i
     while (i < end && (BYTE_CLASS[buf[i]!]! & TOKEN) !== 0) i++
     if (i === nameAt || i === end || buf[i] !== 58) return HAND_OFF
-    const name = commonName(buf, nameAt, i - nameAt) ?? latin1(buf, nameAt, i).toLowerCase()
+    const name = constantText(COMMON_NAMES, buf, nameAt, i, true) ?? latin1(buf, nameAt, i).toLowerCase()
     let from = ++i
     while (i < end && (BYTE_CLASS[buf[i]!]! & FIELD) !== 0) i++
     let to = i

@@ -14,8 +14,7 @@ import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest
 import type { RoundStateSummary } from '../../consensus/state-machine.js'
 import type { PeerRoundState } from '../../p2p/peer-state.js'
 
-/** A value or a promise of it. */
-export type Awaitable<T> = T | Promise<T>
+import type { Awaitable } from '../../utils/awaitable.js'
 
 /** `p2p.DefaultNodeInfo`: who this node is (status.node_info, net_info peers). */
 export interface CometNodeInfo {

@@ -10,6 +10,7 @@
  */
 import type { EvmAccessListItem, EvmBlock, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
 import type { LogMatches } from '../../chain/evm/log-matches.js'
+import type { Awaitable } from '../../utils/awaitable.js'
 
 /**
  * Parsed call arguments (geth `TransactionArgs`) for eth_call / eth_estimateGas, validated by
@@ -116,8 +117,8 @@ export interface EthBackend {
   getLogs(query: LogQuery): Promise<LogMatches>
 
   /** Account state after executing block `height` (≤ latest); at once when the node has it at hand. */
-  getBalance(address: Uint8Array, height: number): bigint | Promise<bigint>
-  getNonce(address: Uint8Array, height: number): bigint | Promise<bigint>
+  getBalance(address: Uint8Array, height: number): Awaitable<bigint>
+  getNonce(address: Uint8Array, height: number): Awaitable<bigint>
   getCode(address: Uint8Array, height: number): Promise<Uint8Array>
   /** The 32-byte value of `slot` (32 bytes). */
   getStorageAt(address: Uint8Array, slot: Uint8Array, height: number): Promise<Uint8Array>

@@ -9,9 +9,10 @@ import { NodeError } from '../../utils/errors.js'
 import { address, decodeStorageKey, string, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'
-import { blockSelector } from './block-params.js'
+import { blockSelector, type BlockSelector } from './block-params.js'
 import { encodeData } from './format.js'
 import { resolveStateHeight, stateHeight } from './resolve-block.js'
+import { mapAwaitable, type Awaitable } from '../../utils/awaitable.js'
 
 const STORAGE_WORD = 32
 
@@ -27,29 +28,25 @@ function decodeSlot(key: string): Uint8Array {
   }
 }
 
-function quantityOf(value: bigint | Promise<bigint>): string | Promise<string> {
-  return value instanceof Promise ? value.then(toQuantity) : toQuantity(value)
+/**
+ * An account field at the block `at` names, as a QUANTITY: without a promise when the block is a number
+ * or tag and the backend has the account at hand (a poll between two blocks).
+ */
+function accountQuantity(backend: EthBackend, at: BlockSelector, read: (height: number) => Awaitable<bigint>): Awaitable<string> {
+  if (typeof at === 'object') return resolveStateHeight(backend, at).then(read).then(toQuantity)
+  return mapAwaitable(read(stateHeight(backend, at)), toQuantity)
 }
 
 export function createEthStateMethods(backend: EthBackend): MethodTable {
   const block = optional(blockSelector, 'latest')
   return [
-    // Answered without a promise when the backend has the account at hand (a poll between two blocks).
-    defineMethod('eth_getBalance', [required(address), block], ([account, at]) => {
-      if (typeof at === 'object')
-        return resolveStateHeight(backend, at)
-          .then((h) => backend.getBalance(account, h))
-          .then(toQuantity)
-      return quantityOf(backend.getBalance(account, stateHeight(backend, at)))
-    }),
+    defineMethod('eth_getBalance', [required(address), block], ([account, at]) =>
+      accountQuantity(backend, at, (h) => backend.getBalance(account, h)),
+    ),
     defineMethod('eth_getTransactionCount', [required(address), block], ([account, at]) => {
       // `pending` counts the pool's executable transactions of the sender (geth).
       if (at === 'pending') return backend.getPendingNonce(account).then(toQuantity)
-      if (typeof at === 'object')
-        return resolveStateHeight(backend, at)
-          .then((h) => backend.getNonce(account, h))
-          .then(toQuantity)
-      return quantityOf(backend.getNonce(account, stateHeight(backend, at)))
+      return accountQuantity(backend, at, (h) => backend.getNonce(account, h))
     }),
     defineMethod('eth_getCode', [required(address), block], async ([account, at]) => {
       const height = await resolveStateHeight(backend, at)

@@ -70,6 +70,7 @@ import { installValidatorAdmin, readOnlyValidatorAdmin } from './validator-admin
 import { collectValidatorUpdates } from './validator-updates.js'
 import { ValidatorRegistry } from './validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
+import { mapAwaitable, type Awaitable } from '../../utils/awaitable.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -544,14 +545,12 @@ export class EvmApplication implements Application {
     return this.calls.getAccount(address, height)
   }
 
-  getBalance(address: Uint8Array, height?: number): bigint | Promise<bigint> {
-    const account = this.calls.getAccount(address, height)
-    return account instanceof Promise ? account.then((a) => a.balance) : account.balance
+  getBalance(address: Uint8Array, height?: number): Awaitable<bigint> {
+    return mapAwaitable(this.calls.getAccount(address, height), (a) => a.balance)
   }
 
-  getNonce(address: Uint8Array, height?: number): bigint | Promise<bigint> {
-    const account = this.calls.getAccount(address, height)
-    return account instanceof Promise ? account.then((a) => a.nonce) : account.nonce
+  getNonce(address: Uint8Array, height?: number): Awaitable<bigint> {
+    return mapAwaitable(this.calls.getAccount(address, height), (a) => a.nonce)
   }
 
   getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {

@@ -5,6 +5,7 @@
  * (~20 ms for 5,000 matching heights here). It covers a contiguous run of heights ending at the head;
  * the oldest heights are forgotten beyond MAX_ENTRIES, and older ranges go to the on-disk index.
  */
+import { latin1 } from '../../primitives/hex.js'
 
 /**
  * (kind, value) pairs remembered, summed over heights: about 4.5 MB when full (46 bytes an entry, measured
@@ -14,7 +15,7 @@ export const RECENT_LOG_INDEX_ENTRIES = 100_000
 
 /** The id of a (kind, value) pair: the kind digit, then the value bytes as a one-byte string. */
 export function logIndexId(kind: number, value: Uint8Array): string {
-  return kind + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1')
+  return kind + latin1(value)
 }
 
 /** Criteria in index form: every group must match, each group by any of its ids. */

@@ -5,6 +5,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { decodeRawTx, decodeRawTxOffThread, type DecodedTx } from './tx.js'
+import { latin1 } from '../../primitives/hex.js'
 
 /** Decoded transactions kept (about a few blocks' worth plus the pool's pending set). */
 export const DEFAULT_TX_CACHE_SIZE = 20_000
@@ -52,5 +53,5 @@ export class DecodedTxCache {
 
 /** The bytes themselves as a one-byte string: no hashing, and V8 hashes the string once. */
 function keyOf(raw: Uint8Array): string {
-  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1')
+  return latin1(raw)
 }
