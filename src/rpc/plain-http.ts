@@ -11,10 +11,11 @@
  * (431), bodies past {@link PLAIN_BODY_MAX} and every request the dialect declines (CORS, other paths
  * and methods, 413, 415) get Node.js's exact behaviour.
  *
- * Timeouts follow http-listener.ts: a request must arrive whole within `readTimeout` of its first byte
- * (else 408 and close, as Node.js's `requestTimeout`), the socket may be quiet for `serveTimeout` while
- * a request is served and for `idleTimeout` between requests; requests sent back to back (pipelined)
- * are answered in order.
+ * Timeouts follow http-listener.ts: the first request must arrive whole within `readTimeout` of the
+ * connection being served, a later one within `readTimeout` of its first byte (else 408 and close, as
+ * Node.js's `requestTimeout`; Go's ReadTimeout likewise runs from the accept, then from the end of the
+ * idle wait), the socket may be quiet for `serveTimeout` while a request is served and for
+ * `idleTimeout` between requests; requests sent back to back (pipelined) are answered in order.
  */
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
@@ -56,7 +57,7 @@ export interface PlainHttpOptions {
 export const PLAIN_BODY_MAX = 1024 * 1024
 
 /** Node.js's answer to a request not read in time (`requestTimeout`). */
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+export const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 const HTTP_1_1 = Buffer.from(' HTTP/1.1')
@@ -250,6 +251,8 @@ export class PlainConnection {
     socket.on('error', this.onError)
     socket.once('close', this.onClose)
     if (this.quietTimeout > 0) socket.setTimeout(this.quietTimeout)
+    // A connection that never sends a byte is a request that is not on its way in time, not an idle one.
+    this.awaitRest()
     socket.resume()
   }
 
