@@ -17,7 +17,7 @@
  * idle wait), the socket may be quiet for `serveTimeout` while a request is served and for
  * `idleTimeout` between requests; requests sent back to back (pipelined) are answered in order.
  */
-import { STATUS_CODES } from 'node:http'
+import { METHODS, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { latin1 } from '../primitives/hex.js'
 
@@ -59,6 +59,9 @@ export const PLAIN_BODY_MAX = 1024 * 1024
 /** Node.js's answer to a request not read in time (`requestTimeout`). */
 export const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
 
+/** The methods llhttp knows; it refuses any other (HPE_INVALID_METHOD). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS)
+
 const HEAD_END = Buffer.from('\r\n\r\n')
 const HTTP_1_1 = Buffer.from(' HTTP/1.1')
 const DIGITS = /^[0-9]{1,16}$/
@@ -72,8 +75,8 @@ const BYTE_CLASS = new Uint8Array(256)
 for (let b = 0; b < 256; b++) {
   // Field values: no control character but horizontal tab (RFC 9110 §5.5); other bytes are obs-text.
   if (b === 9 || (b >= 32 && b !== 127)) BYTE_CLASS[b] |= FIELD
-  // A request target is any run of non-white-space (no byte JavaScript's \s matches, as U+00A0).
-  if (b > 32 && b !== 127 && b !== 0xa0) BYTE_CLASS[b] |= TARGET
+  // A request target is visible ASCII: llhttp refuses other bytes in it (HPE_INVALID_URL).
+  if (b > 32 && b < 127) BYTE_CLASS[b] |= TARGET
   if (b >= 65 && b <= 90) BYTE_CLASS[b] |= METHOD
 }
 for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") BYTE_CLASS[c.charCodeAt(0)] |= TOKEN
@@ -150,15 +153,19 @@ export interface Head {
 /**
  * Parses a request head ending at `end` (the blank line's offset), or HAND_OFF: a request line other
  * than `METHOD target HTTP/1.1`, a line not ending in CR LF, a control character, a header name that
- * is not a token or a space before its colon, a repeated header, and the requests left to node:http
- * (see the top of this file).
+ * is not a token or a space before its colon, a repeated header, no Host, CONNECT, and the requests
+ * left to node:http (see the top of this file). Fuzzed against node:http (plain-http-fuzz.test.ts):
+ * what it reads, node:http reads the same way.
  */
 export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
   let i = 0
   while (i < end && (BYTE_CLASS[buf[i]!]! & METHOD) !== 0) i++
   if (i === 0 || i === end || buf[i] !== 32) return HAND_OFF
   const method = textAt(buf, 0, i)
+  if (!KNOWN_METHODS.has(method)) return HAND_OFF
   const targetAt = ++i
+  // Origin form only (what a JSON-RPC client sends); llhttp reads the other forms by its own grammar.
+  if (buf[i] !== 47) return HAND_OFF
   while (i < end && (BYTE_CLASS[buf[i]!]! & TARGET) !== 0) i++
   if (i === targetAt || end - i < HTTP_1_1.length || buf.compare(HTTP_1_1, 0, HTTP_1_1.length, i, i + HTTP_1_1.length) !== 0) {
     return HAND_OFF
@@ -179,9 +186,14 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     while (from < to && isWhitespace(buf[from]!)) from++
     while (to > from && isWhitespace(buf[to - 1]!)) to--
     if (headers[name] !== undefined) return HAND_OFF
+    // llhttp refuses a tab after a Content-Length's digits (HPE_INVALID_CONTENT_LENGTH), not a space.
+    if (name === 'content-length' && buf.indexOf(9, from) >= 0 && buf.indexOf(9, from) < i) return HAND_OFF
     headers[name] = textAt(buf, from, to)
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
+  // node:http answers 400 to an HTTP/1.1 request without Host (RFC 9112 §3.2, its `requireHostHeader`),
+  // and serves CONNECT as a tunnel ('connect' event), not as a request.
+  if (headers.host === undefined || method === 'CONNECT') return HAND_OFF
   let close = false
   const connection = headers.connection
   if (connection !== undefined) {
