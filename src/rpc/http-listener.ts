@@ -41,11 +41,6 @@ export interface HttpListenerOptions {
   port: number
   /** Connections served at once, further ones wait; 0 = as many as the listener's descriptor share allows. */
   maxConnections: number
-  /**
-   * The process's soft open-file limit the listener sizes its share from (descriptor-budget.ts); default
-   * the limit this process runs under.
-   */
-  openFileLimit?: number
   /** Time to receive a request's headers and body; 0 = none. */
   readTimeout: number
   /** Socket inactivity allowed while a request is served; 0 = none. */
@@ -160,7 +155,7 @@ export class HttpListener {
   /** Listens on `host:port`. */
   async listen(): Promise<void> {
     const configured = this.opts.maxConnections
-    const limits = connectionBounds(configured, listenerShare(this.opts.openFileLimit ?? readOpenFileLimit()))
+    const limits = connectionBounds(configured, listenerShare(readOpenFileLimit()))
     this.limits = limits
     if (configured > limits.maxConnections) {
       this.log.warn(`${this.opts.name}: connection cap lowered to fit the open-file limit`, {
