@@ -158,7 +158,8 @@ export class HttpListener {
     const limits = connectionBounds(configured, listenerShare(readOpenFileLimit()))
     this.limits = limits
     if (configured > limits.maxConnections) {
-      this.log.warn(`${this.opts.name}: connection cap lowered to fit the open-file limit`, {
+      this.log.warn('connection cap lowered to fit the open-file limit', {
+        listener: this.opts.name,
         configured,
         maxConnections: limits.maxConnections,
         hint: 'raise the limit (ulimit -n) to serve more connections',
@@ -176,7 +177,7 @@ export class HttpListener {
         const now = performance.now()
         if (now - warnedAt < REFUSAL_LOG_INTERVAL) return
         warnedAt = now
-        this.log.warn(`${this.opts.name}: connections refused, every slot and the wait queue are taken`, { ...limits, refused })
+        this.log.warn('connections refused: every slot and the wait queue are taken', { listener: this.opts.name, ...limits, refused })
         refused = 0
       },
     )
