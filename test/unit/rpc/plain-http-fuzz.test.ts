@@ -129,6 +129,8 @@ class FakeStream extends Duplex {
 }
 
 const verdictServer = http.createServer()
+// Registered once (one per case would pile up): the verdict is whether 'request' fired, so a refused head needs no answer.
+verdictServer.on('clientError', () => {})
 
 /** node:http's reading of `bytes`, once the event loop has turned twice (it parses on the data event). */
 async function nodeVerdict(bytes: Buffer): Promise<NodeVerdict> {
@@ -147,7 +149,6 @@ async function nodeVerdict(bytes: Buffer): Promise<NodeVerdict> {
     }
   }
   verdictServer.on('request', onRequest)
-  verdictServer.on('clientError', () => {})
   verdictServer.emit('connection', stream)
   stream.push(bytes)
   await new Promise((resolve) => setImmediate(resolve))
