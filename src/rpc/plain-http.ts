@@ -186,8 +186,9 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     while (from < to && isWhitespace(buf[from]!)) from++
     while (to > from && isWhitespace(buf[to - 1]!)) to--
     if (headers[name] !== undefined) return HAND_OFF
-    // llhttp refuses a tab after a Content-Length's digits (HPE_INVALID_CONTENT_LENGTH), not a space.
-    if (name === 'content-length' && buf.indexOf(9, from) >= 0 && buf.indexOf(9, from) < i) return HAND_OFF
+    // After the leading white space, llhttp takes a tab for part of these values, not for white space: it
+    // refuses a Content-Length of "1\t" (HPE_INVALID_CONTENT_LENGTH) and keeps alive on "close\t".
+    if ((name === 'content-length' || name === 'connection') && hasTab(buf, from, i)) return HAND_OFF
     headers[name] = textAt(buf, from, to)
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
@@ -211,6 +212,12 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     if (bodySize > PLAIN_BODY_MAX) return HAND_OFF
   }
   return { method, url, headers, size: end + HEAD_END.length, bodySize, close }
+}
+
+/** True when `buf[from, to)` holds a horizontal tab. */
+function hasTab(buf: Buffer, from: number, to: number): boolean {
+  const at = buf.indexOf(9, from)
+  return at >= 0 && at < to
 }
 
 /** Space or horizontal tab: optional whitespace around a header value. */

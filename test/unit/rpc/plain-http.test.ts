@@ -224,6 +224,7 @@ describe('parseHead', () => {
       'POST ?a=b HTTP/1.1',
       'POST /caf\xe9 HTTP/1.1',
       'POST / HTTP/1.1\r\nContent-Length: 1\t',
+      'POST / HTTP/1.1\r\nConnection: close\t',
     ]) {
       // With a Host, so that each is handed off for its own reason.
       const withHost = head.replace(/^[^\r]*/, (line) => `${line}\r\nHost: x`)
