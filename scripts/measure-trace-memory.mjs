@@ -9,7 +9,10 @@
  * after the answer. The answer is counted as it arrives, never held.
  *
  *   node scripts/measure-trace-memory.mjs [--gas 25000000] [--timeout 25s] [--idle 60] [--port 28545]
- *                                         [--config '{"disableStack":true}'] [-- <extra start flags>]
+ *                                         [--repeat 1] [--config '{"disableStack":true}'] [-- <start flags>]
+ *
+ * `--repeat N` sends the trace N times in a row (sizes and errors are the last one's; the block gap is
+ * the longest over all of them).
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -33,6 +36,7 @@ const gas = BigInt(option('gas', '25000000'))
 const timeout = option('timeout', '25s')
 const idleS = Number(option('idle', '60'))
 const port = Number(option('port', '28545'))
+const repeat = Number(option('repeat', '1'))
 const extraConfig = JSON.parse(option('config', '{}'))
 const dashes = process.argv.indexOf('--')
 const extraFlags = dashes > 0 ? process.argv.slice(dashes + 1) : []
@@ -136,12 +140,15 @@ try {
 
   const t0 = performance.now()
   const config = { timeout, ...extraConfig }
-  const answer = await call(
-    'debug_traceCall',
-    [{ from: DEV_ACCOUNT, data: ENDLESS_LOOP_INIT_CODE, gas: `0x${gas.toString(16)}` }, 'latest', config],
-    false,
-  )
-  const traceMs = performance.now() - t0
+  let answer
+  for (let i = 0; i < repeat; i++) {
+    answer = await call(
+      'debug_traceCall',
+      [{ from: DEV_ACCOUNT, data: ENDLESS_LOOP_INIT_CODE, gas: `0x${gas.toString(16)}` }, 'latest', config],
+      false,
+    )
+  }
+  const traceMs = (performance.now() - t0) / repeat
   const t1 = performance.now()
   tracing = false
   await Promise.all([poller, sender])
@@ -160,9 +167,10 @@ try {
         gas: Number(gas),
         config,
         extraFlags,
+        repeat,
         answerBytes: answer.bytes,
         error: error ? JSON.parse(error) : undefined,
-        traceMs: Math.round(traceMs),
+        msPerTrace: Math.round(traceMs),
         blocksCommittedDuringTrace: Math.max(0, during.length - 1),
         longestMsWithoutBlock: Math.round(longestGapMs),
         rssBeforeMb: before.rssMb,
