@@ -11,6 +11,8 @@ import {
   type StructLoggerOptions,
   type StructLoggerResult,
 } from '../../../src/chain/evm/tracing/struct-logger.js'
+import { TraceBudget } from '../../../src/chain/evm/tracing/trace-budget.js'
+import { TraceTooLargeError } from '../../../src/chain/evm/tracing/trace-errors.js'
 
 const CONTRACT = new Uint8Array(20).fill(0xcc)
 const word = (n: number): string => '0x' + n.toString(16).padStart(64, '0')
@@ -107,6 +109,37 @@ describe('StructLogger', () => {
     for (let i = 0; i < 5; i++) await l.onOpcode(step(0x5b, 'JUMPDEST', { pc: i }), state)
     l.onTxEnd({ gasUsed: 1n, output: new Uint8Array(0), error: undefined, reverted: false })
     expect(resultOf(l).structLogs.map((e) => e.pc)).toEqual([0, 1])
+  })
+
+  it('writes each entry against the byte budget as it goes and fails the step that passes it', async () => {
+    const budget = new TraceBudget(1_000)
+    const l = new StructLogger(defaultStructLoggerOptions, budget)
+    let failedAt = -1
+    for (let i = 0; i < 100 && failedAt < 0; i++) {
+      try {
+        await l.onOpcode(step(0x5b, 'JUMPDEST', { pc: i, stack: [1n, 2n] }), state)
+      } catch (err) {
+        expect(err).toBeInstanceOf(TraceTooLargeError)
+        failedAt = i
+      }
+    }
+    // {"pc":N,"op":"JUMPDEST","gas":1000,"gasCost":3,"depth":1,"stack":["0x1","0x2"]} is about 75 bytes
+    expect(failedAt).toBeGreaterThan(10)
+    expect(failedAt).toBeLessThan(16)
+    expect(budget.spent).toBeGreaterThan(1_000)
+    expect(budget.spent).toBeLessThan(1_100)
+  })
+
+  it('counts exactly the bytes of its answer', async () => {
+    const budget = new TraceBudget(0)
+    const l = new StructLogger({ ...defaultStructLoggerOptions, enableMemory: true }, budget)
+    for (let i = 0; i < 20; i++)
+      await l.onOpcode(step(0x55, 'SSTORE', { pc: i, stack: [BigInt(i), 5n], memory: new Uint8Array(40) }), state)
+    l.onTxEnd({ gasUsed: 1n, output: new Uint8Array([0xe9]), error: undefined, reverted: false })
+    const bytes = l.result()
+    expect(budget.spent).toBe(bytes.byteLength)
+    expect(Buffer.byteLength(bytes.toString())).toBe(bytes.byteLength)
+    expect(resultOf(l).structLogs[19]!.storage).toHaveProperty(word(5), word(19))
   })
 
   it('puts pre-execution errors (out of gas, stack) on the failing entry, not execution errors', async () => {
