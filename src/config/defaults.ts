@@ -111,6 +111,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
     tracerConcurrency: 2,
+    traceResponseMaxSize: 25_000_000,
     callWorkers: 1,
     enableIndexer: false,
     batchRequestLimit: 1000,

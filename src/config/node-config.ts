@@ -127,6 +127,8 @@ export interface JsonRpcConfig {
   allowInsecureUnlock: boolean
   /** debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2). */
   tracerConcurrency: number
+  /** Most bytes of JSON in one debug_trace* answer; 0 = no cap (default 25000000, as batch-response-max-size). */
+  traceResponseMaxSize: number
   /** eth_call / eth_estimateGas worker threads; 0 = on the main thread (default 1). */
   callWorkers: number
   /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */

@@ -692,6 +692,16 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
   jsonRpc(
+    'trace-response-max-size',
+    uint,
+    'Maximum size of one debug_trace* answer, in bytes; a trace that grows past it stops and fails with -32003 naming this ' +
+      'setting; 0 = unlimited (default 25000000, as batch-response-max-size).',
+    (s) => s.jsonRpc.traceResponseMaxSize,
+    (s, v) => {
+      s.jsonRpc.traceResponseMaxSize = v
+    },
+  ),
+  jsonRpc(
     'call-workers',
     c.integerCodec(0, 64),
     'Worker threads that run eth_call and eth_estimateGas, beside the thread that serves requests and runs consensus; ' +

@@ -264,7 +264,10 @@ export class Node {
         const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
         const tables = [
           ...createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts),
-          ...createDebugApi(debugBackend, { tracerConcurrency: config.jsonRpc.tracerConcurrency }),
+          ...createDebugApi(debugBackend, {
+            tracerConcurrency: config.jsonRpc.tracerConcurrency,
+            traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,
+          }),
         ]
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
         const auth = createCallerAuth(
