@@ -232,7 +232,7 @@ export class NodeCometBackend implements CometBackend {
   // ---- mempool ----
 
   mempoolSize(): { count: number; bytes: number } {
-    return { count: this.deps.pool.size(), bytes: this.deps.pool.sizeBytes() }
+    return { count: this.deps.pool.status().pending, bytes: this.deps.pool.sizeBytes() }
   }
 
   reapTxs(max: number): Uint8Array[] {
