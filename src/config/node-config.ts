@@ -139,7 +139,12 @@ export interface JsonRpcConfig {
   httpBodyLimit: number
   /** Origins allowed to open a WebSocket (default 127.0.0.1, localhost). */
   wsOrigins: string[]
-  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server (default false). */
+  /**
+   * Browser origins allowed to read the HTTP server's answers (geth `--http.corsdomain`): [] = no CORS
+   * header at all, so a page of another origin gets nothing; `*` = any origin (default [], `--dev` too).
+   */
+  httpCorsDomain: string[]
+  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server, whatever `httpCorsDomain` says (default false). */
   enabledUnsafeCors: boolean
 }
 

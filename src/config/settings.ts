@@ -548,7 +548,8 @@ export const SETTINGS: readonly Setting[] = [
   api(
     'enabled-unsafe-cors',
     c.booleanCodec,
-    'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server (default false).',
+    'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server, whatever [json-rpc] http-corsdomain ' +
+      'says: any web page the user visits can then call it, and spend from unlocked accounts (default false).',
     (s) => s.jsonRpc.enabledUnsafeCors,
     (s, v) => {
       s.jsonRpc.enabledUnsafeCors = v
@@ -762,6 +763,17 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.jsonRpc.wsOrigins,
     (s, v) => {
       s.jsonRpc.wsOrigins = v
+    },
+  ),
+  jsonRpc(
+    'http-corsdomain',
+    c.stringListCodec,
+    'Browser origins allowed to make cross-origin requests to the EVM JSON-RPC HTTP server (geth --http.corsdomain), ' +
+      'e.g. ["http://localhost:3000"]; "*" allows any. Empty: no CORS headers, so browsers refuse every page of another ' +
+      'origin (default []).',
+    (s) => s.jsonRpc.httpCorsDomain,
+    (s, v) => {
+      s.jsonRpc.httpCorsDomain = v
     },
   ),
 ]

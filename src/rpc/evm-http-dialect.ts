@@ -8,7 +8,7 @@
  *   such as `charset` allowed), else 415 `invalid content type, only application/json is supported`;
  * - JSON-RPC errors travel with HTTP 200, except a refused private-namespace call (-32001), which makes
  *   the reply 401 (caller-auth.ts); a notification-only request gets 200 with an empty body;
- * - CORS per the rs/cors preset of `enabled-unsafe-cors` (cors.ts).
+ * - CORS as geth's: none unless `http-corsdomain` names origins; all with `enabled-unsafe-cors` (cors.ts).
  * The listener's own parser (plain-http.ts) brings the common request, a `POST /` of JSON without an
  * Origin, within the body limit, to `answerPlain`; node:http brings every other one to `handleRequest`.
  */

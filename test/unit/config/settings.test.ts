@@ -73,6 +73,7 @@ describe('settings table', () => {
         'batch-response-max-size',
         'http-body-limit',
         'ws-origins',
+        'http-corsdomain',
       ].sort(),
     )
   })
@@ -164,6 +165,7 @@ describe('TOML templates', () => {
       'batch-response-max-size': 25000000,
       'http-body-limit': 5242880,
       'ws-origins': ['127.0.0.1', 'localhost'],
+      'http-corsdomain': [],
     })
   })
 
