@@ -21,7 +21,7 @@ import { PoolStore } from './pool-store.js'
 import { countIncludable, reapByPriceAndNonce } from './reap.js'
 import { SenderAccount, type PooledTx } from './sender-account.js'
 import { txPoolErrors } from './tx-pool-error.js'
-import { checkTxFee, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
+import { checkTxFee, checkTxSize, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
 
 /** The latest committed state, as far as the pool reads it. */
 export interface TxPoolState {
@@ -137,6 +137,15 @@ export class TxPool {
       }
       return tx
     })
+  }
+
+  /**
+   * Throws `TxTooLargeError` when `raw` is larger than the pool accepts (`[mempool] max_tx_bytes`): the
+   * size check of `add`, for a path that checks before anything else, as CometBFT's mempool does
+   * before CheckTx (the consensus RPC's broadcast_tx_*), so every path has the one limit.
+   */
+  checkSize(raw: Uint8Array): void {
+    checkTxSize(raw.length, this.options.maxTxSize)
   }
 
   /** The state-dependent part of admission; synchronous, so it sees and leaves the pool consistent. */
