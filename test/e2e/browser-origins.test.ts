@@ -56,8 +56,10 @@ describe.each(DEFAULT_NODES)('browser origins, by default, on %s', (_name, optio
     expect((await post(t.url, DAPP, 'eth_chainId')).headers['access-control-allow-origin']).toBeUndefined()
   })
 
-  it('refuses a WebSocket from a foreign page, accepts one from a local page and from software sending no Origin', async () => {
+  it('refuses a WebSocket from a foreign or opaque (null) origin, accepts a local page and software sending no Origin', async () => {
     await expect(RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: FOREIGN } })).rejects.toThrow('unexpected response 403')
+    // What a sandboxed frame, a file:// page or a data: URL sends.
+    await expect(RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: 'null' } })).rejects.toThrow('unexpected response 403')
     const local = await RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: DAPP } })
     expect(await local.call('eth_chainId')).toBe('0x7a69')
     await local.close()
