@@ -118,6 +118,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     httpBodyLimit: 5 * 1024 * 1024,
     wsOrigins: ['127.0.0.1', 'localhost'],
     httpCorsDomain: [],
+    httpVhosts: ['localhost'],
     enabledUnsafeCors: false,
   }
 }

@@ -144,6 +144,12 @@ export interface JsonRpcConfig {
    * header at all, so a page of another origin gets nothing; `*` = any origin (default [], `--dev` too).
    */
   httpCorsDomain: string[]
+  /**
+   * Host names the HTTP server answers (geth `--http.vhosts`): a request naming another gets 403, so a
+   * page reaching a loopback node by DNS rebinding is refused; IP addresses always pass; `*` = any
+   * (default localhost, `--dev` too).
+   */
+  httpVhosts: string[]
   /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server, whatever `httpCorsDomain` says (default false). */
   enabledUnsafeCors: boolean
 }

@@ -776,6 +776,17 @@ export const SETTINGS: readonly Setting[] = [
       s.jsonRpc.httpCorsDomain = v
     },
   ),
+  jsonRpc(
+    'http-vhosts',
+    c.stringListCodec,
+    'Host names the EVM JSON-RPC HTTP server answers (geth --http.vhosts): a request naming another gets 403, which ' +
+      'stops web pages that reach the node by DNS rebinding; IP addresses always pass; "*" allows any name, as a ' +
+      'server behind a proxy under its own name needs (default ["localhost"]).',
+    (s) => s.jsonRpc.httpVhosts,
+    (s, v) => {
+      s.jsonRpc.httpVhosts = v
+    },
+  ),
 ]
 
 /** Where a value came from, as error messages name it: `config.toml [rpc] laddr`, `app.toml minimum-gas-prices`. */

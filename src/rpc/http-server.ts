@@ -27,6 +27,11 @@ export interface HttpRpcServerOptions {
   maxOpenConnections: number
   /** Which browser origins may read answers (cors.ts): geth's policy of `http-corsdomain`, or all with `enabled-unsafe-cors`. */
   cors: CorsPolicy
+  /**
+   * Host names answered (`http-vhosts`, vhosts.ts); others get 403 `invalid host specified`. `*` = any,
+   * the listener's default; a node's comes from `[json-rpc] http-vhosts` (default localhost, as geth).
+   */
+  vhosts: readonly string[]
   /** Who may call the private namespaces (caller-auth.ts); a refused call makes the reply HTTP 401. */
   auth: CallerAuth
 }
@@ -40,6 +45,7 @@ export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   idleTimeout: 120_000,
   maxOpenConnections: 0,
   cors: gethCorsPolicy([]),
+  vhosts: ['*'],
   auth: denyAll,
 }
 
@@ -51,7 +57,7 @@ export class HttpRpcServer extends HttpListener {
   /** Creates the server and listens on `opts.host:opts.port`. */
   static async start(dispatcher: Dispatcher, opts: HttpRpcServerOptions, log: Logger): Promise<HttpRpcServer> {
     const cors = new Cors(opts.cors)
-    const dialect = new EvmHttpDialect(dispatcher, { bodyLimit: opts.bodyLimit, cors, auth: opts.auth }, log)
+    const dialect = new EvmHttpDialect(dispatcher, { bodyLimit: opts.bodyLimit, cors, vhosts: opts.vhosts, auth: opts.auth }, log)
     const server = new HttpRpcServer(
       {
         name: 'EVM JSON-RPC HTTP',

@@ -19,8 +19,8 @@ export function dispatcherOptionsFromConfig(config: JsonRpcConfig): DispatcherOp
 }
 
 /**
- * HTTP listener options: address, body limit, timeouts, connection cap, CORS (the caller check is the
- * node's). CORS follows geth, not Evmos (whose rs/cors `Default()` lets every origin read answers):
+ * HTTP listener options: address, body limit, timeouts, connection cap, CORS and virtual hosts (the
+ * caller check is the node's). CORS follows geth, not Evmos (whose rs/cors `Default()` lets every origin read answers):
  * none until `http-corsdomain` names origins, on `--dev` too, as geth `--dev` (issue 27: with an unlocked
  * account, a page of any origin could otherwise send transactions).
  */
@@ -33,5 +33,6 @@ export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): Omit<Http
     idleTimeout: config.httpIdleTimeout,
     maxOpenConnections: config.maxOpenConnections,
     cors: config.enabledUnsafeCors ? ALLOW_ALL_CORS : gethCorsPolicy(config.httpCorsDomain),
+    vhosts: config.httpVhosts,
   }
 }

@@ -3,8 +3,11 @@
  * header until `[json-rpc] http-corsdomain` names origins (`--http.corsdomain`), on `--dev` too, so a
  * page of another origin can neither pass a preflight nor read an answer (an unlocked account signs
  * eth_sendTransaction without credentials); the WebSocket server refuses origins `ws-origins` does not
- * list (`--ws.origins`, default the local pages of 127.0.0.1 and localhost). Requests are made as a
- * browser makes them: a preflight (OPTIONS with Origin and Access-Control-Request-Method), then the POST.
+ * list (`--ws.origins`, default the local pages of 127.0.0.1 and localhost); and the HTTP server answers
+ * only the host names `http-vhosts` lists (`--http.vhosts`, default localhost) or an IP address, so a
+ * page that reaches the node by DNS rebinding, same-origin for the browser, is refused too. Requests are
+ * made as a browser makes them: a preflight (OPTIONS with Origin and Access-Control-Request-Method),
+ * then the POST.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request } from '../helpers/raw-http.js'
@@ -22,10 +25,10 @@ const preflight = (url: string, origin: string) =>
   })
 
 /** The JSON-RPC POST a page of `origin` makes (what a browser sends once the preflight passed, or for a simple request). */
-const post = (url: string, origin: string, method: string, params: unknown[] = []) =>
+const post = (url: string, origin: string, method: string, params: unknown[] = [], host?: string) =>
   request(url, {
     method: 'POST',
-    headers: { origin, 'content-type': 'application/json' },
+    headers: { origin, 'content-type': 'application/json', ...(host === undefined ? {} : { host }) },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
 
@@ -56,6 +59,20 @@ describe.each(DEFAULT_NODES)('browser origins, by default, on %s', (_name, optio
     expect((await post(t.url, DAPP, 'eth_chainId')).headers['access-control-allow-origin']).toBeUndefined()
   })
 
+  it('answers a rebound page (Host: its own name) with 403, a request to localhost or an IP as usual', async () => {
+    const port = new URL(t.url).port
+    const rebound = await request(t.url, {
+      method: 'POST',
+      headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_accounts', params: [] }),
+    })
+    expect([rebound.status, rebound.body]).toEqual([403, 'invalid host specified\n'])
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+      const res = await post(t.url, DAPP, 'eth_chainId', [], host)
+      expect([host, res.status, JSON.parse(res.body).result]).toEqual([host, 200, '0x7a69'])
+    }
+  })
+
   it('refuses a WebSocket from a foreign or opaque (null) origin, accepts a local page and software sending no Origin', async () => {
     await expect(RawWsClient.connect(t.addresses.jsonRpcWs!, { headers: { Origin: FOREIGN } })).rejects.toThrow('unexpected response 403')
     // What a sandboxed frame, a file:// page or a data: URL sends.
@@ -69,10 +86,12 @@ describe.each(DEFAULT_NODES)('browser origins, by default, on %s', (_name, optio
   })
 })
 
-describe('browser origins named in http-corsdomain', () => {
+describe('browser origins named in http-corsdomain, host names in http-vhosts', () => {
   let t: TestNode
   beforeAll(async () => {
-    t = await startTestNode({ flags: { 'json-rpc.http-corsdomain': `${DAPP}, https://*.dapp.example` } })
+    t = await startTestNode({
+      flags: { 'json-rpc.http-corsdomain': `${DAPP}, https://*.dapp.example`, 'json-rpc.http-vhosts': 'node.example' },
+    })
   })
   afterAll(() => t.destroy())
 
@@ -91,6 +110,12 @@ describe('browser origins named in http-corsdomain', () => {
     expect((await post(t.url, 'https://app.dapp.example', 'eth_chainId')).headers['access-control-allow-origin']).toBe(
       'https://app.dapp.example',
     )
+  })
+
+  it('answers the listed host name only (localhost is no longer listed)', async () => {
+    const port = new URL(t.url).port
+    expect((await post(t.url, DAPP, 'eth_chainId', [], `NODE.example:${port}`)).status).toBe(200)
+    expect((await post(t.url, DAPP, 'eth_chainId', [], `localhost:${port}`)).status).toBe(403)
   })
 
   it('still gives other pages nothing', async () => {

@@ -74,6 +74,7 @@ describe('settings table', () => {
         'http-body-limit',
         'ws-origins',
         'http-corsdomain',
+        'http-vhosts',
       ].sort(),
     )
   })
@@ -166,6 +167,7 @@ describe('TOML templates', () => {
       'http-body-limit': 5242880,
       'ws-origins': ['127.0.0.1', 'localhost'],
       'http-corsdomain': [],
+      'http-vhosts': ['localhost'],
     })
   })
 
