@@ -69,8 +69,11 @@ function waitUntilWaitingForTxs(t: TestNode): Promise<true> {
 const WAITING_NODES: [string, StartTestNodeOptions][] = [
   // --dev: an empty block only after the interval, here far longer than the test.
   ['a dev node', { flags: { 'consensus.create_empty_blocks_interval': '10m' } }],
-  // A non-dev node set to make no empty blocks at all (CometBFT create_empty_blocks = false).
-  ['a non-dev node without empty blocks', { dev: false, flags: { 'consensus.create_empty_blocks': false } }],
+  // A non-dev node set to make no empty blocks at all (CometBFT create_empty_blocks = false, no interval).
+  [
+    'a non-dev node without empty blocks',
+    { dev: false, flags: { 'consensus.create_empty_blocks': false, 'consensus.create_empty_blocks_interval': '0s' } },
+  ],
 ]
 
 describe.each(WAITING_NODES)('a fee cap below the base fee, on %s', (_name, options) => {
