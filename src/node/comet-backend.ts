@@ -238,9 +238,9 @@ export class NodeCometBackend implements CometBackend {
 
   /**
    * The pool's size check (before CheckTx, as CometBFT's mempool), the application's CheckTx, then the
-   * pool's admission (nonce, funds, replacement, limits). A pool refusal is a CheckTx result with code ≠ 0 or a thrown `TxPoolError`, as the
-   * CometBFT surface's table decides (api/comet/errors.ts: a duplicate, an oversized tx and a full
-   * pool are the mempool's own errors).
+   * pool's admission (nonce, funds, replacement, limits). A pool refusal is a CheckTx result with
+   * code ≠ 0 or a thrown `TxPoolError`, as the CometBFT surface's table decides (api/comet/errors.ts:
+   * a duplicate, an oversized tx and a full pool are the mempool's own errors).
    */
   async broadcastTx(tx: Uint8Array): Promise<CheckTxResponse> {
     this.deps.pool.checkSize(tx)

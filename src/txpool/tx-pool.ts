@@ -347,10 +347,10 @@ export class TxPool {
   /**
    * Number of transactions a proposal could include now: pending, and each able to pay the next block's
    * base fee (a sender's run counts up to its first that cannot). The consensus engine reads it to
-   * decide whether transactions wait (CometBFT `Size`); a pending transaction whose fee cap is below the
-   * base fee stays in the pool, as in geth, whose miner skips it, but makes no block: on a chain whose
-   * base fee cannot fall to it (an idle EIP-1559 chain stops at 7 wei) it would make empty blocks back to back.
-   * `status().pending` counts every pending transaction.
+   * decide whether transactions wait (CometBFT `Size`). A pending transaction whose fee cap is below
+   * the base fee stays in the pool, as in geth, whose miner skips it, but makes no block: where the
+   * base fee cannot fall to it (an idle EIP-1559 chain stops at 7 wei, 7/8 rounding back to 7) it
+   * would make empty blocks back to back (issue 27). `status().pending` counts every pending one.
    */
   size(): number {
     return countIncludable(this.pendingLists(), this.nextBaseFee())
