@@ -349,7 +349,7 @@ export class TxPool {
    * base fee (a sender's run counts up to its first that cannot). The consensus engine reads it to
    * decide whether transactions wait (CometBFT `Size`). A pending transaction whose fee cap is below
    * the base fee stays in the pool, as in geth, whose miner skips it, but makes no block: where the
-   * base fee cannot fall to it (an idle EIP-1559 chain stops at 7 wei, 7/8 rounding back to 7) it
+   * base fee cannot fall to it (an idle EIP-1559 chain stops at 7 wei: its decrease, 7 / 8, rounds to 0) it
    * would make empty blocks back to back (issue 27). `status().pending` counts every pending one.
    */
   size(): number {
