@@ -118,6 +118,8 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     batchResponseMaxSize: 25_000_000,
     httpBodyLimit: 5 * 1024 * 1024,
     wsOrigins: ['127.0.0.1', 'localhost'],
+    httpCorsDomain: [],
+    httpVhosts: ['localhost'],
     enabledUnsafeCors: false,
   }
 }

@@ -141,7 +141,18 @@ export interface JsonRpcConfig {
   httpBodyLimit: number
   /** Origins allowed to open a WebSocket (default 127.0.0.1, localhost). */
   wsOrigins: string[]
-  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server (default false). */
+  /**
+   * Browser origins allowed to read the HTTP server's answers (geth `--http.corsdomain`): [] = no CORS
+   * header at all, so a page of another origin gets nothing; `*` = any origin (default [], `--dev` too).
+   */
+  httpCorsDomain: string[]
+  /**
+   * Host names the HTTP server answers (geth `--http.vhosts`): a request naming another gets 403, so a
+   * page reaching a loopback node by DNS rebinding is refused; IP addresses always pass; `*` = any
+   * (default localhost, `--dev` too).
+   */
+  httpVhosts: string[]
+  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server, whatever `httpCorsDomain` says (default false). */
   enabledUnsafeCors: boolean
 }
 

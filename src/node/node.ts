@@ -145,6 +145,7 @@ export class Node {
         minGasPrice: config.minGasPrice,
         proposerFeeRecipient: () => miner.etherbase,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
+        maxTxBytes: config.mempool.maxTxBytes,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
         trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
         callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
@@ -298,7 +299,6 @@ export class Node {
           ...(c.p2p ? { p2p: c.p2p } : {}),
           rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
-          maxTxBytes: config.mempool.maxTxBytes,
           ...(c.indexer ? { indexer: c.indexer } : {}),
         })
         const cometLog = this.log.child({ module: 'rpc' })

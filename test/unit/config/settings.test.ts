@@ -74,6 +74,8 @@ describe('settings table', () => {
         'batch-response-max-size',
         'http-body-limit',
         'ws-origins',
+        'http-corsdomain',
+        'http-vhosts',
       ].sort(),
     )
   })
@@ -166,6 +168,8 @@ describe('TOML templates', () => {
       'batch-response-max-size': 25000000,
       'http-body-limit': 5242880,
       'ws-origins': ['127.0.0.1', 'localhost'],
+      'http-corsdomain': [],
+      'http-vhosts': ['localhost'],
     })
   })
 
