@@ -6,7 +6,8 @@
  * and an error no row lists is an internal error (-32603, logged, never shown).
  *
  * geth returns almost every failure as a plain Go error: -32000 with its text. The exception is a
- * revert that carries data: code 3, `execution reverted: <reason>`, data = the revert bytes.
+ * revert that carries data: code 3, `execution reverted: <reason>`, data = the revert bytes. A trace
+ * answer past `trace-response-max-size` is -32003, geth's code for a response past its size limit.
  */
 import {
   CallArgsError,
@@ -20,6 +21,7 @@ import { TracerConfigError } from '../chain/evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
   TraceTimeoutError,
+  TraceTooLargeError,
   TraceTxNotFoundError,
   TracerError,
   TracerNotFoundError,
@@ -43,6 +45,11 @@ function revert(err: ExecutionRevertedError): JsonRpcErrorObject {
   return { code: RpcErrorCode.executionReverted, message: err.message, data: bytesToHex(err.revertData) }
 }
 
+/** geth `errcodeResponseTooLarge` (-32003), with the message that names the setting. */
+function tooLarge(err: Error): JsonRpcErrorObject {
+  return { code: RpcErrorCode.responseTooLarge, message: err.message }
+}
+
 /** Each error class and its wire form; a subclass not listed reads as its nearest listed ancestor. */
 export const EVM_ERRORS = [
   // execution: eth_call, eth_estimateGas, eth_createAccessList (chain/evm/errors.ts)
@@ -57,6 +64,7 @@ export const EVM_ERRORS = [
   errorRow(TxPoolError, plain),
   // debug_trace* (chain/evm/tracing/trace-errors.ts, hooks.ts)
   errorRow(TraceTimeoutError, plain),
+  errorRow(TraceTooLargeError, tooLarge),
   errorRow(TracerNotFoundError, plain),
   errorRow(TracerConfigError, plain),
   errorRow(TracerError, plain),

@@ -12,7 +12,7 @@ import { resolveHome } from '../config/home.js'
 import { HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
-import type { ConsensusConfig, HostPort, NodeConfig } from '../config/node-config.js'
+import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../config/node-config.js'
 import type { SyncProgress } from '../consensus/block-sync.js'
 import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
 import { DEV_MNEMONIC, devAccounts } from '../keystore/dev-accounts.js'
@@ -207,10 +207,25 @@ function renderStartBanner({ config, addresses, version, temporaryHome }: StartB
   heading('Listening')
   row('EVM JSON-RPC', addresses.jsonRpcHttp ? `${addresses.jsonRpcHttp} (${config.jsonRpc.api.join(', ')})` : 'off (--json-rpc.enable)')
   row('EVM WebSocket', addresses.jsonRpcWs ?? 'off (--json-rpc.enable)')
+  if (addresses.jsonRpcHttp || addresses.jsonRpcWs) row('Browser pages', describeBrowserOrigins(config.jsonRpc))
   const comet = addresses.cometRpc?.replace(/^tcp:\/\//, '')
   row('Consensus RPC', comet ? `http://${comet} (WebSocket ws://${comet}/websocket)` : 'off (--rpc.laddr)')
   lines.push('', 'Press Ctrl-C to stop.', '')
   return lines.join('\n')
+}
+
+/**
+ * Which web pages' origins may use the EVM JSON-RPC: said in the banner because `--dev` is no more
+ * permissive than a node (geth's CORS default, issue 27): a dapp served from its own origin needs it named.
+ */
+export function describeBrowserOrigins(c: Pick<JsonRpcConfig, 'enabledUnsafeCors' | 'httpCorsDomain' | 'wsOrigins'>): string {
+  const http = c.enabledUnsafeCors
+    ? 'any origin (enabled-unsafe-cors)'
+    : c.httpCorsDomain.length === 0
+      ? 'no other origin (name one with --json-rpc.http-corsdomain)'
+      : c.httpCorsDomain.join(', ')
+  const ws = c.wsOrigins.length === 0 ? 'http://localhost' : c.wsOrigins.join(', ')
+  return `HTTP ${http}; WebSocket ${ws}`
 }
 
 /** Genesis balances by lower-case address (app_state.evm.accounts, checked by config/genesis.ts). */

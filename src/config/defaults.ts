@@ -113,12 +113,15 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
     tracerConcurrency: 2,
+    traceResponseMaxSize: 25_000_000,
     callWorkers: 1,
     enableIndexer: false,
     batchRequestLimit: 1000,
     batchResponseMaxSize: 25_000_000,
     httpBodyLimit: 5 * 1024 * 1024,
     wsOrigins: ['127.0.0.1', 'localhost'],
+    httpCorsDomain: [],
+    httpVhosts: ['localhost'],
     enabledUnsafeCors: false,
   }
 }

@@ -127,6 +127,8 @@ export interface JsonRpcConfig {
   allowInsecureUnlock: boolean
   /** debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2). */
   tracerConcurrency: number
+  /** Most bytes of JSON in one debug_trace* answer; 0 = no cap (default 25000000, as batch-response-max-size). */
+  traceResponseMaxSize: number
   /** eth_call / eth_estimateGas worker threads; 0 = on the main thread (default 1). */
   callWorkers: number
   /** Kept for Evmos compatibility; nodectl always indexes EVM transactions (default false). Added by config/. */
@@ -139,7 +141,18 @@ export interface JsonRpcConfig {
   httpBodyLimit: number
   /** Origins allowed to open a WebSocket (default 127.0.0.1, localhost). */
   wsOrigins: string[]
-  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server (default false). */
+  /**
+   * Browser origins allowed to read the HTTP server's answers (geth `--http.corsdomain`): [] = no CORS
+   * header at all, so a page of another origin gets nothing; `*` = any origin (default [], `--dev` too).
+   */
+  httpCorsDomain: string[]
+  /**
+   * Host names the HTTP server answers (geth `--http.vhosts`): a request naming another gets 403, so a
+   * page reaching a loopback node by DNS rebinding is refused; IP addresses always pass; `*` = any
+   * (default localhost, `--dev` too).
+   */
+  httpVhosts: string[]
+  /** `[api] enabled-unsafe-cors`: allow every origin on the HTTP server, whatever `httpCorsDomain` says (default false). */
   enabledUnsafeCors: boolean
 }
 

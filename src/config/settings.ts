@@ -550,7 +550,8 @@ export const SETTINGS: readonly Setting[] = [
   api(
     'enabled-unsafe-cors',
     c.booleanCodec,
-    'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server (default false).',
+    'Allow cross-origin requests from any origin on the EVM JSON-RPC HTTP server, whatever [json-rpc] http-corsdomain ' +
+      'says: any web page the user visits can then call it, and spend from unlocked accounts (default false).',
     (s) => s.jsonRpc.enabledUnsafeCors,
     (s, v) => {
       s.jsonRpc.enabledUnsafeCors = v
@@ -694,6 +695,16 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
   jsonRpc(
+    'trace-response-max-size',
+    uint,
+    'Maximum size of one debug_trace* answer, in bytes; a trace that grows past it stops and fails with -32003 naming this ' +
+      'setting; 0 = unlimited (default 25000000, as batch-response-max-size).',
+    (s) => s.jsonRpc.traceResponseMaxSize,
+    (s, v) => {
+      s.jsonRpc.traceResponseMaxSize = v
+    },
+  ),
+  jsonRpc(
     'call-workers',
     c.integerCodec(0, 64),
     'Worker threads that run eth_call and eth_estimateGas, beside the thread that serves requests and runs consensus; ' +
@@ -766,6 +777,28 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.jsonRpc.wsOrigins,
     (s, v) => {
       s.jsonRpc.wsOrigins = v
+    },
+  ),
+  jsonRpc(
+    'http-corsdomain',
+    c.stringListCodec,
+    'Browser origins allowed to make cross-origin requests to the EVM JSON-RPC HTTP server (geth --http.corsdomain), ' +
+      'e.g. ["http://localhost:3000"]; "*" allows any. Empty: no CORS headers, so browsers refuse every page of another ' +
+      'origin (default []).',
+    (s) => s.jsonRpc.httpCorsDomain,
+    (s, v) => {
+      s.jsonRpc.httpCorsDomain = v
+    },
+  ),
+  jsonRpc(
+    'http-vhosts',
+    c.stringListCodec,
+    'Host names the EVM JSON-RPC HTTP server answers (geth --http.vhosts): a request naming another gets 403, which ' +
+      'stops web pages that reach the node by DNS rebinding; IP addresses always pass; "*" allows any name, as a ' +
+      'server behind a proxy under its own name needs (default ["localhost"]).',
+    (s) => s.jsonRpc.httpVhosts,
+    (s, v) => {
+      s.jsonRpc.httpVhosts = v
     },
   ),
 ]

@@ -177,7 +177,7 @@ export interface Application {
 export interface Mempool {
   /** Txs for a proposal, in proposal order, within the byte and gas limits (-1 = no gas limit). */
   reapMaxBytesMaxGas(maxBytes: number, maxGas: bigint): Uint8Array[]
-  /** Number of executable (pending) transactions. */
+  /** Number of transactions a proposal could include now; 0 lets round 0 wait for txs (CometBFT `Size`). */
   size(): number
   /**
    * CometBFT's `Lock`/`Unlock` around Commit: admissions (CheckTx) wait from when it resolves until the
@@ -186,6 +186,6 @@ export interface Mempool {
   lock(): Promise<() => void>
   /** After a committed block (with the pool locked): removes included txs and re-checks the rest against the new state. */
   update(height: number, txs: Uint8Array[], results: ExecTxResult[]): Promise<void>
-  /** Called whenever executable transactions become available; returns an unsubscribe function. */
+  /** Called whenever transactions a proposal could include become available; returns an unsubscribe function. */
   onTxsAvailable(listener: () => void): () => void
 }

@@ -21,7 +21,6 @@ import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import type { RoundStateSummary } from '../consensus/state-machine.js'
 import type { NodeP2P } from './p2p.js'
 import { equalBytes } from '../primitives/hex.js'
-import { txPoolErrors } from '../txpool/tx-pool-error.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
 /** The CometBFT release whose RPC this node answers like; cosmjs picks Comet38Client for `0.38.`. */
@@ -53,8 +52,6 @@ export interface NodeCometBackendDeps {
   rpcAddress: () => string
   /** `[tx_index] indexer != "null"`. */
   txIndex: boolean
-  /** `[mempool] max_tx_bytes`: larger txs are refused before CheckTx, as CometBFT's mempool does. */
-  maxTxBytes: number
   /** The kv event indexer behind tx_search / block_search (undefined when `[tx_index] indexer = "null"`). */
   indexer?: EventIndexer
   /** The p2p host and protocols; undefined for a node without them (a single validator): nothing listens, no peers. */
@@ -232,7 +229,7 @@ export class NodeCometBackend implements CometBackend {
   // ---- mempool ----
 
   mempoolSize(): { count: number; bytes: number } {
-    return { count: this.deps.pool.size(), bytes: this.deps.pool.sizeBytes() }
+    return { count: this.deps.pool.status().pending, bytes: this.deps.pool.sizeBytes() }
   }
 
   reapTxs(max: number): Uint8Array[] {
@@ -240,13 +237,13 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /**
-   * The size check, the application's CheckTx, then the pool's admission (nonce, funds, replacement,
-   * limits). A pool refusal is a CheckTx result with code ≠ 0 or a thrown `TxPoolError`, as the
-   * CometBFT surface's table decides (api/comet/errors.ts: a duplicate, an oversized tx and a full
-   * pool are the mempool's own errors).
+   * The pool's size check (before CheckTx, as CometBFT's mempool), the application's CheckTx, then the
+   * pool's admission (nonce, funds, replacement, limits). A pool refusal is a CheckTx result with
+   * code ≠ 0 or a thrown `TxPoolError`, as the CometBFT surface's table decides (api/comet/errors.ts:
+   * a duplicate, an oversized tx and a full pool are the mempool's own errors).
    */
   async broadcastTx(tx: Uint8Array): Promise<CheckTxResponse> {
-    if (tx.length > this.deps.maxTxBytes) throw txPoolErrors.oversized(tx.length, this.deps.maxTxBytes)
+    this.deps.pool.checkSize(tx)
     const check = await this.deps.app.checkTx(tx, 'new')
     if (check.code !== 0) return check
     try {

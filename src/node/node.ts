@@ -145,6 +145,7 @@ export class Node {
         minGasPrice: config.minGasPrice,
         proposerFeeRecipient: () => miner.etherbase,
         allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
+        maxTxBytes: config.mempool.maxTxBytes,
         calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
         trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
         callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
@@ -264,7 +265,10 @@ export class Node {
         const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
         const tables = [
           ...createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts),
-          ...createDebugApi(debugBackend, { tracerConcurrency: config.jsonRpc.tracerConcurrency }),
+          ...createDebugApi(debugBackend, {
+            tracerConcurrency: config.jsonRpc.tracerConcurrency,
+            traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,
+          }),
         ]
         const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
         const auth = createCallerAuth(
@@ -295,7 +299,6 @@ export class Node {
           ...(c.p2p ? { p2p: c.p2p } : {}),
           rpcAddress: () => (this.cometRpc ? formatLaddr(this.cometRpc.address) : formatLaddr(config.rpc.laddr)),
           txIndex: config.txIndex.indexer !== 'null',
-          maxTxBytes: config.mempool.maxTxBytes,
           ...(c.indexer ? { indexer: c.indexer } : {}),
         })
         const cometLog = this.log.child({ module: 'rpc' })

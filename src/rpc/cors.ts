@@ -1,11 +1,12 @@
 /**
- * CORS as the `rs/cors` middleware applies it, for every RPC listener (both surfaces wrap their
- * handlers in it: Evmos with a preset, reference/evmos-jsonrpc.md §2; CometBFT with the `[rpc]`
- * `cors_allowed_*` keys, reference/cometbft-rpc.md §7):
+ * CORS as the `rs/cors` middleware applies it, for every RPC listener (the EVM surface with geth's
+ * policy of `--http.corsdomain` origins, or rs/cors `AllowAll()` with `enabled-unsafe-cors`; the
+ * consensus surface with the `[rpc]` `cors_allowed_*` keys, reference/cometbft-rpc.md §7):
  * - no allowed origin = CORS off: nothing is added and preflights reach the handler;
  * - a preflight is an OPTIONS request with a non-empty `Access-Control-Request-Method`; it is answered
  *   here with 204 (`OptionsSuccessStatus`), with the CORS headers only when its origin, method and
- *   request headers are allowed (OPTIONS itself and the `Origin` header always are);
+ *   request headers are allowed (OPTIONS itself and the `Origin` header always are), and
+ *   `Access-Control-Max-Age` when the policy has one;
  * - an actual request with an allowed origin and method gets `Access-Control-Allow-Origin` (`*` when
  *   any origin is allowed, else the origin itself), and every actual request gets `Vary: Origin`.
  * Origins and header names match case-insensitively; an origin entry may hold one `*` wildcard
@@ -21,15 +22,23 @@ export interface CorsPolicy {
   methods: readonly string[]
   /** Allowed request headers; `*` = any. */
   headers: readonly string[]
+  /** Seconds a browser may cache an allowed preflight (rs/cors `MaxAge`); absent or 0 = no header. */
+  maxAge?: number
 }
 
-/** Which rs/cors preset the EVM listener uses: `AllowAll()` with `enabled-unsafe-cors`, else `Default()`. */
-export type CorsMode = 'allow-all' | 'default'
+/** rs/cors `AllowAll()`: any origin, method and header; what `[api] enabled-unsafe-cors = true` turns on. */
+export const ALLOW_ALL_CORS: CorsPolicy = { origins: ['*'], methods: ['HEAD', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'], headers: ['*'] }
 
-/** rs/cors `AllowAll()` and `Default()`: any origin, no credentials. */
-export const RS_CORS_PRESETS: Record<CorsMode, CorsPolicy> = {
-  'allow-all': { origins: ['*'], methods: ['HEAD', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'], headers: ['*'] },
-  default: { origins: ['*'], methods: ['GET', 'POST', 'HEAD'], headers: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With'] },
+/** geth `newCorsHandler`'s preflight cache time, in seconds. */
+const GETH_CORS_MAX_AGE = 600
+
+/**
+ * geth's policy of the HTTP JSON-RPC (`node/rpcstack.go` newCorsHandler): no origin named = CORS off
+ * (no header at all, so a browser keeps the answers from every page of another origin); else those
+ * origins, methods POST and GET, any request header, preflights cached 600 s.
+ */
+export function gethCorsPolicy(origins: readonly string[]): CorsPolicy {
+  return { origins, methods: ['POST', 'GET'], headers: ['*'], maxAge: GETH_CORS_MAX_AGE }
 }
 
 /** A policy prepared for per-request checks. */
@@ -43,6 +52,7 @@ export class Cors {
   private readonly methods: ReadonlySet<string>
   /** undefined = any header. Lower-case names. */
   private readonly headers: ReadonlySet<string> | undefined
+  private readonly maxAge: number
 
   constructor(policy: CorsPolicy) {
     const origins = policy.origins.map((o) => o.toLowerCase())
@@ -53,6 +63,7 @@ export class Cors {
     this.methods = new Set(policy.methods.map((m) => m.toUpperCase()))
     const headers = policy.headers.map((h) => h.toLowerCase())
     this.headers = headers.includes('*') ? undefined : new Set(['origin', ...headers])
+    this.maxAge = policy.maxAge ?? 0
   }
 
   /** True when the request is a preflight, to be answered by `answerPreflight`. */
@@ -75,6 +86,7 @@ export class Cors {
       res.setHeader('Access-Control-Allow-Origin', this.anyOrigin ? '*' : origin)
       res.setHeader('Access-Control-Allow-Methods', method)
       if (requested.length > 0) res.setHeader('Access-Control-Allow-Headers', requested.join(', '))
+      if (this.maxAge > 0) res.setHeader('Access-Control-Max-Age', String(this.maxAge))
     }
     res.writeHead(204)
     res.end()

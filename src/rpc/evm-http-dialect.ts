@@ -8,9 +8,11 @@
  *   such as `charset` allowed), else 415 `invalid content type, only application/json is supported`;
  * - JSON-RPC errors travel with HTTP 200, except a refused private-namespace call (-32001), which makes
  *   the reply 401 (caller-auth.ts); a notification-only request gets 200 with an empty body;
- * - CORS per the rs/cors preset of `enabled-unsafe-cors` (cors.ts).
+ * - a `Host` name not in `http-vhosts` → 403 `invalid host specified`, before anything else (vhosts.ts);
+ * - CORS as geth's: none unless `http-corsdomain` names origins; all with `enabled-unsafe-cors` (cors.ts).
  * The listener's own parser (plain-http.ts) brings the common request, a `POST /` of JSON without an
- * Origin, within the body limit, to `answerPlain`; node:http brings every other one to `handleRequest`.
+ * Origin, within the body limit, for an allowed host, to `answerPlain`; node:http brings every other one
+ * to `handleRequest`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../utils/logger.js'
@@ -21,6 +23,7 @@ import type { DispatchResult, Dispatcher } from './dispatcher.js'
 import { BodyTooLargeError, declaredOverLimit, drainBody, readBody } from './http-body.js'
 import type { CallContext } from './method-table.js'
 import type { PlainReply, PlainRequest } from './plain-http.js'
+import { createHostCheck } from './vhosts.js'
 
 /**
  * The shared contexts of HTTP calls (no notifications: eth_subscribe answers -32000), one per
@@ -80,18 +83,26 @@ function sendTooLarge(res: ServerResponse, origin: string | undefined, size: str
 export interface EvmHttpDialectOptions {
   bodyLimit: number
   cors: Cors
+  /** `http-vhosts`: the Host names answered. */
+  vhosts: readonly string[]
   auth: CallerAuth
 }
 
 /** The EVM surface over HTTP: `POST /` into the Dispatcher. */
 export class EvmHttpDialect implements RpcDialect {
+  private readonly hostAllowed: (host: string | undefined) => boolean
+
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly opts: EvmHttpDialectOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.hostAllowed = createHostCheck(opts.vhosts)
+  }
 
   handleRequest(req: IncomingMessage, res: ServerResponse): void {
+    // geth wraps its CORS handler in the virtual-host one: a refused name gets no CORS header either.
+    if (!this.hostAllowed(req.headers.host)) return sendText(res, undefined, 403, 'invalid host specified')
     const cors = this.opts.cors
     if (cors.isPreflight(req)) return cors.answerPreflight(req, res)
     const origin = cors.allowedOrigin(req)
@@ -120,7 +131,7 @@ export class EvmHttpDialect implements RpcDialect {
 
   answerPlain(req: PlainRequest): PlainReply | Promise<PlainReply> | undefined {
     const { headers, body } = req
-    if (req.method !== 'POST' || !isRootPath(req.url) || headers.origin !== undefined) return undefined
+    if (req.method !== 'POST' || !isRootPath(req.url) || headers.origin !== undefined || !this.hostAllowed(headers.host)) return undefined
     if (body.length > this.opts.bodyLimit || !isAcceptedContentType(headers['content-type'])) return undefined
     return this.answer(body, req)
   }

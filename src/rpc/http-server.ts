@@ -7,7 +7,7 @@
 import http from 'node:http'
 import type { Logger } from '../utils/logger.js'
 import { denyAll, type CallerAuth } from './caller-auth.js'
-import { Cors, RS_CORS_PRESETS, type CorsMode } from './cors.js'
+import { Cors, gethCorsPolicy, type CorsPolicy } from './cors.js'
 import type { Dispatcher } from './dispatcher.js'
 import { EvmHttpDialect } from './evm-http-dialect.js'
 import { HttpListener } from './http-listener.js'
@@ -28,8 +28,13 @@ export interface HttpRpcServerOptions {
    * and both fit the listener's share of the open-file limit (descriptor-budget.ts); 0 = that share.
    */
   maxOpenConnections: number
-  /** `allow-all` when `enabled-unsafe-cors`, else rs/cors' default policy. */
-  cors: CorsMode
+  /** Which browser origins may read answers (cors.ts): geth's policy of `http-corsdomain`, or all with `enabled-unsafe-cors`. */
+  cors: CorsPolicy
+  /**
+   * Host names answered (`http-vhosts`, vhosts.ts); others get 403 `invalid host specified`. `*` = any,
+   * the listener's default; a node's comes from `[json-rpc] http-vhosts` (default localhost, as geth).
+   */
+  vhosts: readonly string[]
   /** Who may call the private namespaces (caller-auth.ts); a refused call makes the reply HTTP 401. */
   auth: CallerAuth
 }
@@ -42,7 +47,8 @@ export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   timeout: 30_000,
   idleTimeout: 120_000,
   maxOpenConnections: 900,
-  cors: 'default',
+  cors: gethCorsPolicy([]),
+  vhosts: ['*'],
   auth: denyAll,
 }
 
@@ -53,8 +59,8 @@ const DEFAULT_CLOSE_GRACE = 5_000
 export class HttpRpcServer extends HttpListener {
   /** Creates the server and listens on `opts.host:opts.port`. */
   static async start(dispatcher: Dispatcher, opts: HttpRpcServerOptions, log: Logger): Promise<HttpRpcServer> {
-    const cors = new Cors(RS_CORS_PRESETS[opts.cors])
-    const dialect = new EvmHttpDialect(dispatcher, { bodyLimit: opts.bodyLimit, cors, auth: opts.auth }, log)
+    const cors = new Cors(opts.cors)
+    const dialect = new EvmHttpDialect(dispatcher, { bodyLimit: opts.bodyLimit, cors, vhosts: opts.vhosts, auth: opts.auth }, log)
     const server = new HttpRpcServer(
       {
         name: 'EVM JSON-RPC HTTP',

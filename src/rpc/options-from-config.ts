@@ -4,6 +4,7 @@
  */
 import type { JsonRpcConfig } from '../config/node-config.js'
 import { PRIVATE_NAMESPACES } from './caller-auth.js'
+import { ALLOW_ALL_CORS, gethCorsPolicy } from './cors.js'
 import type { DispatcherOptions } from './dispatcher.js'
 import type { HttpRpcServerOptions } from './http-server.js'
 
@@ -17,7 +18,12 @@ export function dispatcherOptionsFromConfig(config: JsonRpcConfig): DispatcherOp
   }
 }
 
-/** HTTP listener options: address, body limit, timeouts, connection cap, CORS preset (the caller check is the node's). */
+/**
+ * HTTP listener options: address, body limit, timeouts, connection cap, CORS and virtual hosts (the
+ * caller check is the node's). CORS follows geth, not Evmos (whose rs/cors `Default()` lets every origin read answers):
+ * none until `http-corsdomain` names origins, on `--dev` too, as geth `--dev` (issue 27: with an unlocked
+ * account, a page of any origin could otherwise send transactions).
+ */
 export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): Omit<HttpRpcServerOptions, 'auth'> {
   return {
     host: config.address.host,
@@ -26,6 +32,7 @@ export function httpRpcServerOptionsFromConfig(config: JsonRpcConfig): Omit<Http
     timeout: config.httpTimeout,
     idleTimeout: config.httpIdleTimeout,
     maxOpenConnections: config.maxOpenConnections,
-    cors: config.enabledUnsafeCors ? 'allow-all' : 'default',
+    cors: config.enabledUnsafeCors ? ALLOW_ALL_CORS : gethCorsPolicy(config.httpCorsDomain),
+    vhosts: config.httpVhosts,
   }
 }

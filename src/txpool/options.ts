@@ -3,6 +3,7 @@
  * (`core/txpool/legacypool.DefaultConfig`); counts are transaction slots (one slot = up to 32 KB of
  * encoded transaction, as geth's `txSlotSize`).
  */
+import { DEFAULT_MAX_TX_BYTES } from '../chain/evm/tx-admission.js'
 import type { NodeConfig } from '../config/node-config.js'
 
 /** geth's `txSlotSize`: a transaction takes one pool slot per started 32 KB of encoding. */
@@ -40,7 +41,7 @@ export const defaultTxPoolOptions: TxPoolOptions = {
   accountSlots: 16,
   accountQueue: 64,
   priceBump: 10,
-  maxTxSize: 4 * TX_SLOT_SIZE,
+  maxTxSize: DEFAULT_MAX_TX_BYTES,
   minGasPrice: 0n,
   allowUnprotectedTxs: false,
   blockGasLimit: 30_000_000n,

@@ -33,6 +33,22 @@ export function protoSizeOfTx(length: number): number {
   return 1 + varint + length
 }
 
+/**
+ * How many transactions a reap without limits would take at `baseFee`: each sender's run up to its first
+ * transaction whose fee cap is below the base fee (geth's miner stops a sender there: its later nonces
+ * cannot run first). What the consensus engine reads as "transactions waiting".
+ */
+export function countIncludable(senders: Iterable<readonly PooledTx[]>, baseFee: bigint): number {
+  let count = 0
+  for (const txs of senders) {
+    for (const p of txs) {
+      if (p.tx.maxFeePerGas < baseFee) break
+      count++
+    }
+  }
+  return count
+}
+
 /** The raw bytes of executable transactions in proposal order, within `limits`. */
 export function reapByPriceAndNonce(senders: Iterable<readonly PooledTx[]>, baseFee: bigint, limits: ReapLimits): Uint8Array[] {
   const heads: Head[] = []

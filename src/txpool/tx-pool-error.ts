@@ -3,6 +3,7 @@
  * viem classify errors by them (`nonce too low`, `insufficient funds`, `replacement transaction
  * underpriced`, ...); `reason` names the case for code that should not parse text.
  */
+import { formatOversizedTx } from '../chain/evm/tx-admission.js'
 import { NodeError } from '../utils/errors.js'
 import { toChecksumAddress } from '../primitives/address.js'
 
@@ -53,13 +54,16 @@ export class TxPoolError extends NodeError {
   }
 }
 
-/** ErrOversizedData, with the sizes CometBFT's mempool reports (`Tx too large. Max size is …`). */
+/**
+ * ErrOversizedData, in the words of the application's CheckTx (one text for every path), with the
+ * sizes CometBFT's mempool reports (`Tx too large. Max size is …`).
+ */
 export class TxTooLargeError extends TxPoolError {
   constructor(
     readonly size: number,
     readonly limit: number,
   ) {
-    super(TxPoolRejection.Oversized, `oversized data: transaction size ${size}, limit ${limit}`)
+    super(TxPoolRejection.Oversized, formatOversizedTx(size, limit))
   }
 }
 

@@ -18,10 +18,10 @@ import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { TX_SLOT_SIZE, type TxPoolOptions } from './options.js'
 import { PoolStore } from './pool-store.js'
-import { reapByPriceAndNonce } from './reap.js'
+import { countIncludable, reapByPriceAndNonce } from './reap.js'
 import { SenderAccount, type PooledTx } from './sender-account.js'
 import { txPoolErrors } from './tx-pool-error.js'
-import { checkTxFee, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
+import { checkTxFee, checkTxSize, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
 
 /** The latest committed state, as far as the pool reads it. */
 export interface TxPoolState {
@@ -43,7 +43,10 @@ export interface TxPoolDeps {
 export interface TxPoolEvents extends Record<string, unknown> {
   /** A transaction entered the pool (pending or queued), including a replacement. */
   newPendingTx: DecodedTx
-  /** Executable transactions are available; at most once per height, as CometBFT's `TxsAvailable`. */
+  /**
+   * Transactions a proposal can include are available: executable and able to pay the next block's
+   * base fee. At most once per height, as CometBFT's `TxsAvailable`.
+   */
   txsAvailable: undefined
 }
 
@@ -136,6 +139,15 @@ export class TxPool {
     })
   }
 
+  /**
+   * Throws `TxTooLargeError` when `raw` is larger than the pool accepts (`[mempool] max_tx_bytes`): the
+   * size check of `add`, for a path that checks before anything else, as CometBFT's mempool does
+   * before CheckTx (the consensus RPC's broadcast_tx_*), so every path has the one limit.
+   */
+  checkSize(raw: Uint8Array): void {
+    checkTxSize(raw.length, this.options.maxTxSize)
+  }
+
   /** The state-dependent part of admission; synchronous, so it sees and leaves the pool consistent. */
   private insert(tx: DecodedTx, account: SenderAccount): void {
     const store = this.store
@@ -165,7 +177,9 @@ export class TxPool {
     // The limits may have taken the newcomer itself (highest nonce of the largest or idlest sender).
     if (!store.isPooled(pooled)) throw txPoolErrors.poolFull()
     this.events.emit('newPendingTx', tx)
-    if (store.pendingCount > 0) this.notifyTxsAvailable()
+    // Only this sender's run changed, and it is includable exactly when its first transaction is.
+    const head = account.pending[0]
+    if (head !== undefined && head.tx.maxFeePerGas >= this.nextBaseFee()) this.notifyTxsAvailable()
   }
 
   /** geth `list.Add`: both fee cap and tip strictly higher, and at least `priceBump`% higher. */
@@ -205,7 +219,8 @@ export class TxPool {
    * and balance from the new state, drops what is now stale (nonce too low), unaffordable (cost above
    * the balance) or above the block gas limit, re-forms each sender's pending run (promoting queued
    * transactions whose gap filled, demoting those behind a new gap), applies the limits and re-prices
-   * at the next base fee. Then announces txs-available if executable transactions remain.
+   * at the next base fee. Then announces txs-available if transactions a proposal can include remain
+   * (a lower base fee may have made some includable).
    * `results` is not needed: a tx leaves the pool once included, whatever its outcome.
    */
   async update(height: number, txs: Uint8Array[], results: ExecTxResult[] = []): Promise<void> {
@@ -220,7 +235,7 @@ export class TxPool {
       this.notifiedTxsAvailable = false
       this.log.debug('pool updated', { height, included, dropped, ...this.status() })
     })
-    if (this.store.pendingCount > 0) this.notifyTxsAvailable()
+    if (this.size() > 0) this.notifyTxsAvailable()
   }
 
   /**
@@ -329,9 +344,16 @@ export class TxPool {
     return { pending: this.store.pendingCount, queued: this.store.queuedCount }
   }
 
-  /** Number of executable (pending) transactions. */
+  /**
+   * Number of transactions a proposal could include now: pending, and each able to pay the next block's
+   * base fee (a sender's run counts up to its first that cannot). The consensus engine reads it to
+   * decide whether transactions wait (CometBFT `Size`). A pending transaction whose fee cap is below
+   * the base fee stays in the pool, as in geth, whose miner skips it, but makes no block: where the
+   * base fee cannot fall to it (an idle EIP-1559 chain stops at 7 wei: its decrease, 7 / 8, rounds to 0) it
+   * would make empty blocks back to back (issue 27). `status().pending` counts every pending one.
+   */
   size(): number {
-    return this.store.pendingCount
+    return countIncludable(this.pendingLists(), this.nextBaseFee())
   }
 
   /** Encoded bytes of all pooled transactions (CometBFT num_unconfirmed_txs `total_bytes`). */

@@ -20,9 +20,17 @@ export function isUnprotected(tx: DecodedTx): boolean {
   return tx.type === 0 && tx.chainId === undefined
 }
 
+/**
+ * geth's first check (`ErrOversizedData`): `size` encoded bytes above `maxTxSize` are refused. The one
+ * size check of the pool's admission and of the consensus RPC's broadcast_tx_* (through `TxPool.checkSize`).
+ */
+export function checkTxSize(size: number, maxTxSize: number): void {
+  if (size > maxTxSize) throw txPoolErrors.oversized(size, maxTxSize)
+}
+
 /** Throws the `TxPoolError` of the first failed check. */
 export function validateTxBasics(tx: DecodedTx, limits: TxBasicLimits): void {
-  if (tx.size > limits.maxTxSize) throw txPoolErrors.oversized(tx.size, limits.maxTxSize)
+  checkTxSize(tx.size, limits.maxTxSize)
   if (tx.to === undefined) {
     const codeSize = getTxData(tx).length
     if (codeSize > limits.maxInitCodeSize) throw txPoolErrors.initCodeSize(codeSize, limits.maxInitCodeSize)

@@ -8,6 +8,11 @@
  * than is live, it runs two full, compacting collections back to back (tens of ms, while nothing
  * waits): V8 unmaps some of the pages the first one frees only during the next. RSS then follows what
  * is live instead of the largest burst so far.
+ *
+ * Buffers (ArrayBuffers outside the JS heap) are freed only when a full collection finds them dead,
+ * and an idle process runs none: after a 448 MB debug_traceCall answer, written as Buffers, RSS stayed
+ * at 1 GB with nothing live. So the reducer also collects, when quiet, once the Buffers have grown
+ * by `minBufferGrowthBytes` since the last collection.
  */
 import { performance } from 'node:perf_hooks'
 import v8 from 'node:v8'
@@ -24,12 +29,18 @@ export interface MemoryReducerOptions {
    * about that much a thread).
    */
   minWasteBytes: number
+  /**
+   * Collect also when the bytes held by Buffers grew by this since the last collection (default 16 MiB:
+   * a large RPC answer, a trace or eth_getLogs, is given back once sent, smaller ones wait for V8).
+   */
+  minBufferGrowthBytes: number
 }
 
 export const defaultMemoryReducerOptions: MemoryReducerOptions = {
   intervalMs: 2_000,
   maxUtilization: 0.25,
   minWasteBytes: 8 * 1024 * 1024,
+  minBufferGrowthBytes: 16 * 1024 * 1024,
 }
 
 /** What the reducer reads and does; the defaults are the process's own (tests inject their own). */
@@ -40,6 +51,8 @@ export interface MemoryReducerProbes {
   heap(): { committed: number; used: number }
   /** Full collections until the free pages are returned to the system. */
   collect(): void
+  /** Bytes held by ArrayBuffers and Buffers outside the JS heap (none when absent). */
+  buffers?(): number
 }
 
 export class MemoryReducer {
@@ -49,6 +62,8 @@ export class MemoryReducer {
    * free pages that no collection returns, so only growth beyond them counts.
    */
   private floor = 0
+  /** Bytes held by Buffers at start and right after the last collection. */
+  private bufferFloor = 0
   private readonly opts: MemoryReducerOptions
   private readonly probes: MemoryReducerProbes
 
@@ -66,6 +81,7 @@ export class MemoryReducer {
     this.probes.utilization()
     // The heap a node starts with is its own: only what a load adds afterwards is given back.
     this.floor = this.probes.heap().committed
+    this.bufferFloor = this.probes.buffers?.() ?? 0
     this.timer = setInterval(() => this.check(), this.opts.intervalMs)
     this.timer.unref()
   }
@@ -80,9 +96,12 @@ export class MemoryReducer {
     if (this.probes.utilization() > this.opts.maxUtilization) return false
     const { committed, used } = this.probes.heap()
     const free = committed - used
-    if (free <= Math.max(this.opts.minWasteBytes, used / 4) || committed <= this.floor + this.opts.minWasteBytes) return false
+    const heapWaste = free > Math.max(this.opts.minWasteBytes, used / 4) && committed > this.floor + this.opts.minWasteBytes
+    const bufferGrowth = (this.probes.buffers?.() ?? 0) > this.bufferFloor + this.opts.minBufferGrowthBytes
+    if (!heapWaste && !bufferGrowth) return false
     this.probes.collect()
     this.floor = this.probes.heap().committed
+    this.bufferFloor = this.probes.buffers?.() ?? 0
     this.onCollect?.(committed, this.floor)
     return true
   }
@@ -121,6 +140,7 @@ function processProbes(): MemoryReducerProbes {
       return since.utilization
     },
     heap: oldGenerationHeap,
+    buffers: () => process.memoryUsage().arrayBuffers,
     collect() {
       gc ??= exposeGc()
       compactingCollections(gc)

@@ -69,6 +69,13 @@ const STARTUP_TIMEOUT_MS = 30_000
  */
 const MEMORY_SETTLE_MS = 5_000
 
+/**
+ * Flags of the nodectl the bench spawns: the `trace` workload's struct-logger trace of `burn` answers
+ * about 35 MB, past the default `[json-rpc] trace-response-max-size` (25,000,000 bytes), so the bench
+ * raises the cap to time the trace rather than its refusal.
+ */
+const NODECTL_FLAGS: readonly string[] = ['--json-rpc.trace-response-max-size', '100000000']
+
 /** Where the workloads run. */
 interface Target {
   label: string
@@ -85,7 +92,7 @@ interface Target {
 function targetsOf(options: BenchOptions): Target[] {
   const ours: Target = options.rpc
     ? { label: options.label, spawn: undefined, spawnedNodectl: false }
-    : { label: options.label, spawn: () => spawnNode(options.port), spawnedNodectl: true }
+    : { label: options.label, spawn: () => spawnNode(options.port, { flags: NODECTL_FLAGS }), spawnedNodectl: true }
   if (!options.compare) return [ours]
   return [{ label: options.compare, spawn: () => spawnAnvil(options.port + ANVIL_PORT_OFFSET), spawnedNodectl: false }, ours]
 }

@@ -235,9 +235,9 @@ describe('json-rpc limits set in app.toml (node 2)', () => {
     expect(raw.socket.destroyed).toBe(true)
   }, 10_000)
 
-  it('defaults: CORS preflights allow only simple headers; unprotected transactions are refused', async () => {
+  it('defaults: no CORS (a preflight is an OPTIONS like any other: 405); unprotected transactions are refused', async () => {
     const pre = await preflight(t.url)
-    expect(pre.status).toBe(204)
+    expect(pre.status).toBe(405)
     expect(pre.headers['access-control-allow-origin']).toBeUndefined()
     const raw = await A1!.signTransaction({ type: 0, nonce: 0, gasLimit: 21_000n, gasPrice: 10n * GWEI, to: A2!.address, value: 1n })
     expect((await rpc(t.url, 'eth_sendRawTransaction', [raw])).error).toEqual({

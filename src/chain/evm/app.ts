@@ -59,7 +59,7 @@ import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
 import { trieNodeCacheOf } from './trie-db.js'
-import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
+import { DEFAULT_MAX_TX_BYTES, checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './access-list.js'
 import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx } from './fee-recipient-tx.js'
@@ -91,6 +91,8 @@ export interface EvmApplicationOptions {
   minGasPrice?: bigint
   /** Accept unprotected (pre-EIP-155) transactions in CheckTx; default false. */
   allowUnprotectedTxs?: boolean
+  /** Largest transaction CheckTx accepts, in encoded bytes (`[mempool] max_tx_bytes`); default geth's 131072. */
+  maxTxBytes?: number
   logger?: Logger
   /**
    * Fee recipient (coinbase) of a proposer, by its consensus address. Consensus-critical: it must
@@ -318,7 +320,8 @@ export class EvmApplication implements Application {
     } catch (err) {
       tx = err instanceof Error ? err : new TxDecodeError(String(err))
     }
-    return checkTransaction(tx, {
+    return checkTransaction(raw.length, tx, {
+      maxTxBytes: this.opts.maxTxBytes ?? DEFAULT_MAX_TX_BYTES,
       gasLimit: this.gasLimit,
       minGasPrice: this.opts.minGasPrice ?? 0n,
       allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,

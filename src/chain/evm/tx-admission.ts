@@ -1,5 +1,5 @@
 /**
- * The application's stateless checks of transactions: CheckTx (envelope, chain id, EIP-155
+ * The application's stateless checks of transactions: CheckTx (size, envelope, chain id, EIP-155
  * protection, intrinsic gas, block gas limit, node minimum gas price) and the proposal rules
  * (PrepareProposal keeps txs in order while their gas limits fit; ProcessProposal rejects undecodable
  * txs or a gas total above the block gas limit). Nonce, balance and pricing against the pool are the
@@ -10,6 +10,8 @@ import { TX_CODESPACE, TxCode } from './tx-codes.js'
 import type { DecodedTx } from './tx.js'
 
 export interface AdmissionRules {
+  /** Largest encoded transaction in bytes (`[mempool] max_tx_bytes`, default {@link DEFAULT_MAX_TX_BYTES}). */
+  maxTxBytes: number
   /** Block gas limit. */
   gasLimit: bigint
   /** Node-local minimum gas price (wei). */
@@ -19,8 +21,23 @@ export interface AdmissionRules {
 
 const EMPTY = new Uint8Array(0)
 
-/** CheckTx result of a transaction, given its decoding (or the decoding error). */
-export function checkTransaction(tx: DecodedTx | Error, rules: AdmissionRules): CheckTxResponse {
+/** geth's `txMaxSize` (core/txpool/legacypool): 4 slots of 32 KiB = 131072 bytes, the default size limit. */
+export const DEFAULT_MAX_TX_BYTES = 4 * 32 * 1024
+
+/**
+ * geth's `ErrOversizedData` text (`txpool.ValidateTransaction`) for `size` encoded bytes above `limit`:
+ * the one wording of every way a transaction comes in (eth_sendRawTransaction, gossip, CheckTx).
+ */
+export function formatOversizedTx(size: number, limit: number): string {
+  return `oversized data: transaction size ${size}, limit ${limit}`
+}
+
+/**
+ * CheckTx result of a transaction of `size` encoded bytes, given its decoding (or the decoding error).
+ * The size is checked first, as geth's pool does.
+ */
+export function checkTransaction(size: number, tx: DecodedTx | Error, rules: AdmissionRules): CheckTxResponse {
+  if (size > rules.maxTxBytes) return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), 0n)
   if (tx instanceof Error) return checkResult(TxCode.TxDecode, tx.message, 0n)
   if (tx.chainId === undefined && !rules.allowUnprotectedTxs) {
     return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', tx.gasLimit)

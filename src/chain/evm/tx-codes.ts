@@ -22,6 +22,8 @@ export const TxCode = {
   InsufficientFee: 13,
   /** Any other refusal. */
   InvalidRequest: 18,
+  /** Encoded transaction larger than `[mempool] max_tx_bytes` (SDK `tx too large`). */
+  TxTooLarge: 21,
   /** Unprotected (pre-EIP-155) transaction where not allowed. */
   NotSupported: 37,
 } as const

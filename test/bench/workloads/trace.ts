@@ -4,6 +4,7 @@
  * 1,000,000 gas is used, and `{tracer: "callTracer"}` on `fanOut`, whose 100 internal calls alternate
  * CALL and STATICCALL. Times run from sending the request to the last byte of the response (the
  * client's JSON.parse is left out). Skipped when the target does not serve debug_traceTransaction.
+ * The `burn` trace answers about 35 MB: main.ts starts nodectl with a trace-response-max-size above it.
  */
 import { Interface } from 'ethers'
 import { getFees, getNonce, sendAndWait, type Receipt } from '../chain.js'

@@ -97,6 +97,9 @@ describe('nodectl start', () => {
     expect(text).toContain('http://127.0.0.1:8545 (web3, net, eth, personal, debug, miner, txpool)')
     expect(text).toContain('as soon as transactions wait; an empty block after 5s without any')
     expect(text).toContain('http://127.0.0.1:26657 (WebSocket ws://127.0.0.1:26657/websocket)')
+    expect(text).toContain(
+      'Browser pages:      HTTP no other origin (name one with --json-rpc.http-corsdomain); WebSocket 127.0.0.1, localhost',
+    )
     await expect(access(config.home)).rejects.toThrow()
   })
 

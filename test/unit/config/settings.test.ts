@@ -65,6 +65,7 @@ describe('settings table', () => {
         'http-idle-timeout',
         'allow-insecure-unlock',
         'tracer-concurrency',
+        'trace-response-max-size',
         'call-workers',
         'allow-unprotected-txs',
         'max-open-connections',
@@ -73,6 +74,8 @@ describe('settings table', () => {
         'batch-response-max-size',
         'http-body-limit',
         'ws-origins',
+        'http-corsdomain',
+        'http-vhosts',
       ].sort(),
     )
   })
@@ -156,6 +159,7 @@ describe('TOML templates', () => {
       'http-idle-timeout': '2m0s',
       'allow-insecure-unlock': false,
       'tracer-concurrency': 2,
+      'trace-response-max-size': 25000000,
       'call-workers': 1,
       'allow-unprotected-txs': false,
       'max-open-connections': 900,
@@ -164,6 +168,8 @@ describe('TOML templates', () => {
       'batch-response-max-size': 25000000,
       'http-body-limit': 5242880,
       'ws-origins': ['127.0.0.1', 'localhost'],
+      'http-corsdomain': [],
+      'http-vhosts': ['localhost'],
     })
   })
 

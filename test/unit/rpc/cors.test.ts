@@ -1,7 +1,7 @@
-/** The one CORS module of both RPC surfaces: rs/cors' rules for the EVM presets and CometBFT's `[rpc]` policy. */
+/** The one CORS module of both RPC surfaces: rs/cors' rules for the EVM policies (geth's, AllowAll) and CometBFT's `[rpc]` policy. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { Cors, RS_CORS_PRESETS } from '../../../src/rpc/cors.js'
+import { ALLOW_ALL_CORS, Cors, gethCorsPolicy } from '../../../src/rpc/cors.js'
 
 /** A preflight from `origin` asking for `method` and `headers`. */
 const asking = (origin: string, method: string, headers?: string): Record<string, string> => ({
@@ -35,7 +35,7 @@ describe('Cors', () => {
   })
 
   it('an OPTIONS request without a requested method is an actual request, which gets no allow-origin', () => {
-    const cors = new Cors(RS_CORS_PRESETS.default)
+    const cors = new Cors(ALLOW_ALL_CORS)
     expect(cors.isPreflight(request('OPTIONS', asking('http://a', '')))).toBe(false)
     expect(cors.allowedOrigin(request('OPTIONS', { origin: 'http://a' }))).toBeUndefined()
   })
@@ -67,15 +67,28 @@ describe('Cors', () => {
     expect(preflight(cors, { 'access-control-request-method': 'POST' }).headers['access-control-allow-origin']).toBeUndefined()
   })
 
-  it('the EVM presets: any origin as `*`; allow-all takes any method of its list and any header', () => {
-    const open = new Cors(RS_CORS_PRESETS['allow-all'])
+  it('AllowAll (enabled-unsafe-cors): any origin as `*`, any method of its list and any header', () => {
+    const open = new Cors(ALLOW_ALL_CORS)
     expect(open.allowedOrigin(request('PUT', { origin: 'https://dapp.example' }))).toBe('*')
     expect(preflight(open, asking('https://x', 'PATCH', 'authorization')).headers).toMatchObject({
       'access-control-allow-origin': '*',
       'access-control-allow-headers': 'authorization',
     })
-    const standard = new Cors(RS_CORS_PRESETS.default)
-    expect(standard.allowedOrigin(request('PUT', { origin: 'https://dapp.example' }))).toBeUndefined()
-    expect(standard.allowedOrigin(request('POST', { origin: 'https://dapp.example' }))).toBe('*')
+  })
+
+  it("geth's policy: off without origins; else the named origins, POST and GET, any header, preflights cached 600 s", () => {
+    expect(new Cors(gethCorsPolicy([])).enabled).toBe(false)
+    const named = new Cors(gethCorsPolicy(['http://localhost:3000']))
+    expect(named.allowedOrigin(request('POST', { origin: 'http://localhost:3000' }))).toBe('http://localhost:3000')
+    expect(named.allowedOrigin(request('POST', { origin: 'https://evil.example' }))).toBeUndefined()
+    expect(named.allowedOrigin(request('PUT', { origin: 'http://localhost:3000' }))).toBeUndefined()
+    expect(preflight(named, asking('http://localhost:3000', 'POST', 'authorization, content-type')).headers).toEqual({
+      vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+      'access-control-allow-origin': 'http://localhost:3000',
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-max-age': '600',
+    })
+    expect(new Cors(gethCorsPolicy(['*'])).allowedOrigin(request('GET', { origin: 'https://any.example' }))).toBe('*')
   })
 })

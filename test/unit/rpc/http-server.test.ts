@@ -3,6 +3,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Dispatcher, defaultDispatcherOptions } from '../../../src/rpc/dispatcher.js'
 import { HttpRpcServer, defaultHttpRpcServerOptions, type HttpRpcServerOptions } from '../../../src/rpc/http-server.js'
+import { ALLOW_ALL_CORS, gethCorsPolicy } from '../../../src/rpc/cors.js'
 import { defineMethod, required } from '../../../src/rpc/method-table.js'
 import { any } from '../../../src/rpc/codecs.js'
 import { silentLogger } from '../../../src/utils/logger.js'
@@ -193,16 +194,14 @@ describe('HttpRpcServer', () => {
     expect(await res.text()).toBe('')
   })
 
-  it('CORS default policy: any origin, preflight for simple headers only', async () => {
+  it('CORS by default (geth, no http-corsdomain): no header for any origin; a preflight gets 405 like any OPTIONS', async () => {
     const actual = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://dapp.example' },
       body: PING,
     })
-    expect(actual.headers.get('access-control-allow-origin')).toBe('*')
-    expect(actual.headers.get('vary')).toBe('Origin')
-    const noOrigin = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: PING })
-    expect(noOrigin.headers.get('access-control-allow-origin')).toBeNull()
+    expect(actual.status).toBe(200)
+    expect(actual.headers.get('access-control-allow-origin')).toBeNull()
 
     const pre = await request(server.url, {
       method: 'OPTIONS',
@@ -212,25 +211,44 @@ describe('HttpRpcServer', () => {
         'access-control-request-headers': 'content-type',
       },
     })
-    expect(pre.status).toBe(204)
-    expect(pre.headers['access-control-allow-origin']).toBe('*')
-    expect(pre.headers['access-control-allow-methods']).toBe('POST')
-    expect(pre.headers['access-control-allow-headers']).toBe('content-type')
+    expect(pre.status).toBe(405)
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined()
+  })
 
-    const denied = await request(server.url, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'https://dapp.example',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization',
-      },
-    })
-    expect(denied.status).toBe(204)
-    expect(denied.headers['access-control-allow-origin']).toBeUndefined()
+  it('CORS with named origins (http-corsdomain): those origins only, any header', async () => {
+    const named = await start({ cors: gethCorsPolicy(['https://dapp.example']) })
+    try {
+      const actual = await fetch(named.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://dapp.example' },
+        body: PING,
+      })
+      expect(actual.headers.get('access-control-allow-origin')).toBe('https://dapp.example')
+      expect(actual.headers.get('vary')).toBe('Origin')
+      const other = await fetch(named.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        body: PING,
+      })
+      expect(other.headers.get('access-control-allow-origin')).toBeNull()
+      const pre = await request(named.url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://dapp.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      })
+      expect(pre.status).toBe(204)
+      expect(pre.headers['access-control-allow-origin']).toBe('https://dapp.example')
+      expect(pre.headers['access-control-allow-headers']).toBe('authorization, content-type')
+    } finally {
+      await named.close()
+    }
   })
 
   it('CORS allow-all (enabled-unsafe-cors) allows any header', async () => {
-    const open = await start({ cors: 'allow-all' })
+    const open = await start({ cors: ALLOW_ALL_CORS })
     try {
       const pre = await request(open.url, {
         method: 'OPTIONS',

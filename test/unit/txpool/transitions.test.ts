@@ -115,6 +115,39 @@ describe('txpool transitions', () => {
     expect(available).toBe(2)
   })
 
+  it('keeps pending a tx whose fee cap is below the base fee, but neither counts nor announces it until it can pay', async () => {
+    const { pool, fees } = makePool()
+    fees.baseFee = 10n * GWEI
+    let available = 0
+    pool.onTxsAvailable(() => available++)
+    // A0: cannot pay, so neither can its next nonce; A1: its first pays, its second does not.
+    await pool.add(sign1559(K0, { nonce: 0n, tip: 1n, feeCap: 9n * GWEI }))
+    await pool.add(sign1559(K0, { nonce: 1n, tip: 1n, feeCap: 20n * GWEI }))
+    expect(pool.status()).toEqual({ pending: 2, queued: 0 })
+    expect(pool.size()).toBe(0)
+    expect(pool.reapMaxTxs(-1)).toEqual([])
+    expect(available).toBe(0)
+    await pool.add(sign1559(K1, { nonce: 0n, tip: 1n, feeCap: 10n * GWEI }))
+    await pool.add(sign1559(K1, { nonce: 1n, tip: 1n, feeCap: 5n * GWEI }))
+    expect([pool.size(), available]).toEqual([1, 1])
+    // The base fee falls to A0's fee cap: at the next block, everything but A1's second is includable.
+    fees.baseFee = 9n * GWEI
+    await pool.update(1, [], [])
+    expect([pool.size(), available]).toEqual([3, 2])
+    expect(pool.reapMaxTxs(-1)).toHaveLength(3)
+  })
+
+  it('announces a bumped replacement that pays the base fee', async () => {
+    const { pool, fees } = makePool()
+    fees.baseFee = 10n * GWEI
+    let available = 0
+    pool.onTxsAvailable(() => available++)
+    await pool.add(sign1559(K0, { tip: 1n, feeCap: 1n }))
+    expect([pool.size(), available]).toEqual([0, 0])
+    await pool.add(sign1559(K0, { tip: 2n, feeCap: 20n * GWEI }))
+    expect([pool.size(), available, pool.status().pending]).toEqual([1, 1, 1])
+  })
+
   it('looks txs up by hash as bytes or hex, any case', async () => {
     const { pool } = makePool()
     const tx = await pool.add(sign1559(K0))

@@ -82,6 +82,31 @@ describe('MemoryReducer', () => {
     expect(small.collections + mostlyLive.collections).toBe(0)
   })
 
+  it('collects when Buffers outside the heap grew by minBufferGrowthBytes (a large answer sent), then waits for more growth', () => {
+    // the JS heap holds nothing to give back: only the Buffers can open the gate
+    const state = { utilization: 0, committed: 40 * MB, used: 38 * MB, buffers: 20 * MB }
+    const probes = {
+      ...fakeProbes(state, 40 * MB),
+      buffers: () => state.buffers,
+    }
+    probes.collect = () => {
+      probes.collections++
+      state.buffers = 22 * MB
+    }
+    const reducer = new MemoryReducer({ minBufferGrowthBytes: 16 * MB }, probes)
+    reducer.start()
+    reducer.stop()
+    state.buffers = 30 * MB
+    expect(reducer.check()).toBe(false)
+    // a 448 MB trace answer written and sent: its Buffers are dead, but only a full collection frees them
+    state.buffers = 468 * MB
+    expect(reducer.check()).toBe(true)
+    expect(reducer.check()).toBe(false)
+    state.buffers = 39 * MB
+    expect(reducer.check()).toBe(true)
+    expect(probes.collections).toBe(2)
+  })
+
   it("measures V8's old generation, not its young one, which collections do not shrink", () => {
     const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!
     const heap = oldGenerationHeap()

@@ -21,11 +21,18 @@
  *   output (revert data when reverted, empty for other failures) as `0x` hex (`hexutil.Bytes`).
  *   Before those changes geth wrote memory, storage and returnValue without `0x`.
  *
- * `limit` caps the number of entries (execution-apis TraceConfig: "maximum number of opcode steps";
- * geth since #30806 counts bytes of JSON instead); execution continues untraced past it.
+ * `limit` caps the number of entries, as the execution-apis TraceConfig says ("maximum number of
+ * opcode steps"); execution continues untraced past it. geth since #30806 counts bytes of JSON instead;
+ * nodectl's cap on bytes is the node-wide `[json-rpc] trace-response-max-size` (trace-budget.ts).
+ *
+ * Entries are written as JSON bytes as they come (json-bytes.ts): an entry is serialised when the next
+ * opcode arrives (its `error` is only known once the opcode failed), so the logger holds the text of
+ * the answer, counted against the request's byte budget, never an object per step.
  */
 import { bytesToHex } from '../../../primitives/hex.js'
 import type { OpcodeStep, TraceStateReader, Tracer, TxEndInfo } from './hooks.js'
+import { JsonBytesWriter, type JsonBytes } from './json-bytes.js'
+import type { TraceBudget } from './trace-budget.js'
 
 /** The struct logger's part of geth's TraceConfig (`logger.Config`). */
 export interface StructLoggerOptions {
@@ -78,67 +85,105 @@ const WORD = 32
 /** Errors geth's interpreter raises before it calls OnOpcode, so the entry carries them. */
 const PRE_EXECUTION_ERROR = /^(out of gas|stack underflow|stack limit reached|gas uint64 overflow)/
 
-/** A struct log entry before serialisation (`error` is only known once the opcode failed). */
-interface Entry {
+/** The last entry, not yet written: `error` is only known once its opcode failed (onFault). */
+interface PendingEntry {
   step: OpcodeStep
+  /** `{"pc":…,"depth":…` */
+  head: string
   error: string | undefined
-  stack: string[] | undefined
-  returnData: string | undefined
-  memory: string[] | undefined
-  storage: Record<string, string> | undefined
+  /** `,"stack":…` to `,"refund":…` without the closing brace; undefined while SLOAD's value is read. */
+  rest: string | undefined
+}
+
+/** One executing account's storage seen so far, and its `,"storage":{…}` text (cleared on change). */
+interface SeenSlots {
+  slots: Map<string, string>
+  json: string | undefined
 }
 
 export class StructLogger implements Tracer {
-  private readonly entries: Entry[] = []
+  private readonly out: JsonBytesWriter
+  private entries = 0
+  private pending: PendingEntry | undefined
   /** Per executing account (hex): slot → value (`0x` + 64 hex). */
-  private readonly storage = new Map<string, Map<string, string>>()
+  private readonly storage = new Map<string, SeenSlots>()
   private end: TxEndInfo | undefined
   private stopped: Error | undefined
 
-  constructor(private readonly opts: StructLoggerOptions) {}
+  /** `budget`: the request's byte budget (none = uncapped). */
+  constructor(
+    private readonly opts: StructLoggerOptions,
+    budget?: TraceBudget,
+  ) {
+    this.out = new JsonBytesWriter(budget)
+  }
 
   onOpcode(step: OpcodeStep, state: TraceStateReader): Promise<void> | void {
     // geth: `Limit != 0 && Limit <= len(logs)` (a negative limit records nothing)
-    if (this.stopped || (this.opts.limit !== 0 && this.entries.length >= this.opts.limit)) return
-    const entry: Entry = {
+    if (this.stopped || (this.opts.limit !== 0 && this.entries >= this.opts.limit)) return
+    this.flush()
+    this.entries++
+    const entry: PendingEntry = {
       step,
+      head: `{"pc":${step.pc},"op":${opNameJson(step.op, step.opName)},"gas":${step.gas},"gasCost":${step.cost},"depth":${step.depth + 1}`,
       error: undefined,
-      stack: this.opts.disableStack ? undefined : step.stack.map((v) => '0x' + v.toString(16)),
-      returnData: this.opts.enableReturnData && step.returnData.length > 0 ? bytesToHex(step.returnData) : undefined,
-      memory: this.opts.enableMemory && step.memory.length > 0 ? memoryWords(step.memory) : undefined,
-      storage: undefined,
+      rest: undefined,
     }
-    this.entries.push(entry)
-    if (this.opts.disableStorage || (step.op !== SLOAD && step.op !== SSTORE)) return
+    this.pending = entry
+    let body = ''
+    if (!this.opts.disableStack) body += `,"stack":${stackJson(step.stack)}`
+    if (this.opts.enableReturnData && step.returnData.length > 0) body += `,"returnData":"${bytesToHex(step.returnData)}"`
+    if (this.opts.enableMemory && step.memory.length > 0) body += `,"memory":${memoryJson(step.memory)}`
+    const refund = step.refund > 0n ? `,"refund":${step.refund}` : ''
     const n = step.stack.length
-    if (step.op === SSTORE && n >= 2) {
-      entry.storage = this.touch(step.contract, word(step.stack[n - 1]!), word(step.stack[n - 2]!))
-    } else if (step.op === SLOAD && n >= 1) {
-      return this.load(entry, state)
+    if (!this.opts.disableStorage && step.op === SSTORE && n >= 2) {
+      body += this.touch(step.contract, word(step.stack[n - 1]!), word(step.stack[n - 2]!))
+    } else if (!this.opts.disableStorage && step.op === SLOAD && n >= 1) {
+      return this.load(entry, body, refund, state)
     }
+    entry.rest = body + refund
   }
 
   /** SLOAD: the value is read from the state as it is before the opcode runs. */
-  private async load(entry: Entry, state: TraceStateReader): Promise<void> {
+  private async load(entry: PendingEntry, body: string, refund: string, state: TraceStateReader): Promise<void> {
     const step = entry.step
     const slot = word(step.stack[step.stack.length - 1]!)
     const value = await state.getStorage(step.contract, slot)
-    entry.storage = this.touch(step.contract, slot, value)
+    entry.rest = body + this.touch(step.contract, slot, value) + refund
   }
 
-  private touch(contract: Uint8Array, slot: Uint8Array, value: Uint8Array): Record<string, string> {
+  /** Records `slot = value` for `contract`; returns its `,"storage":{…}` text (keys sorted, as Go marshals maps). */
+  private touch(contract: Uint8Array, slot: Uint8Array, value: Uint8Array): string {
     const key = bytesToHex(contract)
-    let slots = this.storage.get(key)
-    if (!slots) {
-      slots = new Map()
-      this.storage.set(key, slots)
+    let seen = this.storage.get(key)
+    if (!seen) {
+      seen = { slots: new Map(), json: undefined }
+      this.storage.set(key, seen)
     }
-    slots.set(hex64(slot), hex64(value))
-    return Object.fromEntries([...slots].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const slotHex = hex64(slot)
+    const valueHex = hex64(value)
+    if (seen.slots.get(slotHex) !== valueHex) {
+      seen.slots.set(slotHex, valueHex)
+      seen.json = undefined
+    }
+    seen.json ??= `,"storage":{${[...seen.slots]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `"${k}":"${v}"`)
+      .join(',')}}`
+    return seen.json
+  }
+
+  /** Writes the pending entry (a comma before every entry but the first). */
+  private flush(): void {
+    const e = this.pending
+    if (!e) return
+    this.pending = undefined
+    const error = e.error === undefined ? '' : `,"error":${JSON.stringify(e.error)}`
+    this.out.write(`${this.entries > 1 ? ',' : ''}${e.head}${error}${e.rest ?? ''}}`)
   }
 
   onFault(step: OpcodeStep, error: string): void {
-    const last = this.entries.at(-1)
+    const last = this.pending
     if (last?.step === step && PRE_EXECUTION_ERROR.test(error)) last.error = error
   }
 
@@ -150,45 +195,52 @@ export class StructLogger implements Tracer {
     this.stopped = reason
   }
 
-  result(): StructLoggerResult {
+  /** geth `ExecutionResult` as JSON bytes (the shape of StructLoggerResult). */
+  result(): JsonBytes {
     if (this.stopped) throw this.stopped
+    this.flush()
     const end = this.end
     const failed = end?.error !== undefined
     const output = end && (!failed || end.reverted) ? end.output : new Uint8Array(0)
-    return { gas: Number(end?.gasUsed ?? 0n), failed, returnValue: bytesToHex(output), structLogs: this.entries.map(toJson) }
+    const head = `{"gas":${end?.gasUsed ?? 0n},"failed":${failed},"returnValue":"${bytesToHex(output)}","structLogs":[`
+    return this.out.finish(head, ']}')
   }
 }
 
-/** A fresh struct logger per transaction. */
-export function createStructLogger(opts: StructLoggerOptions): Tracer {
-  return new StructLogger(opts)
+/** A fresh struct logger per transaction, writing against the request's byte budget. */
+export function createStructLogger(opts: StructLoggerOptions, budget?: TraceBudget): Tracer {
+  return new StructLogger(opts, budget)
 }
 
-function toJson(e: Entry): StructLogJson {
-  const s = e.step
-  const out: StructLogJson = { pc: s.pc, op: s.opName, gas: Number(s.gas), gasCost: Number(s.cost), depth: s.depth + 1 }
-  if (e.error !== undefined) out.error = e.error
-  if (e.stack) out.stack = e.stack
-  if (e.returnData !== undefined) out.returnData = e.returnData
-  if (e.memory) out.memory = e.memory
-  if (e.storage) out.storage = e.storage
-  if (s.refund > 0n) out.refund = Number(s.refund)
-  return out
+/** `"NAME"` per opcode byte, built once. */
+const OP_NAME_JSON = new Map<number, string>()
+
+function opNameJson(op: number, name: string): string {
+  let json = OP_NAME_JSON.get(op)
+  if (json === undefined) {
+    json = JSON.stringify(name)
+    OP_NAME_JSON.set(op, json)
+  }
+  return json
+}
+
+/** The stack bottom to top as `0x` hex without padding (uint256 `Hex()`). */
+function stackJson(stack: readonly bigint[]): string {
+  if (stack.length === 0) return '[]'
+  let out = '["0x' + stack[0]!.toString(16)
+  for (let i = 1; i < stack.length; i++) out += '","0x' + stack[i]!.toString(16)
+  return out + '"]'
 }
 
 /** Memory as `0x`-prefixed 32-byte words (a partial last word is zero-padded, as geth since #34093). */
-function memoryWords(memory: Uint8Array): string[] {
-  const words: string[] = []
-  for (let i = 0; i < memory.length; i += WORD) {
-    const end = Math.min(i + WORD, memory.length)
-    words.push(
-      '0x' +
-        Buffer.from(memory.buffer, memory.byteOffset + i, end - i)
-          .toString('hex')
-          .padEnd(2 * WORD, '0'),
-    )
+function memoryJson(memory: Uint8Array): string {
+  const hex = Buffer.from(memory.buffer, memory.byteOffset, memory.length).toString('hex')
+  let out = '['
+  for (let i = 0; i < hex.length; i += 2 * WORD) {
+    if (i > 0) out += ','
+    out += `"0x${hex.slice(i, i + 2 * WORD).padEnd(2 * WORD, '0')}"`
   }
-  return words
+  return out + ']'
 }
 
 /** A stack value as a 32-byte word. */

@@ -41,3 +41,17 @@ export class TracingFailedError extends NodeError {
 
 /** The tracer itself failed (a JavaScript tracer threw); the message is the tracer's. */
 export class TracerError extends NodeError {}
+
+/**
+ * The answer grew past `[json-rpc] trace-response-max-size` (trace-budget.ts). Rendered as geth's
+ * -32003 `response too large` (rpc/errors.go errcodeResponseTooLarge, its batch-size error), with the
+ * setting named so an operator knows what to raise and a caller what to narrow.
+ */
+export class TraceTooLargeError extends NodeError {
+  constructor(readonly maxBytes: number) {
+    super(
+      `response too large: the trace exceeds ${maxBytes} bytes ([json-rpc] trace-response-max-size, ` +
+        '--json-rpc.trace-response-max-size); trace fewer steps (limit, disableStack, disableStorage) or raise the setting',
+    )
+  }
+}

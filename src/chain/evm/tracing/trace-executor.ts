@@ -7,7 +7,8 @@
  *   untraced (geth `StateAtTransaction`), then the transaction traced;
  * - a block: each transaction in order, each with a fresh tracer and its own timeout; a transaction
  *   whose trace fails gets `{txHash, error}` and the next ones still run on the right state (the copy
- *   is rebuilt, as geth's traceBlockParallel advances its state apart from the tracers);
+ *   is rebuilt, as geth's traceBlockParallel advances its state apart from the tracers), except when
+ *   the answer outgrew its byte budget (trace-budget.ts), which fails the whole request;
  * - a call (trace-call.ts): the state after a block, with geth's state and block overrides.
  *
  * A trace that fails mid-execution (timeout, a tracer error) leaves the copy's checkpoints unbalanced
@@ -32,7 +33,7 @@ import type { Tracer, TxEndInfo, TxStartInfo } from './hooks.js'
 import { HooksAdapter } from './hooks-adapter.js'
 import { prepareTracedCall, type TraceCallRequest } from './trace-call.js'
 import { TraceDeadline } from './trace-deadline.js'
-import { TraceTimeoutError, TracerError, TracingFailedError } from './trace-errors.js'
+import { TraceTimeoutError, TraceTooLargeError, TracerError, TracingFailedError } from './trace-errors.js'
 import { releaseTracer, type TracerSource } from './tracer-registry.js'
 
 export interface TraceExecutorDeps {
@@ -112,7 +113,8 @@ export class TraceExecutor {
       try {
         results.push({ txHash, result: await traceTx(copy, blockTx(block, execBlock, i), source, timeoutMs) })
       } catch (err) {
-        if (!(err instanceof NodeError)) throw err
+        // the byte budget is the whole answer's: past it, the request fails rather than one entry
+        if (!(err instanceof NodeError) || err instanceof TraceTooLargeError) throw err
         results.push({ txHash, error: err.message })
         if (i + 1 < block.txs.length) {
           copy = await this.openCopy(block.parentStateRoot)

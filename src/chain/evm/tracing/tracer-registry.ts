@@ -10,6 +10,7 @@ import { createJsTracer, looksLikeJsTracer, namedJsTracers } from './js/index.js
 import { createMuxTracer, nativeTracers } from './native/index.js'
 import { createNoopTracer } from './noop-tracer.js'
 import { createStructLogger, type StructLoggerOptions } from './struct-logger.js'
+import type { TraceBudget } from './trace-budget.js'
 import { TracerNotFoundError } from './trace-errors.js'
 
 /** The JavaScript tracer engine (tracing/js): a sandbox for programs, and geth's named JS tracers. */
@@ -32,6 +33,8 @@ export interface TracerRequest {
   structLogger: StructLoggerOptions
   /** The trace timeout, which a JavaScript tracer also applies to its own program. */
   timeoutMs: number
+  /** The answer's byte budget, shared by the request's transactions; absent = uncapped. */
+  budget?: TraceBudget
 }
 
 /** Fresh tracers for the transactions of one request. */
@@ -66,7 +69,7 @@ function registryFor(req: TracerRequest, js: JsTracerEngine | undefined): Record
 export async function prepareTracer(req: TracerRequest, js: JsTracerEngine | undefined = defaultJsTracerEngine): Promise<TracerSource> {
   let make: () => Promise<Tracer>
   if (req.tracer === undefined || req.tracer === '') {
-    make = async () => createStructLogger(req.structLogger)
+    make = async () => createStructLogger(req.structLogger, req.budget)
   } else {
     const registry = registryFor(req, js)
     const factory = Object.hasOwn(registry, req.tracer) ? registry[req.tracer] : undefined
