@@ -90,7 +90,9 @@ export function defaultMempoolConfig(): MempoolConfig {
 
 /**
  * Evmos `DefaultJSONRPCConfig` (server off, eth/net/web3), except `ws-address`, whose default is the
- * spec's 0.0.0.0:8546, plus the limits of decisions.md (batch 1000 requests / 25 MB, body 5 MiB).
+ * spec's 0.0.0.0:8546, and `max-open-connections`, CometBFT's 900 instead of Evmos' unlimited (a client
+ * could otherwise hold every file descriptor of the node), plus the limits of decisions.md (batch 1000
+ * requests / 25 MB, body 5 MiB).
  */
 export function defaultJsonRpcConfig(): JsonRpcConfig {
   return {
@@ -107,7 +109,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     blockRangeCap: 10_000,
     httpTimeout: 30_000,
     httpIdleTimeout: 120_000,
-    maxOpenConnections: 0,
+    maxOpenConnections: 900,
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
     tracerConcurrency: 2,

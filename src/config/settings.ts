@@ -232,7 +232,9 @@ export const SETTINGS: readonly Setting[] = [
   rpc(
     'max_open_connections',
     uint,
-    'Maximum number of simultaneous connections, including WebSocket; 0 = unlimited (default 900).',
+    'Maximum number of simultaneous connections, including WebSocket; up to an eighth more wait for a slot, others are ' +
+      'closed; lowered to fit a third of the open-file limit (ulimit -n) less a fifth for the database and 100 for peers ' +
+      'and files; 0 = that share (default 900).',
     (s) => s.rpc.maxOpenConnections,
     (s, v) => {
       s.rpc.maxOpenConnections = v
@@ -724,7 +726,9 @@ export const SETTINGS: readonly Setting[] = [
   jsonRpc(
     'max-open-connections',
     uint,
-    'Maximum number of simultaneous HTTP connections; 0 = unlimited (default 0).',
+    'Maximum number of simultaneous connections of the HTTP listener, and of the WebSocket listener; up to an eighth more ' +
+      'wait for a slot, others are closed; lowered to fit a third of the open-file limit (ulimit -n) less a fifth for the ' +
+      'database and 100 for peers and files; 0 = that share (default 900).',
     (s) => s.jsonRpc.maxOpenConnections,
     (s, v) => {
       s.jsonRpc.maxOpenConnections = v

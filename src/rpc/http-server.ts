@@ -23,7 +23,10 @@ export interface HttpRpcServerOptions {
   timeout: number
   /** Keep-alive idle timeout in ms (`http-idle-timeout`, default 120 s); 0 = use `timeout`. */
   idleTimeout: number
-  /** Connections served at once (`max-open-connections`); 0 = unlimited. */
+  /**
+   * Connections served at once (`max-open-connections`, default 900, CometBFT's); an eighth more wait,
+   * and both fit the listener's share of the open-file limit (descriptor-budget.ts); 0 = that share.
+   */
   maxOpenConnections: number
   /** Which browser origins may read answers (cors.ts): geth's policy of `http-corsdomain`, or all with `enabled-unsafe-cors`. */
   cors: CorsPolicy
@@ -43,7 +46,7 @@ export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   bodyLimit: 5 * 1024 * 1024,
   timeout: 30_000,
   idleTimeout: 120_000,
-  maxOpenConnections: 0,
+  maxOpenConnections: 900,
   cors: gethCorsPolicy([]),
   vhosts: ['*'],
   auth: denyAll,

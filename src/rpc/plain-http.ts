@@ -11,12 +11,13 @@
  * (431), bodies past {@link PLAIN_BODY_MAX} and every request the dialect declines (CORS, other paths
  * and methods, 413, 415) get Node.js's exact behaviour.
  *
- * Timeouts follow http-listener.ts: a request must arrive whole within `readTimeout` of its first byte
- * (else 408 and close, as Node.js's `requestTimeout`), the socket may be quiet for `serveTimeout` while
- * a request is served and for `idleTimeout` between requests; requests sent back to back (pipelined)
- * are answered in order.
+ * Timeouts follow http-listener.ts: the first request must arrive whole within `readTimeout` of the
+ * connection being served, a later one within `readTimeout` of its first byte (else 408 and close, as
+ * Node.js's `requestTimeout`; Go's ReadTimeout likewise runs from the accept, then from the end of the
+ * idle wait), the socket may be quiet for `serveTimeout` while a request is served and for
+ * `idleTimeout` between requests; requests sent back to back (pipelined) are answered in order.
  */
-import { STATUS_CODES } from 'node:http'
+import { METHODS, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { latin1 } from '../primitives/hex.js'
 
@@ -56,7 +57,10 @@ export interface PlainHttpOptions {
 export const PLAIN_BODY_MAX = 1024 * 1024
 
 /** Node.js's answer to a request not read in time (`requestTimeout`). */
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+export const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+
+/** The methods llhttp knows; it refuses any other (HPE_INVALID_METHOD). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS)
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 const HTTP_1_1 = Buffer.from(' HTTP/1.1')
@@ -71,8 +75,8 @@ const BYTE_CLASS = new Uint8Array(256)
 for (let b = 0; b < 256; b++) {
   // Field values: no control character but horizontal tab (RFC 9110 §5.5); other bytes are obs-text.
   if (b === 9 || (b >= 32 && b !== 127)) BYTE_CLASS[b] |= FIELD
-  // A request target is any run of non-white-space (no byte JavaScript's \s matches, as U+00A0).
-  if (b > 32 && b !== 127 && b !== 0xa0) BYTE_CLASS[b] |= TARGET
+  // A request target is visible ASCII: llhttp refuses other bytes in it (HPE_INVALID_URL).
+  if (b > 32 && b < 127) BYTE_CLASS[b] |= TARGET
   if (b >= 65 && b <= 90) BYTE_CLASS[b] |= METHOD
 }
 for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") BYTE_CLASS[c.charCodeAt(0)] |= TOKEN
@@ -149,15 +153,19 @@ export interface Head {
 /**
  * Parses a request head ending at `end` (the blank line's offset), or HAND_OFF: a request line other
  * than `METHOD target HTTP/1.1`, a line not ending in CR LF, a control character, a header name that
- * is not a token or a space before its colon, a repeated header, and the requests left to node:http
- * (see the top of this file).
+ * is not a token or a space before its colon, a repeated header, no Host, CONNECT, and the requests
+ * left to node:http (see the top of this file). Fuzzed against node:http (plain-http-fuzz.test.ts):
+ * what it reads, node:http reads the same way.
  */
 export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
   let i = 0
   while (i < end && (BYTE_CLASS[buf[i]!]! & METHOD) !== 0) i++
   if (i === 0 || i === end || buf[i] !== 32) return HAND_OFF
   const method = textAt(buf, 0, i)
+  if (!KNOWN_METHODS.has(method)) return HAND_OFF
   const targetAt = ++i
+  // Origin form only (what a JSON-RPC client sends); llhttp reads the other forms by its own grammar.
+  if (buf[i] !== 47) return HAND_OFF
   while (i < end && (BYTE_CLASS[buf[i]!]! & TARGET) !== 0) i++
   if (i === targetAt || end - i < HTTP_1_1.length || buf.compare(HTTP_1_1, 0, HTTP_1_1.length, i, i + HTTP_1_1.length) !== 0) {
     return HAND_OFF
@@ -178,9 +186,15 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     while (from < to && isWhitespace(buf[from]!)) from++
     while (to > from && isWhitespace(buf[to - 1]!)) to--
     if (headers[name] !== undefined) return HAND_OFF
+    // After the leading white space, llhttp takes a tab for part of these values, not for white space: it
+    // refuses a Content-Length of "1\t" (HPE_INVALID_CONTENT_LENGTH) and keeps alive on "close\t".
+    if ((name === 'content-length' || name === 'connection') && hasTab(buf, from, i)) return HAND_OFF
     headers[name] = textAt(buf, from, to)
   }
   if (headers['transfer-encoding'] !== undefined || headers.expect !== undefined || headers.upgrade !== undefined) return HAND_OFF
+  // node:http answers 400 to an HTTP/1.1 request without Host (RFC 9112 §3.2, its `requireHostHeader`),
+  // and serves CONNECT as a tunnel ('connect' event), not as a request.
+  if (headers.host === undefined || method === 'CONNECT') return HAND_OFF
   let close = false
   const connection = headers.connection
   if (connection !== undefined) {
@@ -198,6 +212,12 @@ export function parseHead(buf: Buffer, end: number): Head | typeof HAND_OFF {
     if (bodySize > PLAIN_BODY_MAX) return HAND_OFF
   }
   return { method, url, headers, size: end + HEAD_END.length, bodySize, close }
+}
+
+/** True when `buf[from, to)` holds a horizontal tab. */
+function hasTab(buf: Buffer, from: number, to: number): boolean {
+  const at = buf.indexOf(9, from)
+  return at >= 0 && at < to
 }
 
 /** Space or horizontal tab: optional whitespace around a header value. */
@@ -250,6 +270,8 @@ export class PlainConnection {
     socket.on('error', this.onError)
     socket.once('close', this.onClose)
     if (this.quietTimeout > 0) socket.setTimeout(this.quietTimeout)
+    // A connection that never sends a byte is a request that is not on its way in time, not an idle one.
+    this.awaitRest()
     socket.resume()
   }
 

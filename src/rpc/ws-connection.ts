@@ -3,7 +3,11 @@
  * the dialect's message handler, and what a connection may cost is bounded the same way on every surface:
  * - writing: before a message is written, the bytes already queued for the socket plus the message must
  *   stay within `maxBufferedBytes` (a single larger message is written only to an idle socket); a client
- *   past the bound does not read, and is disconnected instead of being buffered for;
+ *   past the bound does not read, and is disconnected instead of being buffered for; and while messages
+ *   (answers and notifications alike) wait to be written, one of them must reach the kernel every
+ *   `writeWait`, else the client is disconnected too (geth's and CometBFT's 10 s write deadline): a
+ *   client that pipelines many small requests and never reads fills the kernel's buffers and then a
+ *   queue below the byte bound, which would otherwise hold its answers for as long as it stays;
  * - reading: the dialect counts the requests it is answering (`beginRequest` / `endRequest`); with
  *   `maxConcurrentRequests` of them the socket is no longer read, so a client that floods requests is
  *   slowed by TCP instead of queueing in the node;
@@ -23,7 +27,12 @@ export interface WsConnectionLimits {
   pingInterval: number
   /** Read deadline in ms: how long the peer may stay silent. */
   readWait: number
+  /** Write deadline in ms: how long messages may wait without one of them reaching the kernel. */
+  writeWait: number
 }
+
+/** geth's `defaultWriteTimeout` (rpc/json.go) and CometBFT's `defaultWSWriteWait` (rpc/jsonrpc/server/ws_handler.go), ms. */
+export const DEFAULT_WS_WRITE_WAIT = 10_000
 
 /** `ws` sends a buffer as a binary frame unless told otherwise; a JSON-RPC reply is text. */
 const TEXT_FRAME = { binary: false } as const
@@ -40,6 +49,13 @@ export class WsConnection {
   private messageHandler: (text: string) => void = () => {}
   private readonly pingTimer: NodeJS.Timeout
   private deadlineTimer: NodeJS.Timeout
+  /** Armed while messages wait to be written; see {@link checkWriteDeadline}. */
+  private writeTimer: NodeJS.Timeout | undefined
+  /** Messages handed to the socket, and of those, written to the kernel (ws calls back then). */
+  private sent = 0
+  private flushed = 0
+  /** `flushed` when the write deadline was armed. */
+  private flushedAtArming = 0
   /** When the last frame or pong arrived (performance.now()). */
   private lastSeen = performance.now()
   private inFlight = 0
@@ -96,9 +112,34 @@ export class WsConnection {
       this.dropSlowClient()
       return false
     }
-    if (typeof message === 'string') this.socket.send(message, written)
-    else this.socket.send(message, TEXT_FRAME, written)
+    this.sent++
+    const onFlushed = (): void => {
+      this.flushed++
+      written?.()
+    }
+    if (typeof message === 'string') this.socket.send(message, onFlushed)
+    else this.socket.send(message, TEXT_FRAME, onFlushed)
+    if (this.writeTimer === undefined) this.armWriteDeadline()
     return true
+  }
+
+  private armWriteDeadline(): void {
+    this.flushedAtArming = this.flushed
+    this.writeTimer = setTimeout(() => this.checkWriteDeadline(), this.limits.writeWait)
+    this.writeTimer.unref()
+  }
+
+  /** Messages still wait: drop the client when none was written since the deadline was armed. */
+  private checkWriteDeadline(): void {
+    this.writeTimer = undefined
+    if (this.isClosed || this.flushed === this.sent) return
+    if (this.flushed > this.flushedAtArming) return this.armWriteDeadline()
+    this.log.warn('websocket write deadline passed, disconnecting', {
+      remote: this.remote,
+      waiting: this.sent - this.flushed,
+      buffered: this.socket.bufferedAmount,
+    })
+    this.terminate()
   }
 
   /** Disconnects a client that does not read. */
@@ -153,6 +194,7 @@ export class WsConnection {
     this.isClosed = true
     clearInterval(this.pingTimer)
     clearTimeout(this.deadlineTimer)
+    clearTimeout(this.writeTimer)
     for (const callback of this.closeCallbacks.splice(0)) {
       try {
         callback()

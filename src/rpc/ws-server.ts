@@ -5,7 +5,10 @@
  * proxies non-subscription calls to its HTTP port and accepts only numeric ids, nothing here depends on
  * the HTTP server and ids may be numbers or strings. Limits:
  * - `ws-origins` on the browser `Origin` header (ws-origins.ts), else 403;
- * - `max-open-connections` WebSocket connections at once (0 = unlimited), else 503;
+ * - `max-open-connections` WebSocket connections at once, else 503 at once (a WebSocket holds its slot
+ *   for long: a client waiting for one would wait indefinitely); the sockets of the listener, upgraded
+ *   or not, are bounded by its share of the open-file limit (descriptor-budget.ts), further ones wait
+ *   for a slot or are closed (connection-limiter.ts);
  * - messages up to `http-body-limit` bytes, else the connection is closed with 1009 (message too big);
  * - a client that does not read is disconnected (`maxBufferedBytes`), one that floods requests is no
  *   longer read until its replies are out (`maxConcurrentRequests`), a silent one is dropped after two
@@ -20,7 +23,7 @@ import type { UpgradeRefusal, WsDialect } from './dialect.js'
 import type { Dispatcher } from './dispatcher.js'
 import { EvmWsSession } from './evm-ws-session.js'
 import { HttpListener } from './http-listener.js'
-import type { WsConnection, WsConnectionLimits } from './ws-connection.js'
+import { DEFAULT_WS_WRITE_WAIT, type WsConnection, type WsConnectionLimits } from './ws-connection.js'
 import { createOriginCheck } from './ws-origins.js'
 
 /** Options of the WebSocket listener (the `[json-rpc]` keys named in each comment). */
@@ -30,7 +33,7 @@ export interface WsRpcServerOptions {
   port: number
   /** Largest incoming message in bytes (`http-body-limit`, default 5 MiB). */
   maxMessageSize: number
-  /** WebSocket connections at once (`max-open-connections`); 0 = unlimited. */
+  /** WebSocket connections at once (`max-open-connections`, default 900, CometBFT's); 0 = as many as the listener's descriptor share allows. */
   maxConnections: number
   /** Browser origins allowed to connect (`ws-origins`, default 127.0.0.1 and localhost). */
   origins: readonly string[]
@@ -43,6 +46,8 @@ export interface WsRpcServerOptions {
   maxConcurrentRequests: number
   /** Ping period in ms; a connection silent (no frame, no pong) for two periods is closed (default 30 s, geth's). */
   pingInterval: number
+  /** Write deadline in ms: a client whose waiting messages see none written for this long is dropped (default 10 s, geth's). */
+  writeWait: number
   /** Who may call the private namespaces (caller-auth.ts), decided once at the upgrade. */
   auth: CallerAuth
 }
@@ -52,11 +57,12 @@ export const defaultWsRpcServerOptions: WsRpcServerOptions = {
   host: '127.0.0.1',
   port: 8546,
   maxMessageSize: 5 * 1024 * 1024,
-  maxConnections: 0,
+  maxConnections: 900,
   origins: ['127.0.0.1', 'localhost'],
   maxBufferedBytes: 32 * 1024 * 1024,
   maxConcurrentRequests: 100,
   pingInterval: 30_000,
+  writeWait: DEFAULT_WS_WRITE_WAIT,
   auth: denyAll,
 }
 
@@ -96,8 +102,8 @@ class EvmWsDialect implements WsDialect {
   ) {
     this.originAllowed = createOriginCheck(opts.origins)
     this.maxMessageSize = opts.maxMessageSize
-    const { maxBufferedBytes, maxConcurrentRequests, pingInterval } = opts
-    this.limits = { maxBufferedBytes, maxConcurrentRequests, pingInterval, readWait: 2 * pingInterval }
+    const { maxBufferedBytes, maxConcurrentRequests, pingInterval, writeWait } = opts
+    this.limits = { maxBufferedBytes, maxConcurrentRequests, pingInterval, readWait: 2 * pingInterval, writeWait }
   }
 
   refuseUpgrade(req: IncomingMessage, open: number): UpgradeRefusal | undefined {
@@ -129,6 +135,7 @@ export class WsRpcServer extends HttpListener {
         scheme: 'ws',
         host: opts.host,
         port: opts.port,
+        // Sockets: the descriptor share; WebSockets: `maxConnections`, refused with 503 in refuseUpgrade.
         maxConnections: 0,
         readTimeout: UPGRADE_READ_TIMEOUT,
         serveTimeout: 0,

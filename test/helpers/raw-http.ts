@@ -72,3 +72,41 @@ export async function openSocket(url: string): Promise<RawSocket> {
 export function keepAliveRequest(body: string): string {
   return `POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 }
+
+/** Resolves with all `raw` received once it matches `pattern`; rejects if the connection closes first. */
+export function receivedUntil(raw: RawSocket, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!pattern.test(raw.received())) return
+      raw.socket.off('data', check)
+      resolve(raw.received())
+    }
+    raw.socket.on('data', check)
+    void raw.closed.then(() =>
+      pattern.test(raw.received()) ? resolve(raw.received()) : reject(new Error(`closed with ${raw.received()}`)),
+    )
+    check()
+  })
+}
+
+/**
+ * The status line and headers (names lower-cased) of the answer to a WebSocket upgrade of `path` asking
+ * for `version` in Sec-WebSocket-Version (no such header when undefined).
+ */
+export async function upgradeAnswer(
+  url: string,
+  path: string,
+  version: string | undefined,
+): Promise<{ status: string; headers: string[] }> {
+  const raw = await openSocket(url.replace(/^ws/, 'http'))
+  raw.socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+      (version === undefined ? '' : `Sec-WebSocket-Version: ${version}\r\n`) +
+      '\r\n',
+  )
+  const text = await receivedUntil(raw, /\r\n\r\n/)
+  raw.socket.destroy()
+  const [status, ...headers] = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n')
+  return { status: status!, headers: headers.map((h) => h.replace(/^[^:]+/, (name) => name.toLowerCase())) }
+}

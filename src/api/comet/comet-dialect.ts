@@ -68,6 +68,7 @@ class CometDialect implements RpcDialect {
         maxConcurrentRequests: WS_MAX_QUEUED_REQUESTS,
         pingInterval: options.wsPingPeriod,
         readWait: options.wsReadWait,
+        writeWait: options.wsWriteWait,
       },
       // CometBFT's upgrader accepts every Origin (CheckOrigin returns true).
       refuseUpgrade: (req) => (pathOf(req) === WEBSOCKET_PATH ? undefined : { status: 404, text: '404 page not found' }),

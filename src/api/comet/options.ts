@@ -4,6 +4,7 @@
  */
 import { defaultCometRpcConfig } from '../../config/defaults.js'
 import type { CometRpcConfig, HostPort } from '../../config/node-config.js'
+import { DEFAULT_WS_WRITE_WAIT } from '../../rpc/ws-connection.js'
 
 /** Options of `CometRpcServer`. Durations are milliseconds, sizes bytes. */
 export interface CometRpcOptions {
@@ -31,6 +32,8 @@ export interface CometRpcOptions {
   wsReadWait: number
   /** WebSocket: ping period, 0.9 × wsReadWait in CometBFT (default 27000). */
   wsPingPeriod: number
+  /** WebSocket: a client whose waiting messages see none written for this long is dropped (CometBFT writeWait, default 10000). */
+  wsWriteWait: number
   /** WebSocket: queued outgoing messages per connection (`experimental_websocket_write_buffer_size`, default 200). */
   wsWriteBufferSize: number
   /** WebSocket: bytes that may wait in a connection's send buffer; a client past it is dropped (default 32 MiB). */
@@ -53,6 +56,7 @@ export function cometRpcOptionsFromConfig(rpc: CometRpcConfig): CometRpcOptions 
     readTimeout: 10_000,
     wsReadWait: 30_000,
     wsPingPeriod: 27_000,
+    wsWriteWait: DEFAULT_WS_WRITE_WAIT,
     wsWriteBufferSize: 200,
     wsMaxBufferedBytes: 32 * 1024 * 1024,
   }

@@ -1,6 +1,7 @@
 /**
  * What the consensus RPC gets from the shared transport (rpc/http-listener.ts): `max_open_connections`
- * queues connections instead of refusing them, a WebSocket client that does not read is dropped at the
+ * queues connections instead of refusing them, the read timeout runs from each connection's start, a
+ * WebSocket upgrade must ask for version 13, a WebSocket client that does not read is dropped at the
  * write bound, and close() is graceful (in-flight requests finish with `Connection: close`, long waits
  * end, WebSockets get a close frame).
  */
@@ -10,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import type { EventSubscriptions, WsClient } from '../../../src/api/comet/route.js'
 import type { TxResult } from '../../../src/chain/comet/types.js'
 import { bytesToBase64, utf8ToBytes } from '../../../src/primitives/hex.js'
+import { openSocket, upgradeAnswer } from '../../helpers/raw-http.js'
 import { FakeBackend } from './fake-backend.js'
 import { startHarness, WsClientHelper } from './helpers.js'
 
@@ -75,6 +77,35 @@ describe('consensus RPC transport', () => {
       holder.socket.destroy()
       expect(await answered).toBe('{"jsonrpc":"2.0","id":-1,"result":{}}')
       expect(answeredWhileHeld).toBe(false)
+    } finally {
+      await s.server.close()
+    }
+  })
+
+  it('closes a connection that sends nothing once read_timeout has passed since it was accepted, not on a sweep', async () => {
+    // node:http checks its headers timeout every 30 s; 200 ms here must not wait for that.
+    const s = await startHarness({ options: { readTimeout: 200 } })
+    try {
+      const silent = await openSocket(s.url)
+      const partial = await openSocket(s.url)
+      partial.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n')
+      await Promise.all([silent.closed, partial.closed])
+      expect(silent.received()).toBe('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+      expect((await fetch(`${s.url}/health`)).status).toBe(200)
+    } finally {
+      await s.server.close()
+    }
+  })
+
+  it('answers a WebSocket upgrade for a version other than 13 with 426 and the version served', async () => {
+    const s = await startHarness()
+    try {
+      for (const version of ['8', '0xd', undefined]) {
+        const answer = await upgradeAnswer(s.url, '/websocket', version)
+        expect(answer.status, `version ${version}`).toBe('HTTP/1.1 426 Upgrade Required')
+        expect(answer.headers).toContain('sec-websocket-version: 13')
+      }
+      expect((await upgradeAnswer(s.url, '/websocket', '13')).status).toBe('HTTP/1.1 101 Switching Protocols')
     } finally {
       await s.server.close()
     }

@@ -162,7 +162,7 @@ describe('TOML templates', () => {
       'trace-response-max-size': 25000000,
       'call-workers': 1,
       'allow-unprotected-txs': false,
-      'max-open-connections': 0,
+      'max-open-connections': 900,
       'enable-indexer': false,
       'batch-request-limit': 1000,
       'batch-response-max-size': 25000000,

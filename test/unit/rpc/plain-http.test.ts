@@ -194,7 +194,7 @@ describe('parseHead', () => {
       bodySize: 12,
       close: true,
     })
-    expect(parse('GET / HTTP/1.1')).toMatchObject({ method: 'GET', url: '/', headers: {}, bodySize: 0, close: false })
+    expect(parse('GET / HTTP/1.1\r\nHost: x')).toMatchObject({ method: 'GET', url: '/', headers: { host: 'x' }, bodySize: 0, close: false })
   })
 
   it('leaves to node:http what it does not read itself', () => {
@@ -217,8 +217,22 @@ describe('parseHead', () => {
       'POST / HTTP/1.1\r\nExpect: 100-continue',
       'POST / HTTP/1.1\r\nUpgrade: websocket',
       'POST / HTTP/1.1\r\nConnection: upgrade',
+      // What the fuzzer (plain-http-fuzz.test.ts) found node:http refuses or reads otherwise.
+      'FOO / HTTP/1.1',
+      'CONNECT /x HTTP/1.1',
+      'POST * HTTP/1.1',
+      'POST http://h/ HTTP/1.1',
+      'POST ?a=b HTTP/1.1',
+      'POST /caf\xe9 HTTP/1.1',
+      'POST / HTTP/1.1\r\nContent-Length: 1\t',
+      'POST / HTTP/1.1\r\nConnection: close\t',
     ]) {
-      expect(parse(head), JSON.stringify(head)).toBe(HAND_OFF)
+      // With a Host, so that each is handed off for its own reason.
+      const withHost = head.replace(/^[^\r]*/, (line) => `${line}\r\nHost: x`)
+      expect(parse(withHost), JSON.stringify(withHost)).toBe(HAND_OFF)
     }
+    // node:http answers 400 to an HTTP/1.1 request without Host.
+    expect(parse('POST / HTTP/1.1\r\nContent-Length: 0')).toBe(HAND_OFF)
+    expect(parse('POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\t1 ')).toMatchObject({ bodySize: 1 })
   })
 })

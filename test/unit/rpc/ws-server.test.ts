@@ -48,6 +48,8 @@ const TABLE: MethodTable = [
     return value ?? null
   }),
   defineMethod('test_raw', [], () => new RawJson([Buffer.from('{"a":'), Buffer.from('"é"}')])),
+  // About the size of a block with a few transactions (eth_getBlockByNumber(n, true)): 4 KB.
+  defineMethod('test_block', [optional(any)], ([n]) => ({ number: n ?? null, extraData: `0x${'ab'.repeat(2000)}` })),
   defineMethod('test_listen', [], (_args, ctx) => {
     const sink = ctx.notifications!
     sinks.push(sink)
@@ -176,6 +178,18 @@ describe('WsRpcServer', () => {
     c.ws.pause()
     const big = JSON.stringify({ method: 'test_echo', params: ['y'.repeat(512 * 1024)] })
     for (let i = 0; i < 64; i++) c.sendText(big.replace('{', `{"id":${i},`))
+    await sinkClosed[0]
+    expect(server!.webSocketCount).toBe(0)
+    c.ws.resume()
+    expect((await c.waitForClose()).code).toBe(1006)
+  })
+
+  it('drops a client that pipelines thousands of requests and never reads, below the byte bound: its answers count', async () => {
+    const c = await connect(await start({ writeWait: 100 }))
+    await c.call('test_listen')
+    c.ws.pause()
+    // 3,000 answers of 4 KB: 12 MB, more than the kernel's socket buffers take and far below the 32 MiB byte bound.
+    for (let i = 0; i < 3000; i++) c.sendText(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'test_block', params: [i] }))
     await sinkClosed[0]
     expect(server!.webSocketCount).toBe(0)
     c.ws.resume()
