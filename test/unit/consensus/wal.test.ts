@@ -110,7 +110,7 @@ describe('WAL', () => {
     await reopened.close()
   })
 
-  it('detects a CRC error and truncates the corrupt tail with a warning', async () => {
+  it('detects a CRC error, saves the whole file as <wal>.CORRUPTED and truncates the corrupt tail with an error', async () => {
     const wal = await Wal.open({ path })
     await wal.writeSync({ type: 'endHeight', height: 1 })
     await wal.writeSync({ type: 'msgInfo', msg: vote, peerId: 'p' })
@@ -125,9 +125,12 @@ describe('WAL', () => {
     expect(decoded.error).toBe('checksum mismatch')
     expect(decoded.validBytes).toBe(goodSize)
 
+    const original = await readFile(path)
     const { logger, lines } = recordingLogger()
     const reopened = await Wal.open({ path, logger })
-    expect(lines.some((l) => l.level === 'warn' && /corrupt or truncated tail/.test(l.msg))).toBe(true)
+    const logged = lines.find((l) => l.level === 'error' && /WAL is corrupted/.test(l.msg))
+    expect(logged?.ctx).toMatchObject({ path, backup: path + '.CORRUPTED', offset: goodSize, reason: 'checksum mismatch' })
+    expect(await readFile(path + '.CORRUPTED')).toEqual(original)
     expect((await stat(path)).size).toBe(goodSize)
     await reopened.writeSync({ type: 'endHeight', height: 2 })
     expect((await reopened.searchForEndHeight(2))!).toEqual([])
@@ -142,8 +145,12 @@ describe('WAL', () => {
     const rec = encodeWalRecord({ time: now(), msg: { type: 'msgInfo', msg: vote, peerId: '' } })
     await appendFile(path, rec.subarray(0, rec.length - 10))
     expect(decodeWalRecords(await readFile(path)).error).toBe('truncated record payload')
-    const reopened = await Wal.open({ path })
+    const torn = recordingLogger()
+    const reopened = await Wal.open({ path, logger: torn.logger })
     expect((await stat(path)).size).toBe(goodSize)
+    // The normal trace of a crash: a warning, not an error.
+    expect(torn.lines.filter((l) => l.level === 'error')).toEqual([])
+    expect(torn.lines.some((l) => l.level === 'warn' && /cut short by a crash/.test(l.msg))).toBe(true)
     await reopened.close()
 
     const huge = new Uint8Array(8)

@@ -1,0 +1,60 @@
+/**
+ * A validator that cannot write its sign state (issue 27: `EMFILE` on `priv_validator_state.json`'s
+ * temporary file while idle connections held every descriptor) logs it, goes on through the rounds'
+ * timeouts, and commits again once writes succeed — it never stalls for good at the step that failed.
+ */
+import { describe, expect, it } from 'vitest'
+import { FilePV, type SignStateWriter } from '../../../src/consensus/privval.js'
+import { writeFileAtomic } from '../../../src/utils/files.js'
+import { makeGenesis, makeKeys, nodeFolderPerTest, recordingLogger, waitFor } from './helpers.js'
+
+/** The error `open()` gives when the process has no descriptor left. */
+function emfile(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EMFILE: too many open files, open '${path}.tmp'`), { code: 'EMFILE', errno: -24, syscall: 'open' })
+}
+
+describe('sign state write failures', () => {
+  const folder = nodeFolderPerTest()
+
+  it('a validator whose sign state cannot be written moves through the rounds and commits once writes succeed', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    let failing = false
+    let failures = 0
+    const writeState: SignStateWriter = async (path, text, mode) => {
+      if (failing) {
+        failures++
+        throw emfile(path)
+      }
+      await writeFileAtomic(path, text, mode)
+    }
+    const { logger, lines } = recordingLogger()
+    const node = await folder.start({
+      genesis,
+      key: keys[0]!,
+      logger,
+      // The real signer and state file, with the write that the test can make fail.
+      wrapSigner: (pv) => new FilePV(pv.key, pv.statePath, pv.lastSignState(), { writeState }),
+    })
+    await waitFor(() => node.engine.height >= 2, 'height 2')
+
+    failing = true
+    const stuckAt = node.engine.height
+    // Proposal, prevote and precommit fail in every round: two rounds' worth of failed writes means the
+    // validator went on through the timeouts instead of waiting at the step that failed first.
+    await waitFor(() => failures >= 6 && node.engine.getRoundState().round >= 2, 'two rounds with failing writes')
+    expect(node.engine.height).toBeLessThanOrEqual(stuckAt + 1)
+    expect(node.engine.fatalError).toBeUndefined()
+    const failed = lines.filter((l) => l.level === 'error' && l.msg === 'failed signing vote')
+    expect(failed.length).toBeGreaterThan(0)
+    expect(String(failed[0]!.ctx.err)).toMatch(/EMFILE/)
+
+    failing = false
+    const resumedFrom = node.engine.height
+    await waitFor(() => node.engine.height >= resumedFrom + 2, 'commits after the writes succeed again')
+    expect(node.engine.fatalError).toBeUndefined()
+    // The height that was stuck was decided in a later round.
+    const commit = (await node.blockStore.loadSeenCommit(resumedFrom + 1)) ?? (await node.blockStore.loadBlockCommit(resumedFrom + 1))
+    expect(commit!.round).toBeGreaterThanOrEqual(1)
+  })
+})
