@@ -176,6 +176,32 @@ describe('WAL', () => {
     expect((await readAllWal(path)).length).toBeGreaterThan(0)
   })
 
+  it('a write that fails part-way (disk full, I/O error) is cut back before the next one: no garbage between records', async () => {
+    const wal = await Wal.open({ path })
+    await wal.writeSync({ type: 'endHeight', height: 1 })
+    // The file handle the WAL writes through: half of the next buffer lands, then the disk fails.
+    const fd = (wal as unknown as { fd: { write: (buf: Buffer, off: number, len: number) => Promise<{ bytesWritten: number }> } }).fd
+    const write = fd.write.bind(fd)
+    fd.write = async (buf, off, len) => {
+      fd.write = async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+      }
+      return write(buf, off, Math.floor(len / 2))
+    }
+    await expect(wal.writeSync({ type: 'msgInfo', msg: vote, peerId: '' })).rejects.toThrow('ENOSPC')
+    fd.write = write
+    await wal.writeSync({ type: 'endHeight', height: 2 })
+    await wal.close()
+
+    const decoded = decodeWalRecords(await readFile(path))
+    expect(decoded.error).toBeUndefined()
+    expect(decoded.messages.map((m) => m.msg)).toEqual([
+      { type: 'endHeight', height: 0 },
+      { type: 'endHeight', height: 1 },
+      { type: 'endHeight', height: 2 },
+    ])
+  })
+
   it('treats an empty file as a new WAL (starts with #ENDHEIGHT 0)', async () => {
     await (await Wal.open({ path })).close()
     await writeFile(path, new Uint8Array(0))
