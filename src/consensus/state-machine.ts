@@ -147,6 +147,7 @@ type QueueItem =
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
   | { kind: 'gossip' }
+  | { kind: 'commitRetry'; height: number }
   | { kind: 'drained'; resolve: () => void }
 
 export class ConsensusState {
@@ -190,6 +191,8 @@ export class ConsensusState {
   private proofBlockCache: { height: number; needed: boolean } | undefined
   private gossipTimer: NodeJS.Timeout | undefined
   private gossipQueued = false
+  /** The next attempt of a commit whose #ENDHEIGHT could not be written (finalizeCommit). */
+  private commitRetryTimer: NodeJS.Timeout | undefined
   private lastGossipKey = ''
   /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
   fatalError: Error | undefined
@@ -229,6 +232,7 @@ export class ConsensusState {
   async stop(): Promise<void> {
     this.stopping = true
     if (this.gossipTimer) clearInterval(this.gossipTimer)
+    clearTimeout(this.commitRetryTimer)
     this.wake?.()
     await this.loop
     this.ticker.stop()
@@ -317,6 +321,9 @@ export class ConsensusState {
       case 'gossip':
         this.gossipQueued = false
         this.regossip()
+        return
+      case 'commitRetry':
+        if (item.height === this.height && this.step === RoundStep.Commit) await this.tryFinalizeCommit(item.height)
         return
       case 'drained':
         item.resolve()
@@ -808,10 +815,12 @@ export class ConsensusState {
       await this.opts.wal.writeSync({ type: 'endHeight', height })
     } catch (err) {
       // CometBFT panics here ("check your file system and restart the node"); the decision stands, so the
-      // commit is retried instead (a Commit-step timeout, see handleTimeout) until the disk takes it.
+      // commit is retried instead, every timeout_precommit(r), until the disk takes the marker. (Not through
+      // the ticker: it ignores a second timeout for the step it last scheduled, as CometBFT's does.)
       const retryMs = precommitTimeout(this.cfg, this.round)
       this.log.error('failed to write #ENDHEIGHT to the WAL; retrying the commit', { height, retryMs, err })
-      this.scheduleTimeout(retryMs, height, this.round, RoundStep.Commit)
+      clearTimeout(this.commitRetryTimer)
+      this.commitRetryTimer = setTimeout(() => this.enqueue({ kind: 'commitRetry', height }, false), retryMs)
       return
     }
     const next = await this.opts.blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit)
@@ -896,10 +905,6 @@ export class ConsensusState {
         this.emit('TimeoutWait', this.roundStateEvent())
         await this.enterPrecommit(ti.height, ti.round)
         await this.enterNewRound(ti.height, ti.round + 1)
-        return
-      case RoundStep.Commit:
-        // The retry of a commit whose #ENDHEIGHT could not be written (finalizeCommit).
-        await this.tryFinalizeCommit(ti.height)
         return
       default:
         throw new Error(`invalid timeout step: ${ti.step}`)

@@ -104,4 +104,32 @@ describe('sign state write failures', () => {
     await waitFor(() => node.engine.height >= resumedFrom + 2, 'commits after the WAL works again')
     expect(node.engine.fatalError).toBeUndefined()
   })
+
+  it('a commit whose #ENDHEIGHT cannot be written is retried, not abandoned, and the chain goes on once the WAL works', async () => {
+    const keys = makeKeys(1)
+    const genesis = makeGenesis(keys)
+    let failing = false
+    let failures = 0
+    const writeSync = Wal.prototype.writeSync
+    vi.spyOn(Wal.prototype, 'writeSync').mockImplementation(function (this: Wal, msg: WalMessage) {
+      if (failing && msg.type === 'endHeight') {
+        failures++
+        return Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }))
+      }
+      return writeSync.call(this, msg)
+    })
+    const { logger, lines } = recordingLogger()
+    const node = await folder.start({ genesis, key: keys[0]!, logger })
+    await waitFor(() => node.engine.height >= 2, 'height 2')
+
+    failing = true
+    await waitFor(() => failures >= 3, 'three attempts to write #ENDHEIGHT')
+    const decidedBelow = node.engine.height
+    expect(node.engine.fatalError).toBeUndefined()
+    expect(lines.some((l) => l.level === 'error' && l.msg === 'failed to write #ENDHEIGHT to the WAL; retrying the commit')).toBe(true)
+
+    failing = false
+    await waitFor(() => node.engine.height >= decidedBelow + 2, 'commits after the WAL works again')
+    expect(node.engine.fatalError).toBeUndefined()
+  })
 })
