@@ -291,7 +291,28 @@ export class ConsensusState {
         this.stopping = true
       }
     }
+    await this.persistUnhandledOwnMessages()
     for (const item of this.external) if (item.kind === 'drained') item.resolve()
+  }
+
+  /**
+   * The loop is ending (stop, or a fatal error) with own messages still queued: signed — the signer's state
+   * already holds them — but not yet in the WAL. They are written now, not acted on, as a crash right after
+   * their WAL write would leave them; the restart replays them. Dropped, they would leave the signer ahead
+   * of the WAL: a restarted proposer could not sign its proposal again (another block from the mempool of
+   * then), and would wait out the propose and precommit timeouts of round 0 before proposing anew.
+   */
+  private async persistUnhandledOwnMessages(): Promise<void> {
+    const own = this.internal.splice(0).filter((item) => item.kind === 'msg' && item.peerId === '')
+    for (const item of own) {
+      if (item.kind !== 'msg') continue
+      try {
+        await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+      } catch (err) {
+        this.log.error('failed to write own message to the WAL; dropping it', { type: item.msg.type, err })
+        return
+      }
+    }
   }
 
   private async handleItem(item: QueueItem): Promise<void> {

@@ -146,4 +146,44 @@ describe('restart after a crash that left the sign state ahead of the WAL', () =
     await waitFor(() => node.engine.height >= next + 1, `height ${next + 1} after the repair`)
     expect(node.engine.fatalError).toBeUndefined()
   })
+
+  it('a validator stopped right after signing its proposal replays it after the restart: no round is lost', async () => {
+    const keys = makeKeys(1)
+    const key = keys[0]!
+    const genesis = makeGenesis(keys)
+    const first = await folder.start({ genesis, key })
+    await waitFor(() => first.engine.height >= 3, 'height 3')
+    // Stop in the very handler that signed the proposal: its proposal and parts are still queued.
+    const stoppedAt = await new Promise<number>((resolve) => {
+      let txAdded = false
+      const off = first.engine.events.on('NewRoundStep', (e) => {
+        if (!txAdded) {
+          // The next proposal carries a tx that the mempool of the restarted node will not have: the block
+          // cannot be made again, so only the WAL can give it back.
+          if (e.step === 'RoundStepNewHeight') {
+            first.mempool.add('lost=1')
+            txAdded = true
+          }
+          return
+        }
+        if (e.step !== 'RoundStepPropose') return
+        off()
+        // The state machine stops taking items at once (as on SIGTERM during this handler); then the node.
+        const cs = (first.engine as unknown as { cs: { stop(): Promise<void> } }).cs
+        void cs
+          .stop()
+          .then(() => first.stop())
+          .then(() => resolve(e.height))
+      })
+    })
+    const signed = JSON.parse(await readFile(statePath(), 'utf8')) as { height: string; round: number; step: number }
+    expect({ height: Number(signed.height), round: signed.round, step: signed.step }).toEqual({ height: stoppedAt, round: 0, step: 1 })
+
+    const { logger, lines } = recordingLogger()
+    const node = await folder.start({ genesis, key, logger })
+    await waitFor(() => node.engine.height >= stoppedAt, `height ${stoppedAt} after the restart`)
+    expect(await commitRound(node, stoppedAt)).toBe(0)
+    expect((await node.blockStore.loadBlock(stoppedAt))!.txs.map((t) => new TextDecoder().decode(t))).toEqual(['lost=1'])
+    expect(lines.filter((l) => l.level === 'error')).toEqual([])
+  })
 })
