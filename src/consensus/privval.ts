@@ -44,6 +44,18 @@ export interface PrivValidator {
   signProposal(chainId: string, proposal: Proposal): Promise<Proposal>
 }
 
+/**
+ * Writes the state file so that a crash leaves the old or the new one (default: `writeFileAtomic`, temp
+ * file + fsync + rename + folder fsync). Injectable so tests can make it fail as a full descriptor table
+ * (EMFILE) or a full disk would.
+ */
+export type SignStateWriter = (path: string, text: string, mode: number) => Promise<void>
+
+export interface FilePVOptions {
+  /** How the state file is written (default `writeFileAtomic`). */
+  writeState?: SignStateWriter
+}
+
 /** Field number of `timestamp` in CanonicalVote (5) and CanonicalProposal (6). */
 const CANONICAL_VOTE_TIME_FIELD = 5
 const CANONICAL_PROPOSAL_TIME_FIELD = 6
@@ -53,29 +65,32 @@ export class FilePV implements PrivValidator {
   private lock: Promise<unknown> = Promise.resolve()
   /** The state file's folder was created (once per process, not per signature). */
   private dirReady = false
+  private readonly writeState: SignStateWriter
 
   constructor(
     readonly key: ValidatorKey,
     readonly statePath: string,
     state?: LastSignState,
+    options: FilePVOptions = {},
   ) {
     this.lss = state ?? { height: 0, round: 0, step: SignStep.None }
+    this.writeState = options.writeState ?? writeFileAtomic
   }
 
   /** Loads the key file and the state file; a missing state file is created as `{"height":"0","round":0,"step":0}`. */
-  static async load(keyPath: string, statePath: string): Promise<FilePV> {
-    return FilePV.fromKey(await loadValidatorKey(keyPath), statePath)
+  static async load(keyPath: string, statePath: string, options: FilePVOptions = {}): Promise<FilePV> {
+    return FilePV.fromKey(await loadValidatorKey(keyPath), statePath, options)
   }
 
   /** A signer for `key` with the state at `statePath` (created when missing). */
-  static async fromKey(key: ValidatorKey, statePath: string): Promise<FilePV> {
+  static async fromKey(key: ValidatorKey, statePath: string, options: FilePVOptions = {}): Promise<FilePV> {
     let state: LastSignState | undefined
     try {
       state = parseSignState(await readFile(statePath, 'utf8'), statePath)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
-    const pv = new FilePV(key, statePath, state)
+    const pv = new FilePV(key, statePath, state, options)
     if (!state) await pv.saveState()
     return pv
   }
@@ -171,7 +186,7 @@ export class FilePV implements PrivValidator {
       await mkdir(dirname(this.statePath), { recursive: true })
       this.dirReady = true
     }
-    await writeFileAtomic(this.statePath, JSON.stringify(json, null, 2) + '\n', 0o600)
+    await this.writeState(this.statePath, JSON.stringify(json, null, 2) + '\n', 0o600)
   }
 
   private serialize<T>(op: () => Promise<T>): Promise<T> {

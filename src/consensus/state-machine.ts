@@ -147,6 +147,7 @@ type QueueItem =
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
   | { kind: 'gossip' }
+  | { kind: 'commitRetry'; height: number }
   | { kind: 'drained'; resolve: () => void }
 
 export class ConsensusState {
@@ -190,6 +191,8 @@ export class ConsensusState {
   private proofBlockCache: { height: number; needed: boolean } | undefined
   private gossipTimer: NodeJS.Timeout | undefined
   private gossipQueued = false
+  /** The next attempt of a commit whose #ENDHEIGHT could not be written (finalizeCommit). */
+  private commitRetryTimer: NodeJS.Timeout | undefined
   private lastGossipKey = ''
   /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
   fatalError: Error | undefined
@@ -229,6 +232,7 @@ export class ConsensusState {
   async stop(): Promise<void> {
     this.stopping = true
     if (this.gossipTimer) clearInterval(this.gossipTimer)
+    clearTimeout(this.commitRetryTimer)
     this.wake?.()
     await this.loop
     this.ticker.stop()
@@ -287,7 +291,28 @@ export class ConsensusState {
         this.stopping = true
       }
     }
+    await this.persistUnhandledOwnMessages()
     for (const item of this.external) if (item.kind === 'drained') item.resolve()
+  }
+
+  /**
+   * The loop is ending (stop, or a fatal error) with own messages still queued: signed — the signer's state
+   * already holds them — but not yet in the WAL. They are written now, not acted on, as a crash right after
+   * their WAL write would leave them; the restart replays them. Dropped, they would leave the signer ahead
+   * of the WAL: a restarted proposer could not sign its proposal again (another block from the mempool of
+   * then), and would wait out the propose and precommit timeouts of round 0 before proposing anew.
+   */
+  private async persistUnhandledOwnMessages(): Promise<void> {
+    const own = this.internal.splice(0).filter((item) => item.kind === 'msg' && item.peerId === '')
+    for (const item of own) {
+      if (item.kind !== 'msg') continue
+      try {
+        await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+      } catch (err) {
+        this.log.error('failed to write own message to the WAL; dropping it', { type: item.msg.type, err })
+        return
+      }
+    }
   }
 
   private async handleItem(item: QueueItem): Promise<void> {
@@ -295,7 +320,12 @@ export class ConsensusState {
       case 'msg':
         if (item.peerId === '') {
           // Own messages are durable before they are acted on (and before peers see them).
-          await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+          try {
+            await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+          } catch (err) {
+            this.dropUnwrittenOwnMessage(item.msg, err)
+            return
+          }
           this.opts.transport.broadcast(item.msg)
         } else {
           this.opts.wal.write({ type: 'msgInfo', msg: item.msg, peerId: item.peerId })
@@ -312,6 +342,9 @@ export class ConsensusState {
       case 'gossip':
         this.gossipQueued = false
         this.regossip()
+        return
+      case 'commitRetry':
+        if (item.height === this.height && this.step === RoundStep.Commit) await this.tryFinalizeCommit(item.height)
         return
       case 'drained':
         item.resolve()
@@ -542,7 +575,13 @@ export class ConsensusState {
       parts = BlockParts.fromPartSet(makeBlockId(block).partSet)
     }
     // Flush the WAL so that a restart recomputes the same proposal (else the signer refuses).
-    await this.opts.wal.flushAndSync()
+    try {
+      await this.opts.wal.flushAndSync()
+    } catch (err) {
+      // Not proposing is safe; the propose timeout scheduled by enterPropose moves the round on.
+      this.log.error('propose step; failed to flush the WAL before signing; not proposing this round', { height, round, err })
+      return
+    }
     const proposal: Proposal = {
       height,
       round,
@@ -555,6 +594,9 @@ export class ConsensusState {
     try {
       signed = await pv.signProposal(this.state.chainId, proposal)
     } catch (err) {
+      // CometBFT logs and does not propose; the propose timeout moves the round on. A restarted proposer
+      // whose sign state holds another proposal for this height/round (signed before a crash that the WAL
+      // did not record) lands here too: it cannot re-create that block, so it skips this round's proposal.
       if (!this.replayMode) this.log.error('propose step; failed signing proposal', { height, round, err })
       return
     }
@@ -790,7 +832,18 @@ export class ConsensusState {
     })
 
     const seenCommit = precommits.makeCommit()
-    await this.opts.wal.writeSync({ type: 'endHeight', height })
+    try {
+      await this.opts.wal.writeSync({ type: 'endHeight', height })
+    } catch (err) {
+      // CometBFT panics here ("check your file system and restart the node"); the decision stands, so the
+      // commit is retried instead, every timeout_precommit(r), until the disk takes the marker. (Not through
+      // the ticker: it ignores a second timeout for the step it last scheduled, as CometBFT's does.)
+      const retryMs = precommitTimeout(this.cfg, this.round)
+      this.log.error('failed to write #ENDHEIGHT to the WAL; retrying the commit', { height, retryMs, err })
+      clearTimeout(this.commitRetryTimer)
+      this.commitRetryTimer = setTimeout(() => this.enqueue({ kind: 'commitRetry', height }, false), retryMs)
+      return
+    }
     const next = await this.opts.blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit)
     this.lastBlockParts = { height, round: this.commitRound, parts }
     this.updateToState(next)
@@ -1088,14 +1141,24 @@ export class ConsensusState {
     return true
   }
 
-  /** `signAddVote`: sign with the signer (refusals are logged) and queue our vote like any other. */
+  /**
+   * `signAddVote`: sign with the signer and queue our vote like any other. When the vote cannot be cast
+   * (the WAL cannot be flushed, the signer fails to write its state, or refuses a conflict), the failure
+   * is logged and the round goes on without it (`moveOnWithoutOurVote`).
+   */
   private async signAddVote(type: typeof SignedMsgType.Prevote | typeof SignedMsgType.Precommit, blockId: BlockID): Promise<void> {
     const pv = this.opts.privValidator
     if (!pv) return
     const found = this.validators.getByAddress(pv.address)
     if (!found) return
     // Flush the WAL so that a restart recomputes the same vote (else the signer refuses).
-    await this.opts.wal.flushAndSync()
+    try {
+      await this.opts.wal.flushAndSync()
+    } catch (err) {
+      this.log.error('failed to flush the WAL before signing a vote', { height: this.height, round: this.round, type, err })
+      this.moveOnWithoutOurVote(type, this.height, this.round)
+      return
+    }
     const unsigned: Vote = {
       type,
       height: this.height,
@@ -1111,10 +1174,39 @@ export class ConsensusState {
       vote = await pv.signVote(this.state.chainId, unsigned)
     } catch (err) {
       if (!this.replayMode) this.log.error('failed signing vote', { height: this.height, round: this.round, type, err })
+      this.moveOnWithoutOurVote(type, this.height, this.round)
       return
     }
     this.sendInternal({ type: 'vote', vote })
     this.log.debug('signed and pushed vote', { height: this.height, round: this.round, type })
+  }
+
+  /**
+   * Our vote of (height, round, type) could not be cast. CometBFT logs "failed signing vote" and waits for
+   * the others' votes, which never come when we alone hold +2/3 of the power (a dev chain) or the others
+   * are too few: the height stalls for good although the disk may work again a moment later. Instead the
+   * step's wait timeout is scheduled as if +2/3 of any votes were in: a missing prevote leads, after
+   * timeout_prevote(r), to the precommit step (nil without a polka, paper 61–64); a missing precommit,
+   * after timeout_precommit(r), to round r + 1 (paper 65–67), whose new (height, round, step) the signer
+   * can sign once its state file can be written. Timeouts only ever bring nil votes and new rounds, so
+   * moving on early costs no safety; a node that still gets +2/3 from the others moves on sooner.
+   */
+  private moveOnWithoutOurVote(type: SignedMsgType, height: number, round: number): void {
+    if (type === SignedMsgType.Prevote) this.scheduleTimeout(prevoteTimeout(this.cfg, round), height, round, RoundStep.PrevoteWait)
+    else this.scheduleTimeout(precommitTimeout(this.cfg, round), height, round, RoundStep.PrecommitWait)
+  }
+
+  /**
+   * Our own message was signed but the WAL could not hold it (CometBFT panics: "failed to write msg to
+   * consensus WAL... check your file system and restart the node"). It is not acted on nor sent, as an own
+   * message is only ever acted on once durable; a vote is treated as not cast (the round moves on, see
+   * `moveOnWithoutOurVote`), a proposal as not made (the propose timeout moves the round on). A restart
+   * recomputes the same vote or proposal and the signer hands back the same signature.
+   */
+  private dropUnwrittenOwnMessage(msg: ConsensusMessage, err: unknown): void {
+    const { height, round } = messageHeightRound(msg)
+    this.log.error('failed to write own message to the WAL; dropping it', { type: msg.type, height, round, err })
+    if (msg.type === 'vote') this.moveOnWithoutOurVote(msg.vote.type, msg.vote.height, msg.vote.round)
   }
 
   /** `voteTime`: max(now, T + 1 ms) with T the locked block's time, else the proposal block's (BFT time). */

@@ -7,13 +7,18 @@
  *
  * Write policy (the caller chooses): own messages `writeSync` (fsync) before they are acted on; peer
  * messages, timeouts and round steps `write` (buffered, flushed every 2 s or by the next sync);
- * `#ENDHEIGHT h` `writeSync` before the block of h is applied. On open, a corrupt or truncated tail
- * (bad CRC, impossible length, undecodable payload) is cut off with a warning.
+ * `#ENDHEIGHT h` `writeSync` before the block of h is applied. A write that fails part-way is cut back
+ * before the next one, so a failed write never leaves garbage between valid records.
+ *
+ * On open, as CometBFT's `repairWalFile`: the records from the first invalid one on (bad CRC, impossible
+ * length, undecodable payload, or a record cut short by a crash) are cut off, after the whole file has been
+ * copied to `<path>.CORRUPTED`; a cut-short last record is the normal trace of a crash (a warning), any
+ * other damage is logged as an error naming both files. The node then starts from what is left.
  *
  * Files: `<path>` is the head; when it passes `maxFileBytes` at an end-of-height marker it is renamed to
  * `<path>.1` (replacing the older one) and a new head starts, so a search sees at least one full height.
  */
-import { mkdir, open, readFile, rename, stat, truncate, type FileHandle } from 'node:fs/promises'
+import { copyFile, mkdir, open, readFile, rename, stat, truncate, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { decodeTimestamp, encodeTimestamp } from '../chain/comet/encoding.js'
 import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
@@ -31,6 +36,8 @@ const HEADER_BYTES = 8
 const DEFAULT_FLUSH_INTERVAL_MS = 2000
 /** CometBFT's autofile group rotates at 10 MB (`defaultHeadSizeLimit`). */
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+/** Where the original of a repaired WAL is kept: `<path>` + this (CometBFT `cs.config.WalFile() + ".CORRUPTED"`). */
+export const WAL_CORRUPTED_SUFFIX = '.CORRUPTED'
 
 export type WalMessage =
   /** `EventDataRoundState`, written at every step change. */
@@ -71,6 +78,8 @@ export class Wal {
   private chain: Promise<void> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private closed = false
+  /** A write failed part-way: the file may end in a partial record, cut back to `size` before the next write. */
+  private torn = false
 
   private constructor(
     private fd: FileHandle,
@@ -103,15 +112,7 @@ export class Wal {
       existed = bytes.length > 0
       const decoded = decodeWalRecords(bytes)
       size = decoded.validBytes
-      if (decoded.validBytes < bytes.length) {
-        opts.logger.warn('WAL has a corrupt or truncated tail; truncating it', {
-          path: opts.path,
-          offset: decoded.validBytes,
-          droppedBytes: bytes.length - decoded.validBytes,
-          reason: decoded.error,
-        })
-        await truncate(opts.path, decoded.validBytes)
-      }
+      if (decoded.validBytes < bytes.length) await repairWal(opts.path, bytes.length, decoded, opts.logger)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
@@ -132,7 +133,12 @@ export class Wal {
     if (this.closed) throw new Error('WAL is closed')
     this.pending.push(encodeWalRecord({ time: now(), msg }))
     await this.flush(true)
-    if (msg.type === 'endHeight' && this.size >= this.opts.maxFileBytes) await this.enqueue(() => this.rotate())
+    if (msg.type === 'endHeight' && this.size >= this.opts.maxFileBytes) {
+      // The marker is durable; a rotation that fails is tried again at the next one.
+      await this.enqueue(() => this.rotate()).catch((err: unknown) =>
+        this.opts.logger.error('WAL rotation failed; keeping the current file', { path: this.opts.path, err }),
+      )
+    }
   }
 
   /** Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing). */
@@ -169,14 +175,25 @@ export class Wal {
   private flush(sync: boolean): Promise<void> {
     return this.enqueue(async () => {
       if (this.closed) return
+      if (this.torn) {
+        await this.fd.truncate(this.size)
+        this.torn = false
+      }
       if (this.pending.length > 0) {
+        // The frames are dropped when the write fails: the caller of a sync write hears of it and does not
+        // act on its message; buffered ones (peers' messages, timeouts) are what a crash would lose too.
         const frames = this.pending
         this.pending = []
         const buf = Buffer.concat(frames)
         let off = 0
-        while (off < buf.length) {
-          const { bytesWritten } = await this.fd.write(buf, off, buf.length - off)
-          off += bytesWritten
+        try {
+          while (off < buf.length) {
+            const { bytesWritten } = await this.fd.write(buf, off, buf.length - off)
+            off += bytesWritten
+          }
+        } catch (err) {
+          this.torn = true
+          throw err
         }
         this.size += buf.length
       }
@@ -191,14 +208,44 @@ export class Wal {
     return next
   }
 
+  /** Head → `<path>.1`, then a new head; the old handle is closed only once the new one is open. */
   private async rotate(): Promise<void> {
+    const { path } = this.opts
     await this.fd.sync()
-    await this.fd.close()
-    await rename(this.opts.path, this.opts.path + '.1')
-    this.fd = await open(this.opts.path, 'a')
+    await rename(path, path + '.1')
+    let fd: FileHandle
+    try {
+      fd = await open(path, 'a')
+    } catch (err) {
+      // Out of descriptors or space: keep writing the old head under its own name.
+      await rename(path + '.1', path)
+      throw err
+    }
+    const old = this.fd
+    this.fd = fd
     this.size = 0
-    this.opts.logger.info('rotated WAL', { path: this.opts.path })
+    await old.close()
+    this.opts.logger.info('rotated WAL', { path })
   }
+}
+
+/**
+ * CometBFT's repair of a corrupted WAL (`repairWalFile`, run by its state machine before catch-up replay):
+ * keep the valid records before the damage, after copying the whole file to `<path>.CORRUPTED` so that
+ * nothing is lost for good (`cometbft debug` and the WAL tools can read it). A record cut short at the very
+ * end is what a crash in the middle of a write leaves (warning); anything else is damage (error).
+ */
+async function repairWal(path: string, fileBytes: number, decoded: DecodedWal, logger: Logger): Promise<void> {
+  const backup = path + WAL_CORRUPTED_SUFFIX
+  await copyFile(path, backup)
+  const context = { path, backup, offset: decoded.validBytes, droppedBytes: fileBytes - decoded.validBytes, reason: decoded.error }
+  if (decoded.error?.startsWith('truncated')) logger.warn('WAL ends in a record cut short by a crash; truncating it', context)
+  else
+    logger.error('WAL is corrupted; keeping the records before the damage (the whole file is saved as the backup)', {
+      ...context,
+      consequence: 'the messages after the damage are not replayed; the height resumes from the sign state and the round timeouts',
+    })
+  await truncate(path, decoded.validBytes)
 }
 
 /** Every message of `<path>.1` then `<path>`, in order (each file's valid prefix). */

@@ -110,7 +110,7 @@ describe('WAL', () => {
     await reopened.close()
   })
 
-  it('detects a CRC error and truncates the corrupt tail with a warning', async () => {
+  it('detects a CRC error, saves the whole file as <wal>.CORRUPTED and truncates the corrupt tail with an error', async () => {
     const wal = await Wal.open({ path })
     await wal.writeSync({ type: 'endHeight', height: 1 })
     await wal.writeSync({ type: 'msgInfo', msg: vote, peerId: 'p' })
@@ -125,9 +125,12 @@ describe('WAL', () => {
     expect(decoded.error).toBe('checksum mismatch')
     expect(decoded.validBytes).toBe(goodSize)
 
+    const original = await readFile(path)
     const { logger, lines } = recordingLogger()
     const reopened = await Wal.open({ path, logger })
-    expect(lines.some((l) => l.level === 'warn' && /corrupt or truncated tail/.test(l.msg))).toBe(true)
+    const logged = lines.find((l) => l.level === 'error' && /WAL is corrupted/.test(l.msg))
+    expect(logged?.ctx).toMatchObject({ path, backup: path + '.CORRUPTED', offset: goodSize, reason: 'checksum mismatch' })
+    expect(await readFile(path + '.CORRUPTED')).toEqual(original)
     expect((await stat(path)).size).toBe(goodSize)
     await reopened.writeSync({ type: 'endHeight', height: 2 })
     expect((await reopened.searchForEndHeight(2))!).toEqual([])
@@ -142,8 +145,12 @@ describe('WAL', () => {
     const rec = encodeWalRecord({ time: now(), msg: { type: 'msgInfo', msg: vote, peerId: '' } })
     await appendFile(path, rec.subarray(0, rec.length - 10))
     expect(decodeWalRecords(await readFile(path)).error).toBe('truncated record payload')
-    const reopened = await Wal.open({ path })
+    const torn = recordingLogger()
+    const reopened = await Wal.open({ path, logger: torn.logger })
     expect((await stat(path)).size).toBe(goodSize)
+    // The normal trace of a crash: a warning, not an error.
+    expect(torn.lines.filter((l) => l.level === 'error')).toEqual([])
+    expect(torn.lines.some((l) => l.level === 'warn' && /cut short by a crash/.test(l.msg))).toBe(true)
     await reopened.close()
 
     const huge = new Uint8Array(8)
@@ -167,6 +174,32 @@ describe('WAL', () => {
     expect((await reopened.searchForEndHeight(5))!.map((m) => m.msg)).toEqual([{ type: 'msgInfo', msg: vote, peerId: 'x' }])
     await reopened.close()
     expect((await readAllWal(path)).length).toBeGreaterThan(0)
+  })
+
+  it('a write that fails part-way (disk full, I/O error) is cut back before the next one: no garbage between records', async () => {
+    const wal = await Wal.open({ path })
+    await wal.writeSync({ type: 'endHeight', height: 1 })
+    // The file handle the WAL writes through: half of the next buffer lands, then the disk fails.
+    const fd = (wal as unknown as { fd: { write: (buf: Buffer, off: number, len: number) => Promise<{ bytesWritten: number }> } }).fd
+    const write = fd.write.bind(fd)
+    fd.write = async (buf, off, len) => {
+      fd.write = async () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+      }
+      return write(buf, off, Math.floor(len / 2))
+    }
+    await expect(wal.writeSync({ type: 'msgInfo', msg: vote, peerId: '' })).rejects.toThrow('ENOSPC')
+    fd.write = write
+    await wal.writeSync({ type: 'endHeight', height: 2 })
+    await wal.close()
+
+    const decoded = decodeWalRecords(await readFile(path))
+    expect(decoded.error).toBeUndefined()
+    expect(decoded.messages.map((m) => m.msg)).toEqual([
+      { type: 'endHeight', height: 0 },
+      { type: 'endHeight', height: 1 },
+      { type: 'endHeight', height: 2 },
+    ])
   })
 
   it('treats an empty file as a new WAL (starts with #ENDHEIGHT 0)', async () => {
