@@ -87,10 +87,20 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
       throttleProgress((line) => out.log(line)),
     )
     if (out.serving) await out.serving(addresses)
-    else out.logToStderr(`${await signals.stopRequested} received, stopping`)
+    else {
+      const ended = await Promise.race([signals.stopRequested, node.halted])
+      if (ended instanceof Error) {
+        throw new StartFailure(
+          `consensus halted: ${ended.message}; the node stopped at its last committed height: fix the cause and start it again`,
+          1,
+        )
+      }
+      out.logToStderr(`${ended} received, stopping`)
+    }
     phase = 'stop'
     await node.stop()
   } catch (err) {
+    if (err instanceof StartFailure) throw err
     if (err instanceof ConfigError || err instanceof HomeExistsError) throw new StartFailure(err.message, 1)
     throw new StartFailure(`${phase === 'start' ? 'cannot start the node' : 'error while stopping the node'}: ${(err as Error).message}`, 1)
   } finally {

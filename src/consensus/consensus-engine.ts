@@ -99,6 +99,13 @@ export class ConsensusEngine {
   private readonly syncAbort = new AbortController()
   private lastSync: SyncProgress | undefined
   private fatal: Error | undefined
+  private resolveHalted: (err: Error) => void = () => {}
+  /**
+   * Resolves with the error once consensus stops on an unrecoverable one (the height's batch could not be
+   * written, a replayed block disagrees...). The node then stops: CometBFT panics in these places, and a
+   * process that serves `/health` while committing nothing is worse than one that exits and says why.
+   */
+  readonly halted = new Promise<Error>((resolve) => (this.resolveHalted = resolve))
 
   constructor(private readonly opts: ConsensusEngineOptions) {
     this.stateStore = opts.stateStore ?? new StateStore(opts.db)
@@ -195,6 +202,7 @@ export class ConsensusEngine {
       wal: this.wal!,
       events: this.events,
       logger: this.log,
+      onFatal: (err) => this.resolveHalted(err),
       ...(opts.gossipIntervalMs !== undefined ? { gossipIntervalMs: opts.gossipIntervalMs } : {}),
     })
     this.cs = cs
@@ -222,6 +230,7 @@ export class ConsensusEngine {
       .catch((err: unknown) => {
         this.fatal = err instanceof Error ? err : new Error(String(err))
         this.log.error('consensus halted', { during: 'block sync', err: this.fatal })
+        this.resolveHalted(this.fatal)
       })
       .finally(() => {
         this.switching = undefined

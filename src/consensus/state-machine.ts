@@ -93,6 +93,8 @@ export interface ConsensusStateOptions {
   logger: Logger
   /** Re-gossip interval in ms (default 500; 0 = off), see `regossip`. */
   gossipIntervalMs?: number
+  /** Told once when the loop stops on an unrecoverable error (`fatalError`). */
+  onFatal?: (err: Error) => void
 }
 
 /** Which parts of a block's part set are in (`dump_consensus_state`). */
@@ -289,6 +291,7 @@ export class ConsensusState {
         this.fatalError = err instanceof Error ? err : new Error(String(err))
         this.log.error('consensus halted', { height: this.height, round: this.round, step: roundStepName(this.step), err: this.fatalError })
         this.stopping = true
+        this.opts.onFatal?.(this.fatalError)
       }
     }
     await this.persistUnhandledOwnMessages()

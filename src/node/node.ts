@@ -114,6 +114,13 @@ export class Node {
   private cometRpc: CometRpcServer | undefined
   private cometSubscriptions: CometEventSubscriptions | undefined
   private stopping: Promise<void> | undefined
+  private resolveHalted: (err: Error) => void = () => {}
+  /**
+   * Resolves, once the node has stopped, with the error that halted consensus (the height's batch could
+   * not be written, a replayed block disagrees...); never otherwise. CometBFT panics there: a node that
+   * answers `/health` while it commits nothing would hide the failure, so this one stops and says why.
+   */
+  readonly halted = new Promise<Error>((resolve) => (this.resolveHalted = resolve))
 
   private constructor(
     readonly config: NodeConfig,
@@ -285,6 +292,11 @@ export class Node {
       }
       // After the handshake the app's state is current: EVM clients are served while consensus replays its WAL.
       await c.engine.start()
+      void c.engine.halted.then(async (err) => {
+        this.log.error('consensus halted, stopping the node', { err })
+        await this.stop().catch((stopErr: unknown) => this.log.error('error while stopping the node', { err: stopErr }))
+        this.resolveHalted(err)
+      })
       if (config.rpc.laddr) {
         const nodeKey = await loadNodeKey(config.paths.nodeKey)
         const backend = new NodeCometBackend({

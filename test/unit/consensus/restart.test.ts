@@ -44,7 +44,7 @@ describe('restart', () => {
     const keys = makeKeys(1)
     const genesis = makeGenesis(keys)
     node = await folder.start({ genesis, key: keys[0]!, app: { failCommitAt: 3 } })
-    await waitFor(() => node!.engine.fatalError !== undefined, 'simulated crash at height 3')
+    expect((await node.engine.halted).message).toMatch(/simulated crash/)
     expect(node.engine.fatalError?.message).toMatch(/simulated crash/)
     expect(node.blockStore.height()).toBe(2)
     await node.stop()
