@@ -14,6 +14,7 @@ import { TracerConfigError } from '../../../src/chain/evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
   TraceTimeoutError,
+  TraceTooLargeError,
   TraceTxNotFoundError,
   TracerError,
   TracerNotFoundError,
@@ -46,6 +47,15 @@ const CASES: [Error, { code: number; message: string; data?: string }][] = [
   [txPoolErrors.poolFull(), { code: -32000, message: 'txpool is full' }],
   [txPoolErrors.oversized(200000, 131072), { code: -32000, message: 'oversized data: transaction size 200000, limit 131072' }],
   [new TraceTimeoutError(), { code: -32000, message: 'execution timeout' }],
+  [
+    new TraceTooLargeError(50000),
+    {
+      code: -32003,
+      message:
+        'response too large: the trace exceeds 50000 bytes ([json-rpc] trace-response-max-size, --json-rpc.trace-response-max-size); ' +
+        'trace fewer steps (limit, disableStack, disableStorage) or raise the setting',
+    },
+  ],
   [new TracerNotFoundError(), { code: -32000, message: 'tracer not found' }],
   [new TracerConfigError('invalid tracerConfig for callTracer'), { code: -32000, message: 'invalid tracerConfig for callTracer' }],
   [new TracerError('TypeError: x is undefined'), { code: -32000, message: 'TypeError: x is undefined' }],
