@@ -103,10 +103,13 @@ export function pickPort(host = '127.0.0.1'): Promise<number> {
   return pickPortBlock(1, host)
 }
 
-/** Whether `err` (or an error in its `cause` chain) is an EADDRINUSE. */
+/**
+ * Whether `err` (or an error in its `cause` chain) is an EADDRINUSE; libp2p's listen failure carries it
+ * only in its message ("Some configured addresses failed to be listened on … EADDRINUSE").
+ */
 export function isAddressInUse(err: unknown): boolean {
   for (let e = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') return true
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE' || /\bEADDRINUSE\b/.test((e as Error).message ?? '')) return true
   }
   return false
 }

@@ -104,6 +104,7 @@ describe('test ports', () => {
   it('finds EADDRINUSE in a cause chain, and the port in nodectl start’s wrapped errors', () => {
     const inUse = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' })
     expect(isAddressInUse(new Error('start failed', { cause: inUse }))).toBe(true)
+    expect(isAddressInUse(new Error('Some configured addresses failed to be listened on: listen EADDRINUSE: address'))).toBe(true)
     expect(isAddressInUse(new Error('other'))).toBe(false)
     const wrapped =
       ' ›   Error: --json-rpc.ws-address: 127.0.0.1:23456 is already \n' +
