@@ -54,8 +54,13 @@ export interface LostReceipt {
 export interface KillStormResult {
   seed: number
   kills: number
-  /** Transactions the node acknowledged (eth_sendRawTransaction answered a hash). */
+  /** Transactions the node acknowledged (eth_sendRawTransaction answered a hash), each counted once. */
   sent: number
+  /**
+   * Acknowledged again: a transaction a crash dropped from the pool is signed again with the same nonce,
+   * and so is the same transaction (same bytes, same hash).
+   */
+  resent: number
   /** Receipts the node returned and the storm recorded. */
   receipts: number
   /** Receipt comparisons after restarts (each recorded receipt, after every restart that followed it). */
@@ -118,6 +123,7 @@ export async function runKillStorm(opts: KillStormOptions): Promise<KillStormRes
     seed: opts.seed,
     kills: 0,
     sent: 0,
+    resent: 0,
     receipts: 0,
     receiptsChecked: 0,
     blocksChecked: 0,
@@ -283,8 +289,9 @@ async function runGeneration(node: Running, g: GenerationContext): Promise<{ sen
       try {
         const hash = (await provider.send('eth_sendRawTransaction', [raw])) as string
         nonces[s] = nonce + 1
+        if (g.inFlight.has(hash)) g.result.resent++
+        else g.result.sent++
         g.inFlight.set(hash, { hash, sender: s, generation: g.generation })
-        g.result.sent++
         sent++
         maybeKill()
       } catch (err) {
