@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config'
  * after every other file, one file at a time, so their load does not slow the timing-sensitive tests of
  * the in-process suites on a 2-core machine.
  */
-const PROCESS_TESTS = ['test/e2e/testnet-faults.test.ts', 'test/e2e/testnet-partition.test.ts']
+const PROCESS_TESTS = [
+  'test/e2e/testnet-faults.test.ts',
+  'test/e2e/testnet-partition.test.ts',
+  'test/e2e/testnet-ports.test.ts',
+  'test/e2e/kill-storm.test.ts',
+]
 
 const shared = {
   testTimeout: 60_000,

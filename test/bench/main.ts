@@ -9,6 +9,7 @@
  *   npm run bench -- --workloads getlogs-range --range-home ~/.cache/nodectl-bench-range
  *   npm run bench -- --workloads trace
  *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
+ *   npm run bench -- --kill-storm 100          # 100 SIGKILLs under load, every receipt re-checked (--seed S replays)
  *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
@@ -36,6 +37,7 @@ import { withTestnet } from './testnet-network.js'
 import { createContext, type BenchContext, type Emit } from './workloads/context.js'
 import { runEthCall } from './workloads/eth-call.js'
 import { runGetLogsRange } from './workloads/getlogs-range.js'
+import { runKillStormBench } from './workloads/kill-storm.js'
 import { runLogs } from './workloads/logs.js'
 import { runReads } from './workloads/reads.js'
 import { runSoak } from './workloads/soak.js'
@@ -164,6 +166,7 @@ async function main(options: BenchOptions): Promise<void> {
     }
   }
   if (options.soakSeconds !== undefined) return runSoak(options, options.soakSeconds, emitFor(options.label))
+  if (options.killStorm !== undefined) return runKillStormBench(options, options.killStorm, emitFor(options.label))
   if (options.testnet !== undefined) {
     const emit = emitFor(options.label)
     return withTestnet(options.testnet, options.port, (net, startup) => runTestnetTransfers(options, emit, net, startup))

@@ -37,6 +37,13 @@ export interface BenchOptions {
   /** Soak instead of the workloads: a light load on a spawned node for this many seconds, RSS each minute. */
   soakSeconds: number | undefined
   /**
+   * Instead of the workloads: this many random SIGKILLs of a spawned node under load, every receipt it
+   * returned re-checked after each restart (workloads/kill-storm.ts).
+   */
+  killStorm: number | undefined
+  /** Seed of `--kill-storm`'s kill moments (default: random, printed). */
+  seed: number | undefined
+  /**
    * Instead of the workloads: spawn a network of this many validators (`initTestnetFiles` homes) and
    * measure ERC-20 transfers, block time and tx → finality latency over it (testnet.ts).
    */
@@ -138,6 +145,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       label: { type: 'string', default: 'nodectl' },
       compare: { type: 'string' },
       soak: { type: 'string' },
+      'kill-storm': { type: 'string' },
+      seed: { type: 'string' },
       testnet: { type: 'string' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
@@ -168,6 +177,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (compare === v.label) throw new Error(`--label: ${v.label} names the --compare node`)
   const notWithSoak = compare ? 'compare' : remote
   if (soakSeconds !== undefined && notWithSoak) throw new Error(`--soak runs on a spawned nodectl only: it takes no --${notWithSoak}`)
+  const killStorm = v['kill-storm'] === undefined ? undefined : positiveInt('kill-storm', v['kill-storm'])
+  const notWithKillStorm = notWithSoak ?? (soakSeconds !== undefined ? 'soak' : v.workloads !== undefined ? 'workloads' : undefined)
+  if (killStorm !== undefined && notWithKillStorm)
+    throw new Error(`--kill-storm spawns and kills its own nodectl: it takes no --${notWithKillStorm}`)
+  const seed = v.seed === undefined ? undefined : Number(v.seed)
+  if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0 && seed < 2 ** 32))
+    throw new Error(`--seed: want an integer in 0..${2 ** 32 - 1}, got "${v.seed}"`)
   const port = positiveInt('port', v.port!)
   const testnet = v.testnet === undefined ? undefined : parseTestnetSize(v.testnet, port)
   const notWithTestnet = compare
@@ -176,9 +192,11 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       ? remote
       : soakSeconds !== undefined
         ? 'soak'
-        : v.workloads !== undefined
-          ? 'workloads'
-          : undefined
+        : killStorm !== undefined
+          ? 'kill-storm'
+          : v.workloads !== undefined
+            ? 'workloads'
+            : undefined
   if (testnet !== undefined && notWithTestnet) {
     throw new Error(`--testnet spawns its own nodes and runs its own workload: it takes no --${notWithTestnet}`)
   }
@@ -189,6 +207,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     label: v.label!,
     compare,
     soakSeconds,
+    killStorm,
+    seed,
     testnet,
     port,
     durationMs: positiveInt('duration', v.duration!) * 1000,

@@ -5,7 +5,6 @@
  * same facts in tables or one line per event, the default endpoint comes from config.toml, the
  * node's errors are one line with code and data, and the stream reconnects when the node restarts.
  */
-import { createServer } from 'node:net'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,16 +35,20 @@ import type {
 } from '../../src/cli/comet-types.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import { jsonOf, runCli, startCli } from '../helpers/cli.js'
+import { pickPort, withPortRetry } from '../helpers/ports.js'
 
 const [A0, A1, A2] = devAccounts(3)
 
-/** A TCP port free right now (the node binds it next, so restarts keep the same URL). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
+/**
+ * Starts the dev node on a port chosen ahead (restarts keep the client's URL): outside the ephemeral range,
+ * where no outgoing connection takes it between restarts, and on another one if it is taken at the first start.
+ */
+async function startOnFixedPort(setPort: (port: number) => void, flags: () => Record<string, unknown>): Promise<TestNode> {
+  const home = await mkdtemp(join(tmpdir(), 'nodectl-test-'))
+  return withPortRetry(async () => {
+    setPort(await pickPort())
+    return startTestNode({ home, flags: flags() })
+  })
 }
 
 /** Signs a 1-ether transfer from `from` to `to` and returns the raw bytes (not yet sent). */
@@ -300,8 +303,7 @@ describe('nodectl consensus-RPC commands against a node that waits between block
   const rpc = () => ['--rpc', `http://127.0.0.1:${port}`]
 
   beforeAll(async () => {
-    port = await freePort()
-    t = await startTestNode({ flags: flags() })
+    t = await startOnFixedPort((p) => (port = p), flags)
     provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
     await waitFor(() => t.node.components.blockStore.height() >= 1, 10_000, 'height 1')
   })

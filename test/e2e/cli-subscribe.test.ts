@@ -3,7 +3,9 @@
  * after --count events or on SIGINT (unsubscribed, socket closed), a reconnection with back-off when
  * the node restarts, and `cannot reach node at URL` when nothing listens.
  */
-import { createServer } from 'node:net'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
@@ -13,16 +15,20 @@ import SubscribeNewHeads from '../../src/commands/subscribe/newHeads.js'
 import SubscribeNewPendingTransactions from '../../src/commands/subscribe/newPendingTransactions.js'
 import { startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { nextSubscription, runCli, startCli } from '../helpers/cli.js'
+import { pickPort, withPortRetry } from '../helpers/ports.js'
 
 const [A0, A1] = devAccounts(2)
 
-/** A TCP port free right now (the node binds it next, so restarts keep the same URL). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
+/**
+ * Starts the dev node on a port chosen ahead (restarts keep the client's URL): outside the ephemeral range,
+ * where no outgoing connection takes it between restarts, and on another one if it is taken at the first start.
+ */
+async function startOnFixedPort(setPort: (port: number) => void, flags: () => Record<string, unknown>): Promise<TestNode> {
+  const home = await mkdtemp(join(tmpdir(), 'nodectl-test-'))
+  return withPortRetry(async () => {
+    setPort(await pickPort())
+    return startTestNode({ home, flags: flags() })
+  })
 }
 
 describe('nodectl subscribe against a dev node', () => {
@@ -40,8 +46,7 @@ describe('nodectl subscribe against a dev node', () => {
   }
 
   beforeAll(async () => {
-    wsPort = await freePort()
-    t = await startTestNode({ flags: flags() })
+    t = await startOnFixedPort((port) => (wsPort = port), flags)
     provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 })
   })
   afterAll(async () => {

@@ -5,17 +5,53 @@
  * NewBlock, NewRound and Vote events re-check the conditions a test waits for (no timers, no polling).
  * By default every node runs on loopback as the homes say; a {@link NodePlacement} moves node i to an
  * address of its own and runs it under a command (e.g. `ip netns exec <namespace>`).
+ *
+ * Ports: the homes name them before any node starts, so they are drawn outside the kernel's ephemeral
+ * range (test/helpers/ports.ts). A node that exits because one of its ports is taken all the same is
+ * started again with that listener moved to another port (NODECTL_* environment overrides), and every
+ * node started afterwards is given the moved p2p address as its peer.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { initTestnetFiles, testnetPort, type TESTNET_PORT_OFFSETS, type TestnetResult } from '../../src/config/testnet.js'
+import {
+  initTestnetFiles,
+  TESTNET_PORT_OFFSETS,
+  TESTNET_PORTS_PER_NODE,
+  testnetPort,
+  type TestnetResult,
+} from '../../src/config/testnet.js'
 import { ROOT } from './cli.js'
+import { pickPort, pickPortBlock } from './ports.js'
 
 /** Where the homes put every listener. */
 const LOOPBACK = '127.0.0.1'
 /** Lines of output kept per node for a failure report. */
 const KEPT_LINES = 200
+/** Starts of one node that may fail on a taken port before `start` gives up. */
+const START_ATTEMPTS = 5
+
+type Listener = keyof typeof TESTNET_PORT_OFFSETS
+
+/** The variable that overrides each listener's address, and the address' scheme. */
+const LISTENER_ENV: Record<Listener, { name: string; scheme: string }> = {
+  jsonRpc: { name: 'NODECTL_JSON_RPC_ADDRESS', scheme: '' },
+  webSocket: { name: 'NODECTL_JSON_RPC_WS_ADDRESS', scheme: '' },
+  cometRpc: { name: 'NODECTL_RPC_LADDR', scheme: 'tcp://' },
+  p2p: { name: 'NODECTL_P2P_LADDR', scheme: 'tcp://' },
+}
+const LISTENERS = Object.keys(TESTNET_PORT_OFFSETS) as Listener[]
+
+/**
+ * The port `nodectl start` found taken, from its error: `--rpc.laddr: 127.0.0.1:P is already in use …`
+ * for the RPC listeners, libp2p's `listen EADDRINUSE: address already in use 127.0.0.1:P` for p2p (oclif
+ * wraps either over several ` ›   ` lines); undefined for any other failure.
+ */
+export function busyPortOf(output: string): number | undefined {
+  const text = output.replace(/\s*\n\s*›\s*/g, ' ')
+  const m = /:(\d+)\s+is\s+already\s+in\s+use/.exec(text) ?? /EADDRINUSE:\s+address\s+already\s+in\s+use\s+\S*:(\d+)/.exec(text)
+  return m ? Number(m[1]) : undefined
+}
 
 /** Where the nodes run, when not all on loopback as the homes say. */
 export interface NodePlacement {
@@ -34,6 +70,8 @@ export interface NodeProcess {
 
 export class TestnetProcesses {
   readonly nodes: NodeProcess[]
+  /** Node i's port of each listener: the home's, unless a start found it taken and moved it. */
+  private readonly ports: Record<Listener, number>[]
   private readonly waiters = new Set<() => void>()
   private readonly watchers: WebSocket[] = []
 
@@ -44,18 +82,42 @@ export class TestnetProcesses {
     private readonly placement: NodePlacement | undefined,
   ) {
     this.nodes = testnet.nodes.map((_, index) => ({ index, child: undefined, output: [] }))
+    this.ports = testnet.nodes.map((_, i) => this.homePorts(i))
   }
 
   /** Writes the homes of `validators` validators under `dir`; nothing runs yet. */
   static async create(dir: string, validators: number, env: Record<string, string>, placement?: NodePlacement): Promise<TestnetProcesses> {
-    // A random block of ports, so parallel runs and leftovers of an earlier run do not collide.
-    const startingPort = 20_000 + Math.floor(Math.random() * 4000) * 10
+    // A random free block outside the ephemeral range, so parallel runs, leftovers of an earlier run and
+    // outgoing connections do not collide.
+    const startingPort = await pickPortBlock(validators * TESTNET_PORTS_PER_NODE)
     const testnet = await initTestnetFiles({ outputDir: dir, validators, startingPort })
     return new TestnetProcesses(testnet, startingPort, env, placement)
   }
 
-  /** Spawns node `i` (`extraArgs` after `start --home`); resolves once its banner says it is up. */
+  /**
+   * Spawns node `i` (`extraArgs` after `start --home`); resolves once its banner says it is up. A start
+   * that fails on a taken port is retried with that listener on another port.
+   */
   async start(i: number, extraArgs: string[] = []): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(i, extraArgs)
+      } catch (err) {
+        const port = (err as { busyPort?: number }).busyPort
+        const busy = LISTENERS.find((l) => this.ports[i]![l] === port)
+        if (busy === undefined || attempt >= START_ATTEMPTS) throw err
+        this.nodes[i]!.output.push(`(test) port ${this.ports[i]![busy]} of ${busy} is taken: starting again on another`)
+        this.ports[i]![busy] = await pickPort(this.placement?.hostOf(i) ?? LOOPBACK)
+      }
+    }
+  }
+
+  /** Node i's port of `listener` now (moved when its start found the home's taken). */
+  portOf(i: number, listener: Listener): number {
+    return this.ports[i]![listener]
+  }
+
+  private async startOnce(i: number, extraArgs: string[]): Promise<void> {
     const node = this.nodes[i]!
     const [command, ...args] = [
       ...(this.placement?.prefixOf?.(i) ?? []),
@@ -68,7 +130,7 @@ export class TestnetProcesses {
     ]
     const child = spawn(command!, args, {
       cwd: ROOT,
-      env: { ...process.env, ...this.env, ...this.placementEnv(i) },
+      env: { ...process.env, ...this.env, ...this.listenerEnv(i) },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     node.child = child
@@ -77,18 +139,30 @@ export class TestnetProcesses {
       if (node.output.length > KEPT_LINES) node.output.splice(0, node.output.length - KEPT_LINES)
     }
     child.stderr!.on('data', keep)
+    // Until the banner: the error of a node that exits first.
+    let stderr = ''
+    const collect = (chunk: Buffer): void => {
+      stderr += chunk.toString('utf8')
+    }
+    child.stderr!.on('data', collect)
     await new Promise<void>((resolve, reject) => {
       let text = ''
       const onData = (chunk: Buffer): void => {
         keep(chunk)
         text += chunk.toString('utf8')
         if (!text.includes('Press Ctrl-C to stop.')) return
-        child.off('exit', onExit)
+        child.off('close', onExit)
+        child.stderr!.off('data', collect)
         resolve()
       }
-      const onExit = (code: number | null): void => reject(new Error(`node${i} exited with ${code} before its banner\n${this.report(i)}`))
+      // 'close', not 'exit': the error the node printed has been read by then.
+      const onExit = (code: number | null): void => {
+        node.child = undefined
+        const err = new Error(`node${i} exited with ${code} before its banner\n${this.report(i)}`)
+        reject(Object.assign(err, { busyPort: busyPortOf(stderr) }))
+      }
       child.stdout!.on('data', onData)
-      child.once('exit', onExit)
+      child.once('close', onExit)
     })
   }
 
@@ -208,21 +282,33 @@ export class TestnetProcesses {
   }
 
   /** `host:port` of node i's `listener`. */
-  private hostPort(i: number, listener: keyof typeof TESTNET_PORT_OFFSETS): string {
-    return `${this.placement?.hostOf(i) ?? LOOPBACK}:${testnetPort(this.startingPort, i, listener)}`
+  private hostPort(i: number, listener: Listener): string {
+    return `${this.placement?.hostOf(i) ?? LOOPBACK}:${this.ports[i]![listener]}`
   }
 
-  /** With a placement: node i's listeners on its host, and its peers at theirs (the homes say loopback). */
-  private placementEnv(i: number): Record<string, string> {
-    if (!this.placement) return {}
-    const peers = this.testnet.nodes.map((node, j) => `${node.nodeId}@${this.hostPort(j, 'p2p')}`).filter((_, j) => j !== i)
-    return {
-      NODECTL_P2P_LADDR: `tcp://${this.hostPort(i, 'p2p')}`,
-      NODECTL_P2P_PERSISTENT_PEERS: peers.join(','),
-      NODECTL_RPC_LADDR: `tcp://${this.hostPort(i, 'cometRpc')}`,
-      NODECTL_JSON_RPC_ADDRESS: this.hostPort(i, 'jsonRpc'),
-      NODECTL_JSON_RPC_WS_ADDRESS: this.hostPort(i, 'webSocket'),
+  /** The ports node i's home names. */
+  private homePorts(i: number): Record<Listener, number> {
+    return Object.fromEntries(LISTENERS.map((l) => [l, testnetPort(this.startingPort, i, l)])) as Record<Listener, number>
+  }
+
+  /**
+   * What node i is told beyond its home: with a placement, every listener on its host and its peers at
+   * theirs (the homes say loopback); else only the listeners a start moved, and the peers when a p2p port
+   * moved.
+   */
+  private listenerEnv(i: number): Record<string, string> {
+    const home = this.homePorts(i)
+    const env: Record<string, string> = {}
+    for (const l of LISTENERS) {
+      const { name, scheme } = LISTENER_ENV[l]
+      if (this.placement || this.ports[i]![l] !== home[l]) env[name] = `${scheme}${this.hostPort(i, l)}`
     }
+    const p2pMoved = this.ports.some((p, j) => p.p2p !== this.homePorts(j).p2p)
+    if (this.placement || p2pMoved) {
+      const peers = this.testnet.nodes.map((node, j) => `${node.nodeId}@${this.hostPort(j, 'p2p')}`).filter((_, j) => j !== i)
+      env.NODECTL_P2P_PERSISTENT_PEERS = peers.join(',')
+    }
+    return env
   }
 
   private recheck(): void {

@@ -19,6 +19,17 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--compare', 'anvil', '--label', 'anvil'])).toThrow('names the --compare node')
   })
 
+  it('takes --kill-storm N (and --seed S) on a spawned nodectl only', () => {
+    expect(parseBenchArgs(['--kill-storm', '100', '--seed', '27'])).toMatchObject({ killStorm: 100, seed: 27 })
+    expect(parseBenchArgs([]).killStorm).toBeUndefined()
+    expect(() => parseBenchArgs(['--kill-storm', '5', '--rpc', 'http://127.0.0.1:8545'])).toThrow('takes no --rpc')
+    expect(() => parseBenchArgs(['--kill-storm', '5', '--soak', '60'])).toThrow('takes no --soak')
+    expect(() => parseBenchArgs(['--kill-storm', '5', '--workloads', 'reads'])).toThrow('takes no --workloads')
+    expect(() => parseBenchArgs(['--testnet', '4', '--kill-storm', '5'])).toThrow('takes no --kill-storm')
+    expect(() => parseBenchArgs(['--kill-storm', '0'])).toThrow('--kill-storm: want a positive integer')
+    expect(() => parseBenchArgs(['--kill-storm', '5', '--seed', '1.5'])).toThrow('--seed: want an integer')
+  })
+
   it('takes --soak SECONDS on a spawned nodectl only', () => {
     expect(parseBenchArgs(['--soak', '3600']).soakSeconds).toBe(3600)
     expect(() => parseBenchArgs(['--soak', '60', '--compare', 'anvil'])).toThrow('takes no --compare')

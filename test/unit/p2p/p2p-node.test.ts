@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { nodeIdOf } from '../../../src/keystore/validator-key.js'
 import { encodeNodeInfo } from '../../../src/p2p/node-info.js'
 import { HANDSHAKE_PROTOCOL, type P2PNode } from '../../../src/p2p/p2p-node.js'
+import { pickPort, pickPortBlock, withPortRetry } from '../../helpers/ports.js'
 import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf, TEST_CHAIN_ID } from './helpers.js'
 
 describe('p2p host', () => {
@@ -83,8 +84,12 @@ describe('p2p host', () => {
 
   it('redials a persistent peer that went away once it is back', async () => {
     const key = makeNodeKey(0)
-    const a = await start(makeHost({ key }))
-    const port = a.listenPort
+    // A port chosen ahead, outside the ephemeral range: no outgoing connection takes it while a is down.
+    let port = 0
+    const a = await withPortRetry(async () => {
+      port = await pickPort()
+      return start(makeHost({ key, listen: { host: '127.0.0.1', port } }))
+    })
     const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
     const first = nextP2PEvent(b, 'peer:connected')
     await start(b)
@@ -97,12 +102,34 @@ describe('p2p host', () => {
     expect((await again).info.id).toBe(a.nodeId)
   })
 
+  it('a host whose chosen port was taken starts again on another (the retry the tests above rely on)', async () => {
+    const taken = await pickPort()
+    const squatter = createServer().listen(taken, '127.0.0.1')
+    await new Promise((resolve) => squatter.once('listening', resolve))
+    try {
+      const tried: number[] = []
+      const a = await withPortRetry(async (attempt) => {
+        const port = attempt === 1 ? taken : await pickPort()
+        tried.push(port)
+        return start(makeHost({ key: makeNodeKey(0), listen: { host: '127.0.0.1', port } }))
+      })
+      expect(tried).toHaveLength(2)
+      expect(a.listenPort).toBe(tried[1])
+    } finally {
+      squatter.close()
+    }
+  })
+
   it('two peers that dial each other keep one connection, the one the lower node id dialled', async () => {
-    const [portA, portB] = [await freePort(), await freePort()]
     const [keyA, keyB] = [makeNodeKey(0), makeNodeKey(1)]
     const [idA, idB] = [makeHost({ key: keyA }).nodeId, makeHost({ key: keyB }).nodeId]
-    const a = makeHost({ key: keyA, listen: { host: '127.0.0.1', port: portA }, persistentPeers: [`${idB}@127.0.0.1:${portB}`] })
-    const b = makeHost({ key: keyB, listen: { host: '127.0.0.1', port: portB }, persistentPeers: [`${idA}@127.0.0.1:${portA}`] })
+    // Each must know the other's port before either starts: two ports chosen ahead, both anew when one is taken.
+    const hosts = () => {
+      const host = (key: typeof keyA, port: number, peer: string, peerPort: number) =>
+        makeHost({ key, listen: { host: '127.0.0.1', port }, persistentPeers: [`${peer}@127.0.0.1:${peerPort}`] })
+      return pickPortBlock(2).then((portA) => [host(keyA, portA, idB, portA + 1), host(keyB, portA + 1, idA, portA)] as const)
+    }
+    let [a, b] = await hosts()
     const settled = (n: P2PNode, lowerDialled: boolean) =>
       new Promise<void>((resolve) => {
         const check = () => {
@@ -113,9 +140,17 @@ describe('p2p host', () => {
         }
         const off = n.events.on('peer:connected', check)
       })
-    const done = Promise.all([settled(a, idA < idB), settled(b, idB < idA)])
-    await Promise.all([start(a), start(b)])
-    await done
+    await withPortRetry(async () => {
+      const waiting = Promise.all([settled(a, idA < idB), settled(b, idB < idA)])
+      try {
+        await Promise.all([start(a), start(b)])
+      } catch (err) {
+        await Promise.all([a.stop(), b.stop()])
+        ;[a, b] = await hosts()
+        throw err
+      }
+      await waiting
+    })
     expect(a.peers()[0]!.connection.status).toBe('open')
     expect(b.peers()[0]!.connection.status).toBe('open')
   })
@@ -169,13 +204,3 @@ describe('p2p host', () => {
     }
   })
 })
-
-/** A port that was free a moment ago (for hosts that must know each other's port before they start). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
