@@ -10,7 +10,7 @@ import { noise } from '@chainsafe/libp2p-noise'
 import { yamux } from '@chainsafe/libp2p-yamux'
 import { identify } from '@libp2p/identify'
 import { generateKeyPairFromSeed } from '@libp2p/crypto/keys'
-import type { Connection, Stream } from '@libp2p/interface'
+import type { Connection, PrivateKey, Stream } from '@libp2p/interface'
 import { tcp } from '@libp2p/tcp'
 import { lpStream, type LengthPrefixedStream } from 'it-length-prefixed-stream'
 import { createLibp2p, type Libp2p } from 'libp2p'
@@ -117,18 +117,37 @@ export class P2PNode {
     return [...this.peersByConnection.values()]
   }
 
+  /**
+   * Creates the libp2p host, listening. A busy port surfaces as EADDRINUSE with the port, as the RPC
+   * listeners' errors do, so `nodectl start` names the flag: libp2p keeps the socket's error only in
+   * the text of its own (`UnsupportedListenAddressesError`).
+   */
+  private async createHost(privateKey: PrivateKey): Promise<Libp2p> {
+    try {
+      return await createLibp2p({
+        privateKey,
+        addresses: { listen: [toMultiaddr(this.options.listen).toString()] },
+        // No idle timeout (0 turns it off): a chain without empty blocks may be quiet for minutes, peers stay connected.
+        transports: [tcp({ outboundSocketInactivityTimeout: 0, inboundSocketInactivityTimeout: 0 })],
+        connectionEncrypters: [noise()],
+        streamMuxers: [yamux()],
+        services: { identify: identify() },
+        connectionManager: { dialTimeout: this.opts.dialTimeoutMs },
+      })
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.includes('EADDRINUSE')) throw err
+      const { host, port } = this.options.listen
+      throw Object.assign(new Error(`listen EADDRINUSE: address already in use ${host}:${port}`, { cause: err }), {
+        code: 'EADDRINUSE',
+        address: host,
+        port,
+      })
+    }
+  }
+
   async start(): Promise<void> {
     const privateKey = await generateKeyPairFromSeed('Ed25519', this.options.nodeKey.seed)
-    this.libp2p = await createLibp2p({
-      privateKey,
-      addresses: { listen: [toMultiaddr(this.options.listen).toString()] },
-      // No idle timeout (0 turns it off): a chain without empty blocks may be quiet for minutes, peers stay connected.
-      transports: [tcp({ outboundSocketInactivityTimeout: 0, inboundSocketInactivityTimeout: 0 })],
-      connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
-      services: { identify: identify() },
-      connectionManager: { dialTimeout: this.opts.dialTimeoutMs },
-    })
+    this.libp2p = await this.createHost(privateKey)
     const port = this.listenPort
     this.ownInfo = {
       ...this.options.nodeInfo,

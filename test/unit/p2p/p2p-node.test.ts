@@ -120,6 +120,18 @@ describe('p2p host', () => {
     }
   })
 
+  it('a busy port fails the start with EADDRINUSE and the port, as the RPC listeners do (so start names --p2p.laddr)', async () => {
+    const taken = await pickPort()
+    const squatter = createServer().listen(taken, '127.0.0.1')
+    await new Promise((resolve) => squatter.once('listening', resolve))
+    try {
+      const err = await start(makeHost({ key: makeNodeKey(0), listen: { host: '127.0.0.1', port: taken } })).catch((e: unknown) => e)
+      expect(err).toMatchObject({ code: 'EADDRINUSE', address: '127.0.0.1', port: taken })
+    } finally {
+      squatter.close()
+    }
+  })
+
   it('two peers that dial each other keep one connection, the one the lower node id dialled', async () => {
     const [keyA, keyB] = [makeNodeKey(0), makeNodeKey(1)]
     const [idA, idB] = [makeHost({ key: keyA }).nodeId, makeHost({ key: keyB }).nodeId]
