@@ -11,7 +11,7 @@ import { QueryParseError } from '../../chain/comet/query/query.js'
 import { TX_CODESPACE, TxCode } from '../../chain/evm/tx-codes.js'
 import { TxPoolError, TxPoolRejection, TxTooLargeError } from '../../txpool/tx-pool-error.js'
 import { errorRow, lookupError } from '../../utils/errors.js'
-import type { Json, JsonObject } from './wire-json.js'
+import type { Json, JsonObject, RawJson } from './wire-json.js'
 
 /** CometBFT's error codes. */
 export const CometErrorCode = {
@@ -34,8 +34,8 @@ export const COMET_ERROR_MESSAGES: Record<CometErrorCode, string> = {
   [CometErrorCode.ServerError]: 'Server error',
 }
 
-/** A JSON-RPC id: CometBFT keeps integers (truncated) and strings. */
-export type RpcId = number | string
+/** A JSON-RPC id: CometBFT keeps integers (truncated; beyond 2^53 as exact text) and strings. */
+export type RpcId = number | string | RawJson
 
 /** A response envelope in Go's field order: jsonrpc, id, result, error. */
 export interface RpcResponse {

@@ -13,7 +13,7 @@ import { formatQuery, matchQuery, parseQuery, type Query } from '../../../chain/
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import type { TypedEmitter } from '../../../utils/events.js'
 import { silentLogger, type Logger } from '../../../utils/logger.js'
-import { CometErrorCode, errorResponse, successResponse } from '../errors.js'
+import { CometErrorCode, errorResponse, successResponse, type RpcId } from '../errors.js'
 import type { EventSubscriptions, WsClient } from '../route.js'
 import type { JsonObject } from '../wire-json.js'
 import { SUBSCRIBABLE_EVENTS, encodeEventData, encodeEventMap, eventMapOf } from './event-payloads.js'
@@ -45,7 +45,7 @@ export const CancelReason = {
 
 interface Subscription {
   client: WsClient
-  requestId: number | string
+  requestId: RpcId
   query: Query
 }
 
@@ -65,7 +65,7 @@ export class CometEventSubscriptions implements EventSubscriptions {
     for (const name of SUBSCRIBABLE_EVENTS) this.offs.push(events.on(name, (payload) => this.publish(name, payload)))
   }
 
-  async subscribe(client: WsClient, requestId: number | string, text: string): Promise<void> {
+  async subscribe(client: WsClient, requestId: RpcId, text: string): Promise<void> {
     if (this.closed) throw new Error('subscription was canceled (reason: CometBFT exited)')
     const query = parseQuery(text)
     const key = formatQuery(query)
