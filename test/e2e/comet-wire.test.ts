@@ -63,6 +63,19 @@ describe('consensus RPC wire details', () => {
     expect(reply.body).toBe('')
   })
 
+  it("height as a JSON number or 1e3 is refused with cmtjson's text; the URI takes a bare integer only", async () => {
+    const byNumber = await post('{"jsonrpc":"2.0","id":1,"method":"block","params":{"height":1}}')
+    expect(byNumber.body).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":"error converting json params to arguments: invalid 64-bit integer encoding \\"1\\", expected string"}}',
+    )
+    const uri = await request(base + '/block?height=1e3', { method: 'GET' })
+    expect(uri.status).toBe(500)
+    expect(uri.body).toBe(
+      '{"jsonrpc":"2.0","id":-1,"error":{"code":-32602,"message":"Invalid params","data":"error converting http params to arguments: invalid 64-bit integer encoding \\"1e3\\", expected string"}}',
+    )
+    expect((await request(base + '/block?height=1', { method: 'GET' })).status).toBe(200)
+  })
+
   it('still commits afterwards', async () => {
     const start = t.node.components.engine.height
     await waitForBlock(t, () => t.node.components.engine.height > start, 20_000, 'a block after the bad input')
