@@ -133,7 +133,9 @@ const POOL_REJECTIONS: Record<TxPoolRejection, MempoolError | CheckTxFailure> = 
 /** Each error class and its CometBFT form; a subclass not listed reads as its nearest listed ancestor. */
 export const COMET_ERRORS = [
   errorRow(CometRpcError, (err) => ({ code: err.code, data: err.message })),
-  errorRow(QueryParseError, (err) => ({ code: CometErrorCode.InvalidParams, data: `failed to parse query: ${err.message}` })),
+  // A query that does not parse is the handler's error, -32603 (rpc/core/tx.go, blocks.go return
+  // `cmtquery.New`'s error as is; events.go wraps it as `failed to parse query: …`, see event-subscriptions.ts).
+  errorRow(QueryParseError, (err) => internalError(err.message)),
   errorRow(TxPoolError, (err) => {
     const outcome = POOL_REJECTIONS[err.reason]
     return internalError('mempoolError' in outcome ? outcome.mempoolError(err) : err.message)

@@ -9,7 +9,16 @@
  * (reason: slow client)` instead of buffering more, as CometBFT does with
  * `experimental_close_on_slow_client`.
  */
-import { formatQuery, matchQuery, parseQuery, type Query } from '../../../chain/comet/query/index.js'
+import { formatQuery, matchQuery, parseQuery as parseQueryText, type Query } from '../../../chain/comet/query/index.js'
+
+/** The query of subscribe/unsubscribe; a bad one is CometBFT's handler error `failed to parse query: …` (rpc/core/events.go), -32603. */
+function parseQuery(text: string): Query {
+  try {
+    return parseQueryText(text)
+  } catch (err) {
+    throw new Error(`failed to parse query: ${(err as Error).message}`)
+  }
+}
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import type { TypedEmitter } from '../../../utils/events.js'
 import { silentLogger, type Logger } from '../../../utils/logger.js'
