@@ -5,6 +5,8 @@
  * Add a case by appending a row; `{deep:N}` in a body is replaced by N nested `[`…`]`.
  */
 
+import { COMET_ROUTE_MAP } from '../../src/api/comet/routes.js'
+
 /** Where a case is sent. */
 export type Surface = 'evm-http' | 'evm-ws' | 'comet-post' | 'comet-uri' | 'comet-ws'
 
@@ -149,3 +151,24 @@ export const WIRE_CASES: WireCase[] = [
     source: 'CometBFT rpc/core/events.go: `failed to parse query: …`, -32603 (the rest of the text is ours)',
   },
 ]
+
+/**
+ * Generated from the consensus route table: every 64-bit integer parameter of every HTTP route, sent
+ * as a JSON number, is refused as cmtjson refuses it (libs/json/decoder.go), before the handler runs.
+ */
+export const GENERATED_INT_CASES: WireCase[] = [...COMET_ROUTE_MAP.values()]
+  .filter((route) => !route.wsOnly)
+  .flatMap((route) =>
+    route.params
+      .filter((p) => p.uriClass === 'int')
+      .map(
+        (p): WireCase => ({
+          surface: 'comet-post',
+          name: `${route.name} ${p.name} as a JSON number`,
+          send: `{"jsonrpc":"2.0","id":1,"method":"${route.name}","params":{"${p.name}":7}}`,
+          status: 200,
+          body: `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":"error converting json params to arguments: invalid 64-bit integer encoding \\"7\\", expected string"}}`,
+          source: 'CometBFT libs/json/decoder.go: 64-bit integers must be strings',
+        }),
+      ),
+  )

@@ -3,7 +3,7 @@
  * geth or CometBFT gives to the same bytes, and the node still commits afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WIRE_CASES, type WireCase } from '../corpus/wire-cases.js'
+import { GENERATED_INT_CASES, WIRE_CASES, type WireCase } from '../corpus/wire-cases.js'
 import { startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 import { request } from '../helpers/raw-http.js'
 import { RawWsClient } from '../helpers/ws-client.js'
@@ -45,11 +45,15 @@ describe('bad-input corpus', () => {
     }
   }
 
-  it.each(WIRE_CASES.map((c) => [`${c.surface}: ${c.name}`, c] as const))('%s', async (_name, c) => {
+  it.each([...WIRE_CASES, ...GENERATED_INT_CASES].map((c) => [`${c.surface}: ${c.name}`, c] as const))('%s', async (_name, c) => {
     const got = await answer(c)
     if (c.status !== undefined) expect(got.status, c.source).toBe(c.status)
     if (typeof c.body === 'string') expect(got.body, c.source).toBe(c.body)
     else expect(got.body, c.source).toMatch(c.body)
+  })
+
+  it('generates a case for each integer parameter of the route table', () => {
+    expect(GENERATED_INT_CASES.length).toBeGreaterThan(10)
   })
 
   it('still commits after the whole corpus', async () => {
