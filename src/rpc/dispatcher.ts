@@ -2,7 +2,8 @@
  * Transport-independent JSON-RPC 2.0 dispatch: one HTTP body or WebSocket text frame in, the serialized
  * response out (or nothing, for notifications). Behaviour follows geth's `rpc/handler.go`:
  * - a request may omit `jsonrpc`, but one that is not exactly "2.0" is -32600; ids may be numbers or strings
- *   (anything but an object/array is echoed);
+ *   (anything but an object/array is echoed, as the bytes received: json-scan.ts);
+ * - a body nested deeper than 10,000 levels is -32700, as Go's decoder refuses it;
  * - a message without `id` is a notification: it runs but gets no reply;
  * - params are positional; `null`/absent means no arguments, an object is `non-array args`;
  * - batches run in order; `[]` is a single -32600 `empty batch`; more than `batchRequestLimit` requests
@@ -14,6 +15,7 @@
 import type { Logger } from '../utils/logger.js'
 import { JSONRPC_VERSION, RpcErrorCode, type JsonRpcErrorObject } from './json-rpc.js'
 import { namespaceOf, type CallContext, type MethodDef, type MethodTable, type Param } from './method-table.js'
+import { elementSources, exceedsDepth, memberSourceIf } from './json-scan.js'
 import { RawJson } from './raw-json.js'
 import { NO_API_ERRORS, renderEvmError, type ApiErrorRenderer } from './render-evm-error.js'
 import { invalidParamsError, methodNotFoundError, notificationsUnsupportedError, unauthorizedError } from './rpc-errors.js'
@@ -47,6 +49,12 @@ export type DispatchResult = string | Buffer | undefined
 
 const PREFIX = '{"jsonrpc":"' + JSONRPC_VERSION + '","id":'
 const PARSE_ERROR = PREFIX + 'null,"error":{"code":' + RpcErrorCode.parseError + ',"message":"parse error"}}'
+/**
+ * A body nested deeper than Go's decoder allows: geth's HTTP server answers every read error with
+ * `parse error` (rpc/server.go `messageForReadError`), its WebSocket reader with the decoder's own
+ * text, `exceeded max depth` (rpc/client.go `read`: `parseError{err.Error()}`), both -32700.
+ */
+const TOO_DEEP_WS = PREFIX + 'null,"error":{"code":' + RpcErrorCode.parseError + ',"message":"exceeded max depth"}}'
 const EMPTY_BATCH = PREFIX + 'null,"error":{"code":' + RpcErrorCode.invalidRequest + ',"message":"empty batch"}}'
 const INVALID_REQUEST: JsonRpcErrorObject = Object.freeze({ code: RpcErrorCode.invalidRequest, message: 'invalid request' })
 const BATCH_OPEN = Buffer.from('[')
@@ -63,11 +71,19 @@ function errorResponse(idJson: string, error: JsonRpcErrorObject): string {
   return PREFIX + idJson + ',"error":' + JSON.stringify(error) + '}'
 }
 
-/** The id of a request message as JSON text, or undefined when the message has no usable id. */
-function idJsonOf(msg: Record<string, unknown>): string | undefined {
+/**
+ * The id of a request message as JSON text, or undefined when the message has no usable id. geth
+ * echoes the id's bytes as received (`json.RawMessage`), so `123456789012345678901234567890`, `1.0`
+ * and `"\u0041"` come back as sent; `source` is the message's text, where the id is looked up (a
+ * number parsed to a double would come back rounded).
+ */
+function idJsonOf(msg: Record<string, unknown>, source: string | undefined): string | undefined {
   const id = msg.id
   if (id === undefined || (id !== null && typeof id === 'object')) return undefined
-  return typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id)
+  if (id === null) return 'null'
+  // What clients send is almost always what JSON.stringify writes back; the source proves it or tells.
+  const written = JSON.stringify(id)
+  return source === undefined ? written : (memberSourceIf(source, 'id', written) ?? written)
 }
 
 /** Decodes positional params against the method's codecs; throws -32602 with geth's wording. */
@@ -144,20 +160,22 @@ export class Dispatcher {
     } catch {
       return PARSE_ERROR
     }
-    return this.handleParsed(msg, ctx)
+    // JSON.parse has no nesting limit; Go's decoder stops at 10,000 levels.
+    if (exceedsDepth(text)) return ctx.transport === 'ws' ? TOO_DEEP_WS : PARSE_ERROR
+    return this.handleParsed(msg, ctx, text)
   }
 
-  /** Handles an already parsed message (single request or batch). */
-  handleParsed(msg: unknown, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
-    return Array.isArray(msg) ? this.handleBatch(msg, ctx) : this.handleCall(msg, ctx)
+  /** Handles an already parsed message (single request or batch); `text`, its source, gives the ids as sent. */
+  handleParsed(msg: unknown, ctx: CallContext, text?: string): DispatchResult | Promise<DispatchResult> {
+    return Array.isArray(msg) ? this.handleBatch(msg, ctx, text) : this.handleCall(msg, ctx, text)
   }
 
   /** Handles one request object; returns its serialized response (undefined for a notification). */
-  private handleCall(msg: unknown, ctx: CallContext): DispatchResult | Promise<DispatchResult> {
+  private handleCall(msg: unknown, ctx: CallContext, source: string | undefined): DispatchResult | Promise<DispatchResult> {
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return errorResponse('null', INVALID_REQUEST)
     const req = msg as Record<string, unknown>
     const method = req.method
-    const idJson = idJsonOf(req)
+    const idJson = idJsonOf(req, source)
     if (typeof method !== 'string' || method === '') return errorResponse(idJson ?? 'null', INVALID_REQUEST)
     // An object or array id: neither a call nor a notification (geth `invalid request`, id null).
     if (idJson === undefined && req.id !== undefined) return errorResponse('null', INVALID_REQUEST)
@@ -204,21 +222,23 @@ export class Dispatcher {
     }
   }
 
-  private async handleBatch(msgs: unknown[], ctx: CallContext): Promise<DispatchResult> {
+  private async handleBatch(msgs: unknown[], ctx: CallContext, text: string | undefined): Promise<DispatchResult> {
     if (msgs.length === 0) return EMPTY_BATCH
+    const sources: readonly (string | undefined)[] = text === undefined ? [] : elementSources(text)
     const limit = this.opts.batchRequestLimit
     if (limit > 0 && msgs.length > limit) {
-      const first = msgs.find(
-        (m) => m !== null && typeof m === 'object' && !Array.isArray(m) && idJsonOf(m as Record<string, unknown>) !== undefined,
+      const first = msgs.findIndex(
+        (m, i) =>
+          m !== null && typeof m === 'object' && !Array.isArray(m) && idJsonOf(m as Record<string, unknown>, sources[i]) !== undefined,
       )
-      const idJson = first === undefined ? 'null' : idJsonOf(first as Record<string, unknown>)!
+      const idJson = first < 0 ? 'null' : idJsonOf(msgs[first] as Record<string, unknown>, sources[first])!
       return '[' + errorResponse(idJson, { code: RpcErrorCode.invalidRequest, message: 'batch too large' }) + ']'
     }
     const maxSize = this.opts.batchResponseMaxSize
     const parts: (string | Buffer)[] = []
     let size = 0
     for (let i = 0; i < msgs.length; i++) {
-      const part = await this.handleCall(msgs[i], ctx)
+      const part = await this.handleCall(msgs[i], ctx, sources[i])
       if (part === undefined) continue
       parts.push(part)
       size += part.length
@@ -229,7 +249,7 @@ export class Dispatcher {
             parts.push(errorResponse('null', { code: RpcErrorCode.responseTooLarge, message: 'response too large' }))
             continue
           }
-          const idJson = idJsonOf(m as Record<string, unknown>)
+          const idJson = idJsonOf(m as Record<string, unknown>, sources[j])
           if (idJson === undefined && typeof (m as Record<string, unknown>).method === 'string') continue // notification
           parts.push(errorResponse(idJson ?? 'null', { code: RpcErrorCode.responseTooLarge, message: 'response too large' }))
         }

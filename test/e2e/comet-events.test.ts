@@ -112,10 +112,11 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
     expect(beyond.error?.data).toBe('page should be within [1, 2] range, given 3')
   })
 
-  it('a malformed query is -32602 with the position of the fault', async () => {
+  it('a malformed query is the handler error -32603 (as CometBFT), with the position of the fault', async () => {
     const r = await cometCall(url, 'tx_search', { query: "tm.event='Tx' OR tx.height=1" })
-    expect(r.error?.code).toBe(-32602)
-    expect(r.error?.data).toBe('failed to parse query: offset 14: expected "AND" or end of query, found "OR"')
+    expect(r.error?.code).toBe(-32603)
+    expect(r.error?.message).toBe('Internal error')
+    expect(r.error?.data).toBe('offset 14: expected "AND" or end of query, found "OR"')
   })
 
   it('block_search by block.height range', async () => {
@@ -162,7 +163,8 @@ describe('consensus events, indexer and subscriptions against a dev node', () =>
     expect((await c.request('subscribe', ["tm.event = 'NewRoundStep'"])).error).toMatchObject({ code: -32603 })
     expect(JSON.parse(c.frames.at(-1)!).error.data).toBe('already subscribed')
     const bad = await c.request('subscribe', ["tm.event=='x'"])
-    expect(bad.error?.code).toBe(-32602)
+    expect(bad.error?.code).toBe(-32603)
+    expect(JSON.parse(c.frames.at(-1)!).error.data).toMatch(/^failed to parse query: /)
     expect(await c.call('unsubscribe', ["tm.event='NewRoundStep'"])).toEqual({})
     const missing = await c.request('unsubscribe', ["tm.event='NewRoundStep'"])
     expect(JSON.parse(c.frames.at(-1)!).error.data).toBe('subscription not found')

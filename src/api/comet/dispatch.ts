@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../utils/logger.js'
 import type { CometBackend } from './backend.js'
-import { InvalidParamsError } from './errors.js'
+import { InvalidParamsError, type RpcId } from './errors.js'
 import { decodeJsonParams, decodeUriParams } from './params.js'
 import type { EventSubscriptions, RouteContext, RouteDef, RouteOptions, WsClient } from './route.js'
 import { COMET_ROUTE_MAP } from './routes.js'
@@ -49,7 +49,7 @@ export class RouteDispatcher {
   }
 
   /** Calls the handler. Unexpected failures are logged; all are rethrown for the transport to render. */
-  async call(route: RouteDef, args: Record<string, unknown>, ws?: { client: WsClient; requestId: number | string }): Promise<Json> {
+  async call(route: RouteDef, args: Record<string, unknown>, ws?: { client: WsClient; requestId: RpcId }): Promise<Json> {
     const ctx: RouteContext = {
       backend: this.deps.backend,
       options: this.deps.options,

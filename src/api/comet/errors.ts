@@ -11,7 +11,7 @@ import { QueryParseError } from '../../chain/comet/query/query.js'
 import { TX_CODESPACE, TxCode } from '../../chain/evm/tx-codes.js'
 import { TxPoolError, TxPoolRejection, TxTooLargeError } from '../../txpool/tx-pool-error.js'
 import { errorRow, lookupError } from '../../utils/errors.js'
-import type { Json, JsonObject } from './wire-json.js'
+import type { Json, JsonObject, RawJson } from './wire-json.js'
 
 /** CometBFT's error codes. */
 export const CometErrorCode = {
@@ -34,8 +34,8 @@ export const COMET_ERROR_MESSAGES: Record<CometErrorCode, string> = {
   [CometErrorCode.ServerError]: 'Server error',
 }
 
-/** A JSON-RPC id: CometBFT keeps integers (truncated) and strings. */
-export type RpcId = number | string
+/** A JSON-RPC id: CometBFT keeps integers (truncated; beyond 2^53 as exact text) and strings. */
+export type RpcId = number | string | RawJson
 
 /** A response envelope in Go's field order: jsonrpc, id, result, error. */
 export interface RpcResponse {
@@ -133,7 +133,9 @@ const POOL_REJECTIONS: Record<TxPoolRejection, MempoolError | CheckTxFailure> = 
 /** Each error class and its CometBFT form; a subclass not listed reads as its nearest listed ancestor. */
 export const COMET_ERRORS = [
   errorRow(CometRpcError, (err) => ({ code: err.code, data: err.message })),
-  errorRow(QueryParseError, (err) => ({ code: CometErrorCode.InvalidParams, data: `failed to parse query: ${err.message}` })),
+  // A query that does not parse is the handler's error, -32603 (rpc/core/tx.go, blocks.go return
+  // `cmtquery.New`'s error as is; events.go wraps it as `failed to parse query: …`, see event-subscriptions.ts).
+  errorRow(QueryParseError, (err) => internalError(err.message)),
   errorRow(TxPoolError, (err) => {
     const outcome = POOL_REJECTIONS[err.reason]
     return internalError('mempoolError' in outcome ? outcome.mempoolError(err) : err.message)

@@ -3,6 +3,7 @@
  * `unexpected end of JSON input`, ...). CometBFT puts them in the `data` of parse and param errors,
  * and clients that show or match them see the same words from nodectl.
  */
+import { GO_MAX_NESTING_DEPTH, exceedsDepth } from '../../rpc/json-scan.js'
 
 /** The error text Go's decoder gives for `text`, or undefined when the text is one valid JSON value. */
 export function goJsonSyntaxError(text: string): string | undefined {
@@ -15,6 +16,8 @@ export function goJsonSyntaxError(text: string): string | undefined {
     return undefined
   } catch (err) {
     if (err instanceof GoSyntaxError) return err.message
+    // The recursive scanner ran out of stack before Go's 10,000 levels: no syntax error came first.
+    if (err instanceof RangeError && exceedsDepth(text)) return 'exceeded max depth'
     throw err
   }
 }
@@ -24,11 +27,15 @@ export function goJsonSyntaxError(text: string): string | undefined {
  * Go's text is worked out only once JSON.parse has failed.
  */
 export function parseJsonGo(text: string): unknown {
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (err) {
     throw new Error(goJsonSyntaxError(text) ?? (err as Error).message)
   }
+  // JSON.parse has no nesting limit; Go's scanner stops past 10,000 levels.
+  if (exceedsDepth(text)) throw new Error('exceeded max depth')
+  return value
 }
 
 class GoSyntaxError extends Error {}
@@ -43,6 +50,8 @@ function quoteChar(c: string): string {
 
 class Scanner {
   pos = 0
+  /** Open arrays/objects: past GO_MAX_NESTING_DEPTH Go fails (and this recursive scanner stays within the stack). */
+  private depth = 0
   constructor(private readonly text: string) {}
 
   fail(context: string): GoSyntaxError {
@@ -73,11 +82,17 @@ class Scanner {
     throw this.fail('looking for beginning of value')
   }
 
+  private enter(): void {
+    if (++this.depth > GO_MAX_NESTING_DEPTH) throw new GoSyntaxError('exceeded max depth')
+  }
+
   private object(): void {
+    this.enter()
     this.pos++
     this.skipSpace()
     if (this.text[this.pos] === '}') {
       this.pos++
+      this.depth--
       return
     }
     for (;;) {
@@ -92,6 +107,7 @@ class Scanner {
       const c = this.text[this.pos]
       if (c === '}') {
         this.pos++
+        this.depth--
         return
       }
       if (c !== ',') throw this.fail('after object key:value pair')
@@ -101,10 +117,12 @@ class Scanner {
   }
 
   private array(): void {
+    this.enter()
     this.pos++
     this.skipSpace()
     if (this.text[this.pos] === ']') {
       this.pos++
+      this.depth--
       return
     }
     for (;;) {
@@ -113,6 +131,7 @@ class Scanner {
       const c = this.text[this.pos]
       if (c === ']') {
         this.pos++
+        this.depth--
         return
       }
       if (c !== ',') throw this.fail('after array element')

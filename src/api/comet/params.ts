@@ -20,8 +20,8 @@ export interface Param<N extends string = string, T = unknown> {
   readonly uriClass: UriClass
   /** Value when the parameter is missing, empty or null (Go's zero value; undefined for pointers). */
   readonly absent: T
-  /** Decodes a JSON value (cmtjson). Throws Error with Go's text. */
-  decodeJson(value: unknown): T
+  /** Decodes a JSON value (cmtjson); `source` is its text when known (Go quotes it in errors). Throws Error with Go's text. */
+  decodeJson(value: unknown, source?: string): T
   /** Builds the value from raw bytes (URI `0x…` hex or `"quoted"` text) for string and byte kinds. */
   fromBytes?(bytes: Uint8Array): T
 }
@@ -47,7 +47,11 @@ function cannotUnmarshal(v: unknown, goType: string): Error {
   return new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type ${goType}`)
 }
 
-/** int64/int/uint: cmtjson wants a decimal string; a JSON integer is accepted too (lenient). */
+/**
+ * int64/int/uint: cmtjson wants a decimal string (libs/json/decoder.go: `invalid 64-bit integer
+ * encoding %q, expected string` for anything unquoted, the JSON number 5 and `1e3` included), whose
+ * text Go's decoder then reads as the integer type.
+ */
 function integerParam<N extends string, T extends bigint | undefined>(
   name: N,
   goType: 'int64' | 'int' | 'uint',
@@ -64,11 +68,10 @@ function integerParam<N extends string, T extends bigint | undefined>(
     goKind: goType,
     uriClass: 'int',
     absent,
-    decodeJson(value) {
+    decodeJson(value, source) {
       if (value === null || value === undefined) return absent
-      if (typeof value === 'number' && Number.isInteger(value)) return check(BigInt(value).toString())
       if (typeof value !== 'string')
-        throw new Error(`invalid 64-bit integer encoding ${JSON.stringify(JSON.stringify(value))}, expected string`)
+        throw new Error(`invalid 64-bit integer encoding ${JSON.stringify(source ?? JSON.stringify(value))}, expected string`)
       const inner = parseJsonGo(value.trim() === '' ? '' : value)
       if (typeof inner !== 'number') throw cannotUnmarshal(inner, goType)
       const text = value.trim()
@@ -252,5 +255,5 @@ function decodeUriValue<T>(p: Param<string, T>, arg: string): T {
     if (typeof s !== 'string') throw cannotUnmarshal(s, 'string')
     return p.fromBytes!(utf8ToBytes(s))
   }
-  return p.decodeJson(parseJsonGo(arg))
+  return p.decodeJson(parseJsonGo(arg), arg)
 }

@@ -5,7 +5,7 @@
 import type { Logger } from '../../utils/logger.js'
 import type { Validator } from '../../chain/comet/types.js'
 import type { CometBackend } from './backend.js'
-import type { RpcResponse } from './errors.js'
+import type { RpcId, RpcResponse } from './errors.js'
 import type { ArgsOf, Param } from './params.js'
 import type { Json } from './wire-json.js'
 
@@ -26,7 +26,7 @@ export interface WsClient {
  * (`already subscribed`, `subscription not found`, `max_subscriptions_per_client 5 reached`, …).
  */
 export interface EventSubscriptions {
-  subscribe(client: WsClient, requestId: number | string, query: string): Promise<void>
+  subscribe(client: WsClient, requestId: RpcId, query: string): Promise<void>
   unsubscribe(client: WsClient, query: string): Promise<void>
   unsubscribeAll(client: WsClient): Promise<void>
 }
@@ -47,7 +47,7 @@ export interface RouteContext {
   /** Set over WebSocket. */
   readonly ws?: WsClient
   /** Set over WebSocket: the request's id (subscriptions push events with it). */
-  readonly requestId?: number | string
+  readonly requestId?: RpcId
   /** Undefined until the event system is wired. */
   readonly subscriptions?: EventSubscriptions
 }

@@ -24,7 +24,7 @@ const CASES: [Error, { code: number; data: string }][] = [
     { code: -32602, data: 'error converting json params to arguments' },
   ],
   [new MethodNotFoundError(), { code: -32601, data: '' }],
-  [new QueryParseError(14, 'expected end of query'), { code: -32602, data: 'failed to parse query: offset 14: expected end of query' }],
+  [new QueryParseError(14, 'expected end of query'), { code: -32603, data: 'offset 14: expected end of query' }],
   [txPoolErrors.alreadyKnown(), { code: -32603, data: 'tx already exists in cache' }],
   [txPoolErrors.oversized(131073, 131072), { code: -32603, data: 'Tx too large. Max size is 131072, but got 131073' }],
   [txPoolErrors.poolFull(), { code: -32603, data: 'mempool is full: txpool is full' }],

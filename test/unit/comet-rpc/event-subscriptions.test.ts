@@ -107,7 +107,7 @@ describe('CometEventSubscriptions', () => {
     await expect(subs.subscribe(new FakeClient('b:1'), 1, "tm.event='Tx'")).rejects.toThrow('max_subscription_clients 1 reached')
     const badQuery = await subs.subscribe(a, 5, "tm.event=='Tx'").catch((err: unknown) => err)
     expect(renderCometError(5, badQuery).error).toMatchObject({
-      code: -32602,
+      code: -32603,
       data: expect.stringMatching(/^failed to parse query: offset 9:/),
     })
     await expect(subs.unsubscribe(a, "tm.event='Tx'")).rejects.toThrow('subscription not found')

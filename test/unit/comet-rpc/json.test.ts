@@ -185,8 +185,8 @@ describe('param codecs', () => {
     uint('chunk'),
   ] as const
 
-  it('JSON-RPC: int64 as strings (numbers leniently), bytes base64, HexBytes hex, defaults', () => {
-    expect(decodeJsonParams(params, { height: '5', page: 2, prove: true, query: 'q', tx: 'Zm9v', data: 'abCD' })).toEqual({
+  it('JSON-RPC: int64 as strings, bytes base64, HexBytes hex, defaults', () => {
+    expect(decodeJsonParams(params, { height: '5', page: '2', prove: true, query: 'q', tx: 'Zm9v', data: 'abCD' })).toEqual({
       height: 5n,
       page: 2n,
       prove: true,
@@ -198,6 +198,12 @@ describe('param codecs', () => {
     })
     expect(decodeJsonParams(params, null)).toMatchObject({ height: undefined, page: undefined, prove: false, query: '', min: 0n })
     expect(decodeJsonParams([int64Ptr('height')], ['7'])).toEqual({ height: 7n })
+  })
+
+  it('JSON-RPC: a JSON number for an int64 is refused, as cmtjson does (issue 27 item 11)', () => {
+    expect(() => decodeJsonParams([int64Ptr('height')], { height: 5 })).toThrow('invalid 64-bit integer encoding "5", expected string')
+    expect(() => decodeJsonParams([int64Ptr('height')], [1e3])).toThrow('invalid 64-bit integer encoding "1000", expected string')
+    expect(() => decodeJsonParams([int64Ptr('height')], ['1e3'])).toThrow('json: cannot unmarshal number 1e3 into Go value of type int64')
   })
 
   it('JSON-RPC errors read as Go', () => {

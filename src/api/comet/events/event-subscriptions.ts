@@ -9,11 +9,20 @@
  * (reason: slow client)` instead of buffering more, as CometBFT does with
  * `experimental_close_on_slow_client`.
  */
-import { formatQuery, matchQuery, parseQuery, type Query } from '../../../chain/comet/query/index.js'
+import { formatQuery, matchQuery, parseQuery as parseQueryText, type Query } from '../../../chain/comet/query/index.js'
+
+/** The query of subscribe/unsubscribe; a bad one is CometBFT's handler error `failed to parse query: …` (rpc/core/events.go), -32603. */
+function parseQuery(text: string): Query {
+  try {
+    return parseQueryText(text)
+  } catch (err) {
+    throw new Error(`failed to parse query: ${(err as Error).message}`)
+  }
+}
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import type { TypedEmitter } from '../../../utils/events.js'
 import { silentLogger, type Logger } from '../../../utils/logger.js'
-import { CometErrorCode, errorResponse, successResponse } from '../errors.js'
+import { CometErrorCode, errorResponse, successResponse, type RpcId } from '../errors.js'
 import type { EventSubscriptions, WsClient } from '../route.js'
 import type { JsonObject } from '../wire-json.js'
 import { SUBSCRIBABLE_EVENTS, encodeEventData, encodeEventMap, eventMapOf } from './event-payloads.js'
@@ -45,7 +54,7 @@ export const CancelReason = {
 
 interface Subscription {
   client: WsClient
-  requestId: number | string
+  requestId: RpcId
   query: Query
 }
 
@@ -65,7 +74,7 @@ export class CometEventSubscriptions implements EventSubscriptions {
     for (const name of SUBSCRIBABLE_EVENTS) this.offs.push(events.on(name, (payload) => this.publish(name, payload)))
   }
 
-  async subscribe(client: WsClient, requestId: number | string, text: string): Promise<void> {
+  async subscribe(client: WsClient, requestId: RpcId, text: string): Promise<void> {
     if (this.closed) throw new Error('subscription was canceled (reason: CometBFT exited)')
     const query = parseQuery(text)
     const key = formatQuery(query)
