@@ -96,6 +96,15 @@ export const WIRE_CASES: WireCase[] = [
   },
   {
     surface: 'comet-post',
+    name: 'batch over max_request_batch_size',
+    send: JSON.stringify(Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' }))),
+    status: 200,
+    body: '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request","data":"batch request exceeds maximum (10) allowed number of requests"}}',
+    source:
+      'CometBFT rpc/jsonrpc/server/http_server.go maxBatchSizeMiddleware: RPCInvalidRequestError(nil, …) through WriteRPCResponseHTTP',
+  },
+  {
+    surface: 'comet-post',
     name: '100,000-deep nesting',
     send: `[${deepArray(100_000)}]`,
     status: 500,

@@ -93,14 +93,15 @@ export async function handleJsonRpc(
   try {
     const parsed = parseJsonGo(body.toString('utf8'))
     if (Array.isArray(parsed)) {
-      // MiddlewareMaxReqBatchSize: a batch of request objects over the limit is refused whole, with HTTP 400.
+      // maxBatchSizeMiddleware (rpc/jsonrpc/server/http_server.go): a batch of request objects over the limit
+      // is refused whole, one -32600 without id, with HTTP 200 as every answer it writes with WriteRPCResponseHTTP.
       if (
         limits.maxRequestBatchSize > 0 &&
         parsed.length > limits.maxRequestBatchSize &&
         parsed.every((r) => r === null || (typeof r === 'object' && !Array.isArray(r)))
       ) {
-        const detail = `maximum JSON-RPC batch size exceeded, got: ${parsed.length}, max: ${limits.maxRequestBatchSize}`
-        writeResponses(res, 400, [errorResponse(undefined, CometErrorCode.InvalidRequest, detail)])
+        const detail = `batch request exceeds maximum (${limits.maxRequestBatchSize}) allowed number of requests`
+        writeResponses(res, 200, [errorResponse(undefined, CometErrorCode.InvalidRequest, detail)])
         return
       }
       try {

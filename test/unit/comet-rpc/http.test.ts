@@ -415,8 +415,8 @@ describe('errors and HTTP statuses', () => {
       h.url,
       Array.from({ length: 11 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })),
     )
-    expect(big.status).toBe(400)
-    expect(big.json()).toEqual(err(-32600, 'Invalid Request', 'maximum JSON-RPC batch size exceeded, got: 11, max: 10', null))
+    expect(big.status).toBe(200)
+    expect(big.json()).toEqual(err(-32600, 'Invalid Request', 'batch request exceeds maximum (10) allowed number of requests', null))
     expect(
       (
         await post(
