@@ -82,7 +82,7 @@ export const txPoolErrors = {
   oversized: (size: number, limit: number) => new TxTooLargeError(size, limit),
   gasLimit: () => new TxPoolError(TxPoolRejection.GasLimit, 'exceeds block gas limit'),
   initCodeSize: (size: number, limit: number) =>
-    new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size} limit ${limit}`),
+    new TxPoolError(TxPoolRejection.InitCodeSize, `max initcode size exceeded: code size ${size}, limit ${limit}`),
   tipAboveFeeCap: () => new TxPoolError(TxPoolRejection.TipAboveFeeCap, 'max priority fee per gas higher than max fee per gas'),
   intrinsicGas: (gas: bigint, needed: bigint) =>
     new TxPoolError(TxPoolRejection.IntrinsicGas, `intrinsic gas too low: gas ${gas}, minimum needed ${needed}`),

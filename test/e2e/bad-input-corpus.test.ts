@@ -1,10 +1,13 @@
 /**
- * The bad-input corpus (test/corpus/wire-cases.ts) against one dev node: every case gets the answer
- * geth or CometBFT gives to the same bytes, and the node still commits afterwards.
+ * The bad-input corpus (test/corpus/wire-cases.ts, tx-cases.ts) against one dev node: every case gets the
+ * answer geth or CometBFT gives to the same bytes, and the node still commits afterwards.
  */
+import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { TX_CASES, type TxCase } from '../corpus/tx-cases.js'
 import { GENERATED_INT_CASES, WIRE_CASES, type WireCase } from '../corpus/wire-cases.js'
-import { startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 import { request } from '../helpers/raw-http.js'
 import { RawWsClient } from '../helpers/ws-client.js'
 
@@ -50,6 +53,15 @@ describe('bad-input corpus', () => {
     if (c.status !== undefined) expect(got.status, c.source).toBe(c.status)
     if (typeof c.body === 'string') expect(got.body, c.source).toBe(c.body)
     else expect(got.body, c.source).toMatch(c.body)
+  })
+
+  it.each(TX_CASES.map((c) => [c.name, c] as const))('transaction: %s', async (_name, c: TxCase) => {
+    const signer = c.unfunded ? new Wallet('0x' + '42'.repeat(32)) : new Wallet(devAccounts(1)[0]!.privateKey)
+    const raw = c.raw ?? (await signer.signTransaction(c.tx!))
+    const { error } = await rpc(t.url, 'eth_sendRawTransaction', [raw])
+    expect(error?.code, c.source).toBe(-32000)
+    if (typeof c.message === 'string') expect(error?.message, c.source).toBe(c.message)
+    else expect(error?.message, c.source).toMatch(c.message)
   })
 
   it('generates a case for each integer parameter of the route table', () => {

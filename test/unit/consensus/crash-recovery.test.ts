@@ -41,6 +41,22 @@ async function signStateThatSigned(key: ValidatorKey, statePath: string, sign: (
   await sign(await FilePV.fromKey(key, statePath))
 }
 
+/** The sign state of a validator that prevoted `lostBlock` at round 0 of `height` (records the WAL no longer holds). */
+function signedLostPrevote(key: ValidatorKey, statePath: string, height: number): Promise<void> {
+  return signStateThatSigned(key, statePath, (pv) =>
+    pv.signVote(CHAIN_ID, {
+      type: SignedMsgType.Prevote,
+      height,
+      round: 0,
+      blockId: lostBlock,
+      timestamp: now(),
+      validatorAddress: key.address,
+      validatorIndex: 0,
+      signature: new Uint8Array(0),
+    }),
+  )
+}
+
 async function commitRound(node: TestNode, height: number): Promise<number> {
   const commit = (await node.blockStore.loadSeenCommit(height)) ?? (await node.blockStore.loadBlockCommit(height))
   return commit!.round
@@ -67,18 +83,7 @@ describe('restart after a crash that left the sign state ahead of the WAL', () =
   it('a prevote signed for a block the WAL lost: the conflict is logged and the height is decided in a later round', async () => {
     const { keys, genesis, next } = await runAndCutWal()
     const key = keys[0]!
-    await signStateThatSigned(key, statePath(), (pv) =>
-      pv.signVote(CHAIN_ID, {
-        type: SignedMsgType.Prevote,
-        height: next,
-        round: 0,
-        blockId: lostBlock,
-        timestamp: now(),
-        validatorAddress: key.address,
-        validatorIndex: 0,
-        signature: new Uint8Array(0),
-      }),
-    )
+    await signedLostPrevote(key, statePath(), next)
 
     const { logger, lines } = recordingLogger()
     const node = await folder.start({ genesis, key, logger })
@@ -125,18 +130,7 @@ describe('restart after a crash that left the sign state ahead of the WAL', () =
     wal[Math.floor(wal.length / 2)]! ^= 0x40
     await writeFile(walPath(), wal)
     // As in the probe, the validator had signed at the height the lost records were deciding.
-    await signStateThatSigned(key, statePath(), (pv) =>
-      pv.signVote(CHAIN_ID, {
-        type: SignedMsgType.Prevote,
-        height: next,
-        round: 0,
-        blockId: lostBlock,
-        timestamp: now(),
-        validatorAddress: key.address,
-        validatorIndex: 0,
-        signature: new Uint8Array(0),
-      }),
-    )
+    await signedLostPrevote(key, statePath(), next)
 
     const { logger, lines } = recordingLogger()
     const node = await folder.start({ genesis, key, logger })

@@ -94,7 +94,7 @@ describe('txpool admission', () => {
 
   it('rejects init code above 49152 bytes', async () => {
     const raw = sign1559(K0, { to: null, data: new Uint8Array(49153).fill(1), gasLimit: 2_000_000n })
-    expect(await rejection(makePool().pool, raw)).toBe('max initcode size exceeded: code size 49153 limit 49152')
+    expect(await rejection(makePool().pool, raw)).toBe('max initcode size exceeded: code size 49153, limit 49152')
   })
 
   it('rejects a tip above the fee cap', async () => {
