@@ -3,7 +3,7 @@
  * `--home` and `--json` (oclif prints what run() returns: the node's result as it sent it). Requests
  * are CometBFT JSON-RPC over HTTP POST with params by name. Failures are one line with a non-zero
  * exit: `cannot reach node at URL`, or the node's error with its code and data
- * (`node error -32602: Invalid params: failed to parse query: offset 14: ...`).
+ * (`node error -32603: Internal error: offset 14: ...`).
  */
 import { Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'

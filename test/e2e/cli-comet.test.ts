@@ -210,12 +210,12 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
   it("the node's errors are one line with code and data, exit 1; --json gives {error}", async () => {
     const bad = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc])
     expect(bad.error?.message).toBe(
-      'node error -32602: Invalid params: failed to parse query: offset 14: expected "AND" or end of query, found "OR"',
+      'node error -32603: Internal error: offset 14: expected "AND" or end of query, found "OR"',
     )
     expect(bad.exitCode).toBe(1)
     const badJson = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc, '--json'])
     expect(jsonOf<{ error: { code: number; message: string } }>(badJson).error).toMatchObject({
-      code: -32602,
+      code: -32603,
       message: expect.stringContaining('offset 14'),
     })
     expect(badJson.exitCode).toBe(1)
@@ -285,7 +285,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it("subscribe events with a malformed query: the node's error and exit 1", async () => {
     const run = await runCli(SubscribeEvents, ["tm.event=='x'", ...rpc])
-    expect(run.error?.message).toMatch(/^node error -32602: Invalid params: failed to parse query: /)
+    expect(run.error?.message).toMatch(/^node error -32603: Internal error: failed to parse query: /)
     expect(run.exitCode).toBe(1)
   })
 })
