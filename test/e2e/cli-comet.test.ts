@@ -209,9 +209,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
 
   it("the node's errors are one line with code and data, exit 1; --json gives {error}", async () => {
     const bad = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc])
-    expect(bad.error?.message).toBe(
-      'node error -32603: Internal error: offset 14: expected "AND" or end of query, found "OR"',
-    )
+    expect(bad.error?.message).toBe('node error -32603: Internal error: offset 14: expected "AND" or end of query, found "OR"')
     expect(bad.exitCode).toBe(1)
     const badJson = await runCli(QueryTxSearch, ["tm.event='Tx' OR tx.height=1", ...rpc, '--json'])
     expect(jsonOf<{ error: { code: number; message: string } }>(badJson).error).toMatchObject({
