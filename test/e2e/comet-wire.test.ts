@@ -19,6 +19,8 @@ describe('consensus RPC wire details', () => {
   beforeAll(async () => {
     t = await startTestNode()
     base = t.addresses.cometRpc!.replace('tcp://', 'http://')
+    // `/block?height=1` below must find block 1 (on a busy machine the first block may still be on its way).
+    await waitForBlock(t, () => t.node.components.engine.height > 1, 20_000, 'block 1')
   })
   afterAll(async () => {
     await t?.destroy()
