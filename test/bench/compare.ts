@@ -1,6 +1,6 @@
 /**
  * `--compare`: the figures of issue 12's table, read from each target's lines, their ratio, and the
- * table printed to stderr (Markdown, so a run pastes into the README as it is).
+ * table printed to stderr (Markdown, so a run pastes into the README and docs/performance.md as it is).
  */
 import { STARTUP_SPAWNS } from './node-process.js'
 import type { BenchOptions } from './options.js'

@@ -13,7 +13,7 @@
  *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
- * Flags: see options.ts (and the README's Benchmark section).
+ * Flags: see options.ts (and docs/benchmark.md).
  */
 import { cpus } from 'node:os'
 import { sleep } from './chain.js'

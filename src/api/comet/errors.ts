@@ -1,7 +1,7 @@
 /**
  * Consensus-style JSON-RPC errors (CometBFT `rpc/jsonrpc/types`): a fixed phrase in `message`, the
  * detail in `data` (omitted when empty), and the response `id` omitted when unknown. The HTTP status
- * that goes with them is the transport's (shared/reference/cometbft-rpc.md §2.4).
+ * that goes with them is the transport's (docs/consensus-rpc.md).
  *
  * This file holds the CometBFT surface's one table of errors (COMET_ERRORS, with the pool's rejections
  * in POOL_REJECTIONS): each typed error of the node's domains and the code and text CometBFT gives it.

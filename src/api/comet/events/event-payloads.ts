@@ -1,6 +1,6 @@
 /**
  * What a subscriber receives for each consensus event (CometBFT `types/events.go`,
- * `types/event_bus.go`; shared/reference/cometbft-rpc.md §3.1 and §4.2): the `data` member
+ * `types/event_bus.go`; docs/consensus-rpc.md): the `data` member
  * `{type: "tendermint/event/X", value}` in cmtjson, and the flattened `events` map a query is
  * matched against (`tm.event`, plus `tx.hash`/`tx.height` and the tx's events for Tx, and the
  * FinalizeBlock events for NewBlock and NewBlockEvents).
