@@ -83,9 +83,12 @@ export function defaultCometRpcConfig(): CometRpcConfig {
   }
 }
 
-/** geth `txpool.DefaultConfig` limits (GlobalSlots 4096+1024, GlobalQueue 1024, AccountSlots 16, AccountQueue 64, PriceBump 10) and txMaxSize 4 × 32 KiB. */
+/** geth's `txMaxSize` (core/txpool/legacypool): 4 slots of 32 KiB = 131072 bytes, the default size limit of every admission path. */
+export const DEFAULT_MAX_TX_BYTES = 4 * 32 * 1024
+
+/** geth `txpool.DefaultConfig` limits (GlobalSlots 4096+1024, GlobalQueue 1024, AccountSlots 16, AccountQueue 64, PriceBump 10) and txMaxSize. */
 export function defaultMempoolConfig(): MempoolConfig {
-  return { size: 5120, queueSize: 1024, accountSlots: 16, accountQueue: 64, maxTxBytes: 131_072, priceBump: 10 }
+  return { size: 5120, queueSize: 1024, accountSlots: 16, accountQueue: 64, maxTxBytes: DEFAULT_MAX_TX_BYTES, priceBump: 10 }
 }
 
 /**

@@ -3,7 +3,7 @@
  * (`core/txpool/legacypool.DefaultConfig`); counts are transaction slots (one slot = up to 32 KB of
  * encoded transaction, as geth's `txSlotSize`).
  */
-import { DEFAULT_MAX_TX_BYTES } from '../chain/evm/tx-admission.js'
+import { DEFAULT_MAX_TX_BYTES } from '../config/defaults.js'
 import type { NodeConfig } from '../config/node-config.js'
 
 /** geth's `txSlotSize`: a transaction takes one pool slot per started 32 KB of encoding. */

@@ -13,6 +13,7 @@
  * its own (`genesisBlockHash` in block-view.ts). Block 1's parentHash is that hash; later blocks carry
  * the consensus block hashes.
  */
+import { DEFAULT_MAX_TX_BYTES } from '../../config/defaults.js'
 import type { Common, Proof } from '@ethereumjs/common'
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
@@ -59,7 +60,7 @@ import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state.js'
 import { trieNodeCacheOf } from './trie-db.js'
-import { DEFAULT_MAX_TX_BYTES, checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
+import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './access-list.js'
 import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx } from './fee-recipient-tx.js'

@@ -10,7 +10,7 @@ import { TX_CODESPACE, TxCode } from './tx-codes.js'
 import type { DecodedTx } from './tx.js'
 
 export interface AdmissionRules {
-  /** Largest encoded transaction in bytes (`[mempool] max_tx_bytes`, default {@link DEFAULT_MAX_TX_BYTES}). */
+  /** Largest encoded transaction in bytes (`[mempool] max_tx_bytes`, default 131072, config/defaults.ts `DEFAULT_MAX_TX_BYTES`). */
   maxTxBytes: number
   /** Block gas limit. */
   gasLimit: bigint
@@ -20,9 +20,6 @@ export interface AdmissionRules {
 }
 
 const EMPTY = new Uint8Array(0)
-
-/** geth's `txMaxSize` (core/txpool/legacypool): 4 slots of 32 KiB = 131072 bytes, the default size limit. */
-export const DEFAULT_MAX_TX_BYTES = 4 * 32 * 1024
 
 /**
  * geth's `ErrOversizedData` text (`txpool.ValidateTransaction`) for `size` encoded bytes above `limit`:

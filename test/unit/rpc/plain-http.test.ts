@@ -10,7 +10,7 @@ import { any } from '../../../src/rpc/codecs.js'
 import { defineMethod, required } from '../../../src/rpc/method-table.js'
 import { HAND_OFF, parseHead } from '../../../src/rpc/plain-http.js'
 import { silentLogger } from '../../../src/utils/logger.js'
-import { keepAliveRequest, openSocket, type RawSocket } from '../../helpers/raw-http.js'
+import { keepAliveRequest, openSocket, receivedUntil } from '../../helpers/raw-http.js'
 
 /** `test_later` answers after the event loop turns, so a request behind it is pipelined. */
 const table = [
@@ -27,22 +27,6 @@ function start(opts: Partial<HttpRpcServerOptions> = {}): Promise<HttpRpcServer>
 }
 
 const call = (id: number, method: string, value: unknown): string => JSON.stringify({ jsonrpc: '2.0', id, method, params: [value] })
-
-/** Resolves once what the socket received matches, or rejects when it closes first. */
-function until(raw: RawSocket, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = (): void => {
-      if (!pattern.test(raw.received())) return
-      raw.socket.off('data', check)
-      resolve(raw.received())
-    }
-    raw.socket.on('data', check)
-    void raw.closed.then(() =>
-      pattern.test(raw.received()) ? resolve(raw.received()) : reject(new Error(`closed with ${raw.received()}`)),
-    )
-    check()
-  })
-}
 
 /** The answers in `text`, each as its head lines and body (Content-Length counts bytes). */
 function answers(text: string): { head: string[]; body: string }[] {
@@ -68,9 +52,9 @@ describe('plain HTTP requests', () => {
   it('answers keep-alive requests on one connection with the headers node:http gives', async () => {
     const raw = await openSocket(server.url)
     raw.socket.write(keepAliveRequest(call(1, 'test_echo', 'a')))
-    await until(raw, /"result":"a"/)
+    await receivedUntil(raw, /"result":"a"/)
     raw.socket.write(keepAliveRequest(call(2, 'test_echo', 'b')))
-    const [first, second] = answers(await until(raw, /"result":"b"/))
+    const [first, second] = answers(await receivedUntil(raw, /"result":"b"/))
     expect(first!.head[0]).toBe('HTTP/1.1 200 OK')
     expect(first!.head.slice(1).map((line) => line.replace(/^Date: .*$/, 'Date: …'))).toEqual([
       'Content-Type: application/json',
@@ -90,13 +74,13 @@ describe('plain HTTP requests', () => {
     raw.socket.write(
       keepAliveRequest(call(1, 'test_later', 1)) + keepAliveRequest(call(2, 'test_echo', 2)) + keepAliveRequest(call(3, 'test_later', 3)),
     )
-    await until(raw, /"id":3/)
+    await receivedUntil(raw, /"id":3/)
     for (const byte of keepAliveRequest(call(4, 'test_echo', 'é'))) raw.socket.write(byte)
     // A header named like an object property is a header like any other.
     raw.socket.write(
       keepAliveRequest(call(5, 'test_echo', 5)).replace('Host: localhost', 'Host: localhost\r\n__proto__: x\r\nConstructor: y'),
     )
-    const replies = answers(await until(raw, /"id":5/))
+    const replies = answers(await receivedUntil(raw, /"id":5/))
     expect(replies.map((r) => JSON.parse(r.body))).toEqual([1, 2, 3, 'é', 5].map((result, i) => ({ jsonrpc: '2.0', id: i + 1, result })))
     raw.socket.destroy()
   })
@@ -106,12 +90,12 @@ describe('plain HTTP requests', () => {
     const body = call(2, 'test_echo', 'chunked')
     // A plain request, then a chunked one and a plain one sent together: node:http answers the last two.
     raw.socket.write(keepAliveRequest(call(1, 'test_later', 'plain')))
-    await until(raw, /"id":1/)
+    await receivedUntil(raw, /"id":1/)
     raw.socket.write(
       `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n` +
         keepAliveRequest(call(3, 'test_echo', 'after')),
     )
-    const replies = answers(await until(raw, /"id":3/))
+    const replies = answers(await receivedUntil(raw, /"id":3/))
     expect(replies.map((r) => JSON.parse(r.body).result)).toEqual(['plain', 'chunked', 'after'])
     expect(replies.every((r) => r.head[0] === 'HTTP/1.1 200 OK')).toBe(true)
     raw.socket.destroy()
@@ -120,17 +104,17 @@ describe('plain HTTP requests', () => {
   it('leaves to node:http what it must answer: a malformed request line, a control character, a head past the limit, a preflight', async () => {
     const malformed = await openSocket(server.url)
     malformed.socket.write('POST  / HTTP/1.1\r\n\r\n')
-    expect(await until(malformed, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(await receivedUntil(malformed, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
     const control = await openSocket(server.url)
     control.socket.write(keepAliveRequest(call(1, 'test_echo', 'x')).replace('Host: localhost', 'Host: local\x01host'))
-    expect(await until(control, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(await receivedUntil(control, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
     const huge = await openSocket(server.url)
     huge.socket.write(`POST / HTTP/1.1\r\nX-Filler: ${'x'.repeat(20_000)}\r\n\r\n`)
-    expect(await until(huge, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
+    expect(await receivedUntil(huge, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/)
     const preflight = await openSocket(server.url)
     preflight.socket.write('OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://a.example\r\nAccess-Control-Request-Method: POST\r\n\r\n')
     // No origin is allowed by default (geth's CORS): node:http answers the OPTIONS as any other method.
-    expect(await until(preflight, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
+    expect(await receivedUntil(preflight, /\r\n\r\n/)).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
     for (const raw of [malformed, control, huge, preflight]) raw.socket.destroy()
   })
 
