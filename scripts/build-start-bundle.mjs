@@ -90,7 +90,7 @@ const classicLevelBinding = {
 }
 
 /**
- * The call workers' thread (src/chain/evm/call-worker.ts) is a bundle of its own next to the start
+ * The call workers' thread (src/evm/calls/call-worker.ts) is a bundle of its own next to the start
  * bundle, built with the same rewrites; the start bundle's pool starts it by that file's name.
  */
 const bundledCallWorker = {
@@ -125,7 +125,7 @@ const shared = {
 
 await Promise.all([
   build({ ...shared, entryPoints: [join(root, 'dist/start-bundle.js')], outfile: join(root, 'dist/bundle/start.cjs') }),
-  build({ ...shared, entryPoints: [join(root, 'dist/chain/evm/call-worker.js')], outfile: join(root, 'dist/bundle/call-worker.cjs') }),
+  build({ ...shared, entryPoints: [join(root, 'dist/evm/calls/call-worker.js')], outfile: join(root, 'dist/bundle/call-worker.cjs') }),
 ])
 
 // The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version),

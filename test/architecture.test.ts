@@ -1,5 +1,5 @@
 /**
- * The layering rule of DESIGN.md: imports only go downward (L5 → L0), and `crypto/` is the only
+ * The layering rule of docs/architecture.md: imports only go downward (L8 → L0), never sideways above L1, and `crypto/` is the only
  * importer of curve and hash libraries. What ships is `src/` alone: it never imports from outside
  * `src/` (the benchmark in `test/bench/` and the test helpers may import `src/`, never the reverse)
  * nor a dev dependency. Checked by reading the import lines of every source file.
@@ -19,14 +19,17 @@ const LAYER: Record<string, number> = {
   db: 1,
   keystore: 1,
   rpc: 1,
-  chain: 2,
-  txpool: 2,
-  consensus: 2,
-  p2p: 2,
-  api: 3,
-  node: 4,
-  commands: 5,
-  cli: 5,
+  abci: 2,
+  comet: 3,
+  evm: 4,
+  indexer: 4,
+  consensus: 4,
+  txpool: 5,
+  p2p: 5,
+  api: 6,
+  node: 7,
+  commands: 8,
+  cli: 8,
 }
 
 const CRYPTO_LIBS = [/^@noble\//, /^ethereum-cryptography/, /^secp256k1$/, /^keccak$/, /^@scure\//]
@@ -73,24 +76,18 @@ describe('architecture', () => {
     const violations: string[] = []
     for (const file of files) {
       const from = folderOf(file)
-      for (const { spec, typeOnly } of importsOf(file)) {
+      for (const { spec } of importsOf(file)) {
         if (!spec.startsWith('.')) continue
         const target = folderOf(resolve(dirname(file), spec))
         if (target === from || LAYER[target] === undefined || LAYER[from] === undefined) continue
-        if (LAYER[target]! > LAYER[from]! || (LAYER[target] === LAYER[from] && from !== target && LAYER[from]! > 0)) {
-          // Within a layer: L0 and L1 folders may use each other; in L2, txpool/consensus/p2p build on
-          // chain/, and chain/ may name consensus's Application interface by type only; commands/ use the
-          // client-command helpers of cli/.
-          const sameLayer = LAYER[target] === LAYER[from]
-          const allowedSameLayer =
-            sameLayer &&
-            (LAYER[from]! <= 1 ||
-              ((from === 'txpool' || from === 'consensus' || from === 'p2p') && target === 'chain') ||
-              (from === 'commands' && target === 'cli') ||
-              typeOnly)
-          if (!allowedSameLayer)
-            violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
-        }
+        const upward = LAYER[target]! > LAYER[from]!
+        // Within a layer: L0 and L1 folders may use each other, and commands/ use the client-command
+        // helpers of cli/. Elsewhere a folder never imports a sibling of its layer, not even a type:
+        // the consensus engine and the EVM application meet only in abci/.
+        const sideways =
+          LAYER[target] === LAYER[from] && LAYER[from]! > 1 && !(from === 'commands' && target === 'cli')
+        if (upward || sideways)
+          violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
       }
     }
     expect(violations).toEqual([])

@@ -16,8 +16,8 @@ import {
   LogLimitError,
   UnknownBlockError,
   VmExecutionError,
-} from '../chain/evm/errors.js'
-import { TracerConfigError } from '../chain/evm/tracing/hooks.js'
+} from '../evm/errors.js'
+import { TracerConfigError } from '../evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
   TraceTimeoutError,
@@ -26,7 +26,7 @@ import {
   TracerError,
   TracerNotFoundError,
   TracingFailedError,
-} from '../chain/evm/tracing/trace-errors.js'
+} from '../evm/tracing/trace-errors.js'
 import { bytesToHex } from '../primitives/hex.js'
 import { RpcErrorCode, type JsonRpcErrorObject } from '../rpc/json-rpc.js'
 import type { ApiErrorRenderer } from '../rpc/render-evm-error.js'
@@ -52,7 +52,7 @@ function tooLarge(err: Error): JsonRpcErrorObject {
 
 /** Each error class and its wire form; a subclass not listed reads as its nearest listed ancestor. */
 export const EVM_ERRORS = [
-  // execution: eth_call, eth_estimateGas, eth_createAccessList (chain/evm/errors.ts)
+  // execution: eth_call, eth_estimateGas, eth_createAccessList (evm/errors.ts)
   errorRow(ExecutionRevertedError, revert),
   errorRow(VmExecutionError, plain),
   errorRow(CallTimeoutError, plain),
@@ -62,7 +62,7 @@ export const EVM_ERRORS = [
   errorRow(LogLimitError, plain),
   // the pool's refusals of eth_sendRawTransaction / eth_sendTransaction, geth's texts (txpool/tx-pool-error.ts)
   errorRow(TxPoolError, plain),
-  // debug_trace* (chain/evm/tracing/trace-errors.ts, hooks.ts)
+  // debug_trace* (evm/tracing/trace-errors.ts, hooks.ts)
   errorRow(TraceTimeoutError, plain),
   errorRow(TraceTooLargeError, tooLarge),
   errorRow(TracerNotFoundError, plain),

@@ -12,8 +12,8 @@
  * The headline of a traced transaction or call states how it ended (`succeeded`, `reverted: <reason>`,
  * `failed: <error>`).
  */
-import type { StructLogJson } from '../chain/evm/tracing/struct-logger.js'
-import { decodeRevertReason } from '../chain/evm/vm-errors.js'
+import type { StructLogJson } from '../evm/tracing/struct-logger.js'
+import { decodeRevertReason } from '../evm/vm-errors.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '../primitives/hex.js'
 import { formatEther } from '../primitives/ether.js'

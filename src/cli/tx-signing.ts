@@ -3,7 +3,7 @@
  * `eth_sendTransaction` does (pending nonce, gas estimate, fees), sign locally with the key of `--from`
  * (sender-key.ts), wipe the key, submit with eth_sendRawTransaction, and wait for the receipt.
  */
-import { createUnsignedTx, type UnsignedTxFields } from '../chain/evm/unsigned-tx.js'
+import { createUnsignedTx, type UnsignedTxFields } from '../evm/txs/unsigned-tx.js'
 import { signHash, wipe } from '../crypto/index.js'
 import { toChecksumAddress } from '../primitives/address.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'

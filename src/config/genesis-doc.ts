@@ -2,7 +2,7 @@
 import type { Timestamp } from '../utils/time.js'
 
 /**
- * Consensus parameters: the same shape as `ConsensusParams` of chain/comet/types.ts (declared again
+ * Consensus parameters: the same shape as `ConsensusParams` of comet/types.ts (declared again
  * because config/, layer 1, may not import chain/, layer 2; TypeScript's structural typing makes the
  * two interchangeable, and test/unit/config/genesis.test.ts checks they stay equal).
  */
@@ -53,7 +53,7 @@ export interface GenesisDoc {
   validators: GenesisValidator[]
   /** Expected app hash before the first block ("" in genesis files written by `init`). */
   appHash: Uint8Array
-  /** The application's initial state, top level checked (`evm`, `fee_market`); parsed by chain/evm. */
+  /** The application's initial state, top level checked (`evm`, `fee_market`); parsed by evm/. */
   appState: Record<string, unknown>
 }
 

@@ -7,7 +7,7 @@
  *     "fee_market": { "base_fee": "1000000000", "elasticity_multiplier": 2,
  *                     "base_fee_change_denominator": 8, "min_gas_price": "0", "no_base_fee": false } }
  *
- * This module writes app_state and checks its top level; `chain/evm/genesis.ts` interprets it.
+ * This module writes app_state and checks its top level; `evm/genesis.ts` interprets it.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'

@@ -5,9 +5,9 @@
  * `db.commitStaged()`; only then is the mempool updated, the evidence pool told, and are the block
  * events emitted. Blocks carry the pool's pending evidence and are checked against it.
  */
-import { uvarintSize } from '../chain/comet/proto.js'
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { fillHeaderHashes, hashConsensusParams } from '../chain/comet/hash.js'
+import { uvarintSize } from '../comet/proto.js'
+import type { BlockStore } from '../comet/block-store.js'
+import { fillHeaderHashes, hashConsensusParams } from '../comet/hash.js'
 import {
   BLOCK_PROTOCOL_VERSION,
   type Block,
@@ -15,13 +15,14 @@ import {
   type Commit,
   type DuplicateVoteEvidence,
   type Validator,
-} from '../chain/comet/types.js'
-import { medianTime, validatorAddress, type ValidatorSet } from '../chain/comet/validator-set.js'
+} from '../comet/types.js'
+import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
-import type { Application, CommitInfo, FinalizeBlockResponse, Mempool, Misbehavior } from './application.js'
+import type { Application, CommitInfo, FinalizeBlockResponse, Misbehavior } from '../abci/application.js'
+import type { Mempool } from './mempool.js'
 import { blockHash } from './block-hash.js'
 import { MAX_BLOCK_SIZE_BYTES, updateState, type ChainState } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'

@@ -1,6 +1,6 @@
 /** Block hash helpers: the hash is the header hash (`Block.Hash()`), memoised per block object. */
-import { hashHeader } from '../chain/comet/hash.js'
-import type { Block } from '../chain/comet/types.js'
+import { hashHeader } from '../comet/hash.js'
+import type { Block } from '../comet/types.js'
 import { equalBytes } from '../primitives/hex.js'
 
 const cache = new WeakMap<Block, Uint8Array>()

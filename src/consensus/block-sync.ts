@@ -6,11 +6,11 @@
  * height in a window; application is in order. Transport-free: peers are reached through `BlockSyncSource`
  * (p2p/block-sync-protocol.ts over libp2p, an in-memory source in tests).
  */
-import { decodeBlock } from '../chain/comet/encoding.js'
-import { hashHeader } from '../chain/comet/hash.js'
-import { makePartSet } from '../chain/comet/part-set.js'
-import type { Block, BlockID, Commit } from '../chain/comet/types.js'
-import { verifyCommit } from '../chain/comet/verify-commit.js'
+import { decodeBlock } from '../comet/encoding.js'
+import { hashHeader } from '../comet/hash.js'
+import { makePartSet } from '../comet/part-set.js'
+import type { Block, BlockID, Commit } from '../comet/types.js'
+import { verifyCommit } from '../comet/verify-commit.js'
 import type { Logger } from '../utils/logger.js'
 import type { BlockExecutor } from './block-executor.js'
 import { nextHeight, type ChainState } from './chain-state.js'

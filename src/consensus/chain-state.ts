@@ -3,14 +3,15 @@
  * against, and how it changes after a block (`updateState`; shared/reference/cometbft-hashing.md §5:
  * validator updates returned at H apply at H+2).
  */
-import { hashTxResults } from '../chain/comet/hash.js'
-import { zeroBlockId } from '../chain/comet/part-set.js'
-import type { BlockID, ConsensusParams, Header, ValidatorUpdate } from '../chain/comet/types.js'
-import { ValidatorSet } from '../chain/comet/validator-set.js'
+import { hashTxResults } from '../comet/hash.js'
+import { zeroBlockId } from '../comet/part-set.js'
+import type { BlockID, Header } from '../comet/types.js'
+import type { ConsensusParams, ValidatorUpdate } from '../abci/types.js'
+import { ValidatorSet } from '../comet/validator-set.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
 import { utf8ToBytes } from '../primitives/hex.js'
 import type { Timestamp } from '../utils/time.js'
-import type { FinalizeBlockResponse } from './application.js'
+import type { FinalizeBlockResponse } from '../abci/application.js'
 
 /** CometBFT `types.MaxBlockSizeBytes`: 100 MiB. */
 export const MAX_BLOCK_SIZE_BYTES = 104857600

@@ -9,15 +9,17 @@
  * machine, syncs, and starts a new one at the synced height. Consensus gossip alone serves only the
  * previous height, so a node further behind could never catch up without this.
  */
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { BlockIDFlag, type DuplicateVoteEvidence } from '../chain/comet/types.js'
-import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { BlockStore } from '../comet/block-store.js'
+import type { DuplicateVoteEvidence } from '../comet/types.js'
+import { BlockIDFlag } from '../abci/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
 import { equalBytes } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
-import type { Application, Mempool } from './application.js'
+import type { Application } from '../abci/application.js'
+import type { Mempool } from './mempool.js'
 import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
 import { BlockSyncer, type BlockSyncSource, type SyncProgress } from './block-sync.js'
 import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'

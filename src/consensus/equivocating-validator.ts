@@ -4,8 +4,8 @@
  * random block — with its raw key, bypassing the double-sign guard of `priv_validator_state.json` — and
  * sends it to its peers itself. Honest validators that receive both catch it as DuplicateVoteEvidence.
  */
-import { voteSignBytes } from '../chain/comet/sign-bytes.js'
-import type { BlockID, Proposal, Vote } from '../chain/comet/types.js'
+import { voteSignBytes } from '../comet/sign-bytes.js'
+import type { BlockID, Proposal, Vote } from '../comet/types.js'
 import { ed25519Sign, randomBytes } from '../crypto/index.js'
 import type { ValidatorKey } from '../keystore/validator-key.js'
 import type { PrivValidator } from './privval.js'

@@ -3,8 +3,9 @@
  * (shared/reference/cometbft-rpc.md §4.2 and §6.3). The consensus RPC encodes them as
  * `tendermint/event/<Name>` later; payloads here are plain data.
  */
-import type { AbciEvent, Block, BlockID, DuplicateVoteEvidence, Header, TxResult, Validator, Vote } from '../chain/comet/types.js'
-import type { FinalizeBlockResponse } from './application.js'
+import type { Block, BlockID, DuplicateVoteEvidence, Header, Validator, Vote } from '../comet/types.js'
+import type { AbciEvent, TxResult } from '../abci/types.js'
+import type { FinalizeBlockResponse } from '../abci/application.js'
 import type { RoundStepName } from './round-step.js'
 
 /** `EventDataRoundState`: carried by NewRoundStep, Polka, Lock, Relock, Unlock, ValidBlock, TimeoutPropose, TimeoutWait. */

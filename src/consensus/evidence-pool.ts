@@ -5,9 +5,9 @@
  * so it is never accepted twice. Proposals take pending evidence within `evidence.max_bytes`; a received
  * block's evidence is checked with the same rules (`checkEvidence`).
  */
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { blockIdKey } from '../chain/comet/part-set.js'
-import type { DuplicateVoteEvidence, Vote } from '../chain/comet/types.js'
+import type { BlockStore } from '../comet/block-store.js'
+import { blockIdKey } from '../comet/part-set.js'
+import type { DuplicateVoteEvidence, Vote } from '../comet/types.js'
 import type { Database } from '../db/database.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'

@@ -4,8 +4,8 @@
  * `0x00 ‖ height ‖ hash` → the height of the block that committed it (kept so it is refused again).
  * Heights are 8-byte big-endian, so pending evidence iterates oldest first.
  */
-import { decodeEvidence, encodeEvidence } from '../chain/comet/encoding.js'
-import type { DuplicateVoteEvidence } from '../chain/comet/types.js'
+import { decodeEvidence, encodeEvidence } from '../comet/encoding.js'
+import type { DuplicateVoteEvidence } from '../comet/types.js'
 import { sha256 } from '../crypto/index.js'
 import type { Database } from '../db/database.js'
 import { Prefix, prefixEnd, prefixedKey } from '../db/prefixes.js'

@@ -4,16 +4,17 @@
  * infraction height, expiry, the ABCI `Misbehavior` form and the byte size an evidence list takes in a block.
  * The pool (evidence-pool.ts) applies them against the stored chain.
  */
-import { uvarintSize } from '../chain/comet/proto.js'
-import { encodeEvidence } from '../chain/comet/encoding.js'
-import { blockIdEquals, blockIdKey } from '../chain/comet/part-set.js'
-import { voteSignBytes } from '../chain/comet/sign-bytes.js'
-import { SignedMsgType, type ConsensusParams, type DuplicateVoteEvidence, type Vote } from '../chain/comet/types.js'
-import { validatorAddress, type ValidatorSet } from '../chain/comet/validator-set.js'
+import { uvarintSize } from '../comet/proto.js'
+import { encodeEvidence } from '../comet/encoding.js'
+import { blockIdEquals, blockIdKey } from '../comet/part-set.js'
+import { voteSignBytes } from '../comet/sign-bytes.js'
+import { SignedMsgType, type DuplicateVoteEvidence, type Vote } from '../comet/types.js'
+import type { ConsensusParams } from '../abci/types.js'
+import { validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import { formatRfc3339Nano, fromNanos, toNanos, type Timestamp } from '../utils/time.js'
-import { MisbehaviorType, type Misbehavior } from './application.js'
+import { MisbehaviorType, type Misbehavior } from '../abci/application.js'
 import { validateVoteBasic } from './vote-set.js'
 
 /**

@@ -4,8 +4,8 @@
  * reactor bookkeeping). Encoded as the same `tendermint.consensus.Message` oneof as messages.ts
  * (new_round_step = 1, has_vote = 7); these never enter the state machine or the WAL.
  */
-import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
-import { SignedMsgType } from '../chain/comet/types.js'
+import { ProtoReader, ProtoWriter } from '../comet/proto.js'
+import { SignedMsgType } from '../comet/types.js'
 import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from './messages.js'
 import { isRoundStep, type RoundStep } from './round-step.js'
 

@@ -4,13 +4,13 @@
  * replace the genesis validators) and the genesis state is saved; an app behind the store gets the
  * stored blocks replayed into it (FinalizeBlock + Commit each). Returns the state consensus starts from.
  */
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { hashTxResults } from '../chain/comet/hash.js'
-import { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { BlockStore } from '../comet/block-store.js'
+import { hashTxResults } from '../comet/hash.js'
+import { ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'
-import type { Application, CommitInfo } from './application.js'
+import type { Application, CommitInfo } from '../abci/application.js'
 import { buildCommitInfo, misbehaviorOf } from './block-executor.js'
 import { makeGenesisState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { StateStore } from './state-store.js'

@@ -3,8 +3,8 @@
  * Rounds 0..round+1 are tracked (round+1 so that +2/3 of the next round can trigger a round skip); a peer
  * may open at most two other "catch-up" rounds, which bounds the memory a faulty peer can make us use.
  */
-import { SignedMsgType, type BlockID, type Vote } from '../chain/comet/types.js'
-import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import { SignedMsgType, type BlockID, type Vote } from '../comet/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
 import { VoteError, VoteSet } from './vote-set.js'
 
 /** CometBFT allows each peer two rounds outside 0..round+1. */

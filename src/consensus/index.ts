@@ -1,5 +1,6 @@
 /** The consensus component's public surface (what node/, api/ and p2p/ import). */
-export type { Application, Mempool, FinalizeBlockResponse, CommitInfo, InfoResponse, Misbehavior } from './application.js'
+export type { Application, FinalizeBlockResponse, CommitInfo, InfoResponse, Misbehavior } from '../abci/application.js'
+export type { Mempool } from './mempool.js'
 export { EvidencePool, type ConflictingVoteReporter } from './evidence-pool.js'
 export { InvalidEvidenceError, newDuplicateVoteEvidence, validateEvidenceBasic, verifyDuplicateVote } from './evidence.js'
 export { ConsensusEngine, type ConsensusEngineOptions } from './consensus-engine.js'

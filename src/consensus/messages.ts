@@ -3,10 +3,10 @@
  * `tendermint.consensus.Message` oneof (proposal = 3, block_part = 5, vote = 6), so the WAL and the p2p
  * layer carry the same bytes a CometBFT reactor would.
  */
-import { decodePart, decodeProposal, decodeVote, encodePart, encodeProposal, encodeVote } from '../chain/comet/encoding.js'
-import type { Part } from '../chain/comet/part-set.js'
-import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
-import type { Proposal, Vote } from '../chain/comet/types.js'
+import { decodePart, decodeProposal, decodeVote, encodePart, encodeProposal, encodeVote } from '../comet/encoding.js'
+import type { Part } from '../comet/part-set.js'
+import { ProtoReader, ProtoWriter } from '../comet/proto.js'
+import type { Proposal, Vote } from '../comet/types.js'
 
 export type ConsensusMessage =
   | { type: 'proposal'; proposal: Proposal }

@@ -6,9 +6,9 @@
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { ProtoReader } from '../chain/comet/proto.js'
-import { proposalSignBytes, voteSignBytes } from '../chain/comet/sign-bytes.js'
-import { SignedMsgType, type Proposal, type Vote } from '../chain/comet/types.js'
+import { ProtoReader } from '../comet/proto.js'
+import { proposalSignBytes, voteSignBytes } from '../comet/sign-bytes.js'
+import { SignedMsgType, type Proposal, type Vote } from '../comet/types.js'
 import { ed25519Sign } from '../crypto/index.js'
 import { loadValidatorKey, type ValidatorKey } from '../keystore/validator-key.js'
 import { base64ToBytes, bytesToBase64, bytesToUpperHex, equalBytes, hexToBytes } from '../primitives/hex.js'

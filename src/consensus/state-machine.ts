@@ -13,28 +13,20 @@
  * enterPrevoteWait → enterPrecommit → enterPrecommitWait → enterCommit → finalizeCommit; then the handlers
  * of messages (setProposal, addProposalBlockPart, addVote) that lead into them.
  */
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { emptyCommit } from '../chain/comet/commit.js'
-import { decodeBlock } from '../chain/comet/encoding.js'
-import { isCompleteBlockId, isZeroBlockId, makeBlockId, zeroBlockId, type Part } from '../chain/comet/part-set.js'
-import { proposalSignBytes } from '../chain/comet/sign-bytes.js'
-import {
-  BLOCK_PART_SIZE_BYTES,
-  SignedMsgType,
-  type Block,
-  type BlockID,
-  type Commit,
-  type Proposal,
-  type Vote,
-} from '../chain/comet/types.js'
-import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { BlockStore } from '../comet/block-store.js'
+import { emptyCommit } from '../comet/commit.js'
+import { decodeBlock } from '../comet/encoding.js'
+import { isCompleteBlockId, isZeroBlockId, makeBlockId, zeroBlockId, type Part } from '../comet/part-set.js'
+import { proposalSignBytes } from '../comet/sign-bytes.js'
+import { BLOCK_PART_SIZE_BYTES, SignedMsgType, type Block, type BlockID, type Commit, type Proposal, type Vote } from '../comet/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { addMillis, compareTime, GO_ZERO_TIME, now, toNanos, type Timestamp } from '../utils/time.js'
-import type { Mempool } from './application.js'
+import type { Mempool } from './mempool.js'
 import type { BlockExecutor } from './block-executor.js'
 import { blockHash, hashesTo } from './block-hash.js'
 import { BlockParts } from './block-parts.js'

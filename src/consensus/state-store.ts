@@ -4,11 +4,12 @@
  * routes and to verify commits of old blocks) and the FinalizeBlock response of each height (for
  * `block_results`). Saves are staged into the height's atomic batch; the caller commits it.
  */
-import type { ConsensusParams, ExecTxResult, Validator } from '../chain/comet/types.js'
-import { ValidatorSet } from '../chain/comet/validator-set.js'
+import type { Validator } from '../comet/types.js'
+import type { ConsensusParams, ExecTxResult } from '../abci/types.js'
+import { ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
 import { Prefix, prefixedKey } from '../db/prefixes.js'
-import type { FinalizeBlockResponse } from './application.js'
+import type { FinalizeBlockResponse } from '../abci/application.js'
 import { nextHeight, type ChainState } from './chain-state.js'
 import { decodeTaggedJson, encodeTaggedJson } from './tagged-json.js'
 

@@ -3,10 +3,10 @@
  * derived hashes, the last commit, the proposer, BFT time, the evidence's size). The evidence itself is
  * verified by the evidence pool (`CheckEvidence`) in `BlockExecutor.validateBlock`.
  */
-import { hashCommit, hashConsensusParams, hashData, hashEvidence } from '../chain/comet/hash.js'
-import { blockIdEquals } from '../chain/comet/part-set.js'
-import { BLOCK_PROTOCOL_VERSION, type Block } from '../chain/comet/types.js'
-import { medianTime } from '../chain/comet/validator-set.js'
+import { hashCommit, hashConsensusParams, hashData, hashEvidence } from '../comet/hash.js'
+import { blockIdEquals } from '../comet/part-set.js'
+import { BLOCK_PROTOCOL_VERSION, type Block } from '../comet/types.js'
+import { medianTime } from '../comet/validator-set.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import { compareTime, formatRfc3339Nano } from '../utils/time.js'
 import type { ChainState } from './chain-state.js'

@@ -3,11 +3,12 @@
  * (strictly more than 2/3 of the total: `sum ≥ total·2/3 + 1`), the first majority kept as `maj23`,
  * conflicting votes reported, every signature verified on add, and the commit built from a precommit set.
  */
-import { absentCommitSig, commitVote } from '../chain/comet/commit.js'
-import { blockIdEquals, blockIdKey, isCompleteBlockId, isZeroBlockId } from '../chain/comet/part-set.js'
-import { voteSignBytes } from '../chain/comet/sign-bytes.js'
-import { BlockIDFlag, SignedMsgType, type BlockID, type Commit, type CommitSig, type Vote } from '../chain/comet/types.js'
-import type { ValidatorSet } from '../chain/comet/validator-set.js'
+import { absentCommitSig, commitVote } from '../comet/commit.js'
+import { blockIdEquals, blockIdKey, isCompleteBlockId, isZeroBlockId } from '../comet/part-set.js'
+import { voteSignBytes } from '../comet/sign-bytes.js'
+import { SignedMsgType, type BlockID, type Commit, type CommitSig, type Vote } from '../comet/types.js'
+import { BlockIDFlag } from '../abci/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
 import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 

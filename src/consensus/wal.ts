@@ -20,8 +20,8 @@
  */
 import { copyFile, mkdir, open, readFile, rename, stat, truncate, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { decodeTimestamp, encodeTimestamp } from '../chain/comet/encoding.js'
-import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
+import { decodeTimestamp, encodeTimestamp } from '../comet/encoding.js'
+import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import { now, type Timestamp } from '../utils/time.js'
 import { crc32c } from './crc32c.js'

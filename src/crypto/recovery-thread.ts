@@ -4,7 +4,7 @@
  * (`node --cpu-prof`, transfers workload); one worker thread does it instead, for the recoveries
  * asked within one turn of the event loop in one message each way.
  *
- * The worker runs the same binding `recoverPublicKey` uses (chain/evm/tx.ts decodeRawTxOffThread
+ * The worker runs the same binding `recoverPublicKey` uses (evm/txs/tx.ts decodeRawTxOffThread
  * hands its key to the transaction). Without the native binding (or with NODECTL_PURE_JS_CRYPTO=1)
  * there is no thread and recovery stays synchronous.
  */

@@ -4,7 +4,7 @@
  * `level.batch` (`commitStaged`), so a crash leaves either the old height or the new one.
  *
  * The store is opened for several threads of this process (classic-level's `multithreading`): the
- * eth_call workers (chain/evm/call-workers.ts) open it again at the same path and read what is
+ * eth_call workers (evm/calls/call-workers.ts) open it again at the same path and read what is
  * written. Which batches that covers is told by `batchNumber` and `isWritten`.
  */
 import { Level } from 'level'

@@ -30,7 +30,7 @@ export const Prefix = {
   logIndex: 0x34,
   /** The logs of a height (only heights with logs): what eth_getLogs reads per matching block. */
   evmLogs: 0x35,
-  /** Consensus event index of tx_search / block_search: the kv indexer, layout in chain/indexer/index-keys.ts. */
+  /** Consensus event index of tx_search / block_search: the kv indexer, layout in indexer/index-keys.ts. */
   eventIndex: 0x40,
   /** Single keys: head pointers, app metadata. */
   meta: 0xf0,

@@ -7,16 +7,17 @@ import type { AbciQueryRequest, CometBackend, CometNodeInfo, CometPeer } from '.
 import { checkTxRejectionOf } from '../api/comet/errors.js'
 import { encodeGenesisDoc } from '../api/comet/json.js'
 import { stringifyJson } from '../api/comet/wire-json.js'
-import type { BlockMeta } from '../chain/comet/block-store.js'
-import type { BlockStore } from '../chain/comet/block-store.js'
-import { hashTx } from '../chain/comet/hash.js'
-import { parseQuery } from '../chain/comet/query/index.js'
-import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, TxResult } from '../chain/comet/types.js'
-import type { ValidatorSet } from '../chain/comet/validator-set.js'
-import type { EvmApplication } from '../chain/evm/app.js'
-import type { EventIndexer } from '../chain/indexer/event-indexer.js'
+import type { BlockMeta } from '../comet/block-store.js'
+import type { BlockStore } from '../comet/block-store.js'
+import { hashTx } from '../comet/hash.js'
+import { parseQuery } from '../comet/query/index.js'
+import type { Block, Commit, DuplicateVoteEvidence } from '../comet/types.js'
+import type { ConsensusParams, TxResult } from '../abci/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
+import type { EvmApplication } from '../evm/app.js'
+import type { EventIndexer } from '../indexer/event-indexer.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
-import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../consensus/application.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../abci/application.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import type { RoundStateSummary } from '../consensus/state-machine.js'
 import type { NodeP2P } from './p2p.js'
@@ -212,7 +213,7 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /**
-   * Every tx matching the event query, through the kv indexer (chain/indexer): conditions on one
+   * Every tx matching the event query, through the kv indexer (indexer/): conditions on one
    * event type hold within one event; hex values match in any letter case. Throws QueryParseError
    * for a bad query.
    */

@@ -2,18 +2,18 @@
  * The real `DebugBackend` (api/debug/backend.ts) over the EVM application and the transaction pool:
  * finds what to re-execute (a committed transaction's block, the state after a height), resolves the
  * request's tracer (tracing/tracer-registry.ts) and hands both to the application's trace executor;
- * encodes the raw block data (chain/evm/raw-block.ts). Only this file knows both sides.
+ * encodes the raw block data (evm/store/raw-block.ts). Only this file knows both sides.
  */
 import type { CallArgs } from '../api/eth/backend.js'
 import type { CallOverrides, DebugBackend, TracerRequest, TxTraceResult } from '../api/debug/backend.js'
-import type { EvmApplication } from '../chain/evm/app.js'
-import { encodeRawBlock, encodeRawHeader, encodeRawReceipt } from '../chain/evm/raw-block.js'
-import { rawTxType } from '../chain/evm/raw-tx.js'
-import { GenesisNotTraceableError, TraceTxNotFoundError } from '../chain/evm/tracing/trace-errors.js'
-import type { TracedBlock } from '../chain/evm/tracing/trace-executor.js'
-import { prepareTracer, type JsTracerEngine } from '../chain/evm/tracing/tracer-registry.js'
-import { decodeRawTx } from '../chain/evm/tx.js'
-import type { EvmBlock } from '../chain/evm/views.js'
+import type { EvmApplication } from '../evm/app.js'
+import { encodeRawBlock, encodeRawHeader, encodeRawReceipt } from '../evm/store/raw-block.js'
+import { rawTxType } from '../evm/txs/raw-tx.js'
+import { GenesisNotTraceableError, TraceTxNotFoundError } from '../evm/tracing/trace-errors.js'
+import type { TracedBlock } from '../evm/tracing/trace-executor.js'
+import { prepareTracer, type JsTracerEngine } from '../evm/tracing/tracer-registry.js'
+import { decodeRawTx } from '../evm/txs/tx.js'
+import type { EvmBlock } from '../evm/store/views.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
 export interface DebugBackendDeps {

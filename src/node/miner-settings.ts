@@ -5,7 +5,7 @@
  *   that value wins at every start, so writing app.toml would not take effect (the spec: "the node
  *   start must not use the flag"); the running node applies the new price either way;
  * - the etherbase (the fee recipient this validator declares in its proposals, see
- *   chain/evm/fee-recipient-tx.ts) goes to `<home>/data/fee_recipient.json`, read at start.
+ *   evm/txs/fee-recipient-tx.ts) goes to `<home>/data/fee_recipient.json`, read at start.
  */
 import { readFile } from 'node:fs/promises'
 import { saveMinimumGasPrices } from '../config/save-min-gas-price.js'

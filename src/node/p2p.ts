@@ -7,7 +7,7 @@
  * (transactions) and evidence. `connectNodeP2P` feeds them from the engine's and the pool's events.
  */
 import { readFile } from 'node:fs/promises'
-import type { BlockStore } from '../chain/comet/block-store.js'
+import type { BlockStore } from '../comet/block-store.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import { decodeGossipMessage, encodeGossipMessage } from '../consensus/gossip-messages.js'

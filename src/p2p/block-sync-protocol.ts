@@ -8,9 +8,9 @@
  */
 import type { Stream } from '@libp2p/interface'
 import type { LengthPrefixedStream } from 'it-length-prefixed-stream'
-import type { Commit } from '../chain/comet/types.js'
-import { decodeCommit, encodeCommit } from '../chain/comet/encoding.js'
-import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
+import type { Commit } from '../comet/types.js'
+import { decodeCommit, encodeCommit } from '../comet/encoding.js'
+import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import type { BlockSyncSource, FetchedBlock } from '../consensus/block-sync.js'
 import type { Logger } from '../utils/logger.js'
 import { PeerChannel } from './peer-channel.js'

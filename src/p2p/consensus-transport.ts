@@ -7,7 +7,7 @@
  * CometBFT's consensus reactor does. A peer that sends a frame that does not decode is disconnected. The
  * codec is passed in: p2p/ uses consensus/ by type only.
  */
-import type { Vote } from '../chain/comet/types.js'
+import type { Vote } from '../comet/types.js'
 import type { GossipMessage, NewRoundStepMessage } from '../consensus/gossip-messages.js'
 import type { ConsensusMessage } from '../consensus/messages.js'
 import type { ConsensusMessageHandler, ConsensusTransport } from '../consensus/transport.js'

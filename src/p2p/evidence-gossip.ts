@@ -4,8 +4,8 @@
  * gets all pending evidence, so it reaches the next proposer. Each frame is one `DuplicateVoteEvidence`;
  * the receiver verifies it as `broadcast_evidence` does (`submit`) and drops what fails.
  */
-import { decodeEvidence, encodeEvidence } from '../chain/comet/encoding.js'
-import type { DuplicateVoteEvidence } from '../chain/comet/types.js'
+import { decodeEvidence, encodeEvidence } from '../comet/encoding.js'
+import type { DuplicateVoteEvidence } from '../comet/types.js'
 import type { Logger } from '../utils/logger.js'
 import { PeerChannel } from './peer-channel.js'
 import type { P2PNode, Peer } from './p2p-node.js'

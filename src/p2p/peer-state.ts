@@ -4,7 +4,7 @@
  * learnt from what it sent us, what we sent it and its `HasVote` messages — so the transport never sends
  * a peer a vote it has. Entries for heights the peer has left behind are pruned.
  */
-import type { SignedMsgType } from '../chain/comet/types.js'
+import type { SignedMsgType } from '../comet/types.js'
 import type { HasVoteMessage, NewRoundStepMessage } from '../consensus/gossip-messages.js'
 import type { RoundStep } from '../consensus/round-step.js'
 

@@ -5,7 +5,7 @@
  * entered the pool within one turn of the event loop travel together. The receiving pool re-checks each
  * one (`submit`); a rejection there (already known, nonce too low) is normal and only logged at debug.
  */
-import { ProtoReader, ProtoWriter } from '../chain/comet/proto.js'
+import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'

@@ -1,9 +1,9 @@
 /**
  * Intrinsic gas of a pooled transaction: the gas charged before any code runs, which its gas limit
- * must at least cover. The rule itself (geth `core.IntrinsicGas`, Cancun) lives in chain/evm.
+ * must at least cover. The rule itself (geth `core.IntrinsicGas`, Cancun) lives in evm/.
  */
-import { intrinsicGas } from '../chain/evm/intrinsic-gas.js'
-import type { DecodedTx } from '../chain/evm/tx.js'
+import { intrinsicGas } from '../evm/txs/intrinsic-gas.js'
+import type { DecodedTx } from '../evm/txs/tx.js'
 
 /** The access list as ethereumjs holds it: `[address, storageKeys[]]` pairs. */
 type AccessListBytes = ReadonlyArray<readonly [Uint8Array, readonly Uint8Array[]]>

@@ -6,7 +6,7 @@
  * later nonces cannot run before it). Limits are checked as CometBFT's `ReapMaxBytesMaxGas` checks
  * them: the first transaction that does not fit ends the reap.
  */
-import { effectiveTip } from '../chain/evm/tx.js'
+import { effectiveTip } from '../evm/txs/tx.js'
 import { BinaryHeap } from './binary-heap.js'
 import type { PooledTx } from './sender-account.js'
 

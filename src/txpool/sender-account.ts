@@ -3,7 +3,7 @@
  * the sender's transactions, split as geth splits them: `pending` is the executable run of nonces
  * starting at the state nonce, `queued` holds the rest (nonces after a gap).
  */
-import type { DecodedTx } from '../chain/evm/tx.js'
+import type { DecodedTx } from '../evm/txs/tx.js'
 
 /** A transaction as held by the pool, with the values computed once at admission. */
 export interface PooledTx {

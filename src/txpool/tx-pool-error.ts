@@ -3,7 +3,7 @@
  * viem classify errors by them (`nonce too low`, `insufficient funds`, `replacement transaction
  * underpriced`, ...); `reason` names the case for code that should not parse text.
  */
-import { formatOversizedTx } from '../chain/evm/tx-admission.js'
+import { formatOversizedTx } from '../evm/txs/tx-admission.js'
 import { NodeError } from '../utils/errors.js'
 import { toChecksumAddress } from '../primitives/address.js'
 

@@ -10,8 +10,8 @@
  * It is the consensus engine's `Mempool` (structurally: txpool/ may not import consensus/) and the
  * RPC's view of pending transactions.
  */
-import type { DecodedTx } from '../chain/evm/tx.js'
-import type { ExecTxResult } from '../chain/comet/types.js'
+import type { DecodedTx } from '../evm/txs/tx.js'
+import type { ExecTxResult } from '../abci/types.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'

@@ -3,7 +3,7 @@
  * (size, init code, block gas limit, fee cap vs tip, intrinsic gas, minimum tip). The envelope,
  * signature, type and chain id were already checked by `decodeRawTx`.
  */
-import type { DecodedTx } from '../chain/evm/tx.js'
+import type { DecodedTx } from '../evm/txs/tx.js'
 import { computeIntrinsicGas, getTxData } from './intrinsic-gas.js'
 import { txPoolErrors, type TxPoolError } from './tx-pool-error.js'
 

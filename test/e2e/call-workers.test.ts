@@ -1,13 +1,13 @@
 /**
- * eth_call and eth_estimateGas on the call workers (`[json-rpc] call-workers`, src/chain/evm/call-workers.ts):
+ * eth_call and eth_estimateGas on the call workers (`[json-rpc] call-workers`, src/evm/calls/call-workers.ts):
  * a worker answers exactly as the main thread does (results, reverts with their data, estimates, older
  * heights, unknown heights), sees each new block's state, and a worker that cannot start leaves every
  * call to the main thread.
  */
 import { Interface } from 'ethers'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CallWorkers } from '../../src/chain/evm/call-workers.js'
-import { defaultCallOptions } from '../../src/chain/evm/calls.js'
+import { CallWorkers } from '../../src/evm/calls/call-workers.js'
+import { defaultCallOptions } from '../../src/evm/calls/calls.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { hexToBytes } from '../../src/primitives/hex.js'
 import { silentLogger } from '../../src/utils/logger.js'

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Comet38Client } from '@cosmjs/tendermint-rpc'
 import { JsonRpcProvider, Wallet, getBytes, parseEther, type TransactionReceipt } from 'ethers'
-import { hashTx } from '../../src/chain/comet/hash.js'
+import { hashTx } from '../../src/comet/hash.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToUpperHex } from '../../src/primitives/hex.js'
 import type { CometBlockSearch, CometTxSearch } from '../../src/cli/comet-types.js'

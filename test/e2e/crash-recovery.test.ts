@@ -6,7 +6,7 @@
 import { Wallet, keccak256 } from 'ethers'
 import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { SignedMsgType } from '../../src/chain/comet/types.js'
+import { SignedMsgType } from '../../src/comet/types.js'
 import { FilePV } from '../../src/consensus/privval.js'
 import { decodeWalRecords } from '../../src/consensus/wal.js'
 import { sha256 } from '../../src/crypto/index.js'

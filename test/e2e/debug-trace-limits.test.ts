@@ -9,7 +9,7 @@
  */
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { StructLoggerResult } from '../../src/chain/evm/tracing/struct-logger.js'
+import type { StructLoggerResult } from '../../src/evm/tracing/struct-logger.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'

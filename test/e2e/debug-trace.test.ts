@@ -1,5 +1,5 @@
 /**
- * The debug namespace on a real dev node (api/debug, chain/evm/tracing): geth's struct logger through
+ * The debug namespace on a real dev node (api/debug, evm/tracing): geth's struct logger through
  * debug_traceTransaction (a contract call, a reverted one, the logger options), replay of a block's
  * earlier transactions, block traces, debug_traceCall with state and block overrides, the timeout, the
  * tracer lookup, the raw-data getters (checked against the execution-apis schemas and against the
@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, Wallet, getCreateAddress, type TransactionRequest } from 'ethers'
 import { RLP } from '@ethereumjs/rlp'
 import { compileContracts } from '../helpers/solidity.js'
-import { orderedTrieRoot } from '../../src/chain/evm/ordered-trie.js'
+import { orderedTrieRoot } from '../../src/evm/store/ordered-trie.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToHex, hexToBytes } from '../../src/primitives/hex.js'
 import { componentValidator } from '../helpers/execution-apis.js'
 import { readGolden } from '../helpers/golden.js'
 import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
-import type { StructLoggerResult } from '../../src/chain/evm/tracing/struct-logger.js'
-import type { CallFrameJson } from '../../src/chain/evm/tracing/native/call-tracer.js'
+import type { StructLoggerResult } from '../../src/evm/tracing/struct-logger.js'
+import type { CallFrameJson } from '../../src/evm/tracing/native/call-tracer.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 
 const CHAIN_ID = 31337n

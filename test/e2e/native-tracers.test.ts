@@ -14,8 +14,8 @@ import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { readGolden } from '../helpers/golden.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
 import type { BlockJson, ReceiptJson } from '../../src/api/eth/format.js'
-import type { FlatTraceJson } from '../../src/chain/evm/tracing/native/flat-call-tracer.js'
-import type { AccountJson } from '../../src/chain/evm/tracing/native/prestate-json.js'
+import type { FlatTraceJson } from '../../src/evm/tracing/native/flat-call-tracer.js'
+import type { AccountJson } from '../../src/evm/tracing/native/prestate-json.js'
 
 const CHAIN_ID = 31337n
 const GWEI = 10n ** 9n

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, Wallet, hexlify } from 'ethers'
-import { VALIDATOR_ADMIN_ADDRESS } from '../../src/chain/evm/validator-admin.js'
-import { validatorAddress } from '../../src/chain/comet/validator-set.js'
+import { VALIDATOR_ADMIN_ADDRESS } from '../../src/evm/validators/validator-admin.js'
+import { validatorAddress } from '../../src/comet/validator-set.js'
 import { ed25519FromSeed } from '../../src/crypto/index.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToBase64, bytesToHex, bytesToUpperHex } from '../../src/primitives/hex.js'

@@ -1,6 +1,6 @@
 /**
  * The call workers' script for in-process test nodes. Tests run the TypeScript sources, and a worker
- * thread needs JavaScript, so vitest's global setup (`setup`) bundles src/chain/evm/call-worker.ts with
+ * thread needs JavaScript, so vitest's global setup (`setup`) bundles src/evm/calls/call-worker.ts with
  * esbuild once per run, its packages left as imports from node_modules, and test nodes start their
  * workers from that file (`testCallWorkerScript`).
  */
@@ -24,7 +24,7 @@ export async function setup(): Promise<() => Promise<void>> {
   const outfile = join(dir, `call-worker-${process.pid}.mjs`)
   await mkdir(dir, { recursive: true })
   await build({
-    entryPoints: [join(REPO_ROOT, 'src/chain/evm/call-worker.ts')],
+    entryPoints: [join(REPO_ROOT, 'src/evm/calls/call-worker.ts')],
     outfile,
     bundle: true,
     packages: 'external',

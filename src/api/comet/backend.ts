@@ -7,10 +7,11 @@
  * rejection, a query that does not parse), which errors.ts maps to CometBFT's codes and texts; any
  * other error reaches the client as CometBFT's -32603 `Internal error` with its message as `data`.
  */
-import type { BlockMeta } from '../../chain/comet/block-store.js'
-import type { Block, Commit, ConsensusParams, DuplicateVoteEvidence, TxResult, Validator } from '../../chain/comet/types.js'
-import type { ValidatorSet } from '../../chain/comet/validator-set.js'
-import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest, QueryResponse } from '../../consensus/application.js'
+import type { BlockMeta } from '../../comet/block-store.js'
+import type { Block, Commit, DuplicateVoteEvidence, Validator } from '../../comet/types.js'
+import type { ConsensusParams, TxResult } from '../../abci/types.js'
+import type { ValidatorSet } from '../../comet/validator-set.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest, QueryResponse } from '../../abci/application.js'
 import type { RoundStateSummary } from '../../consensus/state-machine.js'
 import type { PeerRoundState } from '../../p2p/peer-state.js'
 

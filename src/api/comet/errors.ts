@@ -7,8 +7,8 @@
  * in POOL_REJECTIONS): each typed error of the node's domains and the code and text CometBFT gives it.
  * Any other error a handler throws is CometBFT's handler error, -32603 with its message.
  */
-import { QueryParseError } from '../../chain/comet/query/query.js'
-import { TX_CODESPACE, TxCode } from '../../chain/evm/tx-codes.js'
+import { QueryParseError } from '../../comet/query/query.js'
+import { TX_CODESPACE, TxCode } from '../../evm/txs/tx-codes.js'
 import { TxPoolError, TxPoolRejection, TxTooLargeError } from '../../txpool/tx-pool-error.js'
 import { errorRow, lookupError } from '../../utils/errors.js'
 import type { Json, JsonObject, RawJson } from './wire-json.js'
@@ -96,7 +96,7 @@ interface MempoolError {
   readonly mempoolError: (err: TxPoolError) => string
 }
 
-/** A pool rejection shown as a successful broadcast whose CheckTx result has this code ≠ 0 (chain/evm/tx-codes.ts). */
+/** A pool rejection shown as a successful broadcast whose CheckTx result has this code ≠ 0 (evm/txs/tx-codes.ts). */
 interface CheckTxFailure {
   readonly checkTxCode: TxCode
 }

@@ -6,7 +6,7 @@
  */
 import { base64ToBytes, hexToBytes } from '../../primitives/hex.js'
 import { parseRfc3339, type Timestamp } from '../../utils/time.js'
-import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Vote } from '../../chain/comet/types.js'
+import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Vote } from '../../comet/types.js'
 import { EVIDENCE_TYPE_DUPLICATE_VOTE } from './json.js'
 
 type Obj = Record<string, unknown>

@@ -6,8 +6,8 @@
  * `omitempty`.
  */
 import { bytesToBase64 } from '../../primitives/hex.js'
-import type { AbciEvent, ExecTxResult, ValidatorUpdate } from '../../chain/comet/types.js'
-import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../../consensus/application.js'
+import type { AbciEvent, ExecTxResult, ValidatorUpdate } from '../../abci/types.js'
+import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../../abci/application.js'
 import type { JsonObject } from './wire-json.js'
 
 /** Proto oneof name of an ed25519 key in `validator_updates` (`crypto/encoding/codec.go`). */

@@ -6,9 +6,9 @@
  */
 import { bytesToUpperHex } from '../../primitives/hex.js'
 import type { Timestamp } from '../../utils/time.js'
-import { hashHeader } from '../../chain/comet/hash.js'
-import { SignedMsgType, type Block, type Validator, type Vote } from '../../chain/comet/types.js'
-import type { ValidatorSet } from '../../chain/comet/validator-set.js'
+import { hashHeader } from '../../comet/hash.js'
+import { SignedMsgType, type Block, type Validator, type Vote } from '../../comet/types.js'
+import type { ValidatorSet } from '../../comet/validator-set.js'
 import type { PartSetProgress, RoundStateSummary, RoundVotes } from '../../consensus/state-machine.js'
 import type { PeerRoundState } from '../../p2p/peer-state.js'
 import { encodeBlock, encodeHexBytes, encodeInt64, encodeProposal, encodeTime, encodeValidator } from './json.js'

@@ -6,20 +6,10 @@
  */
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
 import { formatRfc3339Nano, type Timestamp } from '../../utils/time.js'
-import type { BlockMeta } from '../../chain/comet/block-store.js'
-import type { MerkleProof } from '../../chain/comet/merkle.js'
-import type {
-  Block,
-  BlockID,
-  Commit,
-  CommitSig,
-  ConsensusParams,
-  DuplicateVoteEvidence,
-  Header,
-  Proposal,
-  Validator,
-  Vote,
-} from '../../chain/comet/types.js'
+import type { BlockMeta } from '../../comet/block-store.js'
+import type { MerkleProof } from '../../comet/merkle.js'
+import type { Block, BlockID, Commit, CommitSig, DuplicateVoteEvidence, Header, Proposal, Validator, Vote } from '../../comet/types.js'
+import type { ConsensusParams } from '../../abci/types.js'
 import { RawJson, type JsonObject } from './wire-json.js'
 
 export {

@@ -5,7 +5,7 @@
  * Error texts follow Go's (`invalid 64-bit integer encoding "5", expected string`, ...).
  */
 import { base64ToBytes, hexToBytes, utf8ToBytes, bytesToUtf8 } from '../../primitives/hex.js'
-import type { DuplicateVoteEvidence } from '../../chain/comet/types.js'
+import type { DuplicateVoteEvidence } from '../../comet/types.js'
 import { decodeEvidenceJson } from './evidence-json.js'
 import { parseJsonGo } from './go-json-error.js'
 

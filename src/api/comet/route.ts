@@ -3,7 +3,7 @@
  * height and pagination rules every handler shares (CometBFT `rpc/core/env.go`).
  */
 import type { Logger } from '../../utils/logger.js'
-import type { Validator } from '../../chain/comet/types.js'
+import type { Validator } from '../../comet/types.js'
 import type { CometBackend } from './backend.js'
 import type { RpcId, RpcResponse } from './errors.js'
 import type { ArgsOf, Param } from './params.js'

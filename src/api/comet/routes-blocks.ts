@@ -1,6 +1,6 @@
 /** Handlers of the block routes (CometBFT `rpc/core/blocks.go`). */
-import { zeroBlockId } from '../../chain/comet/part-set.js'
-import type { Block, BlockID } from '../../chain/comet/types.js'
+import { zeroBlockId } from '../../comet/part-set.js'
+import type { Block, BlockID } from '../../comet/types.js'
 import {
   encodeBlock,
   encodeBlockId,

@@ -1,8 +1,8 @@
 /** Handlers of the consensus and evidence routes (CometBFT `rpc/core/{consensus,evidence}.go`). */
 import { sha256 } from '../../crypto/index.js'
 import { bytesToBase64 } from '../../primitives/hex.js'
-import { encodeEvidence as encodeEvidenceProto } from '../../chain/comet/encoding.js'
-import type { DuplicateVoteEvidence } from '../../chain/comet/types.js'
+import { encodeEvidence as encodeEvidenceProto } from '../../comet/encoding.js'
+import type { DuplicateVoteEvidence } from '../../comet/types.js'
 import { validateEvidenceBasic } from '../../consensus/evidence.js'
 import { encodeConsensusParams, encodeInt64, encodeValidator } from './json.js'
 import { encodePeerState, encodeRoundState, encodeRoundStateSimple } from './json-round-state.js'

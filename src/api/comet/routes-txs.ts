@@ -1,9 +1,9 @@
 /** Handlers of the transaction and mempool routes (CometBFT `rpc/core/{tx,mempool}.go`). */
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
-import { hashTx } from '../../chain/comet/hash.js'
-import { merkleProofs } from '../../chain/comet/merkle.js'
-import type { TxResult } from '../../chain/comet/types.js'
-import type { CheckTxResponse } from '../../consensus/application.js'
+import { hashTx } from '../../comet/hash.js'
+import { merkleProofs } from '../../comet/merkle.js'
+import type { TxResult } from '../../abci/types.js'
+import type { CheckTxResponse } from '../../abci/application.js'
 import { cometErrorOf } from './errors.js'
 import { emptyExecTxResult } from './json-abci.js'
 import { encodeCheckTx, encodeExecTxResult, encodeHexBytes, encodeInt64, encodeTxProof } from './json.js'

@@ -1,14 +1,14 @@
 /**
  * What the debug handlers need from the node (STYLE.md rule 3; geth `tracers.Backend` plus the raw
  * getters of `ethapi.DebugAPI`). Blocks are already resolved by the handlers; the tracing methods
- * re-execute on private state copies and throw the typed errors of chain/evm/tracing/trace-errors.ts
+ * re-execute on private state copies and throw the typed errors of evm/tracing/trace-errors.ts
  * with geth's messages (`transaction not found`, `genesis is not traceable`, `execution timeout`,
  * `tracer not found`, `tracing failed: …`).
  */
-import type { BlockOverrides, StateOverride } from '../../chain/evm/call-overrides.js'
-import type { TxTraceResult } from '../../chain/evm/tracing/trace-executor.js'
-import type { TracerRequest } from '../../chain/evm/tracing/tracer-registry.js'
-import type { EvmBlock } from '../../chain/evm/views.js'
+import type { BlockOverrides, StateOverride } from '../../evm/calls/call-overrides.js'
+import type { TxTraceResult } from '../../evm/tracing/trace-executor.js'
+import type { TracerRequest } from '../../evm/tracing/tracer-registry.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import type { CallArgs } from '../eth/backend.js'
 
 export type { BlockOverrides, StateOverride, TracerRequest, TxTraceResult }

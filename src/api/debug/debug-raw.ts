@@ -1,6 +1,6 @@
 /**
  * The raw-data getters of geth's DebugAPI (internal/ethapi/api.go): debug_getRawHeader,
- * debug_getRawBlock, debug_getRawReceipts (consensus RLP of the EVM view, chain/evm/raw-block.ts),
+ * debug_getRawBlock, debug_getRawReceipts (consensus RLP of the EVM view, evm/store/raw-block.ts),
  * debug_getRawTransaction (the signed bytes; `0x` for an unknown hash, as geth's nil bytes) and
  * debug_getBadBlocks (always `[]`: a BFT chain commits no block that failed validation).
  */

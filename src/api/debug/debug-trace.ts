@@ -5,8 +5,8 @@
  * with `{txHash, error}` for a transaction whose trace failed; block 0 is refused with `genesis is
  * not traceable`; a `tracerConfig` a tracer cannot use is a `TracerConfigError`.
  */
-import { TraceBudget } from '../../chain/evm/tracing/trace-budget.js'
-import { GenesisNotTraceableError } from '../../chain/evm/tracing/trace-errors.js'
+import { TraceBudget } from '../../evm/tracing/trace-budget.js'
+import { GenesisNotTraceableError } from '../../evm/tracing/trace-errors.js'
 import { hash } from '../../rpc/codecs.js'
 import { defineMethod, optional, required, type MethodTable } from '../../rpc/method-table.js'
 import { NodeError } from '../../utils/errors.js'

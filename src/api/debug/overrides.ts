@@ -7,7 +7,7 @@
  * `prevRandao`/`random`); `difficulty` and `blobBaseFee` are accepted and have no effect (no PoW, no
  * blob transactions).
  */
-import type { AccountOverride, BlockOverrides, StateOverride, StorageEntry } from '../../chain/evm/call-overrides.js'
+import type { AccountOverride, BlockOverrides, StateOverride, StorageEntry } from '../../evm/calls/call-overrides.js'
 import { DecodeError, address, data, hash, objectOf, quantity, structField, uint64, type Codec } from '../../rpc/codecs.js'
 
 const ACCOUNT = 'OverrideAccount'

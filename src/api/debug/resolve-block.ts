@@ -4,7 +4,7 @@
  * `finalized` are the head (pending state is the latest state here, BFT blocks are final); `earliest`
  * is the genesis block.
  */
-import type { EvmBlock } from '../../chain/evm/views.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
 import type { BlockNumberOrTag, BlockSelector } from '../eth/block-params.js'

@@ -1,12 +1,12 @@
 /**
  * debug_trace* answers as JSON bytes under the request's byte budget (`[json-rpc]
- * trace-response-max-size`, chain/evm/tracing/trace-budget.ts). The struct logger hands over bytes it
+ * trace-response-max-size`, evm/tracing/trace-budget.ts). The struct logger hands over bytes it
  * already counted while tracing; any other tracer's result is serialised here and counted, and so are
  * a block trace's `{txHash, result}` wrappers. The dispatcher copies a `RawJson` into the response
  * without another JSON.stringify of the whole answer.
  */
-import { JsonBytes } from '../../chain/evm/tracing/json-bytes.js'
-import type { TraceBudget } from '../../chain/evm/tracing/trace-budget.js'
+import { JsonBytes } from '../../evm/tracing/json-bytes.js'
+import type { TraceBudget } from '../../evm/tracing/trace-budget.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { RawJson } from '../../rpc/raw-json.js'
 import type { TxTraceResult } from './backend.js'

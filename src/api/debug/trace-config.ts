@@ -8,9 +8,9 @@
  * (`json: cannot unmarshal string into Go struct field TraceConfig.limit of type int`); the dispatcher
  * prefixes `invalid argument N: `.
  */
-import { defaultStructLoggerOptions } from '../../chain/evm/tracing/struct-logger.js'
-import { DEFAULT_TRACE_TIMEOUT_MS } from '../../chain/evm/tracing/trace-deadline.js'
-import type { TracerRequest } from '../../chain/evm/tracing/tracer-registry.js'
+import { defaultStructLoggerOptions } from '../../evm/tracing/struct-logger.js'
+import { DEFAULT_TRACE_TIMEOUT_MS } from '../../evm/tracing/trace-deadline.js'
+import type { TracerRequest } from '../../evm/tracing/tracer-registry.js'
 import { parseDuration } from '../../config/duration.js'
 import { DecodeError, bool, jsonKind, objectOf, string, structField, type Codec } from '../../rpc/codecs.js'
 import type { CallOverrides } from './backend.js'

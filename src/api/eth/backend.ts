@@ -2,14 +2,14 @@
  * What the web3/net/eth handlers need from the node (STYLE.md rule 3; geth `ethapi.Backend`). The node
  * implements it over the real chain, tests give an in-memory double. Everything here is already
  * resolved: heights are numbers (tags and EIP-1898 hashes are resolved by the handlers), and results
- * are the chain's EVM view records (`chain/evm/views.ts`), formatted to JSON by `format.ts`.
+ * are the chain's EVM view records (`evm/store/views.ts`), formatted to JSON by `format.ts`.
  *
  * Errors: throw the domain's typed errors (`ExecutionRevertedError`, `TxPoolError`, ...) or a
  * `NodeError` (utils/errors.ts) with geth's message for expected failures; api/evm-errors.ts maps
  * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
-import type { EvmAccessListItem, EvmBlock, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
-import type { LogMatches } from '../../chain/evm/log-matches.js'
+import type { EvmAccessListItem, EvmBlock, EvmReceipt, EvmTx } from '../../evm/store/views.js'
+import type { LogMatches } from '../../evm/store/log-matches.js'
 import type { Awaitable } from '../../utils/awaitable.js'
 
 /**
@@ -127,7 +127,7 @@ export interface EthBackend {
 
   /**
    * Simulates a call on the state after block `height`; returns its return data. A failed execution
-   * throws chain/evm/errors.ts' `ExecutionRevertedError` (revert data and decoded reason) or
+   * throws evm/errors.ts' `ExecutionRevertedError` (revert data and decoded reason) or
    * `VmExecutionError` (geth's text: `out of gas`, `invalid opcode: INVALID`...); other failures
    * (`gas required exceeds allowance (N)`, the timeout...) throw their typed errors too.
    */

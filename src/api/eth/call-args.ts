@@ -4,7 +4,7 @@
  * (`json: cannot unmarshal ... into Go struct field TransactionArgs.gas of type hexutil.Uint64`);
  * the consistency rules are geth's, plus the `gasLimit` alias of decisions.md.
  */
-import type { EvmAccessListItem } from '../../chain/evm/views.js'
+import type { EvmAccessListItem } from '../../evm/store/views.js'
 import { equalBytes } from '../../primitives/hex.js'
 import { DecodeError, address, data, hash, jsonKind, quantity, structField, uint64, type Codec } from '../../rpc/codecs.js'
 import type { CallArgs } from './backend.js'

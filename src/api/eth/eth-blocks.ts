@@ -2,7 +2,7 @@
  * eth methods reading blocks: by number/hash, transaction counts, receipts of a block, uncles. A block
  * that does not exist (past the head, unknown hash) answers null (decisions.md), never an error.
  */
-import type { EvmBlock } from '../../chain/evm/views.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { bool, hash, uint } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'

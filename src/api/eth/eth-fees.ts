@@ -1,5 +1,5 @@
 /** eth methods about fees: gas price suggestion, priority fee, fee history. */
-import { UnknownBlockError } from '../../chain/evm/errors.js'
+import { UnknownBlockError } from '../../evm/errors.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { arrayOf, float } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'

@@ -2,11 +2,11 @@
  * eth_getLogs: resolves the filter's range (tags → heights, default `latest`), enforces the
  * `block-range-cap` and `logs-cap` limits with Evmos/geth wording, and formats the backend's logs.
  */
-import { LogLimitError } from '../../chain/evm/errors.js'
+import { LogLimitError } from '../../evm/errors.js'
 import { NodeError } from '../../utils/errors.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend, LogQuery } from './backend.js'
-import { LogMatches } from '../../chain/evm/log-matches.js'
+import { LogMatches } from '../../evm/store/log-matches.js'
 import { formatLog, type LogJson } from './format.js'
 import { renderLogsJson } from './log-json.js'
 import { logFilter, type LogFilter } from './log-filter.js'

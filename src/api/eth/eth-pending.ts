@@ -2,14 +2,14 @@
  * The `pending` block and header lookups:
  * - the pending block (eth_getBlockByNumber / eth_getHeaderByNumber with tag `pending`): number =
  *   latest + 1, parentHash = the latest hash, transactions = the pool's proposal order, not executed
- *   (chain/evm/pending-block.ts says which fields that leaves at their empty values); `hash`, `nonce`
+ *   (evm/pending-block.ts says which fields that leaves at their empty values); `hash`, `nonce`
  *   and `miner` null, as geth nulls them for its pending block; full transactions are shown as pending
  *   ones (null location fields), as eth_getTransactionByHash shows them;
  * - eth_getHeaderByNumber / eth_getHeaderByHash: the block without its `transactions` (the same shape
  *   as a newHeads notification); null when there is no such block;
  * - eth_getPendingTransactions: the pool's executable transactions, by sender then nonce.
  */
-import type { EvmBlock } from '../../chain/evm/views.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { hash } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'

@@ -8,8 +8,8 @@
  *   and the fee is checked against `txfee-cap` before signing, as geth does;
  * - eth_sendTransaction(args): filled as geth (tx-defaults.ts), signed, and submitted like eth_sendRawTransaction.
  */
-import { toPendingEvmTx } from '../../chain/evm/evm-records.js'
-import { hashTypedData, parseTypedData, TypedDataError } from '../../chain/evm/typed-data.js'
+import { toPendingEvmTx } from '../../evm/store/evm-records.js'
+import { hashTypedData, parseTypedData, TypedDataError } from './typed-data.js'
 import { keccak256 } from '../../crypto/index.js'
 import { DecodeError, address, data, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'

@@ -2,7 +2,7 @@
  * eth methods about transactions: lookups (committed or pending), receipts, and submission. Unknown
  * transactions and receipts answer null; a pending transaction has null location fields and no receipt.
  */
-import type { EvmBlock, EvmTx } from '../../chain/evm/views.js'
+import type { EvmBlock, EvmTx } from '../../evm/store/views.js'
 import { data, hash, uint } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodTable } from '../../rpc/method-table.js'
 import type { EthBackend } from './backend.js'

@@ -5,7 +5,7 @@
  * a filter or subscription needs them (`LazyListener`): the application skips building the block
  * event when nobody listens.
  */
-import type { EvmBlock, EvmLog, EvmTx } from '../../chain/evm/views.js'
+import type { EvmBlock, EvmLog, EvmTx } from '../../evm/store/views.js'
 
 /** A committed block with its transactions (block fields set) and its logs in block order. */
 export interface EthBlockEvent {

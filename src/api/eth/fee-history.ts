@@ -4,7 +4,7 @@
  * for each requested percentile the effective tip at that share of the block's gas, transactions
  * sorted by tip and weighted by their receipts' gas used.
  */
-import type { EvmBlock } from '../../chain/evm/views.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import { NodeError } from '../../utils/errors.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { DecodeError, type Codec } from '../../rpc/codecs.js'

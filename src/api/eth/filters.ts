@@ -13,7 +13,7 @@
  * creation fails with geth's -32000 `error creating filter: max limit reached` (Evmos returns that text
  * as the filter id).
  */
-import type { EvmLog } from '../../chain/evm/views.js'
+import type { EvmLog } from '../../evm/store/views.js'
 import { randomBytes } from '../../crypto/random.js'
 import { NodeError } from '../../utils/errors.js'
 import type { EthBackend } from './backend.js'

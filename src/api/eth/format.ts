@@ -3,7 +3,7 @@
  * execution-apis schemas, geth's `RPCMarshalBlock` / `newRPCTransaction` / `MarshalReceipt`).
  * QUANTITY is compact lower-case hex, DATA lower-case hex, addresses lower-case (as geth).
  */
-import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../chain/evm/views.js'
+import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'
 
 /**

@@ -1,6 +1,6 @@
 /**
  * eth_getLogs results as bytes copied from JSON rendered once per block: the chain hands out the same
- * array of logs for a block while the block is cached (chain/evm/log-matches.ts), so the JSON of all
+ * array of logs for a block while the block is cached (evm/store/log-matches.ts), so the JSON of all
  * its logs is rendered into one buffer, `log,log,...`, memoised against that array, and a result is
  * spliced from it: one chunk per run of neighbouring logs, the whole block when every log matched
  * (rpc/raw-json.ts). A block is rendered whole the first time any of its logs is asked for.
@@ -8,8 +8,8 @@
  * The text of a log is exactly `JSON.stringify(formatLog(log))`: every value is hex, a number or a
  * boolean, so nothing needs escaping and the text is ASCII (its latin1 and UTF-8 bytes are the same).
  */
-import type { LogMatches } from '../../chain/evm/log-matches.js'
-import type { EvmLog } from '../../chain/evm/views.js'
+import type { LogMatches } from '../../evm/store/log-matches.js'
+import type { EvmLog } from '../../evm/store/views.js'
 import { RawJson } from '../../rpc/raw-json.js'
 import { encodeData } from './format.js'
 

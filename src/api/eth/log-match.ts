@@ -4,8 +4,8 @@
  * takes logs of that block; addresses are OR-ed; topics are positional, a null or empty position
  * matches anything, and a log with fewer topics than the filter constrains never matches.
  */
-import { matchesLog } from '../../chain/evm/log-columns.js'
-import type { EvmLog } from '../../chain/evm/views.js'
+import { matchesLog } from '../../evm/store/log-columns.js'
+import type { EvmLog } from '../../evm/store/views.js'
 import { equalBytes } from '../../primitives/hex.js'
 import type { LogFilter } from './log-filter.js'
 

@@ -3,8 +3,8 @@
  * last committed block (pending state is the latest state, and BFT blocks are final); `earliest` is the
  * genesis block, height 0. The pending *block* is built from the pool by eth-pending.ts.
  */
-import { UnknownBlockError } from '../../chain/evm/errors.js'
-import type { EvmBlock } from '../../chain/evm/views.js'
+import { UnknownBlockError } from '../../evm/errors.js'
+import type { EvmBlock } from '../../evm/store/views.js'
 import type { EthBackend } from './backend.js'
 import type { BlockNumberOrTag, BlockSelector } from './block-params.js'
 

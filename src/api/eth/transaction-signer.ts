@@ -4,7 +4,7 @@
  * account or a wrong passphrase answers at once rather than after the estimate (geth fills first);
  * the signed bytes then take the same pool path as eth_sendRawTransaction, txfee-cap included.
  */
-import { createUnsignedTx, type UnsignedTxFields } from '../../chain/evm/unsigned-tx.js'
+import { createUnsignedTx, type UnsignedTxFields } from '../../evm/txs/unsigned-tx.js'
 import type { AccountSigner, AccountsBackend } from './accounts-backend.js'
 import { AddressLocks } from './address-locks.js'
 import type { EthBackend, ExecutionOptions } from './backend.js'

@@ -11,8 +11,8 @@
  *   from geth before v1.9, when it did not estimate: a contract creation or most calls need more and would
  *   fail out of gas, so nodectl estimates as geth, Anvil and Hardhat do (README "Behaviour notes").
  */
-import { UnknownBlockError } from '../../chain/evm/errors.js'
-import type { UnsignedTxFields } from '../../chain/evm/unsigned-tx.js'
+import { UnknownBlockError } from '../../evm/errors.js'
+import type { UnsignedTxFields } from '../../evm/txs/unsigned-tx.js'
 import { NodeError } from '../../utils/errors.js'
 import type { EthBackend, ExecutionOptions } from './backend.js'
 import type { SendArgs } from './send-args.js'

@@ -8,7 +8,7 @@
  *   `<to, EIP-55>: <value> wei + <gas> gas × <gasPrice> wei` (`contract creation: …` without a recipient);
  * - txpool_status: `{pending, queued}` as QUANTITY counts.
  */
-import type { EvmTx } from '../../chain/evm/views.js'
+import type { EvmTx } from '../../evm/store/views.js'
 import { toChecksumAddress } from '../../primitives/address.js'
 import { toQuantity } from '../../primitives/quantity.js'
 import { address } from '../../rpc/codecs.js'

@@ -1,6 +1,6 @@
 /** `nodectl genesis validate`: checks genesis.json with the node's own decoders (CometBFT's `genesis validate`). */
 import { Command, Flags } from '@oclif/core'
-import { GenesisError, parseAppState } from '../../chain/evm/genesis.js'
+import { GenesisError, parseAppState } from '../../evm/genesis.js'
 import { loadGenesis } from '../../config/genesis.js'
 import { homePaths, resolveHome } from '../../config/home.js'
 import { ConfigError } from '../../utils/errors.js'

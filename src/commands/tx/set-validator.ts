@@ -5,8 +5,8 @@ import { RpcCommand } from '../../cli/rpc-command.js'
 import { describeSenderError, senderOf, signerFlags } from '../../cli/sender-key.js'
 import { submitTx, waitForReceipt } from '../../cli/tx-signing.js'
 import { parseEd25519PubKey } from '../../cli/tx-values.js'
-import { validatorAddress } from '../../chain/comet/validator-set.js'
-import { VALIDATOR_ADMIN_ADDRESS, encodeSetValidator } from '../../chain/evm/validator-admin.js'
+import { validatorAddress } from '../../comet/validator-set.js'
+import { VALIDATOR_ADMIN_ADDRESS, encodeSetValidator } from '../../evm/validators/validator-admin.js'
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'
 
 /** Result of `tx set-validator`. */

@@ -9,8 +9,8 @@ import {
   LogLimitError,
   UnknownBlockError,
   VmExecutionError,
-} from '../../../src/chain/evm/errors.js'
-import { TracerConfigError } from '../../../src/chain/evm/tracing/hooks.js'
+} from '../../../src/evm/errors.js'
+import { TracerConfigError } from '../../../src/evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
   TraceTimeoutError,
@@ -19,8 +19,8 @@ import {
   TracerError,
   TracerNotFoundError,
   TracingFailedError,
-} from '../../../src/chain/evm/tracing/trace-errors.js'
-import { decodeRevertReason } from '../../../src/chain/evm/vm-errors.js'
+} from '../../../src/evm/tracing/trace-errors.js'
+import { decodeRevertReason } from '../../../src/evm/vm-errors.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
 import { RpcError } from '../../../src/rpc/rpc-errors.js'
 import { txPoolErrors } from '../../../src/txpool/tx-pool-error.js'

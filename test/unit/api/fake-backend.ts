@@ -4,11 +4,11 @@
  * with logs, one pending transaction, and a tiny "EVM" for eth_call / eth_estimateGas.
  */
 import { Transaction, Wallet, getBytes, hexlify, id, keccak256, toUtf8Bytes, AbiCoder } from 'ethers'
-import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/chain/evm/views.js'
+import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/evm/store/views.js'
 import type { CallArgs, EthBackend, ExecutionOptions, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
 import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
-import { ExecutionRevertedError, VmExecutionError } from '../../../src/chain/evm/errors.js'
-import { LogMatches } from '../../../src/chain/evm/log-matches.js'
+import { ExecutionRevertedError, VmExecutionError } from '../../../src/evm/errors.js'
+import { LogMatches } from '../../../src/evm/store/log-matches.js'
 import { NodeError } from '../../../src/utils/errors.js'
 
 export const CHAIN_ID = 9000n

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { formatLog } from '../../../src/api/eth/format.js'
 import { renderLogJson, renderLogsJson } from '../../../src/api/eth/log-json.js'
-import { LogMatches } from '../../../src/chain/evm/log-matches.js'
-import type { EvmLog } from '../../../src/chain/evm/views.js'
+import { LogMatches } from '../../../src/evm/store/log-matches.js'
+import type { EvmLog } from '../../../src/evm/store/views.js'
 
 const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill)
 

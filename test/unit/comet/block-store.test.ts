@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Database } from '../../../src/db/database.js'
 import { utf8ToBytes } from '../../../src/primitives/hex.js'
-import { BlockStore } from '../../../src/chain/comet/block-store.js'
-import { makeBlockId } from '../../../src/chain/comet/part-set.js'
-import type { Block, BlockID, Commit } from '../../../src/chain/comet/types.js'
+import { BlockStore } from '../../../src/comet/block-store.js'
+import { makeBlockId } from '../../../src/comet/part-set.js'
+import type { Block, BlockID, Commit } from '../../../src/comet/types.js'
 import { makeTestBlock, signCommit, testValidators } from './fixtures.js'
 
 /** Three consecutive signed blocks starting at `first`. */

@@ -20,10 +20,10 @@ import {
   encodePart,
   encodeProposal,
   encodeVote,
-} from '../../../src/chain/comet/encoding.js'
-import { emptyCommit } from '../../../src/chain/comet/commit.js'
-import { makeBlockId, makePartSet, zeroBlockId } from '../../../src/chain/comet/part-set.js'
-import { SignedMsgType, type Proposal, type Vote } from '../../../src/chain/comet/types.js'
+} from '../../../src/comet/encoding.js'
+import { emptyCommit } from '../../../src/comet/commit.js'
+import { makeBlockId, makePartSet, zeroBlockId } from '../../../src/comet/part-set.js'
+import { SignedMsgType, type Proposal, type Vote } from '../../../src/comet/types.js'
 import { REAL_BLOCK_HEX, realBlock, realLastBlockId } from './fixtures.js'
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)

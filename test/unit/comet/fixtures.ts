@@ -2,20 +2,13 @@
 import { ed25519FromSeed, ed25519Sign, sha256 } from '../../../src/crypto/index.js'
 import { base64ToBytes, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { parseRfc3339 } from '../../../src/utils/time.js'
-import { emptyCommit } from '../../../src/chain/comet/commit.js'
-import { fillHeaderHashes } from '../../../src/chain/comet/hash.js'
-import { makeBlockId } from '../../../src/chain/comet/part-set.js'
-import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import {
-  BlockIDFlag,
-  SignedMsgType,
-  type Block,
-  type BlockID,
-  type Commit,
-  type Header,
-  type Vote,
-} from '../../../src/chain/comet/types.js'
-import { ValidatorSet, validatorAddress } from '../../../src/chain/comet/validator-set.js'
+import { emptyCommit } from '../../../src/comet/commit.js'
+import { fillHeaderHashes } from '../../../src/comet/hash.js'
+import { makeBlockId } from '../../../src/comet/part-set.js'
+import { voteSignBytes } from '../../../src/comet/sign-bytes.js'
+import { SignedMsgType, type Block, type BlockID, type Commit, type Header, type Vote } from '../../../src/comet/types.js'
+import { BlockIDFlag } from '../../../src/abci/types.js'
+import { ValidatorSet, validatorAddress } from '../../../src/comet/validator-set.js'
 
 const E3B0 = hexToBytes('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
 

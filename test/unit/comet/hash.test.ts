@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../../src/crypto/index.js'
 import { bytesToHex, bytesToUpperHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { parseRfc3339 } from '../../../src/utils/time.js'
-import { encodeCommitSig } from '../../../src/chain/comet/encoding.js'
+import { encodeCommitSig } from '../../../src/comet/encoding.js'
 import {
   fillHeaderHashes,
   hashCommit,
@@ -12,10 +12,11 @@ import {
   hashHeader,
   hashTxResults,
   hashTx,
-} from '../../../src/chain/comet/hash.js'
-import { leafHash, merkleRoot } from '../../../src/chain/comet/merkle.js'
-import { absentCommitSig, emptyCommit } from '../../../src/chain/comet/commit.js'
-import type { ConsensusParams, ExecTxResult, Header } from '../../../src/chain/comet/types.js'
+} from '../../../src/comet/hash.js'
+import { leafHash, merkleRoot } from '../../../src/comet/merkle.js'
+import { absentCommitSig, emptyCommit } from '../../../src/comet/commit.js'
+import type { Header } from '../../../src/comet/types.js'
+import type { ConsensusParams, ExecTxResult } from '../../../src/abci/types.js'
 import { realBlock } from './fixtures.js'
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bytesToHex, utf8ToBytes } from '../../../src/primitives/hex.js'
-import { innerHash, leafHash, merkleProofs, merkleRoot, verifyMerkleProof } from '../../../src/chain/comet/merkle.js'
+import { innerHash, leafHash, merkleProofs, merkleRoot, verifyMerkleProof } from '../../../src/comet/merkle.js'
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)
 const items = (...lists: number[][]): Uint8Array[] => lists.map((l) => Uint8Array.from(l))

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { concatBytes } from '../../../src/primitives/hex.js'
-import { merkleRoot } from '../../../src/chain/comet/merkle.js'
-import { blockIdEquals, blockIdKey, isZeroBlockId, makePartSet, verifyPart, zeroBlockId } from '../../../src/chain/comet/part-set.js'
-import { BLOCK_PART_SIZE_BYTES } from '../../../src/chain/comet/types.js'
+import { merkleRoot } from '../../../src/comet/merkle.js'
+import { blockIdEquals, blockIdKey, isZeroBlockId, makePartSet, verifyPart, zeroBlockId } from '../../../src/comet/part-set.js'
+import { BLOCK_PART_SIZE_BYTES } from '../../../src/comet/types.js'
 import { realLastBlockId } from './fixtures.js'
 
 describe('part sets', () => {

@@ -1,6 +1,6 @@
 /** The query matcher over flattened events (CometBFT `libs/pubsub/query` semantics plus hex case folding). */
 import { describe, expect, it } from 'vitest'
-import { compareDecimal, flattenEvents, matchQuery, parseQuery, type EventMap } from '../../../src/chain/comet/query/index.js'
+import { compareDecimal, flattenEvents, matchQuery, parseQuery, type EventMap } from '../../../src/comet/query/index.js'
 
 const events: EventMap = flattenEvents(
   [

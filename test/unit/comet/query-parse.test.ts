@@ -1,6 +1,6 @@
 /** The event query parser: every operator and operand kind, the canonical text, and faults with their offsets. */
 import { describe, expect, it } from 'vitest'
-import { QueryParseError, formatQuery, parseQuery } from '../../../src/chain/comet/query/index.js'
+import { QueryParseError, formatQuery, parseQuery } from '../../../src/comet/query/index.js'
 
 function faultOf(text: string): { offset: number; reason: string } {
   try {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { ed25519FromSeed, ed25519Sign, ed25519Verify, sha256 } from '../../../src/crypto/index.js'
 import { bytesToHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { GO_ZERO_TIME, parseRfc3339 } from '../../../src/utils/time.js'
-import { zeroBlockId } from '../../../src/chain/comet/part-set.js'
-import { proposalSignBytes, voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import { SignedMsgType, type Proposal, type Vote } from '../../../src/chain/comet/types.js'
+import { zeroBlockId } from '../../../src/comet/part-set.js'
+import { proposalSignBytes, voteSignBytes } from '../../../src/comet/sign-bytes.js'
+import { SignedMsgType, type Proposal, type Vote } from '../../../src/comet/types.js'
 import { realBlock } from './fixtures.js'
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { ed25519FromSeed } from '../../../src/crypto/index.js'
 import { bytesToBase64, bytesToHex, bytesToUpperHex, utf8ToBytes } from '../../../src/primitives/hex.js'
-import { encodeSimpleValidator } from '../../../src/chain/comet/validator-set-codec.js'
-import { MAX_TOTAL_VOTING_POWER, type Validator } from '../../../src/chain/comet/types.js'
-import { ValidatorSet, validatorAddress } from '../../../src/chain/comet/validator-set.js'
+import { encodeSimpleValidator } from '../../../src/comet/validator-set-codec.js'
+import { MAX_TOTAL_VOTING_POWER, type Validator } from '../../../src/comet/types.js'
+import { ValidatorSet, validatorAddress } from '../../../src/comet/validator-set.js'
 import { testKey } from './fixtures.js'
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { ed25519Sign } from '../../../src/crypto/index.js'
-import { commitVote } from '../../../src/chain/comet/commit.js'
-import { makeBlockId, zeroBlockId } from '../../../src/chain/comet/part-set.js'
-import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import { BlockIDFlag, type Commit } from '../../../src/chain/comet/types.js'
-import { medianTime } from '../../../src/chain/comet/validator-set.js'
+import { commitVote } from '../../../src/comet/commit.js'
+import { makeBlockId, zeroBlockId } from '../../../src/comet/part-set.js'
+import { voteSignBytes } from '../../../src/comet/sign-bytes.js'
+import type { Commit } from '../../../src/comet/types.js'
+import { BlockIDFlag } from '../../../src/abci/types.js'
+import { medianTime } from '../../../src/comet/validator-set.js'
 import { CHAIN_ID, makeTestBlock, signCommit, testValidators } from './fixtures.js'
 
 const setup = () => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest'
-import type { ConsensusParams } from '../../../src/chain/comet/types.js'
+import type { ConsensusParams } from '../../../src/abci/types.js'
 import {
   createGenesis,
   decodeGenesis,
@@ -83,7 +83,7 @@ function errorOf(mutate: (g: JsonObject) => void): string {
 }
 
 describe('genesis.json', () => {
-  it('declares the same consensus params shape as chain/comet', () => {
+  it('declares the same consensus params shape as comet/', () => {
     expectTypeOf<GenesisConsensusParams>().toEqualTypeOf<ConsensusParams>()
   })
 

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BlockIDFlag } from '../../../src/chain/comet/types.js'
+import { BlockIDFlag } from '../../../src/abci/types.js'
 import type { ConsensusEvents } from '../../../src/consensus/events.js'
 import { InMemoryNetwork } from '../../../src/consensus/transport.js'
 import { bytesToUpperHex } from '../../../src/primitives/hex.js'

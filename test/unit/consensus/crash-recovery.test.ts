@@ -8,7 +8,7 @@
 import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SignedMsgType, type BlockID } from '../../../src/chain/comet/types.js'
+import { SignedMsgType, type BlockID } from '../../../src/comet/types.js'
 import { FilePV } from '../../../src/consensus/privval.js'
 import { decodeWalRecords } from '../../../src/consensus/wal.js'
 import { sha256 } from '../../../src/crypto/index.js'

@@ -2,9 +2,9 @@
  * Builders for the evidence tests: votes signed with a validator key, DuplicateVoteEvidence with real
  * signatures (the byzantine signer is src/consensus/equivocating-validator.ts).
  */
-import { blockIdKey } from '../../../src/chain/comet/part-set.js'
-import { voteSignBytes } from '../../../src/chain/comet/sign-bytes.js'
-import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Vote } from '../../../src/chain/comet/types.js'
+import { blockIdKey } from '../../../src/comet/part-set.js'
+import { voteSignBytes } from '../../../src/comet/sign-bytes.js'
+import { SignedMsgType, type BlockID, type DuplicateVoteEvidence, type Vote } from '../../../src/comet/types.js'
 import { ed25519Sign, randomBytes } from '../../../src/crypto/index.js'
 import type { ValidatorKey } from '../../../src/keystore/validator-key.js'
 import type { Timestamp } from '../../../src/utils/time.js'

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { afterEach, beforeEach } from 'vitest'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BlockStore } from '../../../src/chain/comet/block-store.js'
-import type { ConsensusParams, ExecTxResult, ValidatorUpdate } from '../../../src/chain/comet/types.js'
+import { BlockStore } from '../../../src/comet/block-store.js'
+import type { ConsensusParams, ExecTxResult, ValidatorUpdate } from '../../../src/abci/types.js'
 import type { ConsensusConfig } from '../../../src/config/node-config.js'
 import type {
   Application,
@@ -18,10 +18,10 @@ import type {
   InfoResponse,
   InitChainRequest,
   InitChainResponse,
-  Mempool,
   QueryRequest,
   QueryResponse,
-} from '../../../src/consensus/application.js'
+} from '../../../src/abci/application.js'
+import type { Mempool } from '../../../src/consensus/mempool.js'
 import type { BlockSyncSource, FetchedBlock } from '../../../src/consensus/block-sync.js'
 import type { ConsensusGenesis } from '../../../src/consensus/chain-state.js'
 import { ConsensusEngine } from '../../../src/consensus/consensus-engine.js'

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { blockIdEquals } from '../../../src/chain/comet/part-set.js'
+import { blockIdEquals } from '../../../src/comet/part-set.js'
 import { readAllWal } from '../../../src/consensus/wal.js'
 import { makeGenesis, makeKeys, nodeFolderPerTest, recordingLogger, waitFor, type TestNode } from './helpers.js'
 

@@ -4,7 +4,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { describe, expect, it } from 'vitest'
-import { decodeRawTx, decodeRawTxOffThread } from '../../../src/chain/evm/tx.js'
+import { decodeRawTx, decodeRawTxOffThread } from '../../../src/evm/txs/tx.js'
 import { keccak256, packSignature, recoverPublicKey, secp256k1Backend, signHash } from '../../../src/crypto/index.js'
 import { recoverOffThread } from '../../../src/crypto/recovery-thread.js'
 import { bigintToBytes, bytesToBigint, bytesToHex, concatBytes } from '../../../src/primitives/hex.js'

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAddress } from '../../../src/chain/evm/evm-records.js'
-import { LogLimitError } from '../../../src/chain/evm/errors.js'
-import type { LogQuery } from '../../../src/chain/evm/evm-store.js'
-import type { EvmLog } from '../../../src/chain/evm/views.js'
+import { createAddress } from '../../../src/evm/store/evm-records.js'
+import { LogLimitError } from '../../../src/evm/errors.js'
+import type { LogQuery } from '../../../src/evm/store/evm-store.js'
+import type { EvmLog } from '../../../src/evm/store/views.js'
 import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
 import {

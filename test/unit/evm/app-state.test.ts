@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MerkleStateManager, verifyMerkleStateProof } from '@ethereumjs/statemanager'
-import { createAddress } from '../../../src/chain/evm/evm-records.js'
-import { UnknownBlockError } from '../../../src/chain/evm/errors.js'
+import { createAddress } from '../../../src/evm/store/evm-records.js'
+import { UnknownBlockError } from '../../../src/evm/errors.js'
 import { bytesToBigint, bytesToHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { keccak256 } from '../../../src/crypto/index.js'
 import {

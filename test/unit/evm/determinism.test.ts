@@ -5,7 +5,7 @@
  * makes the two agree.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { createAddress } from '../../../src/chain/evm/evm-records.js'
+import { createAddress } from '../../../src/evm/store/evm-records.js'
 import { privateKeyToAddress } from '../../../src/crypto/index.js'
 import { bytesToHex } from '../../../src/primitives/hex.js'
 import { DEV_KEY, ETHER, KEY2, STORE_RUNTIME, createHarness, defaultAppState, deployCode, sign1559, word, type Harness } from './helpers.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseAppState, validateAppState, GenesisError } from '../../../src/chain/evm/genesis.js'
-import { calcBaseFee, initialBaseFee } from '../../../src/chain/evm/fee-market.js'
+import { parseAppState, validateAppState, GenesisError } from '../../../src/evm/genesis.js'
+import { calcBaseFee, initialBaseFee } from '../../../src/evm/fee-market.js'
 import { bytesToHex } from '../../../src/primitives/hex.js'
 
 const ADDR = '0x' + '12'.repeat(20)

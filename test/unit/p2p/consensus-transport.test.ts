@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SignedMsgType, type Vote } from '../../../src/chain/comet/types.js'
+import { SignedMsgType, type Vote } from '../../../src/comet/types.js'
 import { decodeGossipMessage, encodeGossipMessage, type NewRoundStepMessage } from '../../../src/consensus/gossip-messages.js'
 import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from '../../../src/consensus/messages.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'

@@ -3,7 +3,7 @@
  * pool's transactions and the pending evidence; a transaction is sent only to peers not known to have it.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { DuplicateVoteEvidence } from '../../../src/chain/comet/types.js'
+import type { DuplicateVoteEvidence } from '../../../src/comet/types.js'
 import { keccak256 } from '../../../src/crypto/index.js'
 import { EvidenceGossip } from '../../../src/p2p/evidence-gossip.js'
 import type { P2PNode } from '../../../src/p2p/p2p-node.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ProtoWriter } from '../../../src/chain/comet/proto.js'
-import { SignedMsgType } from '../../../src/chain/comet/types.js'
+import { ProtoWriter } from '../../../src/comet/proto.js'
+import { SignedMsgType } from '../../../src/comet/types.js'
 import { decodeGossipMessage, encodeGossipMessage, type GossipMessage } from '../../../src/consensus/gossip-messages.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
 import { PeerState } from '../../../src/p2p/peer-state.js'

@@ -1,6 +1,6 @@
 /** Admission: every rejection with geth's exact text, and what is accepted. */
 import { describe, expect, it } from 'vitest'
-import { TxDecodeError } from '../../../src/chain/evm/tx.js'
+import { TxDecodeError } from '../../../src/evm/txs/tx.js'
 import { TxPoolError, TxPoolRejection } from '../../../src/txpool/tx-pool-error.js'
 import { computeIntrinsicGas } from '../../../src/txpool/intrinsic-gas.js'
 import {

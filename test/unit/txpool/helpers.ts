@@ -4,8 +4,8 @@
  */
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
 import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
-import { getCommon } from '../../../src/chain/evm/common.js'
-import { decodeRawTx, type DecodedTx } from '../../../src/chain/evm/tx.js'
+import { getCommon } from '../../../src/evm/common.js'
+import { decodeRawTx, type DecodedTx } from '../../../src/evm/txs/tx.js'
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256, privateKeyToAddress, signHash } from '../../../src/crypto/index.js'
 import { bigintToBytes, bytesToHex, concatBytes, hexToBytes } from '../../../src/primitives/hex.js'

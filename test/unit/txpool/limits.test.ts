@@ -1,6 +1,6 @@
 /** Limits: eviction of the cheapest when full, per-account queue caps, global pending and queue truncation. */
 import { describe, expect, it } from 'vitest'
-import type { DecodedTx } from '../../../src/chain/evm/tx.js'
+import type { DecodedTx } from '../../../src/evm/txs/tx.js'
 import { TxPoolError, TxPoolRejection } from '../../../src/txpool/tx-pool-error.js'
 import { ADDRS, GWEI, KEYS, makePool, rejection, sign1559 } from './helpers.js'
 

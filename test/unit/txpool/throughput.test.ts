@@ -4,7 +4,7 @@
  * speed is measured by `npm run bench`.
  */
 import { describe, expect, it } from 'vitest'
-import type { DecodedTx } from '../../../src/chain/evm/tx.js'
+import type { DecodedTx } from '../../../src/evm/txs/tx.js'
 import { keccak256, privateKeyToAddress } from '../../../src/crypto/index.js'
 import { bytesToHex, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { ADDRS, ETHER, KEYS, decode, makePool, sign1559Fast } from './helpers.js'
@@ -13,7 +13,7 @@ let tenSenders: { keys: Uint8Array[]; raws: Uint8Array[]; decoded: Map<Uint8Arra
 
 /**
  * 5,000 signed transfers, nonces 0..499 of 10 senders, interleaved. Decoding (sender recovery) belongs
- * to chain/evm/tx.ts and happens once per tx; it is done here ahead of time, once for every test.
+ * to evm/txs/tx.ts and happens once per tx; it is done here ahead of time, once for every test.
  */
 function getTenSenders(): NonNullable<typeof tenSenders> {
   if (tenSenders) return tenSenders

@@ -1,7 +1,7 @@
 /** Pool transitions: queued → pending promotion, replacement, events and RPC queries. */
 import { describe, expect, it } from 'vitest'
-import type { Mempool } from '../../../src/consensus/application.js'
-import type { DecodedTx } from '../../../src/chain/evm/tx.js'
+import type { Mempool } from '../../../src/consensus/mempool.js'
+import type { DecodedTx } from '../../../src/evm/txs/tx.js'
 import { ADDRS, ETHER, GWEI, KEYS, decode, makePool, rejection, sign1559, signLegacy } from './helpers.js'
 
 const [K0, K1] = KEYS as [Uint8Array, Uint8Array]

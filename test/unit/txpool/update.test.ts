@@ -1,6 +1,6 @@
 /** update(): after a committed block the pool drops included, stale and unaffordable txs and re-forms runs. */
 import { describe, expect, it } from 'vitest'
-import type { DecodedTx } from '../../../src/chain/evm/tx.js'
+import type { DecodedTx } from '../../../src/evm/txs/tx.js'
 import { ADDRS, ETHER, GWEI, KEYS, makePool, rejection, sign1559 } from './helpers.js'
 
 const [K0, K1, K2] = KEYS as [Uint8Array, Uint8Array, Uint8Array]

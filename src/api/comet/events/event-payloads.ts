@@ -5,9 +5,9 @@
  * matched against (`tm.event`, plus `tx.hash`/`tx.height` and the tx's events for Tx, and the
  * FinalizeBlock events for NewBlock and NewBlockEvents).
  */
-import { hashTx } from '../../../chain/comet/hash.js'
-import { addEvent, flattenEvents, type EventMap } from '../../../chain/comet/query/index.js'
-import type { ExecTxResult } from '../../../chain/comet/types.js'
+import { hashTx } from '../../../comet/hash.js'
+import { addEvent, flattenEvents, type EventMap } from '../../../comet/query/index.js'
+import type { ExecTxResult } from '../../../abci/types.js'
 import type { ConsensusEventName, ConsensusEvents } from '../../../consensus/events.js'
 import { bytesToBase64, bytesToUpperHex } from '../../../primitives/hex.js'
 import { encodeConsensusParamUpdates, encodeEvent, encodeExecTxResult, encodeValidatorUpdate } from '../json-abci.js'

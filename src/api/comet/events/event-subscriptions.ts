@@ -9,7 +9,7 @@
  * (reason: slow client)` instead of buffering more, as CometBFT does with
  * `experimental_close_on_slow_client`.
  */
-import { formatQuery, matchQuery, parseQuery as parseQueryText, type Query } from '../../../chain/comet/query/index.js'
+import { formatQuery, matchQuery, parseQuery as parseQueryText, type Query } from '../../../comet/query/index.js'
 
 /** The query of subscribe/unsubscribe; a bad one is CometBFT's handler error `failed to parse query: …` (rpc/core/events.go), -32603. */
 function parseQuery(text: string): Query {

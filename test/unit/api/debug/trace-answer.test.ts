@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { renderBlockTrace, renderTraceResult } from '../../../../src/api/debug/trace-answer.js'
-import { JsonBytesWriter } from '../../../../src/chain/evm/tracing/json-bytes.js'
-import { TraceBudget } from '../../../../src/chain/evm/tracing/trace-budget.js'
-import { TraceTooLargeError } from '../../../../src/chain/evm/tracing/trace-errors.js'
+import { JsonBytesWriter } from '../../../../src/evm/tracing/json-bytes.js'
+import { TraceBudget } from '../../../../src/evm/tracing/trace-budget.js'
+import { TraceTooLargeError } from '../../../../src/evm/tracing/trace-errors.js'
 import type { RawJson } from '../../../../src/rpc/raw-json.js'
 
 const textOf = (raw: RawJson): string => raw.wrap('', '').toString('utf8')

@@ -1,0 +1,28 @@
+/** BFT time (v0.38 `state.MedianTime` + `cmttime.WeightedMedian`; shared/reference/cometbft-hashing.md §6). */
+import { compareTime, GO_ZERO_TIME, type Timestamp } from '../utils/time.js'
+import type { Commit } from './types.js'
+import { BlockIDFlag } from '../abci/types.js'
+import type { ValidatorSet } from './validator-set.js'
+
+/**
+ * Weighted median of the commit's non-ABSENT signature times (COMMIT and NIL), each weighted by its
+ * validator's power in `validators` (the set that signed the commit). Go zero time when nothing counts.
+ */
+export function medianTime(commit: Commit, validators: ValidatorSet): Timestamp {
+  const weighted: { time: Timestamp; weight: bigint }[] = []
+  let total = 0n
+  for (const sig of commit.signatures) {
+    if (sig.blockIdFlag === BlockIDFlag.Absent) continue
+    const found = validators.getByAddress(sig.validatorAddress)
+    if (!found) continue
+    total += found.validator.votingPower
+    weighted.push({ time: sig.timestamp, weight: found.validator.votingPower })
+  }
+  weighted.sort((a, b) => compareTime(a.time, b.time))
+  let median = total / 2n
+  for (const w of weighted) {
+    if (median <= w.weight) return { ...w.time }
+    median -= w.weight
+  }
+  return { ...GO_ZERO_TIME }
+}

@@ -1,0 +1,652 @@
+/**
+ * The EVM application behind the ABCI-shaped boundary: it executes consensus blocks of raw signed EVM
+ * transactions with @ethereumjs/vm (Cancun), keeps the EVM view (blocks, transactions, receipts, logs)
+ * and answers the reads the eth API needs.
+ *
+ * Writes: every height's state nodes, EVM view records and head pointer are *staged* into the shared
+ * Database during FinalizeBlock; the consensus engine writes them in one atomic batch
+ * (`db.commitStaged()`) after `commit()`. InitChain stages the genesis state and block the same way:
+ * the engine must call `commitStaged()` after InitChain too (if it does not, they are written with the
+ * first block's batch, which is equally atomic).
+ *
+ * Genesis block: the EVM view shows the genesis state as block `initialHeight - 1` (0) with a hash of
+ * its own (`genesisBlockHash` in block-view.ts). Block 1's parentHash is that hash; later blocks carry
+ * the consensus block hashes.
+ */
+import { DEFAULT_MAX_TX_BYTES } from '../config/defaults.js'
+import type { Common, Proof } from '@ethereumjs/common'
+import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { VM } from '@ethereumjs/vm'
+import type { Database } from '../db/database.js'
+import { bytesToHex, bytesToUpperHex } from '../primitives/hex.js'
+import type { ValidatorUpdate } from '../abci/types.js'
+import type {
+  Application,
+  CheckTxResponse,
+  CheckTxType,
+  FinalizeBlockRequest,
+  FinalizeBlockResponse,
+  InfoResponse,
+  InitChainRequest,
+  InitChainResponse,
+  PrepareProposalRequest,
+  ProcessProposalRequest,
+  QueryRequest,
+  QueryResponse,
+} from '../abci/application.js'
+import { parseChainId } from '../config/chain-id.js'
+import { TypedEmitter } from '../utils/events.js'
+import { silentLogger, type Logger } from '../utils/logger.js'
+import { BlockHashes } from './state/block-hashes.js'
+import {
+  CallService,
+  defaultCallOptions,
+  type AccountState,
+  type CallArgs,
+  type CallOptions,
+  type CallResult,
+  type StateAt,
+} from './calls/calls.js'
+import { CallWorkers } from './calls/call-workers.js'
+import { getCommon } from './common.js'
+import { UnknownBlockError } from './errors.js'
+import { createBlockEvents } from './events.js'
+import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './store/block-view.js'
+import { toEvmReceipt, toEvmTx, type TxRecord } from './store/evm-records.js'
+import { EvmStore, type LogQuery } from './store/evm-store.js'
+import type { LogMatches } from './store/log-matches.js'
+import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
+import { calcBaseFee, initialBaseFee } from './fee-market.js'
+import type { EvmGenesis, FeeMarketParams } from './genesis.js'
+import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
+import { trieNodeCacheOf } from './state/trie-db.js'
+import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
+import { answerQuery } from './abci-query.js'
+import { createAccessList, type AccessListResult } from './calls/access-list.js'
+import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx } from './txs/fee-recipient-tx.js'
+import { DecodedTxCache } from './txs/tx-cache.js'
+import { TxDecodeError, type DecodedTx } from './txs/tx.js'
+import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './store/views.js'
+import { installValidatorAdmin, readOnlyValidatorAdmin } from './validators/validator-admin.js'
+import { collectValidatorUpdates } from './validators/validator-updates.js'
+import { ValidatorRegistry } from './validators/validator-registry.js'
+import { TraceExecutor } from './tracing/trace-executor.js'
+import { mapAwaitable, type Awaitable } from '../utils/awaitable.js'
+
+/** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
+export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
+/** ABCI Info `version` / `appVersion`. */
+export const APP_VERSION = 1n
+const ZERO_ADDRESS = new Uint8Array(20)
+const EMPTY = new Uint8Array(0)
+
+export interface EvmApplicationOptions {
+  db: Database
+  /** Consensus chain id, e.g. `nodectl_9000-1`. */
+  chainId: string
+  /** EVM chain id; default: the middle number of `chainId`. */
+  evmChainId?: bigint
+  /** Parsed genesis `app_state` (fee market, fee recipients, genesis accounts). */
+  genesis: EvmGenesis
+  /** Node-local minimum gas price (wei) CheckTx requires of a fee cap; default 0. Not consensus. */
+  minGasPrice?: bigint
+  /** Accept unprotected (pre-EIP-155) transactions in CheckTx; default false. */
+  allowUnprotectedTxs?: boolean
+  /** Largest transaction CheckTx accepts, in encoded bytes (`[mempool] max_tx_bytes`); default geth's 131072. */
+  maxTxBytes?: number
+  logger?: Logger
+  /**
+   * Fee recipient (coinbase) of a proposer, by its consensus address. Consensus-critical: it must
+   * answer the same on every node. Fallbacks: genesis `fee_recipients`, then the 20-byte consensus
+   * address itself.
+   */
+  feeRecipient?: (proposerAddress: Uint8Array) => Uint8Array | undefined
+  /**
+   * The fee recipient this node's validator declares in the blocks it proposes (miner_setEtherbase),
+   * read at each PrepareProposal; undefined: declare none (the default above applies). It reaches
+   * other nodes inside the block (fee-recipient-tx.ts), never as a local setting.
+   */
+  proposerFeeRecipient?: () => Uint8Array | undefined
+  /**
+   * Validator updates returned by FinalizeBlock (hook for a future staking module); default: the
+   * updates recorded by the validator-admin system contract (validator-admin.ts).
+   */
+  validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
+  /** eth_call / estimateGas limits. */
+  calls?: Partial<CallOptions>
+  /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
+  trieNodeCacheBytes?: number
+  /**
+   * eth_call / estimateGas worker threads (`[json-rpc] call-workers`, call-workers.ts) and, for tests
+   * running from the TypeScript sources, the worker's compiled script; default none (all on this thread).
+   */
+  callWorkers?: { count: number; script?: URL }
+}
+
+/** A committed block with its receipts and logs (for subscriptions and filters). */
+export interface CommittedEvmBlock {
+  block: EvmBlock
+  transactions: EvmTx[]
+  receipts: EvmReceipt[]
+  logs: EvmLog[]
+}
+
+export type EvmApplicationEvents = {
+  /** Emitted by commit(), before the engine writes the height's batch (reads already see it). */
+  block: CommittedEvmBlock
+}
+
+interface Head {
+  height: number
+  stateRoot: Uint8Array
+  block: EvmBlock
+}
+
+interface Pending {
+  block: EvmBlock
+  records: StoredTx[]
+}
+
+export class EvmApplication implements Application {
+  /** Committed EVM blocks, in order. */
+  readonly events = new TypedEmitter<EvmApplicationEvents>()
+  readonly evmChainId: bigint
+  readonly common: Common
+  private readonly store: EvmStore
+  private readonly blockHashes: BlockHashes
+  private readonly calls: CallService
+  /** eth_call / estimateGas worker threads, when configured. */
+  readonly callWorkers: CallWorkers | undefined
+  /** debug_trace*: re-execution of committed blocks and calls on private state copies (tracing/trace-executor.ts). */
+  readonly traces: TraceExecutor
+  private readonly txs: DecodedTxCache
+  private readonly log: Logger
+  /** The app's copy of the validator set, for the validator-admin system contract. */
+  private readonly validators: ValidatorRegistry
+  /** Sets up the read-only VMs of calls, access lists and traces (the validator-admin contract). */
+  private readonly prepareVm: (vm: VM) => void
+  /** eth_call / estimateGas limits, with their defaults. */
+  private readonly callOptions: CallOptions
+  private vm: VM | undefined
+  private stateManager: MerkleStateManager | undefined
+  private caches: Caches | undefined
+  private head: Head | undefined
+  /** The Database batch the head's writes go with (0: loaded from disk); see StateAt.written. */
+  private headBatch = 0
+  private pending: Pending | undefined
+  private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
+  private genesisHeight = 0
+  private opening: Promise<void> | undefined
+
+  constructor(private readonly opts: EvmApplicationOptions) {
+    this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
+    this.common = getCommon(this.evmChainId)
+    this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
+    if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
+    this.store = new EvmStore(opts.db)
+    this.blockHashes = new BlockHashes(this.store)
+    this.txs = new DecodedTxCache(this.common)
+    this.validators = new ValidatorRegistry(opts.db)
+    this.prepareVm = readOnlyValidatorAdmin(opts.genesis.validatorAdmin, this.validators)
+    this.callOptions = { ...defaultCallOptions, ...opts.calls }
+    const workers = opts.callWorkers
+    this.callWorkers =
+      workers && workers.count > 0
+        ? new CallWorkers({
+            count: workers.count,
+            script: workers.script,
+            data: {
+              dbPath: opts.db.opts.path,
+              evmChainId: this.evmChainId,
+              validatorAdmin: opts.genesis.validatorAdmin,
+              calls: this.callOptions,
+              trieNodeCacheBytes: trieNodeCacheOf(opts.db).capacityBytes,
+            },
+            logger: this.log,
+          })
+        : undefined
+    this.calls = new CallService(
+      {
+        db: opts.db,
+        common: this.common,
+        blockchain: this.blockHashes,
+        resolve: (h) => this.resolveState(h),
+        prepareVm: this.prepareVm,
+        remote: this.callWorkers,
+      },
+      this.callOptions,
+    )
+    this.traces = new TraceExecutor({
+      db: opts.db,
+      common: this.common,
+      blockchain: this.blockHashes,
+      prepareVm: this.prepareVm,
+      gasCap: this.callOptions.gasCap,
+    })
+  }
+
+  /** Builds and opens an application (loads the head and the state at its root). */
+  static async create(opts: EvmApplicationOptions): Promise<EvmApplication> {
+    const app = new EvmApplication(opts)
+    await app.open()
+    return app
+  }
+
+  /** Stops the call workers (before the database closes). */
+  async close(): Promise<void> {
+    await this.callWorkers?.close()
+  }
+
+  /** Loads the committed head; idempotent. The database must be open. */
+  open(): Promise<void> {
+    this.opening ??= this.load()
+    return this.opening
+  }
+
+  private async load(): Promise<void> {
+    const params = await this.store.loadParams()
+    if (params) {
+      this.gasLimit = params.gasLimit
+      this.genesisHeight = params.genesisHeight
+    }
+    const head = await this.store.loadHead()
+    if (head) {
+      const block = await this.store.getBlock(head.height)
+      if (!block) throw new Error(`EVM store: head block ${head.height} missing`)
+      this.head = { height: head.height, stateRoot: head.stateRoot, block }
+      this.store.setHead(block)
+    }
+    const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.common, this.blockHashes, head?.stateRoot)
+    await this.validators.load()
+    installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
+    this.vm = vm
+    this.stateManager = stateManager
+    this.caches = caches
+    this.log.info('EVM state loaded', { height: head?.height ?? null, stateRoot: head ? bytesToHex(head.stateRoot) : null })
+  }
+
+  // ─── Application (ABCI) ─────────────────────────────────────────────────
+
+  async info(): Promise<InfoResponse> {
+    await this.open()
+    const height = this.head && this.head.height > this.genesisHeight ? this.head.height : 0
+    return {
+      data: 'nodectl-evm',
+      version: String(APP_VERSION),
+      appVersion: APP_VERSION,
+      lastBlockHeight: height,
+      lastBlockAppHash: this.head?.stateRoot ?? EMPTY,
+    }
+  }
+
+  async initChain(req: InitChainRequest): Promise<InitChainResponse> {
+    await this.open()
+    const genesisHeight = Math.max(req.initialHeight, 1) - 1
+    if (this.head) {
+      if (this.head.height !== genesisHeight) throw new Error(`InitChain at height ${this.head.height}: the chain is already initialised`)
+      if (!this.validators.committedValidators()) this.validators.initGenesis(req.validators)
+      return { validators: [], appHash: this.head.stateRoot }
+    }
+    const maxGas = req.consensusParams.block.maxGas
+    this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
+    this.genesisHeight = genesisHeight
+    const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
+    const block = createGenesisEvmBlock({
+      chainId: this.opts.chainId,
+      height: genesisHeight,
+      stateRoot,
+      gasLimit: this.gasLimit,
+      baseFee: initialBaseFee(this.opts.genesis.feeMarket),
+      timestamp: req.time.seconds,
+    })
+    this.store.stageParams({ gasLimit: this.gasLimit, genesisHeight })
+    this.validators.initGenesis(req.validators)
+    this.store.stageBlock(block, [])
+    this.store.stageHead({ height: genesisHeight, stateRoot })
+    this.head = { height: genesisHeight, stateRoot, block }
+    this.headBatch = this.opts.db.batchNumber
+    this.store.setHead(block)
+    this.log.info('genesis state created', {
+      accounts: this.opts.genesis.accounts.length,
+      stateRoot: bytesToHex(stateRoot),
+      hash: bytesToHex(block.hash),
+    })
+    return { validators: [], appHash: stateRoot }
+  }
+
+  async checkTx(raw: Uint8Array, _type: CheckTxType): Promise<CheckTxResponse> {
+    let tx: DecodedTx | Error
+    try {
+      tx = this.txs.decode(raw)
+    } catch (err) {
+      tx = err instanceof Error ? err : new TxDecodeError(String(err))
+    }
+    return checkTransaction(raw.length, tx, {
+      maxTxBytes: this.opts.maxTxBytes ?? DEFAULT_MAX_TX_BYTES,
+      gasLimit: this.gasLimit,
+      minGasPrice: this.opts.minGasPrice ?? 0n,
+      allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
+    })
+  }
+
+  /**
+   * Keeps the txs in order while their gas limits fit the block; drops undecodable ones. With a
+   * `proposerFeeRecipient`, the block opens with its declaration (fee-recipient-tx.ts).
+   */
+  async prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }> {
+    const txs = selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), this.gasLimit, req.maxTxBytes)
+    const feeRecipient = this.opts.proposerFeeRecipient?.()
+    return { txs: feeRecipient ? prependFeeRecipientTx(feeRecipient, txs, req.maxTxBytes) : txs }
+  }
+
+  /**
+   * Rejects a proposal with undecodable txs (a fee-recipient declaration is accepted as the first tx
+   * only) or whose gas limits exceed the block gas limit.
+   */
+  async processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }> {
+    return { accept: isAcceptableProposal(splitFeeRecipientTx(req.txs).txs, (raw) => this.txs.decode(raw), this.gasLimit) }
+  }
+
+  async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
+    await this.open()
+    const head = this.head
+    if (!head) throw new Error('FinalizeBlock before InitChain')
+    if (req.height !== head.height + 1) throw new Error(`FinalizeBlock height ${req.height}, expected ${head.height + 1}`)
+    if (this.pending) {
+      // The same height again without a commit (the engine re-decided it): start from the head state.
+      this.pending = undefined
+      await this.stateManager!.setStateRoot(head.stateRoot)
+    }
+    this.validators.discardBlock()
+    const started = performance.now()
+    const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
+    const decoded: (DecodedTx | Error)[] = txs.map((raw) => {
+      try {
+        return this.txs.decode(raw)
+      } catch (err) {
+        return err instanceof Error ? err : new TxDecodeError(String(err))
+      }
+    })
+    const baseFee = this.nextBaseFee()
+    const coinbase = feeRecipient ?? this.feeRecipientOf(req.proposerAddress)
+    const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
+    try {
+      const res = await this.executeAndStage(req, head, env, decoded, started)
+      // The declaration is the block's first consensus tx: its result comes first too.
+      if (feeRecipient) res.txResults.unshift(createFeeRecipientTxResult(req.proposerAddress, feeRecipient))
+      return res
+    } catch (err) {
+      // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
+      // The engine must drop the height's staged writes (db.discardStaged) before retrying.
+      this.pending = undefined
+      this.validators.discardBlock()
+      await this.stateManager!.setStateRoot(head.stateRoot)
+      throw err
+    }
+  }
+
+  private async executeAndStage(
+    req: FinalizeBlockRequest,
+    head: Head,
+    env: BlockEnv,
+    decoded: (DecodedTx | Error)[],
+    started: number,
+  ): Promise<FinalizeBlockResponse> {
+    const exec = await executeBlock(this.vm!, this.common, env, decoded)
+    // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
+    const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
+    const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
+    const records = createTxRecords(exec, req.height, req.hash)
+    this.store.stageBlock(block, records)
+    this.store.stageHead({ height: req.height, stateRoot: exec.stateRoot })
+    this.pending = { block, records }
+    this.log.debug('executed block', {
+      height: req.height,
+      txs: req.txs.length,
+      executed: exec.executed.length,
+      gasUsed: exec.gasUsed,
+      ms: Math.round(performance.now() - started),
+    })
+    return {
+      events: createBlockEvents(exec.bloom, env.baseFee),
+      txResults: createExecTxResults(exec, records),
+      validatorUpdates: this.opts.validatorUpdates
+        ? this.opts.validatorUpdates(req.height, exec)
+        : this.validators.finishBlock(collectValidatorUpdates(exec)),
+      appHash: exec.stateRoot,
+    }
+  }
+
+  async commit(): Promise<{ retainHeight: number }> {
+    const pending = this.pending
+    if (!pending) return { retainHeight: 0 }
+    this.pending = undefined
+    this.validators.commitBlock()
+    this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
+    this.headBatch = this.opts.db.batchNumber
+    this.store.setHead(pending.block)
+    this.calls.invalidate()
+    trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
+    for (const r of pending.records) this.txs.delete(r.raw)
+    if (this.events.listenerCount('block') > 0) {
+      const receipts = pending.records.map(toEvmReceipt)
+      try {
+        this.events.emit('block', {
+          block: pending.block,
+          transactions: pending.records.map(toEvmTx),
+          receipts,
+          logs: receipts.flatMap((r) => r.logs),
+        })
+      } catch (err) {
+        // a subscriber's failure must not fail the consensus commit
+        this.log.error('block listener failed', { height: pending.block.number, err })
+      }
+    }
+    return { retainHeight: 0 }
+  }
+
+  /** ABCI Query: `/evm/balance|nonce|code/<0xaddr>`, `/evm/storage/<0xaddr>/<0xslot>` (abci-query.ts). */
+  query(req: QueryRequest): Promise<QueryResponse> {
+    return answerQuery(req, {
+      resolveHeight: async (height) => (await this.resolveState(height > 0 ? height : undefined)).height,
+      getAccount: (address, height) => this.getAccount(address, height),
+      getCode: (address, height) => this.getCode(address, height),
+      getStorageAt: (address, slot, height) => this.getStorageAt(address, slot, height),
+    })
+  }
+
+  // ─── reads for the eth API ──────────────────────────────────────────────
+
+  /** Height of the newest committed EVM block (the genesis height before the first block). */
+  latestHeight(): number {
+    return this.head?.height ?? 0
+  }
+
+  /** Height of the genesis block of the EVM view (`initialHeight - 1`, normally 0). */
+  earliestHeight(): number {
+    return this.genesisHeight
+  }
+
+  /** The block gas limit (consensus `block.max_gas`, 30,000,000 when unlimited). */
+  blockGasLimit(): bigint {
+    return this.gasLimit
+  }
+
+  /** A committed block by height or by (32-byte) hash. */
+  async getBlock(ref: number | Uint8Array): Promise<EvmBlock | undefined> {
+    const height = typeof ref === 'number' ? ref : await this.store.getHeightByHash(ref)
+    if (height === undefined || !this.isCommitted(height)) return undefined
+    return this.store.getBlock(height)
+  }
+
+  /** The transactions of a committed block, in order. */
+  async getBlockTransactions(height: number): Promise<EvmTx[] | undefined> {
+    const block = await this.getBlock(height)
+    return block ? (await this.store.getBlockTxs(block)).map(toEvmTx) : undefined
+  }
+
+  /** A committed transaction by EVM (Keccak) hash. */
+  async getTransaction(hash: Uint8Array): Promise<EvmTx | undefined> {
+    const r = await this.committedTx(hash)
+    return r ? toEvmTx(r) : undefined
+  }
+
+  /** A committed transaction by consensus (SHA-256) hash. */
+  async getTransactionByCometHash(cometHash: Uint8Array): Promise<EvmTx | undefined> {
+    const loc = await this.store.getTxLocationByCometHash(cometHash)
+    return loc ? this.getTransaction(loc.hash) : undefined
+  }
+
+  async getTransactionByBlockAndIndex(height: number, index: number): Promise<EvmTx | undefined> {
+    const block = await this.getBlock(height)
+    const hash = block?.transactions[index]
+    return hash ? this.getTransaction(hash) : undefined
+  }
+
+  /** The receipt of a committed transaction by EVM hash. */
+  /** The stored records (raw bytes, receipt fields) of a committed block's transactions, in order. */
+  async getBlockTxRecords(height: number): Promise<TxRecord[] | undefined> {
+    const block = await this.getBlock(height)
+    return block ? this.store.getBlockTxs(block) : undefined
+  }
+
+  /** The stored record of a committed transaction by EVM hash. */
+  getTxRecord(hash: Uint8Array): Promise<TxRecord | undefined> {
+    return this.committedTx(hash)
+  }
+
+  /** The state after committed block `height` (default latest); throws UnknownBlockError. */
+  stateAt(height?: number): Promise<StateAt> {
+    return this.resolveState(height)
+  }
+
+  async getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined> {
+    const r = await this.committedTx(hash)
+    return r ? toEvmReceipt(r) : undefined
+  }
+
+  async getBlockReceipts(height: number): Promise<EvmReceipt[] | undefined> {
+    const block = await this.getBlock(height)
+    return block ? (await this.store.getBlockTxs(block)).map(toEvmReceipt) : undefined
+  }
+
+  /** eth_getLogs over resolved heights; throws LogLimitError beyond `limit` logs. */
+  getLogs(query: LogQuery, limit: number): Promise<LogMatches> {
+    return this.store.getLogs(query, limit)
+  }
+
+  /** eth_call at `height` (default latest); throws ExecutionRevertedError / VmExecutionError / CallArgsError. */
+  call(args: CallArgs, height?: number): Promise<CallResult> {
+    return this.calls.call(args, height)
+  }
+
+  estimateGas(args: CallArgs, height?: number): Promise<bigint> {
+    return this.calls.estimateGas(args, height)
+  }
+
+  /** The account at `height` (default latest); at once when it was read at that height since the last commit. */
+  getAccount(address: Uint8Array, height?: number): AccountState | Promise<AccountState> {
+    return this.calls.getAccount(address, height)
+  }
+
+  getBalance(address: Uint8Array, height?: number): Awaitable<bigint> {
+    return mapAwaitable(this.calls.getAccount(address, height), (a) => a.balance)
+  }
+
+  getNonce(address: Uint8Array, height?: number): Awaitable<bigint> {
+    return mapAwaitable(this.calls.getAccount(address, height), (a) => a.nonce)
+  }
+
+  getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {
+    return this.calls.getCode(address, height)
+  }
+
+  /** 32-byte storage value at a 32-byte slot. */
+  getStorageAt(address: Uint8Array, slot: Uint8Array, height?: number): Promise<Uint8Array> {
+    return this.calls.getStorageAt(address, slot, height)
+  }
+
+  /** eth_createAccessList at `height` (default latest): access-list.ts. */
+  async createAccessList(args: CallArgs, height?: number): Promise<AccessListResult> {
+    const deps = {
+      db: this.opts.db,
+      common: this.common,
+      blockchain: this.blockHashes,
+      options: this.callOptions,
+      prepareVm: this.prepareVm,
+    }
+    return createAccessList(deps, await this.resolveState(height), args)
+  }
+
+  /** Changes the node-local minimum gas price CheckTx requires of a fee cap (miner_setGasPrice). */
+  setMinGasPrice(wei: bigint): void {
+    this.opts.minGasPrice = wei
+  }
+
+  /** EIP-1186 proof (hex strings, ethereumjs `Proof`) against the height's stateRoot. */
+  getProof(address: Uint8Array, slots: Uint8Array[], height?: number): Promise<Proof> {
+    return this.calls.getProof(address, slots, height)
+  }
+
+  /** The chain's EIP-1559 parameters (genesis `fee_market`). */
+  get feeMarket(): FeeMarketParams {
+    return this.opts.genesis.feeMarket
+  }
+
+  /** Base fee of the next block (EIP-1559 from the head block; the initial base fee after genesis). */
+  nextBaseFee(): bigint {
+    const head = this.head
+    const fm = this.opts.genesis.feeMarket
+    if (!head || head.height <= this.genesisHeight) return initialBaseFee(fm)
+    return calcBaseFee({ gasLimit: head.block.gasLimit, gasUsed: head.block.gasUsed, baseFee: head.block.baseFeePerGas }, fm)
+  }
+
+  /** Decodes a raw transaction through the shared cache (the pool should use this: decoded once). */
+  decodeTx(raw: Uint8Array): DecodedTx {
+    return this.txs.decode(raw)
+  }
+
+  /** `decodeTx` with the sender recovered off the main thread (the pool's admission). */
+  decodeTxOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
+    return this.txs.decodeOffThread(raw)
+  }
+
+  /**
+   * The fee recipient (coinbase) of blocks proposed by the validator with consensus address
+   * `proposer`: the `feeRecipient` option, else genesis `fee_recipients`, else the 20-byte address itself.
+   */
+  feeRecipientOf(proposer: Uint8Array): Uint8Array {
+    const custom = this.opts.feeRecipient?.(proposer)
+    if (custom) return custom
+    const fromGenesis = this.opts.genesis.feeRecipients.get(bytesToUpperHex(proposer))
+    if (fromGenesis) return fromGenesis
+    return proposer.length === 20 ? proposer : ZERO_ADDRESS
+  }
+
+  // ─── internals ──────────────────────────────────────────────────────────
+
+  private isCommitted(height: number): boolean {
+    return this.head !== undefined && height >= this.genesisHeight && height <= this.head.height
+  }
+
+  private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
+    const r = await this.store.getTx(hash)
+    return r && this.isCommitted(r.height) ? r : undefined
+  }
+
+  private async resolveState(height: number | undefined): Promise<StateAt> {
+    await this.open()
+    const head = this.head
+    if (!head) throw new UnknownBlockError()
+    const h = height ?? head.height
+    const block = h === head.height ? head.block : this.isCommitted(h) ? await this.store.getBlock(h) : undefined
+    if (!block) throw new UnknownBlockError()
+    return {
+      height: h,
+      stateRoot: block.stateRoot,
+      env: { height: h, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
+      // Batches are written in order: once the head's is, every committed height's is.
+      written: this.opts.db.isWritten(this.headBatch),
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The `blockchain` object the EVM asks for BLOCKHASH (ethereumjs-v10.md §4): `getBlock(n).hash()` is the
+ * EVM view's hash of height n, i.e. the consensus block hash (our genesis hash for height 0). Unknown
+ * heights give the zero hash. Shared by the consensus VM and every RPC copy.
+ */
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { EvmStore } from '../store/evm-store.js'
+
+const ZERO_HASH = new Uint8Array(32)
+
+export class BlockHashes implements EVMMockBlockchainInterface {
+  constructor(private readonly store: EvmStore) {}
+
+  async getBlock(height: number): Promise<{ hash(): Uint8Array }> {
+    const block = await this.store.getBlock(height)
+    const hash = block?.hash ?? ZERO_HASH
+    return { hash: () => hash }
+  }
+
+  async putBlock(): Promise<void> {}
+
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this
+  }
+}

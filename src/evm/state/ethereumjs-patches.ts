@@ -1,0 +1,370 @@
+/**
+ * Every use of @ethereumjs internals (members outside the documented API) is in this module; the
+ * versions are pinned in package.json and test/unit/evm/ethereumjs-patches.test.ts fails, naming the
+ * patch, when an installed version no longer has the member with the shape used here.
+ *
+ * Hooks other modules use: {@link getOpcodeTable} (`EVM._opcodeMap`: call deadlines in state-copy.ts,
+ * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
+ * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
+ * {@link seedTxHash} and {@link seedTxSenderPublicKey} (a transaction's `cache.hash` and
+ * `cache.senderPubKey`: tx.ts).
+ *
+ * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
+ * falls back to the library's own code when its internal is not found):
+ *
+ * - JUMPDEST analysis: every message frame re-scans its code for jump destinations and decodes every
+ *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution,
+ *   "no code-analysis cache" in ethereumjs-v10.md §7.4). The result depends only on the code and the
+ *   EVM's opcode table and is only read afterwards, so it is memoised per (opcode table, code).
+ * - `Common.isActivatedEIP`: `Array.includes` over the activated EIPs on every opcode's gas and
+ *   behaviour checks (~3.5%). A lookup table answers while the EIP list is the one it was built from.
+ * - Account encoding: the account cache holds accounts as RLP, so every `putAccount` encodes one and
+ *   every `getAccount` decodes one (~10 of each per transfer; an eth_call puts its caller and callee
+ *   and reads them back: ~35 µs of a 330 µs balanceOf call here). The cache's entries keep a copy of
+ *   the account instead and encode it only when the RLP is first asked for (the flush at the state
+ *   root); each read gets its own Account object.
+ * - Storage writes: `putStorage` means to write into the storage cache *or*, without one, into the
+ *   storage trie (as `putAccount` does), but is written `cache?.put(...) ?? writeTrie(...)` and `put`
+ *   returns undefined, so every SSTORE also goes through the storage trie: path hashing, node encoding
+ *   and ~5 garbage trie-node writes per ERC-20 transfer (2,026 of a 375-transfer block's 2,053), all
+ *   redone by the cache flush at the state root. Only the cache is written when there is one; the
+ *   flush (getStateRoot, once per block) writes each slot's final value, so roots are unchanged.
+ * - Trie reads: `MerklePatriciaTrie.get` finds its key with `findPath`, a general walker (a task
+ *   executor with a priority queue, a promise and closures per node, the stack of visited nodes) built
+ *   for updates and proofs. Reading one storage slot cost ~94 µs of an eth_call here. A read only
+ *   follows the key's nibbles from the root, node by node, which the replacement does, with the same
+ *   answers (a missing node included: null, or the error with `throwIfMissing`).
+ * - Trie node decoding: every node a trie reads, the upper levels of the account trie and of a busy
+ *   contract's storage trie on every read, is copied out of the node cache and RLP-decoded again
+ *   (`lookupNode`: ~25 µs of a 410 µs balanceOf eth_call here). The most recently used nodes are kept
+ *   decoded, by hash (content-addressed: a hash always names the same node), as the RLP arrays of byte
+ *   views; each lookup still builds its own node object from them, as the library's does, since
+ *   updates change the node objects they are given.
+ */
+import type { Common } from '@ethereumjs/common'
+import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
+import { BranchMPTNode, decodeRawMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import { AccountCache, MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, unpadBytes, type Address } from '@ethereumjs/util'
+import { importInterpreterModule } from './evm-interpreter-module.js'
+import { toNibbles } from '../store/ordered-trie.js'
+import { latin1 } from '../../primitives/hex.js'
+
+/** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
+const JUMP_ANALYSIS_CACHE_SIZE = 512
+
+interface JumpAnalysis {
+  jumps: Uint8Array
+  pushes: Record<number, bigint>
+  opcodesCached: unknown[]
+}
+
+interface InterpreterLike {
+  _evm: { _opcodeMap: unknown }
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+}
+
+/** One opcode table's analyses: by code content, and by the code array a state manager hands out. */
+interface JumpAnalysisCache {
+  byContent: Map<string, JumpAnalysis>
+  byArray: WeakMap<Uint8Array, JumpAnalysis>
+}
+
+let jumpCacheInstalled: Promise<boolean> | undefined
+
+/**
+ * Memoises the JUMPDEST analysis of every EVM in the process (idempotent). Resolves to whether the
+ * cache is in place. The Interpreter class is not exported (evm-interpreter-module.ts).
+ */
+export function installJumpAnalysisCache(): Promise<boolean> {
+  jumpCacheInstalled ??= (async () => {
+    try {
+      const mod = (await importInterpreterModule()) as { Interpreter?: { prototype: InterpreterLike } }
+      const proto = mod.Interpreter?.prototype
+      if (!proto || typeof proto._getValidJumpDestinations !== 'function') return false
+      const analyse = proto._getValidJumpDestinations
+      const caches = new WeakMap<object, JumpAnalysisCache>()
+      proto._getValidJumpDestinations = function (this: InterpreterLike, code: Uint8Array): JumpAnalysis {
+        const table = this._evm?._opcodeMap
+        if (typeof table !== 'object' || table === null) return analyse.call(this, code)
+        let cache = caches.get(table)
+        if (!cache) {
+          cache = { byContent: new Map(), byArray: new WeakMap() }
+          caches.set(table, cache)
+        }
+        // The state manager's code cache hands out the same array for the same code: the array answers
+        // without making the code a string key (a few KiB copied and hashed per call frame).
+        let analysis = cache.byArray.get(code)
+        if (analysis) return analysis
+        const key = latin1(code)
+        analysis = cache.byContent.get(key)
+        if (!analysis) {
+          if (cache.byContent.size >= JUMP_ANALYSIS_CACHE_SIZE) cache.byContent.clear()
+          analysis = analyse.call(this, code)
+          cache.byContent.set(key, analysis)
+        }
+        cache.byArray.set(code, analysis)
+        return analysis
+      }
+      return true
+    } catch {
+      return false
+    }
+  })()
+  return jumpCacheInstalled
+}
+
+/** The highest EIP number the lookup table covers; others take the library's path. */
+const MAX_EIP = 16_384
+
+/**
+ * Replaces `isActivatedEIP` on `common` (an own property, so every `copy()` of it has it too) with a
+ * table lookup. Each call checks that the instance's activated-EIP list is still the array the table
+ * was built from (`setHardfork`/`setEIPs` build a new one), else answers the library's way.
+ */
+export function installFastIsActivatedEIP(common: Common): void {
+  const internal = common as unknown as { _activatedEIPsCache?: unknown }
+  const source = internal._activatedEIPsCache
+  if (!Array.isArray(source)) return
+  const table = new Uint8Array(MAX_EIP)
+  for (const eip of source) if (Number.isInteger(eip) && eip >= 0 && eip < MAX_EIP) table[eip] = 1
+  const original = Object.getPrototypeOf(common).isActivatedEIP as (this: Common, eip: number) => boolean
+  Object.defineProperty(common, 'isActivatedEIP', {
+    value: function isActivatedEIP(this: Common & { _activatedEIPsCache?: unknown }, eip: number): boolean {
+      if (this._activatedEIPsCache === source && eip >= 0 && eip < MAX_EIP) return table[eip] === 1
+      return original.call(this, eip)
+    },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+}
+
+/**
+ * An account cache entry: `accountRLP` as the library's entries have it, encoded from a private copy
+ * of the account when first read; undefined for an account known not to exist.
+ */
+class AccountEntry {
+  private rlp: Uint8Array | undefined
+  constructor(readonly account: Account | undefined) {}
+
+  get accountRLP(): Uint8Array | undefined {
+    if (this.account !== undefined) this.rlp ??= this.account.serialize()
+    return this.rlp
+  }
+}
+
+const copyAccount = (a: Account): Account => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash)
+
+interface AccountCacheInternals {
+  DEBUG: boolean
+  _lruCache?: { set(key: string, elem: unknown): void }
+  _orderedMapCache?: { setElement(key: string, elem: unknown): void }
+  _stats: { writes: number }
+  _saveCachePreState(addressHex: string): void
+  get(address: Address): object | undefined
+  put(address: Address, account: Account | undefined, couldBePartialAccount?: boolean): void
+}
+
+let accountEntriesInstalled = false
+
+/**
+ * Makes the account caches of every MerkleStateManager of the process hold {@link AccountEntry}s
+ * (idempotent): `AccountCache.put` as the library's, with the entry in place of the encoding, and
+ * `getAccount` answering from the entry (the library's path for any other entry).
+ */
+export function installAccountEntries(): void {
+  if (accountEntriesInstalled) return
+  accountEntriesInstalled = true
+  const cacheProto = AccountCache.prototype as unknown as AccountCacheInternals
+  const put = cacheProto.put
+  cacheProto.put = function (this: AccountCacheInternals, address, account, couldBePartialAccount = false): void {
+    if (couldBePartialAccount || this.DEBUG) return put.call(this, address, account, couldBePartialAccount)
+    const addressHex = bytesToUnprefixedHex(address.bytes)
+    this._saveCachePreState(addressHex)
+    const elem = new AccountEntry(account && copyAccount(account))
+    if (this._lruCache) this._lruCache.set(addressHex, elem)
+    else this._orderedMapCache?.setElement(addressHex, elem)
+    this._stats.writes += 1
+  }
+  const proto = MerkleStateManager.prototype as unknown as {
+    getAccount(this: MerkleStateManager, address: Address): Promise<Account | undefined>
+  }
+  const getAccount = proto.getAccount
+  proto.getAccount = function (this: MerkleStateManager, address: Address): Promise<Account | undefined> {
+    const cache = (this as unknown as { _caches?: { account?: AccountCacheInternals } })._caches?.account
+    const elem = cache?.get(address)
+    // An absent account read again (a call's default zero-address sender) is an entry too: one lookup.
+    if (elem instanceof AccountEntry) return Promise.resolve(elem.account && copyAccount(elem.account))
+    return getAccount.call(this, address)
+  }
+}
+
+interface StorageCacheLike {
+  put(address: Address, key: Uint8Array, value: Uint8Array): void
+}
+
+let storageWriteFixInstalled = false
+
+/** Makes `putStorage` write only the storage cache when there is one (idempotent; the whole process). */
+export function installStorageWriteFix(): void {
+  if (storageWriteFixInstalled) return
+  storageWriteFixInstalled = true
+  const proto = MerkleStateManager.prototype as unknown as {
+    putStorage(this: MerkleStateManager, address: Address, key: Uint8Array, value: Uint8Array): Promise<void>
+  }
+  const original = proto.putStorage
+  proto.putStorage = async function (this: MerkleStateManager, address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const storage = (this as unknown as { _caches?: { storage?: StorageCacheLike } })._caches?.storage
+    if (storage === undefined) return original.call(this, address, key, value)
+    // the library's checks and messages, in its order
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
+    if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
+    storage.put(address, key, RLP.encode(unpadBytes(value)))
+  }
+}
+
+/** The message ethereumjs throws for a node its database does not have (`lookupNode`). */
+const MISSING_NODE = 'Missing node in DB'
+
+type TrieNode = BranchMPTNode | ExtensionMPTNode | LeafMPTNode
+
+interface TrieInternals {
+  DEBUG: boolean
+  appliedKey(key: Uint8Array): Uint8Array
+  lookupNode(node: Uint8Array | Uint8Array[]): Promise<TrieNode>
+  _db: { get(key: Uint8Array): Promise<Uint8Array | undefined> }
+  _getDbKey(key: Uint8Array): Uint8Array
+}
+
+/** Trie nodes kept decoded, the least recently read dropped first (about 1 KB each for a branch node). */
+export const DECODED_TRIE_NODES = 2048
+
+let decodedNodesInstalled = false
+
+/** Keeps the most recently read trie nodes of every trie of the process decoded (idempotent). */
+export function installDecodedNodeCache(): void {
+  if (decodedNodesInstalled) return
+  decodedNodesInstalled = true
+  const proto = MerklePatriciaTrie.prototype as unknown as TrieInternals
+  const original = proto.lookupNode
+  const decoded = new Map<string, Uint8Array[]>()
+  proto.lookupNode = async function (this: TrieInternals, node: Uint8Array | Uint8Array[]): Promise<TrieNode> {
+    if (this.DEBUG || !(node instanceof Uint8Array)) return original.call(this, node)
+    const key = latin1(node)
+    let raw = decoded.get(key)
+    if (raw !== undefined) {
+      decoded.delete(key)
+    } else {
+      const value = await this._db.get(this._getDbKey(node))
+      if (value === undefined || value === null) throw EthereumJSErrorWithoutCode(MISSING_NODE)
+      // A copy, as the library's own decoding makes: the views below keep these bytes.
+      const rlp = RLP.decode(value.slice())
+      if (!Array.isArray(rlp)) throw EthereumJSErrorWithoutCode('Invalid node')
+      raw = rlp as Uint8Array[]
+      if (decoded.size >= DECODED_TRIE_NODES) decoded.delete(decoded.keys().next().value!)
+    }
+    decoded.set(key, raw)
+    return decodeRawMPTNode(raw)
+  }
+}
+
+let fastTrieGetInstalled = false
+
+/** Makes `MerklePatriciaTrie.get` walk straight down the key's path (idempotent; the whole process). */
+export function installFastTrieGet(): void {
+  if (fastTrieGetInstalled) return
+  fastTrieGetInstalled = true
+  const proto = MerklePatriciaTrie.prototype
+  const original = proto.get
+  proto.get = async function (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
+    const trie = this as unknown as TrieInternals
+    if (trie.DEBUG) return original.call(this, key, throwIfMissing)
+    const nibbles = toNibbles(trie.appliedKey(key))
+    try {
+      let node = await trie.lookupNode(this.root())
+      let at = 0
+      for (;;) {
+        if (node instanceof BranchMPTNode) {
+          if (at === nibbles.length) return node.value()
+          const child = node.getBranch(nibbles[at]!)
+          if (child === null) return null
+          at++
+          node = await trie.lookupNode(child)
+        } else if (node instanceof LeafMPTNode) {
+          const rest = node.key()
+          if (rest.length !== nibbles.length - at) return null
+          for (let i = 0; i < rest.length; i++) if (rest[i] !== nibbles[at + i]) return null
+          return node.value()
+        } else if (node instanceof ExtensionMPTNode) {
+          const shared = node.key()
+          for (let i = 0; i < shared.length; i++) if (shared[i] !== nibbles[at + i]) return null
+          at += shared.length
+          node = await trie.lookupNode(node.value())
+        } else return null
+      }
+    } catch (err) {
+      if (throwIfMissing || !(err instanceof Error) || err.message !== MISSING_NODE) throw err
+      return null
+    }
+  }
+}
+
+/** One entry of an EVM's opcode table (`EVM._opcodeMap`, indexed by opcode), as 10.1.3 lays it out. */
+export interface OpcodeTableEntry<RunState = unknown> {
+  opHandler?: (runState: RunState, common: unknown) => unknown
+  gasHandler?: (runState: RunState, gas: bigint, common: unknown) => Promise<bigint> | bigint
+  opcodeInfo: { isAsync: boolean; dynamicGas: boolean }
+}
+
+/**
+ * The opcode table of one EVM instance (`_opcodeMap`: its own entries, so replacing a handler affects
+ * only that EVM), or undefined when this version has none; callers then fall back to the `step` event.
+ */
+export function getOpcodeTable<RunState = unknown>(evm: object): (OpcodeTableEntry<RunState> | undefined)[] | undefined {
+  const table = (evm as { _opcodeMap?: unknown })._opcodeMap
+  return Array.isArray(table) ? (table as (OpcodeTableEntry<RunState> | undefined)[]) : undefined
+}
+
+/**
+ * Makes `before` see every message the EVM is about to run (`EVM._executeCall`, called once per call
+ * frame); ethereumjs passes a precompile only its calldata and gas, so this is how one learns its caller.
+ */
+export function wrapExecuteCall<Message>(evm: object, before: (message: Message) => void): void {
+  const target = evm as { _executeCall(message: Message): Promise<unknown> }
+  const executeCall = target._executeCall.bind(evm)
+  target._executeCall = (message) => {
+    before(message)
+    return executeCall(message)
+  }
+}
+
+/**
+ * Adds a precompile to a created EVM: `customPrecompiles` is a creation option only, so the EVM's
+ * `_customPrecompiles` list is extended and its active map (`_precompiles`) rebuilt the way the
+ * constructor builds it.
+ */
+export function addCustomPrecompile(evm: object, precompile: CustomPrecompile): void {
+  const target = evm as { _customPrecompiles?: CustomPrecompile[]; _precompiles: Map<string, unknown>; common: Common }
+  const custom = [...(target._customPrecompiles ?? []), precompile]
+  target._customPrecompiles = custom
+  target._precompiles = getActivePrecompiles(target.common, custom)
+}
+
+/**
+ * Seeds a frozen transaction's hash cache (`cache.hash`, which `hash()` answers from) with a hash
+ * computed elsewhere, saving ethereumjs' re-serialisation and Keccak.
+ */
+export function seedTxHash(tx: object, hash: Uint8Array): void {
+  ;(tx as { cache: { hash?: Uint8Array } }).cache.hash = hash
+}
+
+/**
+ * Seeds a transaction's sender cache (`cache.senderPubKey`, which `getSenderPublicKey()` answers from)
+ * with the 64-byte public key recovered elsewhere.
+ */
+export function seedTxSenderPublicKey(tx: object, publicKey: Uint8Array): void {
+  ;(tx as { cache: { senderPubKey?: Uint8Array } }).cache.senderPubKey = publicKey
+}

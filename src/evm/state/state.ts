@@ -1,0 +1,116 @@
+/**
+ * Construction of the EVM state and VMs: the consensus VM (state manager over a MerklePatriciaTrie
+ * whose nodes are staged into the height batch) and read-only copies at a committed state root for
+ * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation.
+ * Settings follow shared/reference/ethereumjs-v10.md §1: explicit Cancun Common with native crypto,
+ * key hashing, raw-bytes values, ordered_map caches flushed once per block.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { Address, createAccount } from '@ethereumjs/util'
+import { createVM, type VM } from '@ethereumjs/vm'
+import type { Database } from '../../db/database.js'
+import type { GenesisAccount } from '../genesis.js'
+import {
+  installAccountEntries,
+  installDecodedNodeCache,
+  installFastTrieGet,
+  installJumpAnalysisCache,
+  installStorageWriteFix,
+} from './ethereumjs-patches.js'
+import { type OverlayTrieDb, TrieDb } from './trie-db.js'
+import { UnknownBlockError } from '../errors.js'
+
+function createCaches(): Caches {
+  installAccountEntries()
+  installStorageWriteFix()
+  return new Caches({
+    account: { size: 100_000, type: 'ordered_map' },
+    storage: { size: 20_000, type: 'ordered_map' },
+    code: { size: 20_000, type: 'ordered_map' },
+  })
+}
+
+/** A trie over `db` without an LRU of its own: the database's shared node cache (trie-db.ts) serves every trie. */
+function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaTrie {
+  installFastTrieGet()
+  installDecodedNodeCache()
+  return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
+}
+
+/** The consensus VM: its writes are staged into the shared Database's height batch. */
+export async function createConsensusVm(
+  db: Database,
+  common: Common,
+  blockchain: EVMMockBlockchainInterface,
+  root?: Uint8Array,
+): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
+  const trie = createTrie(new TrieDb(db), common)
+  const caches = createCaches()
+  const stateManager = new MerkleStateManager({ trie, common, caches })
+  if (root) await setRoot(stateManager, root)
+  await installJumpAnalysisCache()
+  const vm = await createVM({ common, stateManager, blockchain })
+  return { vm, stateManager, caches }
+}
+
+/** Blocks between two clears of the consensus state caches. */
+export const CACHE_CLEAR_EVERY_BLOCKS = 128
+/** Cached accounts above which the consensus state caches are cleared early. */
+export const CACHE_MAX_ACCOUNTS = 100_000
+
+/**
+ * Keeps the consensus state caches bounded. `ordered_map` caches never evict (an LRU could drop
+ * modified entries before the per-block flush, ethereumjs-v10.md §1.3), so after a committed block —
+ * when every entry is flushed and clean — they are cleared every CACHE_CLEAR_EVERY_BLOCKS blocks or
+ * when they hold more than CACHE_MAX_ACCOUNTS accounts. Returns whether it cleared.
+ */
+export function trimStateCaches(sm: MerkleStateManager, caches: Caches, height: number): boolean {
+  if (height % CACHE_CLEAR_EVERY_BLOCKS !== 0 && (caches.account?.size() ?? 0) <= CACHE_MAX_ACCOUNTS) return false
+  sm.clearCaches()
+  return true
+}
+
+/** A state manager at a committed `root` whose writes never leave it (private overlay). */
+export async function createStateCopy(db: Database, common: Common, root: Uint8Array): Promise<MerkleStateManager> {
+  const trie = createTrie(new TrieDb(db).overlay(), common)
+  const stateManager = new MerkleStateManager({ trie, common, caches: createCaches() })
+  await setRoot(stateManager, root)
+  return stateManager
+}
+
+/** A VM over a state copy at `root` (for eth_call, estimateGas, tracing). */
+export async function createVmCopy(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root: Uint8Array): Promise<VM> {
+  const stateManager = await createStateCopy(db, common, root)
+  await installJumpAnalysisCache()
+  return createVM({ common, stateManager, blockchain })
+}
+
+async function setRoot(sm: MerkleStateManager, root: Uint8Array): Promise<void> {
+  try {
+    await sm.setStateRoot(root)
+  } catch (err) {
+    throw new UnknownBlockError(`missing trie node for state root: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+/** Writes the genesis accounts into an empty state (inside one checkpoint) and returns the state root. */
+export async function applyGenesisAlloc(sm: MerkleStateManager, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
+  await sm.checkpoint()
+  try {
+    for (const a of accounts) {
+      const address = new Address(a.address)
+      await sm.putAccount(address, createAccount({ nonce: a.nonce, balance: a.balance }))
+      if (a.code) await sm.putCode(address, a.code)
+      for (const [slot, value] of a.storage) await sm.putStorage(address, slot, value)
+    }
+    const root = await sm.getStateRoot()
+    await sm.commit()
+    return root
+  } catch (err) {
+    await sm.revert()
+    throw err
+  }
+}

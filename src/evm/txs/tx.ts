@@ -1,0 +1,164 @@
+/**
+ * Decoding of raw signed EVM transactions, done once at admission: the decoded object (frozen, so
+ * ethereumjs caches its hash and sender key) travels with the raw bytes through pool and block.
+ */
+import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import type { Common } from '@ethereumjs/common'
+import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
+import { recoverOffThread } from '../../crypto/recovery-thread.js'
+import { bytesToHex } from '../../primitives/hex.js'
+import { recoveryIdOf, txCommonOf } from '../common.js'
+import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
+
+export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
+
+export interface DecodedTx {
+  raw: Uint8Array
+  /** The ethereumjs transaction, frozen (hash and sender cached). */
+  tx: TypedTransaction
+  /** EVM hash: Keccak-256 of the raw bytes. */
+  hash: Uint8Array
+  hashHex: string
+  /** Consensus hash: SHA-256 of the raw bytes. */
+  cometHash: Uint8Array
+  from: Uint8Array
+  /** Lower-case 0x address of the sender. */
+  fromHex: string
+  type: 0 | 1 | 2
+  nonce: bigint
+  gasLimit: bigint
+  /** Lower-case 0x address, undefined for a contract creation. */
+  to: string | undefined
+  value: bigint
+  /** gasPrice for legacy and access-list transactions. */
+  maxFeePerGas: bigint
+  /** gasPrice for legacy and access-list transactions. */
+  maxPriorityFeePerGas: bigint
+  /** undefined for an unprotected (pre-EIP-155) legacy transaction. */
+  chainId: bigint | undefined
+  size: number
+}
+
+/** A raw transaction that cannot be used; the message follows geth's wording. */
+export class TxDecodeError extends Error {}
+
+/** Decodes and validates the envelope and signature of a raw transaction, recovering the sender once. */
+export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
+  return completeRawTx(raw, parseRawTx(raw, common), common)
+}
+
+/**
+ * `decodeRawTx` with the sender's key recovered on the recovery thread (crypto/recovery-thread.ts),
+ * so the main thread does not spend the ~70 µs of recovery; the same checks, errors and result. The
+ * key goes into the transaction's sender cache, which `getSenderPublicKey` answers from: the thread
+ * runs the binding the library's recovery would, on the same hash, signature and recovery id, and the
+ * constructor has already refused a high s. A `v` of neither recovery id, or a signature the thread
+ * cannot recover, is left to the library's own check and error.
+ */
+export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Promise<DecodedTx> {
+  const tx = parseRawTx(raw, common)
+  const { v, r, s } = tx
+  const recovery = recoveryIdOf(v!, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
+  if (recovery !== undefined) {
+    const signature = packSignature(bigIntToUnpaddedBytes(r!), bigIntToUnpaddedBytes(s!))
+    const publicKey = await recoverOffThread(tx.getMessageToVerifySignature(), signature, recovery)
+    if (publicKey !== undefined) seedTxSenderPublicKey(tx, publicKey.subarray(1))
+  }
+  return completeRawTx(raw, tx, common)
+}
+
+/** The envelope checks and the decoding: a signed transaction, its sender not yet recovered. */
+function parseRawTx(raw: Uint8Array, common: Common): TypedTransaction {
+  if (raw.length === 0) throw new TxDecodeError('typed transaction too short')
+  const first = raw[0]!
+  if (first === TxType.Blob)
+    throw new TxDecodeError('transaction type not supported: blob transactions (EIP-4844) are not accepted by this chain')
+  if (first === TxType.SetCode)
+    throw new TxDecodeError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
+  if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
+  let tx: TypedTransaction
+  try {
+    tx = createTxFromRLP(raw, { common: txCommonOf(common), freeze: false }) as TypedTransaction
+  } catch (err) {
+    // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
+    const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
+    if (otherChain) throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${otherChain[1]} want ${common.chainId()}`)
+    throw new TxDecodeError(`rlp: ${describe(err)}`)
+  }
+  if (!tx.isSigned()) throw new TxDecodeError('invalid transaction v, r, s values')
+  return tx
+}
+
+/** Recovers the sender of a parsed transaction and completes its decoded form. */
+function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): DecodedTx {
+  let sender: Address
+  let publicKey: Uint8Array
+  try {
+    publicKey = tx.getSenderPublicKey()
+    sender = new Address(publicKeyToAddress(publicKey))
+  } catch (err) {
+    throw new TxDecodeError(`invalid sender: ${describe(err)}`)
+  }
+  const from = sender.bytes
+  freezeWithSender(tx, sender, publicKey)
+  const type = tx.type as 0 | 1 | 2
+  let chainId: bigint | undefined
+  if (type === 0) {
+    const legacy = tx as TypedTransaction & { v?: bigint }
+    chainId = legacy.v !== undefined && legacy.v >= 35n ? (legacy.v - 35n) / 2n : undefined
+  } else {
+    chainId = (tx as TypedTransaction & { chainId: bigint }).chainId
+  }
+  if (chainId !== undefined && chainId !== common.chainId())
+    throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
+  const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
+  // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
+  // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the tx's cache.
+  const hash = keccak256(raw)
+  seedTxHash(tx, hash)
+  return {
+    raw,
+    tx,
+    hash,
+    hashHex: bytesToHex(hash),
+    cometHash: sha256(raw),
+    from,
+    fromHex: bytesToHex(from),
+    type,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    to: tx.to ? bytesToHex(tx.to.bytes) : undefined,
+    value: tx.value,
+    maxFeePerGas: type === 2 ? feeTx.maxFeePerGas! : feeTx.gasPrice!,
+    maxPriorityFeePerGas: type === 2 ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
+    chainId,
+    size: raw.length,
+  }
+}
+
+/**
+ * Freezes `tx` (as ethereumjs does by default: only a frozen transaction caches its hash and sender
+ * key) with the sender recovered once. ethereumjs recomputes the address on every `getSenderAddress()`
+ * (a keccak of the public key, with its own JS keccak rather than the Common's), and runTx calls it
+ * again: the transaction answers from `sender` instead, through a method of its own set before the
+ * freeze (not an object inheriting from it: a transaction made a prototype costs a map transition
+ * per transaction, and slower field reads afterwards).
+ */
+function freezeWithSender(tx: TypedTransaction, sender: Address, publicKey: Uint8Array): void {
+  tx.getSenderAddress = () => sender
+  Object.freeze(tx)
+  seedTxSenderPublicKey(tx, publicKey)
+}
+
+function describe(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err)
+  return msg.replace(/\s*\(tx type=.*$/s, '')
+}
+
+/** The tip a transaction pays per gas at `baseFee`, or undefined when its fee cap is below the base fee. */
+export function effectiveTip(tx: Pick<DecodedTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFee: bigint): bigint | undefined {
+  if (tx.maxFeePerGas < baseFee) return undefined
+  const room = tx.maxFeePerGas - baseFee
+  return room < tx.maxPriorityFeePerGas ? room : tx.maxPriorityFeePerGas
+}

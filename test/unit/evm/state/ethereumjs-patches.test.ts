@@ -1,0 +1,187 @@
+/**
+ * The @ethereumjs internals nodectl patches or reads, checked against the installed packages. Each patch
+ * falls back to the library's own code when its internal is missing, so an upgrade would only make the
+ * node slower (or, for the validator-admin and tx-hash patches, wrong) without failing a test; this file
+ * fails instead, naming the patch and the member to re-check. Every patch lives in
+ * src/evm/state/ethereumjs-patches.ts (the module's doc comment lists them and their users):
+ * - speed-ups: Interpreter `_getValidJumpDestinations`, Common `isActivatedEIP` / `_activatedEIPsCache`,
+ *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
+ *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error, and `lookupNode` over
+ *   `_db.get` / `_getDbKey` (the decoded-node cache);
+ * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
+ * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
+ *   (validator-admin.ts);
+ * - seedTxHash / seedTxSenderPublicKey: the transaction's `cache.hash` and `cache.senderPubKey` (tx.ts).
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { createLegacyTx } from '@ethereumjs/tx'
+import { AccountCache, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { createVM } from '@ethereumjs/vm'
+import { describe, expect, it } from 'vitest'
+import { getCommon } from '../../../../src/evm/common.js'
+
+const ROOT = resolve(import.meta.dirname, '../../../..')
+const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
+const pinned = Object.entries(pkg.dependencies ?? {}).filter(([name]) => name.startsWith('@ethereumjs/'))
+const require = createRequire(resolve(ROOT, 'package.json'))
+
+function installedVersion(name: string): string {
+  const entry = require.resolve(name)
+  const dir = entry.slice(0, entry.indexOf(`/node_modules/${name}/`) + `/node_modules/${name}/`.length)
+  return (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+const JUMP = 0x56
+const SSTORE = 0x55
+const CALL = 0xf1
+
+describe('@ethereumjs internals that nodectl patches', () => {
+  it('are the pinned versions', () => {
+    expect(pinned.length, 'package.json pins no @ethereumjs package').toBeGreaterThan(0)
+    for (const [name, range] of pinned) {
+      expect(range, `${name} must be pinned to an exact version: the patches of evm/ depend on its internals`).toMatch(/^\d+\.\d+\.\d+$/)
+      expect(
+        installedVersion(name),
+        `${name}: installed version differs from the pinned one; re-check every patch listed in this file`,
+      ).toBe(range)
+    }
+  })
+
+  it('ethereumjs-patches jump-analysis cache: Interpreter.prototype._getValidJumpDestinations(code)', async () => {
+    const mod = (await import(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)) as {
+      Interpreter?: { prototype: Record<string, unknown> }
+    }
+    const fn = mod.Interpreter?.prototype._getValidJumpDestinations
+    expect(typeof fn, 'ethereumjs-patches installJumpAnalysisCache: Interpreter._getValidJumpDestinations is gone').toBe('function')
+    expect(
+      (fn as (code: Uint8Array) => unknown).length,
+      'ethereumjs-patches installJumpAnalysisCache: _getValidJumpDestinations(code) changed arity',
+    ).toBe(1)
+  })
+
+  it('ethereumjs-patches isActivatedEIP table: Common._activatedEIPsCache and isActivatedEIP(eip)', () => {
+    const common = getCommon(9000n).copy()
+    const internal = common as unknown as { _activatedEIPsCache?: unknown }
+    expect(
+      Array.isArray(internal._activatedEIPsCache),
+      'ethereumjs-patches installFastIsActivatedEIP: Common._activatedEIPsCache is no longer an array',
+    ).toBe(true)
+    expect(
+      typeof Object.getPrototypeOf(common).isActivatedEIP,
+      'ethereumjs-patches installFastIsActivatedEIP: Common.prototype.isActivatedEIP is gone',
+    ).toBe('function')
+    const eips = internal._activatedEIPsCache as number[]
+    expect(
+      eips.every((eip) => common.isActivatedEIP(eip)),
+      'ethereumjs-patches installFastIsActivatedEIP: _activatedEIPsCache no longer lists the activated EIPs',
+    ).toBe(true)
+  })
+
+  it('ethereumjs-patches account memo and storage-write fix: MerkleStateManager getAccount, putStorage, _caches', () => {
+    const proto = MerkleStateManager.prototype as unknown as Record<string, unknown>
+    expect(typeof proto.getAccount, 'ethereumjs-patches installAccountEntries: MerkleStateManager.prototype.getAccount is gone').toBe(
+      'function',
+    )
+    expect(typeof proto.putStorage, 'ethereumjs-patches installStorageWriteFix: MerkleStateManager.prototype.putStorage is gone').toBe(
+      'function',
+    )
+    const sm = new MerkleStateManager({ caches: new Caches() }) as unknown as {
+      _caches?: { account?: Record<string, unknown>; storage?: Record<string, unknown> }
+    }
+    const accounts = sm._caches?.account
+    for (const member of ['get', 'put', '_saveCachePreState'])
+      expect(typeof accounts?.[member], `ethereumjs-patches installAccountEntries: AccountCache.${member} is gone`).toBe('function')
+    expect(
+      typeof accounts?._stats === 'object' && (typeof accounts._orderedMapCache === 'object' || typeof accounts._lruCache === 'object'),
+      'ethereumjs-patches installAccountEntries: AccountCache._stats and _orderedMapCache or _lruCache are gone',
+    ).toBe(true)
+    expect(AccountCache.prototype.put.length, 'ethereumjs-patches installAccountEntries: AccountCache.put(address, account, partial)').toBe(
+      2,
+    )
+    expect(
+      typeof sm._caches?.storage?.put,
+      'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone',
+    ).toBe('function')
+  })
+
+  it('ethereumjs-patches fast trie get: MerklePatriciaTrie get(key, throwIfMissing), appliedKey, lookupNode, DEBUG', async () => {
+    const trie = new MerklePatriciaTrie() as unknown as Record<string, unknown>
+    for (const name of ['get', 'appliedKey', 'lookupNode', 'findPath']) {
+      expect(typeof trie[name], `ethereumjs-patches installFastTrieGet: MerklePatriciaTrie.${name} is gone`).toBe('function')
+    }
+    expect(typeof trie.DEBUG, 'ethereumjs-patches installFastTrieGet: MerklePatriciaTrie.DEBUG is gone').toBe('boolean')
+    const lookup = trie.lookupNode as (node: Uint8Array) => Promise<unknown>
+    await expect(
+      lookup.call(trie, new Uint8Array(32).fill(1)),
+      "ethereumjs-patches installFastTrieGet: lookupNode's missing-node error changed",
+    ).rejects.toThrow(/^Missing node in DB$/)
+  })
+
+  it('ethereumjs-patches decoded-node cache: MerklePatriciaTrie _db.get(key) and _getDbKey(node)', async () => {
+    const trie = new MerklePatriciaTrie()
+    const internals = trie as unknown as { _db?: { get?: unknown }; _getDbKey?: unknown }
+    expect(typeof internals._db?.get, 'ethereumjs-patches installDecodedNodeCache: MerklePatriciaTrie._db.get is gone').toBe('function')
+    expect(typeof internals._getDbKey, 'ethereumjs-patches installDecodedNodeCache: MerklePatriciaTrie._getDbKey is gone').toBe('function')
+    await trie.put(Uint8Array.of(1), Uint8Array.of(2))
+    const key = (internals._getDbKey as (node: Uint8Array) => Uint8Array).call(trie, trie.root())
+    const stored = await (internals._db as { get(key: Uint8Array): Promise<unknown> }).get(key)
+    expect(stored, "ethereumjs-patches installDecodedNodeCache: _db.get(_getDbKey(hash)) no longer gives the node's bytes").toBeInstanceOf(
+      Uint8Array,
+    )
+  })
+
+  it('state-copy deadline and tracing opcode probes: EVM._opcodeMap entries {opHandler, gasHandler, opcodeInfo}', async () => {
+    const vm = await createVM({ common: getCommon(9000n).copy() })
+    const map = (vm.evm as unknown as { _opcodeMap?: unknown })._opcodeMap as
+      | ({ opHandler?: unknown; gasHandler?: unknown; opcodeInfo?: { isAsync?: unknown; dynamicGas?: unknown } } | undefined)[]
+      | undefined
+    expect(Array.isArray(map), 'state-copy installDeadline / opcode-probes: EVM._opcodeMap is no longer an array').toBe(true)
+    for (const op of [JUMP, SSTORE, CALL]) {
+      const entry = map![op]
+      expect(
+        typeof entry?.opHandler,
+        `state-copy installDeadline / opcode-probes: _opcodeMap[0x${op.toString(16)}].opHandler is gone`,
+      ).toBe('function')
+      expect(typeof entry?.opcodeInfo?.isAsync, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.isAsync is gone`).toBe(
+        'boolean',
+      )
+      expect(typeof entry?.opcodeInfo?.dynamicGas, `opcode-probes: _opcodeMap[0x${op.toString(16)}].opcodeInfo.dynamicGas is gone`).toBe(
+        'boolean',
+      )
+    }
+    expect(typeof map![SSTORE]?.gasHandler, 'opcode-probes: _opcodeMap[0x55].gasHandler (dynamic gas) is gone').toBe('function')
+  })
+
+  it('validator-admin: EVM._executeCall(message), _customPrecompiles, _precompiles', async () => {
+    const vm = await createVM({ common: getCommon(9000n).copy() })
+    const evm = vm.evm as unknown as Record<string, unknown>
+    expect(typeof evm._executeCall, 'validator-admin installValidatorAdmin: EVM._executeCall is gone').toBe('function')
+    expect(
+      (evm._executeCall as (message: unknown) => unknown).length,
+      'validator-admin installValidatorAdmin: EVM._executeCall(message) changed arity',
+    ).toBe(1)
+    expect(evm._precompiles, 'validator-admin installValidatorAdmin: EVM._precompiles is no longer a Map').toBeInstanceOf(Map)
+    expect('_customPrecompiles' in evm, 'validator-admin installValidatorAdmin: EVM._customPrecompiles is gone').toBe(true)
+  })
+
+  it("tx hash seed: a frozen transaction's hash() answers from cache.hash", () => {
+    const tx = createLegacyTx({ nonce: 0n, gasLimit: 21_000n, gasPrice: 1n }, { common: getCommon(9000n) }).sign(new Uint8Array(32).fill(1))
+    const cache = (tx as unknown as { cache?: { hash?: Uint8Array } }).cache
+    expect(typeof cache, 'tx.ts decodeTx hash seed: the transaction has no `cache` object').toBe('object')
+    const seeded = new Uint8Array(32).fill(7)
+    cache!.hash = seeded
+    const hash = tx.hash()
+    expect(hash, 'tx.ts decodeTx hash seed: Transaction.hash() no longer answers from cache.hash').toBe(seeded)
+  })
+
+  it('tx sender seed: getSenderPublicKey() answers from cache.senderPubKey', () => {
+    const tx = createLegacyTx({ nonce: 0n, gasLimit: 21_000n, gasPrice: 1n }, { common: getCommon(9000n) }).sign(new Uint8Array(32).fill(1))
+    const cache = (tx as unknown as { cache?: { senderPubKey?: Uint8Array } }).cache
+    const seeded = new Uint8Array(64).fill(9)
+    cache!.senderPubKey = seeded
+    expect(tx.getSenderPublicKey(), 'tx.ts sender seed: getSenderPublicKey() no longer answers from cache.senderPubKey').toBe(seeded)
+  })
+})
