@@ -5,7 +5,6 @@
  */
 import type { Timestamp } from '../utils/time.js'
 import type { MerkleProof } from './merkle.js'
-import type { Part } from './part-set.js'
 import { ProtoReader, ProtoWriter } from './proto.js'
 import {
   SignedMsgType,
@@ -16,6 +15,7 @@ import {
   type ConsensusVersion,
   type DuplicateVoteEvidence,
   type Header,
+  type Part,
   type PartSetHeader,
   type Proposal,
   type Vote,
