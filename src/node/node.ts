@@ -188,8 +188,7 @@ export class Node {
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const filePV = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      let engine: ConsensusEngine | undefined
-      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool, engine: () => engine }, log) : undefined
+      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool }, log) : undefined
       const doubleSignAt = options.consensus?.doubleSignAt
       const privValidator =
         doubleSignAt === undefined
@@ -201,7 +200,7 @@ export class Node {
               (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
             )
       const events = new TypedEmitter<NodeEvents>()
-      engine = new ConsensusEngine({
+      const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
         db,
