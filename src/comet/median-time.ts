@@ -1,4 +1,4 @@
-/** BFT time (v0.38 `state.MedianTime` + `cmttime.WeightedMedian`; shared/reference/cometbft-hashing.md §6). */
+/** BFT time (v0.38 `state.MedianTime` + `cmttime.WeightedMedian`): a block's time after the initial height. */
 import { compareTime, GO_ZERO_TIME, type Timestamp } from '../utils/time.js'
 import type { Commit, Validator } from './types.js'
 import { BlockIDFlag } from '../abci/types.js'

@@ -1,5 +1,5 @@
 /**
- * The composition root (STYLE.md rule 1): the only place that constructs components and wires them:
+ * The composition root (docs/architecture.md): the only place that constructs components and wires them:
  * database → chain → txpool → consensus → p2p → api → servers; `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'

@@ -12,8 +12,8 @@
  * - a call (trace-call.ts): the state after a block, with geth's state and block overrides.
  *
  * A trace that fails mid-execution (timeout, a tracer error) leaves the copy's checkpoints unbalanced
- * (ethereumjs-v10.md §3), so that copy is dropped. Copies write to a private overlay, never to the
- * consensus batch.
+ * (the library has no abort: the throw unwinds past them), so that copy is dropped. Copies write to a
+ * private overlay, never to the consensus batch.
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
