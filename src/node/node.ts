@@ -1,6 +1,7 @@
 /**
  * The composition root (docs/architecture.md): the only place that constructs components and wires them:
- * database → chain → txpool → consensus → p2p → api → servers; `stop()` tears down in reverse, idempotently.
+ * database → application → pool → stores → p2p host → engine → api → servers, each part after what it needs;
+ * `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
