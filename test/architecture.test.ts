@@ -1,10 +1,11 @@
 /**
  * The layering rule of docs/architecture.md: imports only go downward (L8 → L0), never sideways above L1, and `crypto/` is the only
- * importer of curve and hash libraries. What ships is `src/` alone: it never imports from outside
+ * importer of curve and hash libraries. No two source files import each other, directly or through others,
+ * not even by type. What ships is `src/` alone: it never imports from outside
  * `src/` (the benchmark in `test/bench/` and the test helpers may import `src/`, never the reverse)
  * nor a dev dependency. Checked by reading the import lines of every source file.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, dirname, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -61,6 +62,47 @@ function packageOf(spec: string): string | undefined {
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]
 }
 
+/** The source file a relative specifier names (`./x.js` is `./x.ts`, a folder is its `index.ts`). */
+function resolveSource(from: string, spec: string): string {
+  const path = resolve(dirname(from), spec).replace(/\.js$/, '.ts')
+  return existsSync(path) ? path : join(path.replace(/\.ts$/, ''), 'index.ts')
+}
+
+/** The import circles among `files`: strongly connected groups of more than one file (Tarjan's algorithm). */
+function importCycles(files: readonly string[]): string[][] {
+  const edges = new Map(
+    files.map((file) => [file, importsOf(file).flatMap(({ spec }) => (spec.startsWith('.') ? [resolveSource(file, spec)] : []))]),
+  )
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[][] = []
+  const visit = (file: string): void => {
+    index.set(file, index.size)
+    low.set(file, index.get(file)!)
+    stack.push(file)
+    onStack.add(file)
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(file, Math.min(low.get(file)!, low.get(next)!))
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!))
+    }
+    if (low.get(file) !== index.get(file)) return
+    const group: string[] = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      group.push(member)
+    } while (member !== file)
+    if (group.length > 1) cycles.push(group)
+  }
+  for (const file of files) if (!index.has(file)) visit(file)
+  return cycles
+}
+
 describe('architecture', () => {
   const files = sourceFiles(SRC)
 
@@ -68,7 +110,7 @@ describe('architecture', () => {
     for (const file of files) {
       const folder = folderOf(file)
       if (folder.endsWith('.ts')) continue
-      expect(LAYER[folder], `${folder}/ has no layer in DESIGN.md`).toBeDefined()
+      expect(LAYER[folder], `${folder}/ has no layer in docs/architecture.md`).toBeDefined()
     }
   })
 
@@ -84,13 +126,21 @@ describe('architecture', () => {
         // Within a layer: L0 and L1 folders may use each other, and commands/ use the client-command
         // helpers of cli/. Elsewhere a folder never imports a sibling of its layer, not even a type:
         // the consensus engine and the EVM application meet only in abci/.
-        const sideways =
-          LAYER[target] === LAYER[from] && LAYER[from]! > 1 && !(from === 'commands' && target === 'cli')
+        const sideways = LAYER[target] === LAYER[from] && LAYER[from]! > 1 && !(from === 'commands' && target === 'cli')
         if (upward || sideways)
           violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
       }
     }
     expect(violations).toEqual([])
+  })
+
+  it('no import circles, type imports included', () => {
+    const names = (group: string[]): string =>
+      group
+        .map((file) => relative(SRC, file))
+        .sort()
+        .join(' ↔ ')
+    expect(importCycles(files).map(names)).toEqual([])
   })
 
   it('only crypto/ imports curve and hash libraries', () => {

@@ -1,8 +1,8 @@
 /**
  * The one-line rendering of a consensus event pushed to `subscribe` (`nodectl subscribe events`):
  * the event name (`tm.event`), then its key facts as `key=value` — height/round/step for the
- * consensus steps, hashes and counts for blocks, the consensus and EVM hashes for txs. Payload
- * shapes: shared/reference/cometbft-rpc.md §4.2.
+ * consensus steps, hashes and counts for blocks, the consensus and EVM hashes for txs. Payloads are
+ * CometBFT's `types/events.go` ones (docs/consensus-rpc.md).
  */
 import { evmHashOf } from './comet-render.js'
 import type { CometBlock, CometBlockId, CometEventMessage, CometExecTxResult, CometHeader } from './comet-types.js'

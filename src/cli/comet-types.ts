@@ -1,7 +1,7 @@
 /**
  * The consensus RPC results the commands read, as the node sends them (CometBFT v0.38 cmtjson:
- * 64-bit integers as decimal strings, hashes as upper-case hex, byte strings as base64; see
- * shared/reference/cometbft-rpc.md §1.2). Only the members the commands use are typed; `--json`
+ * 64-bit integers as decimal strings, hashes as upper-case hex, byte strings as base64; the shapes of
+ * CometBFT's `rpc/core/types`). Only the members the commands use are typed; `--json`
  * prints the whole result unchanged.
  */
 

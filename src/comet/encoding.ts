@@ -1,11 +1,11 @@
 /**
  * Protobuf encodings of CometBFT types (proto/tendermint/**), used for block bytes (part sets), the WAL,
  * the block store and the p2p wire. Round-trips exactly: decode(encode(x)) deep-equals x.
- * Field numbers and the nullable rules are those of shared/reference/cometbft-hashing.md §0–§4.
+ * Field numbers are those of CometBFT v0.38's .proto files; gogoproto `nullable=false` messages are always
+ * written (even empty), nullable ones left out when absent (see proto.ts for the scalar rules).
  */
 import type { Timestamp } from '../utils/time.js'
 import type { MerkleProof } from './merkle.js'
-import type { Part } from './part-set.js'
 import { ProtoReader, ProtoWriter } from './proto.js'
 import {
   SignedMsgType,
@@ -16,6 +16,7 @@ import {
   type ConsensusVersion,
   type DuplicateVoteEvidence,
   type Header,
+  type Part,
   type PartSetHeader,
   type Proposal,
   type Vote,

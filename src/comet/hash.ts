@@ -1,4 +1,4 @@
-/** CometBFT v0.38 hashes (shared/reference/cometbft-hashing.md §2–§3). */
+/** CometBFT v0.38 hashes: `Header.Hash` and the data, commit, results, evidence and params hashes it covers. */
 import { sha256 } from '../crypto/index.js'
 import { encodeBlockId, encodeCommitSig, encodeConsensusVersion, encodeEvidence, encodeTimestamp } from './encoding.js'
 import { merkleRoot } from './merkle.js'

@@ -1,4 +1,7 @@
-/** RFC-6962 Merkle trees as CometBFT's `crypto/merkle` (see shared/reference/cometbft-hashing.md §1). */
+/**
+ * RFC-6962 Merkle trees as CometBFT's `crypto/merkle`: leaf SHA256(0x00 ‖ item), inner
+ * SHA256(0x01 ‖ left ‖ right), split at the largest power of two below n, the empty tree SHA256("").
+ */
 import { sha256 } from '../crypto/index.js'
 import { equalBytes } from '../primitives/hex.js'
 

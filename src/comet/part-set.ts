@@ -2,16 +2,11 @@
 import { bytesToHex, equalBytes } from '../primitives/hex.js'
 import { encodeBlock, encodePartSetHeader } from './encoding.js'
 import { hashHeader } from './hash.js'
-import type { MerkleProof } from './merkle.js'
 import { merkleProofs, validateMerkleProof, verifyMerkleProof } from './merkle.js'
-import { BLOCK_PART_SIZE_BYTES, type Block, type BlockID, type PartSetHeader } from './types.js'
+import { BLOCK_PART_SIZE_BYTES, type Block, type BlockID, type Part, type PartSetHeader } from './types.js'
 
-/** `types.Part`: one chunk of the block bytes with its proof against the part set hash. */
-export interface Part {
-  index: number
-  bytes: Uint8Array
-  proof: MerkleProof
-}
+/** A part is a CometBFT data type (types.ts, where encoding.ts finds it); its users get it here with the part set. */
+export type { Part } from './types.js'
 
 /** A complete part set (the proposer's side). */
 export interface PartSet {

@@ -1,6 +1,6 @@
 /**
  * A minimal protobuf writer and reader with the proto3/gogoproto rules CometBFT's generated code follows
- * (shared/reference/cometbft-hashing.md §0): scalars left out when zero, bytes/strings left out when empty,
+ * (gogoproto over proto3): scalars left out when zero, bytes/strings left out when empty,
  * signed ints as sign-extended varints (a negative value is always 10 bytes), non-nullable messages always
  * emitted. Only the wire types CometBFT uses are supported.
  */

@@ -1,6 +1,6 @@
 /**
  * Sign bytes of votes and proposals: MarshalDelimited(CanonicalVote / CanonicalProposal)
- * (types/canonical.go; shared/reference/cometbft-hashing.md §4). Canonical height and round are sfixed64 and
+ * (CometBFT `types/canonical.go`). Canonical height and round are sfixed64 and
  * left out when 0; the block id is left out for a nil (zero) BlockID; address, index and signature are not signed.
  */
 import { encodeBlockId, encodeTimestamp } from './encoding.js'

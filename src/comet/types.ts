@@ -5,10 +5,18 @@
  */
 import type { Timestamp } from '../utils/time.js'
 import type { BlockIDFlag } from '../abci/types.js'
+import type { MerkleProof } from './merkle.js'
 
 export interface PartSetHeader {
   total: number
   hash: Uint8Array
+}
+
+/** `types.Part`: one chunk of the block bytes with its proof against the part set hash. */
+export interface Part {
+  index: number
+  bytes: Uint8Array
+  proof: MerkleProof
 }
 
 /** `hash` is the header hash; the zero BlockID (nil vote) has empty hash, total 0 and empty psh hash. */

@@ -1,6 +1,6 @@
 /**
- * Validator sets with CometBFT's proposer selection and change sets (types/validator_set.go;
- * shared/reference/cometbft-hashing.md §5). Int64 arithmetic is saturating, done in bigint.
+ * Validator sets with CometBFT's proposer selection and change sets (v0.38 `types/validator_set.go`).
+ * Int64 arithmetic is saturating, done in bigint.
  */
 import { ed25519Address } from '../crypto/index.js'
 import { bytesToUpperHex, compareBytes, equalBytes } from '../primitives/hex.js'

@@ -4,12 +4,18 @@ import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import { commitVote } from './commit.js'
 import { blockIdEquals } from './part-set.js'
 import { voteSignBytes } from './sign-bytes.js'
-import type { BlockID, Commit } from './types.js'
+import type { BlockID, Commit, Validator } from './types.js'
 import { BlockIDFlag } from '../abci/types.js'
-import type { ValidatorSet } from './validator-set.js'
 
 /** `MaxSignatureSize` of ed25519 (and of CommitSig.ValidateBasic). */
 const MAX_SIGNATURE_SIZE = 64
+
+/** What a commit is checked against (a `ValidatorSet` is one): the validators of its height in canonical order. */
+export interface CommitSigners {
+  readonly validators: readonly Validator[]
+  readonly size: number
+  totalVotingPower(): bigint
+}
 
 /** A commit that does not prove its block; the message gives CometBFT's reason. */
 export class InvalidCommitError extends Error {
@@ -24,7 +30,7 @@ export class InvalidCommitError extends Error {
  * per validator in set order, every non-ABSENT signature valid over its precommit sign bytes, and the power of
  * COMMIT signatures strictly greater than floor(total·2/3). Throws InvalidCommitError.
  */
-export function verifyCommit(set: ValidatorSet, chainId: string, blockId: BlockID, height: number, commit: Commit): void {
+export function verifyCommit(set: CommitSigners, chainId: string, blockId: BlockID, height: number, commit: Commit): void {
   if (set.size !== commit.signatures.length) {
     throw new InvalidCommitError(`invalid commit -- wrong set size: ${set.size} vs ${commit.signatures.length}`)
   }

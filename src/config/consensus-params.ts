@@ -38,7 +38,7 @@ export function encodeConsensusParams(p: ConsensusParams): Record<string, unknow
 /** CometBFT `MaxBlockSizeBytes`: 100 MiB. */
 export const MAX_BLOCK_SIZE_BYTES = 104_857_600n
 
-/** The ABCI key types nodectl's validators can use (ed25519 only, see DESIGN.md "Consensus"). */
+/** The ABCI key types nodectl's validators can use: ed25519 only, the key type of CometBFT's validator files. */
 export const SUPPORTED_PUBKEY_TYPES = ['ed25519'] as const
 
 /** Reads `obj[key]` as an int64 written as a decimal string (cmtjson) or a JSON integer; throws Error(`<field>: …`). */

@@ -1,7 +1,7 @@
 /**
  * Default values of every setting, and the `--dev` and test presets. Sources: CometBFT v0.38
  * `config/config.go` (Default*Config), Evmos `server/config/config.go`, geth `core/txpool` defaults,
- * and shared/spec/decisions.md for the limits it fixes.
+ * and docs/decisions.md for the limits it fixes.
  */
 import { hostname } from 'node:os'
 import { DEFAULT_FILES, type HomeFiles } from './home.js'
@@ -51,7 +51,7 @@ export function defaultConsensusConfig(): ConsensusConfig {
 /**
  * `--dev` block production: propose as soon as transactions wait (no commit wait, next height as soon
  * as our one precommit is in), and an empty block after {@link DEV_EMPTY_BLOCK_INTERVAL_MS} without
- * transactions so block time keeps moving (DESIGN.md "--dev").
+ * transactions so block time keeps moving (as Anvil and Hardhat mine on demand).
  */
 export const DEV_EMPTY_BLOCK_INTERVAL_MS = 5000
 
@@ -66,7 +66,7 @@ export function devConsensusConfig(): ConsensusConfig {
   }
 }
 
-/** CometBFT `DefaultRPCConfig` (limits also in decisions.md "Request, batch and rate limits"). */
+/** CometBFT `DefaultRPCConfig` (its limits are listed in docs/decisions.md). */
 export function defaultCometRpcConfig(): CometRpcConfig {
   return {
     laddr: { host: '127.0.0.1', port: 26657 },
@@ -94,8 +94,8 @@ export function defaultMempoolConfig(): MempoolConfig {
 /**
  * Evmos `DefaultJSONRPCConfig` (server off, eth/net/web3), except `ws-address`, whose default is the
  * spec's 0.0.0.0:8546, and `max-open-connections`, CometBFT's 900 instead of Evmos' unlimited (a client
- * could otherwise hold every file descriptor of the node), plus the limits of decisions.md (batch 1000
- * requests / 25 MB, body 5 MiB).
+ * could otherwise hold every file descriptor of the node), plus the limits of docs/decisions.md (batch
+ * 1000 requests / 25 MB, body 5 MiB).
  */
 export function defaultJsonRpcConfig(): JsonRpcConfig {
   return {

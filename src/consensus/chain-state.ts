@@ -1,7 +1,7 @@
 /**
  * The replicated state between blocks (CometBFT `state.State`): what the next block must be checked
- * against, and how it changes after a block (`updateState`; shared/reference/cometbft-hashing.md §5:
- * validator updates returned at H apply at H+2).
+ * against, and how it changes after a block (`updateState`: validator updates returned at H apply at H+2,
+ * header H+1's next validators hash already showing them).
  */
 import { hashTxResults } from '../comet/hash.js'
 import { zeroBlockId } from '../comet/part-set.js'

@@ -1,6 +1,6 @@
 /**
  * The engine's typed events, with CometBFT's names, payloads and emission points
- * (shared/reference/cometbft-rpc.md §4.2 and §6.3). The consensus RPC encodes them as
+ * (CometBFT `types/events.go`, emitted where `consensus/state.go` emits them). The consensus RPC encodes them as
  * `tendermint/event/<Name>` later; payloads here are plain data.
  */
 import type { Block, BlockID, DuplicateVoteEvidence, Header, Validator, Vote } from '../comet/types.js'
@@ -35,7 +35,7 @@ export interface NewBlockEvent {
 /** `EventDataTx` (`TxResult`): one per tx of a committed block. */
 export type TxEvent = TxResult
 
-/** The event map: name → payload (STYLE.md rule 8). */
+/** The event map: name → payload, one typed map for every listener. */
 export type ConsensusEvents = {
   /** Every step transition (`newStep`). */
   NewRoundStep: RoundStateEvent

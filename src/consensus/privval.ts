@@ -2,7 +2,8 @@
  * FilePV: the validator's signer (CometBFT `privval/file.go`). The key is `config/priv_validator_key.json`
  * (keystore/validator-key.ts); the last signed height/round/step, signature and sign bytes are kept in
  * `data/priv_validator_state.json`, written and fsynced BEFORE a signature is returned, so a restarted node
- * can never sign two different things for one step (shared/reference/cometbft-hashing.md §4, §7).
+ * can never sign two different things for one step. Asked again for the same step with only the timestamp
+ * changed, it returns the earlier signature and timestamp, as CometBFT does.
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'

@@ -1,7 +1,7 @@
 /**
  * The Tendermint state machine (Buchman, Kwon, Milosevic, "The latest gossip on BFT consensus",
- * Algorithm 1) with CometBFT v0.38's steps, timeouts, locking rules and events (`consensus/state.go`;
- * shared/reference/cometbft-rpc.md §6). One validator is the same algorithm with a quorum of one.
+ * Algorithm 1) with CometBFT v0.38's steps, timeouts, locking rules and events (`consensus/state.go`).
+ * One validator is the same algorithm with a quorum of one.
  *
  * Every message that changes state — proposals, block parts, votes (ours and peers'), timeouts and
  * "txs available" — goes through ONE queue and ONE loop (`run`): an item is handled to the end (all its

@@ -203,7 +203,7 @@ export class VoteSet {
   /**
    * `MakeCommit` from a precommit set with +2/3 for a block: one CommitSig per validator in set order —
    * ABSENT when no vote (or a vote for another block), COMMIT for the +2/3 block, NIL for a nil precommit
-   * (address, time and signature kept) (shared/reference/cometbft-hashing.md §3).
+   * (address, time and signature kept), as CometBFT's `VoteSet.MakeExtendedCommit`.
    */
   makeCommit(): Commit {
     if (this.type !== SignedMsgType.Precommit) throw new Error('cannot MakeCommit() unless VoteSet.Type is PrecommitType')

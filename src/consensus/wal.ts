@@ -1,5 +1,5 @@
 /**
- * The consensus write-ahead log (CometBFT `consensus/wal.go`; shared/reference/cometbft-rpc.md §6.4).
+ * The consensus write-ahead log (CometBFT `consensus/wal.go`, replayed as `consensus/replay.go` does).
  *
  * Record = CRC-32C of the payload (4 bytes, big-endian) ‖ payload length (4 bytes, big-endian) ‖ payload,
  * the payload being protobuf `TimedWALMessage{time = 1, msg = 2}` with `WALMessage` oneof

@@ -1,6 +1,6 @@
 /**
- * The one `Common` of the process for a chain id (Cancun rules: the v10 default would be Prague,
- * shared/reference/ethereumjs-v10.md rule 1), with crypto routed through `crypto/` so the native
+ * The one `Common` of the process for a chain id (Cancun rules, named explicitly: @ethereumjs 10's
+ * default hardfork is Prague), with crypto routed through `crypto/` so the native
  * secp256k1 binding recovers senders and serves the ecrecover precompile.
  */
 import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'

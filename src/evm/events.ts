@@ -1,5 +1,5 @@
 /**
- * ABCI events of EVM execution, named as Evmos names them (shared/reference/evmos-jsonrpc.md §9.1) so
+ * ABCI events of EVM execution, named as Evmos' `x/evm` names them (docs/decisions.md) so
  * `tx_search` and subscriptions find EVM transactions: per tx `ethereum_tx`, `ethereum`, `tx_log`
  * (one `txLog` attribute per log) and `message`; per block `block_bloom` and `fee_market`.
  * Every attribute is indexed.

@@ -2,7 +2,8 @@
  * Executes the transactions of one block on the consensus VM: one state checkpoint for the block,
  * `runTx` per transaction with the running block gas, then the state root (flushing the caches into
  * the trie) before the commit, so every trie write of the block is staged into the height's batch
- * (shared/reference/ethereumjs-v10.md §1.4). Transactions arrive decoded, senders recovered once.
+ * (the state manager's commit flushes its caches only after the trie checkpoint is gone).
+ * Transactions arrive decoded, senders recovered once.
  *
  * A transaction `runTx` refuses (nonce, funds, fee cap below base fee, intrinsic gas, no block gas
  * left) is not executed: it gets a non-zero code and no place in the EVM view. A transaction that runs

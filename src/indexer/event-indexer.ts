@@ -1,6 +1,6 @@
 /**
- * The kv indexer of tx and block events (CometBFT `state/txindex/kv`, `state/indexer/block/kv`;
- * shared/reference/cometbft-rpc.md §3.3) in the node's database. `stageBlock` is called by the block
+ * The kv indexer of tx and block events (CometBFT `state/txindex/kv`, `state/indexer/block/kv`)
+ * in the node's database. `stageBlock` is called by the block
  * executor between FinalizeBlock and the height's ONE atomic batch, so the index never disagrees
  * with the blocks. Searches take candidates from the index (a direct hash lookup, an exact value
  * prefix, a key scan or a height range), then check every condition against the stored FinalizeBlock

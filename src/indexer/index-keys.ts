@@ -1,6 +1,6 @@
 /**
  * Key layout of the kv event indexer under `Prefix.eventIndex` (after CometBFT
- * `state/txindex/kv/kv.go` and `state/indexer/block/kv/kv.go`, shared/reference/cometbft-rpc.md §3.3).
+ * `state/txindex/kv/kv.go` and `state/indexer/block/kv/kv.go`).
  * Heights, indexes and event sequence numbers are big-endian so iteration is in (height, index)
  * order; attribute values sit between `<type.key>/` and the fixed-size tail, folded by `foldHex`
  * so hex values are found regardless of letter case. Every value is empty except the primary's.

@@ -1,6 +1,7 @@
 /**
- * The composition root (STYLE.md rule 1): the only place that constructs components and wires them:
- * database → chain → txpool → consensus → p2p → api → servers; `stop()` tears down in reverse, idempotently.
+ * The composition root (docs/architecture.md): the only place that constructs components and wires them:
+ * database → application → pool → stores → p2p host → engine → api → servers, each part after what it needs;
+ * `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -188,8 +189,7 @@ export class Node {
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const filePV = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      let engine: ConsensusEngine | undefined
-      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool, engine: () => engine }, log) : undefined
+      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool }, log) : undefined
       const doubleSignAt = options.consensus?.doubleSignAt
       const privValidator =
         doubleSignAt === undefined
@@ -201,7 +201,7 @@ export class Node {
               (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
             )
       const events = new TypedEmitter<NodeEvents>()
-      engine = new ConsensusEngine({
+      const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
         db,

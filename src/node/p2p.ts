@@ -37,15 +37,13 @@ export function needsP2P(config: NodeConfig): boolean {
   return config.genesis.validators.length > 1 || config.p2p.persistentPeers.length > 0
 }
 
-/** What the protocols serve from and submit to. */
+/** What the protocols serve from and submit to, apart from the engine (built after the host, on its transport). */
 export interface NodeP2PDeps {
   blockStore: BlockStore
   pool: TxPool
-  /** The engine, once built (evidence is submitted to it; it is built after the host). */
-  engine: () => ConsensusEngine | undefined
 }
 
-/** Builds the host (not started) with every protocol registered. */
+/** Builds the host (not started) with every protocol but evidence registered (`connectNodeP2P` starts it). */
 export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: Logger): Promise<NodeP2P> {
   const [{ P2PNode }, { P2PConsensusTransport }, { P2PBlockSync }, { TxGossip }, { EvidenceGossip }] = await Promise.all([
     import('../p2p/p2p-node.js'),
@@ -92,24 +90,17 @@ export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: 
     },
     p2pLog,
   )
-  const evidence = new EvidenceGossip(
-    host,
-    {
-      submit: async (ev) => {
-        const engine = deps.engine()
-        if (!engine) throw new Error('consensus is not started')
-        await engine.addEvidence(ev)
-      },
-      pending: () => deps.engine()?.pendingEvidence() ?? [],
-    },
-    p2pLog,
-  )
-  for (const protocol of [transport, blockSync, txs, evidence]) protocol.start()
+  const evidence = new EvidenceGossip(host, p2pLog)
+  for (const protocol of [transport, blockSync, txs]) protocol.start()
   return { host, transport, blockSync, txs, evidence }
 }
 
-/** Feeds the protocols from the engine's and the pool's events (call once both exist, before start). */
+/**
+ * Serves evidence from the engine and feeds the protocols from the engine's and the pool's events (call once
+ * both exist, before the host starts).
+ */
 export function connectNodeP2P(p2p: NodeP2P, engine: ConsensusEngine, pool: TxPool): void {
+  p2p.evidence.start({ submit: (ev) => engine.addEvidence(ev), pending: () => engine.pendingEvidence() })
   engine.events.on('NewRoundStep', (e) =>
     p2p.transport.announceRoundStep({
       type: 'newRoundStep',

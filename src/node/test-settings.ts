@@ -1,6 +1,7 @@
 /**
  * The preset of in-process test nodes. It lives in node/, the composition root, because it combines the
- * settings of config/ (L1) with the test preset that consensus/ (L2) owns (STYLE.md rule 2).
+ * settings of config/ (L1) with the test preset that consensus/ (L4) owns (each component owns its options
+ * and presets: docs/architecture.md).
  */
 import { devNodeSettings, type NodeSettings } from '../config/defaults.js'
 import { testConsensusConfig } from '../consensus/options.js'

@@ -23,38 +23,37 @@ export interface EvidenceSink {
 }
 
 export class EvidenceGossip {
-  private readonly channel: PeerChannel
+  private channel: PeerChannel | undefined
 
   constructor(
     private readonly p2p: P2PNode,
-    private readonly sink: EvidenceSink,
     private readonly log: Logger,
-  ) {
-    this.channel = new PeerChannel(
-      p2p,
+  ) {}
+
+  /** Serves the protocol from `sink`, where evidence is checked and kept (call before p2p.start()). */
+  start(sink: EvidenceSink): void {
+    const channel = new PeerChannel(
+      this.p2p,
       {
         protocol: EVIDENCE_PROTOCOL,
         maxFrameBytes: MAX_FRAME_BYTES,
-        onFrame: (frame, peer) => this.receive(frame, peer),
+        onFrame: (frame, peer) => this.receive(frame, peer, sink),
         onOpen: (peer) => {
-          for (const ev of this.sink.pending()) this.channel.send(peer, encodeEvidence(ev))
+          for (const ev of sink.pending()) channel.send(peer, encodeEvidence(ev))
         },
       },
-      log,
+      this.log,
     )
+    channel.start()
+    this.channel = channel
   }
 
-  /** Serves the protocol (call before p2p.start()). */
-  start(): void {
-    this.channel.start()
-  }
-
-  /** New pending evidence: send it to every peer. */
+  /** New pending evidence: send it to every peer (none before `start`). */
   announce(ev: DuplicateVoteEvidence): void {
-    this.channel.broadcast(encodeEvidence(ev))
+    this.channel?.broadcast(encodeEvidence(ev))
   }
 
-  private receive(frame: Uint8Array, peer: Peer): void {
+  private receive(frame: Uint8Array, peer: Peer, sink: EvidenceSink): void {
     let ev: DuplicateVoteEvidence
     try {
       ev = decodeEvidence(frame)
@@ -62,6 +61,6 @@ export class EvidenceGossip {
       this.p2p.disconnect(peer, `malformed evidence: ${(err as Error).message}`)
       return
     }
-    this.sink.submit(ev).catch((err: Error) => this.log.debug('peer evidence not added', { peer: peer.info.id, reason: err.message }))
+    sink.submit(ev).catch((err: Error) => this.log.debug('peer evidence not added', { peer: peer.info.id, reason: err.message }))
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Who may call the private namespaces (personal, miner): shared/spec/decisions.md "Authentication of
- * private namespaces". A caller is authorised by a valid `Authorization: Bearer <JWT>` (jwt.ts) signed
- * with the node's `config/jwt.hex` secret, or, on a `--dev` node only, by connecting from loopback.
+ * Who may call the private namespaces (personal, miner; docs/decisions.md). A caller is authorised by
+ * a valid `Authorization: Bearer <JWT>` (jwt.ts) signed with the node's `config/jwt.hex` secret, or,
+ * on a `--dev` node only, by connecting from loopback.
  * HTTP decides per request, WebSocket once at the upgrade (the token's `iat` must be fresh then).
  */
 import { readFile } from 'node:fs/promises'

@@ -1,6 +1,6 @@
 /**
- * Parameter codecs for the Ethereum encodings (the spec's Encodings table): each validates a JSON value
- * AND produces the typed argument, so validation cannot drift from the handler (STYLE.md rule 4).
+ * Parameter codecs for the Ethereum encodings (QUANTITY, DATA, addresses, block tags): each validates a
+ * JSON value AND produces the typed argument, so validation cannot drift from the handler.
  * Failure reasons follow geth's `hexutil` / `encoding/json` wording, e.g.
  * `json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Uint64` or
  * `hex string has length 38, want 40 for common.Address`; the dispatcher prefixes `invalid argument N: `.

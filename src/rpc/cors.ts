@@ -1,7 +1,7 @@
 /**
  * CORS as the `rs/cors` middleware applies it, for every RPC listener (the EVM surface with geth's
  * policy of `--http.corsdomain` origins, or rs/cors `AllowAll()` with `enabled-unsafe-cors`; the
- * consensus surface with the `[rpc]` `cors_allowed_*` keys, reference/cometbft-rpc.md §7):
+ * consensus surface with CometBFT's `[rpc]` `cors_allowed_*` keys):
  * - no allowed origin = CORS off: nothing is added and preflights reach the handler;
  * - a preflight is an OPTIONS request with a non-empty `Access-Control-Request-Method`; it is answered
  *   here with 204 (`OptionsSuccessStatus`), with the CORS headers only when its origin, method and

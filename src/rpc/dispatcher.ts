@@ -33,7 +33,7 @@ export interface DispatcherOptions {
   batchResponseMaxSize: number
 }
 
-/** Defaults from shared/spec/decisions.md ("Request, batch and rate limits"). */
+/** Defaults: the request and batch limits of docs/decisions.md. */
 export const defaultDispatcherOptions: DispatcherOptions = {
   namespaces: ['eth', 'net', 'web3'],
   privateNamespaces: PRIVATE_NAMESPACES,

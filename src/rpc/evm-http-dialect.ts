@@ -1,6 +1,6 @@
 /**
  * The EVM JSON-RPC over HTTP (Evmos: a gorilla router accepting only `POST /` in front of geth's HTTP
- * handler; reference/evmos-jsonrpc.md §4.1):
+ * handler, whose framework errors are geth 1.10's):
  * - `POST /` only: another path → 404 `404 page not found`, another method on `/` → 405;
  * - body larger than `http-body-limit` → 413 with a JSON-RPC error (-32600 `content length too large
  *   (N>limit)`), decided from Content-Length before reading or while streaming (http-body.ts);

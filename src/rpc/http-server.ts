@@ -39,7 +39,7 @@ export interface HttpRpcServerOptions {
   auth: CallerAuth
 }
 
-/** Defaults from reference/evmos-jsonrpc.md §2 and shared/spec/decisions.md. */
+/** Defaults: Evmos' `[json-rpc]` address and timeouts, and the limits of docs/decisions.md. */
 export const defaultHttpRpcServerOptions: HttpRpcServerOptions = {
   host: '127.0.0.1',
   port: 8545,

@@ -1,6 +1,6 @@
 /**
- * JSON-RPC 2.0 wire types and the EVM-side error codes (shared/spec/decisions.md "Error codes and
- * HTTP statuses"; the numbers are geth's `rpc/errors.go`).
+ * JSON-RPC 2.0 wire types and the EVM-side error codes (docs/decisions.md; the numbers are geth's
+ * `rpc/errors.go`).
  */
 
 /** The protocol version string of every response. */

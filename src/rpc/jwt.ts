@@ -2,7 +2,7 @@
  * HS256 JSON Web Tokens for the private namespaces (personal, miner), as geth's authenticated RPC
  * (engine API): `Authorization: Bearer <JWT>`, header `{"alg":"HS256","typ":"JWT"}`, claim `iat` (seconds)
  * within ±60 s of the server's clock, signed with the 32-byte secret of `<home>/config/jwt.hex`
- * (`0x` + 64 hex). shared/spec/decisions.md: anything else is HTTP 401 / -32001 `unauthorized`.
+ * (`0x` + 64 hex). Anything else is HTTP 401 / -32001 `unauthorized` (docs/decisions.md).
  */
 import { constantTimeEqual, hmacSha256 } from '../crypto/hmac.js'
 

@@ -1,5 +1,5 @@
 /**
- * Method tables (STYLE.md rule 4, CometBFT `routes.go`): one entry per method with its literal name,
+ * Method tables (as CometBFT's `routes.go`): one entry per method with its literal name,
  * its parameter codecs and its handler. The codecs produce the handler's typed arguments, so
  * `defineMethod('eth_getBalance', [required(address), optional(blockParam, 'latest')], ([a, b]) => ...)`
  * is checked by the compiler end to end.

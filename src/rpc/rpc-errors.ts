@@ -31,7 +31,7 @@ export function notificationsUnsupportedError(): RpcError {
   return new RpcError(RpcErrorCode.server, 'notifications not supported')
 }
 
-/** -32001 `unauthorized`: a private-namespace method without a valid JWT (shared/spec/decisions.md). */
+/** -32001 `unauthorized`: a private-namespace method without a valid JWT (docs/decisions.md). */
 export function unauthorizedError(): RpcError {
   return new RpcError(RpcErrorCode.unauthorized, 'unauthorized')
 }

@@ -52,7 +52,7 @@ export interface WsRpcServerOptions {
   auth: CallerAuth
 }
 
-/** Defaults from shared/spec/decisions.md and geth's `rpc/websocket.go`. */
+/** Defaults: the limits of docs/decisions.md and geth's `rpc/websocket.go`. */
 export const defaultWsRpcServerOptions: WsRpcServerOptions = {
   host: '127.0.0.1',
   port: 8546,

@@ -1,6 +1,6 @@
 /**
- * The transaction pool, with go-ethereum's legacypool semantics (DESIGN.md "Transaction pool",
- * decisions.md "Transaction pool transitions"): `pending` holds each sender's executable run of
+ * The transaction pool, with go-ethereum's legacypool semantics (the pool rules of docs/decisions.md):
+ * `pending` holds each sender's executable run of
  * nonces, `queued` the transactions behind a nonce gap; a queued transaction is promoted when the gap
  * fills; a same-nonce replacement needs `priceBump`% more on both fee cap and tip; when the pool is
  * full the cheapest transactions are evicted; after every block the pool is re-checked against the

@@ -1,6 +1,6 @@
 /**
- * The consensus RPC of a real dev node through @cosmjs/tendermint-rpc's Comet38Client (the
- * compatibility bar of shared/reference/cometbft-rpc.md §5): status, blocks, results, metas,
+ * The consensus RPC of a real dev node through @cosmjs/tendermint-rpc's Comet38Client (which checks
+ * each reply's shape strictly and throws on what it does not expect): status, blocks, results, metas,
  * validators, commits (signatures verified), genesis, txs with inclusion proofs, broadcasts of good
  * and bad bytes, and the URI GET transport.
  */

@@ -1,5 +1,5 @@
 /**
- * The node-side JWT check of the private namespaces (shared/spec/decisions.md): without `--dev`, miner_*
+ * The node-side JWT check of the private namespaces (docs/decisions.md): without `--dev`, miner_*
  * needs `Authorization: Bearer <JWT>` signed with the home's config/jwt.hex; public methods do not.
  */
 import { readFile } from 'node:fs/promises'

@@ -1,7 +1,7 @@
 /**
  * The validator-admin system contract against a real dev node: dev account 0 (the genesis
  * validator_admin) adds a validator with ethers, the update shows in block_results, fires a
- * `ValidatorSetUpdates` WebSocket event (Events §11) and is in `validators` from H+2; then it
+ * `ValidatorSetUpdates` WebSocket event and is in `validators` from H+2; then it
  * removes it again. The new validator gets power 1 against the dev validator's 10 so the chain keeps
  * committing without its votes (10/11 > 2/3).
  */

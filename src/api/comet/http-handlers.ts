@@ -1,7 +1,7 @@
 /**
  * The HTTP requests of the consensus RPC dialect (CometBFT `rpc/jsonrpc/server/http_*.go`): JSON-RPC
  * POST to `/` (single, batch, notifications), URI routes `/<route>?arg=…` (id -1), the HTML route list
- * on an empty body, and CometBFT's HTTP statuses for each failure (shared/reference/cometbft-rpc.md §2).
+ * on an empty body, and CometBFT's HTTP statuses for each failure (docs/consensus-rpc.md).
  * Bodies are read by the shared transport under `max_body_bytes` (rpc/http-body.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'

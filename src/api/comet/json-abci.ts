@@ -1,5 +1,5 @@
 /**
- * JSON of the ABCI types (shared/reference/cometbft-rpc.md §0). `ExecTxResult`, `ResponseCheckTx`,
+ * JSON of the ABCI types as CometBFT's RPC writes them. `ExecTxResult`, `ResponseCheckTx`,
  * `ResponseQuery` and event attributes go through gogoproto jsonpb with `EmitDefaults`: every field
  * present, int64 as strings, nil bytes as null, `events` always an array. The rest (`Event` in plain
  * slices, `ResponseInfo`, `ValidatorUpdate`, proto `ConsensusParams`) go through cmtjson and honour

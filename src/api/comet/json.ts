@@ -1,7 +1,7 @@
 /**
- * cmtjson encoders of the chain types (CometBFT `libs/json`, shared/reference/cometbft-rpc.md §0 and
- * §1.2): int64 as decimal strings, int32/uint32 as numbers, `[]byte` as base64 (nil → null),
- * `HexBytes` as upper-case hex, times as RFC3339Nano in UTC, public keys as typed Amino objects.
+ * cmtjson encoders of the chain types (CometBFT `libs/json`, as the v0.38 routes return them): int64
+ * as decimal strings, int32/uint32 as numbers, `[]byte` as base64 (nil → null), `HexBytes` as
+ * upper-case hex, times as RFC3339Nano in UTC, public keys as typed Amino objects.
  * ABCI types (jsonpb) are in json-abci.ts, consensus round state in json-round-state.ts.
  */
 import { bytesToBase64, bytesToUpperHex } from '../../primitives/hex.js'

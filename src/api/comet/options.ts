@@ -62,7 +62,7 @@ export function cometRpcOptionsFromConfig(rpc: CometRpcConfig): CometRpcOptions 
   }
 }
 
-/** CometBFT v0.38 `DefaultRPCConfig` and the jsonrpc server defaults (shared/reference/cometbft-rpc.md §7). */
+/** CometBFT v0.38 `DefaultRPCConfig` and the jsonrpc server defaults (`config/config.go`, `rpc/jsonrpc/server`). */
 export const defaultCometRpcOptions: CometRpcOptions = cometRpcOptionsFromConfig(defaultCometRpcConfig())
 
 /** A test preset: loopback, port 0, short WebSocket timings. */

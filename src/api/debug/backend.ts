@@ -1,5 +1,5 @@
 /**
- * What the debug handlers need from the node (STYLE.md rule 3; geth `tracers.Backend` plus the raw
+ * What the debug handlers need from the node, and nothing more (geth `tracers.Backend` plus the raw
  * getters of `ethapi.DebugAPI`). Blocks are already resolved by the handlers; the tracing methods
  * re-execute on private state copies and throw the typed errors of evm/tracing/trace-errors.ts
  * with geth's messages (`transaction not found`, `genesis is not traceable`, `execution timeout`,

@@ -1,4 +1,4 @@
-/** Options of the debug namespace (STYLE.md rule 2). */
+/** Options of the debug namespace, owned here with their defaults. */
 import { DEFAULT_TRACER_CONCURRENCY } from './trace-limiter.js'
 
 /**

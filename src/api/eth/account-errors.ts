@@ -23,7 +23,7 @@ export const accountErrors = {
   insecureUnlock: () => new AccountError('account unlock with HTTP access is forbidden'),
   /** geth: a duration past Go's time.Duration range. */
   durationTooLarge: () => new AccountError('unlock duration too large'),
-  /** shared/spec/decisions.md: personal_initializeWallet / personal_unpair (hardware smart-card wallets). */
+  /** personal_initializeWallet / personal_unpair: a node has no hardware smart-card wallet (docs/decisions.md). */
   smartCard: () => new AccountError('smart-card wallets are not supported'),
   /** A node built without a key store (API tests over a double). */
   noKeyStore: () => new AccountError('this node has no key store'),

@@ -1,7 +1,7 @@
 /**
  * What the key-using methods (personal_*, eth_accounts, eth_sign, eth_signTransaction,
  * eth_signTypedData_v4, eth_sendTransaction) need from the node: the key store and its unlocked
- * accounts, and nothing else (STYLE.md rule 3; geth's `accounts.Manager` as `ethapi` sees it). Private
+ * accounts, and nothing else (geth's `accounts.Manager` as `ethapi` sees it). Private
  * keys never cross this interface: the node signs digests and hands back signatures, so the handlers
  * (and their tests, with a double) cannot leak or keep a key.
  *

@@ -1,5 +1,5 @@
 /**
- * What the web3/net/eth handlers need from the node (STYLE.md rule 3; geth `ethapi.Backend`). The node
+ * What the web3/net/eth handlers need from the node, and nothing more (geth `ethapi.Backend`). The node
  * implements it over the real chain, tests give an in-memory double. Everything here is already
  * resolved: heights are numbers (tags and EIP-1898 hashes are resolved by the handlers), and results
  * are the chain's EVM view records (`evm/store/views.ts`), formatted to JSON by `format.ts`.

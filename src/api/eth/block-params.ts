@@ -1,7 +1,7 @@
 /**
  * Block parameter codecs (spec `<BLOCK_PARAM>`, EIP-1898), as geth's `rpc.BlockNumber` and
  * `rpc.BlockNumberOrHash`. Strict QUANTITY: Evmos' acceptance of decimal numbers is not reproduced.
- * `safe` and `finalized` are accepted and mean `latest` (decisions.md: BFT blocks are final).
+ * `safe` and `finalized` are accepted and mean `latest` (docs/decisions.md: BFT blocks are final).
  */
 import { DecodeError, hash as hashCodec, jsonKind, parseQuantityText, type Codec } from '../../rpc/codecs.js'
 

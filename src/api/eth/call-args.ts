@@ -2,7 +2,7 @@
  * The transaction-arguments object (spec "Transaction arguments object", geth `TransactionArgs`) as a
  * parameter codec producing `CallArgs`. Field errors read as Go's decoder
  * (`json: cannot unmarshal ... into Go struct field TransactionArgs.gas of type hexutil.Uint64`);
- * the consistency rules are geth's, plus the `gasLimit` alias of decisions.md.
+ * the consistency rules are geth's, plus `gasLimit` as another name for `gas` (docs/decisions.md).
  */
 import type { EvmAccessListItem } from '../../evm/store/views.js'
 import { equalBytes } from '../../primitives/hex.js'

@@ -1,6 +1,6 @@
 /**
  * eth methods reading blocks: by number/hash, transaction counts, receipts of a block, uncles. A block
- * that does not exist (past the head, unknown hash) answers null (decisions.md), never an error.
+ * that does not exist (past the head, unknown hash) answers null (docs/decisions.md), never an error.
  */
 import type { EvmBlock } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'

@@ -1,6 +1,6 @@
 /**
  * eth methods reading account state at a block: balance, nonce, code, storage. The block parameter
- * (EIP-1898) is optional and defaults to `latest` (decisions.md); past the head → `header not found`.
+ * (EIP-1898) is optional and defaults to `latest` (docs/decisions.md); past the head → `header not found`.
  * The storage key is a Go `string` in geth, decoded by the handler after the state is resolved: a bad
  * key is -32000 `unable to decode storage key: hex string invalid`, not an invalid argument.
  */

@@ -1,5 +1,5 @@
 /**
- * The chain events the eth filters and subscriptions adapt (STYLE.md rule 8): committed blocks and
+ * The chain events the eth filters and subscriptions adapt, each with its own lifetime: committed blocks and
  * transactions entering the pool. The node implements `EthEvents` over the EVM application's `block`
  * event and the pool's `newPendingTx`; tests can emit them by hand. Listeners are attached only while
  * a filter or subscription needs them (`LazyListener`): the application skips building the block

@@ -24,7 +24,7 @@ import type { LogFilter } from './log-filter.js'
 import { matchesLogFilter } from './log-match.js'
 import type { EthApiOptions } from './options.js'
 
-/** Options of the filter system (`[json-rpc]` filter-cap, plus timings fixed in decisions.md). */
+/** Options of the filter system (`[json-rpc]` filter-cap, plus timings fixed in docs/decisions.md). */
 export interface FilterOptions {
   /** Installed filters, all kinds together (`filter-cap`, default 200); 0 = unlimited. */
   cap: number
@@ -37,7 +37,7 @@ export interface FilterOptions {
   maxEntries: number
 }
 
-/** Defaults of decisions.md ("Filter and subscription limits, filter expiry"). */
+/** Defaults: 200 filters, each dropped 5 minutes after its last poll (docs/decisions.md). */
 export const defaultFilterOptions: FilterOptions = {
   cap: 200,
   timeout: 5 * 60_000,

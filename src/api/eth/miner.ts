@@ -6,9 +6,9 @@
  * - miner_setEtherbase(address): true; the fee recipient of the blocks this validator proposes;
  * - miner_setExtra(data): the 32-byte cap is checked first (geth's message), then unsupported: a
  *   proposal carries no extra data;
- * - miner_start, miner_setGasLimit: unsupported (decisions.md: an error, not the `false` of Evmos'
+ * - miner_start, miner_setGasLimit: unsupported (docs/decisions.md: an error, not the `false` of Evmos'
  *   miner_setGasLimit; the block gas limit is a consensus parameter);
- * - miner_stop: null, a no-op (decisions.md).
+ * - miner_stop: null, a no-op (docs/decisions.md).
  */
 import { NodeError } from '../../utils/errors.js'
 import { DecodeError, address, jsonKind, quantity, string, uint64, type Codec } from '../../rpc/codecs.js'

@@ -6,7 +6,7 @@ export type EthApiOptions = Pick<
   'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock'
 >
 
-/** Evmos' defaults (reference/evmos-jsonrpc.md §2); 0 disables a cap. */
+/** Evmos' `[json-rpc]` defaults (`server/config/config.go`); 0 disables a cap. */
 export const defaultEthApiOptions: EthApiOptions = {
   /** Gas of eth_call/eth_estimateGas, default and ceiling. */
   gasCap: 25_000_000n,

@@ -11,7 +11,7 @@
  * - personal_sendTransaction / personal_sign: the passphrase opens the key file for that one call and
  *   unlocks nothing; personal_sign without one signs with the unlocked key (wallet libraries send two arguments);
  * - personal_ecRecover: the EIP-191 signer of a 65-byte signature with V 27/28;
- * - personal_initializeWallet / personal_unpair: smart-card wallets, which a node has none of (decisions.md).
+ * - personal_initializeWallet / personal_unpair: smart-card wallets, which a node has none of (docs/decisions.md).
  */
 import { isValidPrivateKey, wipe } from '../../crypto/index.js'
 import { DEFAULT_UNLOCK_SECONDS } from '../../keystore/unlock-manager.js'

@@ -1,5 +1,5 @@
 /**
- * eth_subscribe over WebSocket (decisions.md "eth_subscribe notification", "Subscription names"): the
+ * eth_subscribe over WebSocket (notification shape and names: docs/decisions.md): the
  * `SubscriptionService` the eth_subscribe methods call with the connection's `NotificationSink`.
  * - `newHeads`: the block object of eth_getBlockByNumber without `transactions` (so `hash` is the hash
  *   every other method shows — Evmos sends an emulated header hash here); with
@@ -47,7 +47,7 @@ type Subscription =
   | { id: string; sink: NotificationSink; kind: 'newPendingTransactions'; fullTransactions: boolean }
   | { id: string; sink: NotificationSink; kind: 'syncing'; lastSyncing: boolean | undefined }
 
-/** The serialized notification for one subscription (the shape of decisions.md, in that key order). */
+/** The serialized notification for one subscription (geth's shape, in that key order). */
 export function renderNotification(subscription: string, resultJson: string): string {
   return '{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"' + subscription + '","result":' + resultJson + '}}'
 }

@@ -15,7 +15,7 @@ const V_OFFSET = 27
 
 /**
  * EIP-191 version 0x45 (geth `accounts.TextHash`): keccak256("\x19Ethereum Signed Message:\n" ‖ decimal
- * length ‖ message). The prefix (decisions.md `<CHAIN_FAMILY>` = Ethereum) keeps a signed message from
+ * length ‖ message). The prefix (`<CHAIN_FAMILY>` = Ethereum, docs/decisions.md) keeps a signed message from
  * ever being a valid transaction.
  */
 export function textHash(message: Uint8Array): Uint8Array {

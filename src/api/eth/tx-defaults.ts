@@ -9,7 +9,7 @@
  *   is how a sender replaces its own pending transaction;
  * - `gas` = eth_estimateGas of the filled call. The spec's "default 90000" for eth_sendTransaction comes
  *   from geth before v1.9, when it did not estimate: a contract creation or most calls need more and would
- *   fail out of gas, so nodectl estimates as geth, Anvil and Hardhat do (README "Behaviour notes").
+ *   fail out of gas, so nodectl estimates as geth, Anvil and Hardhat do (docs/behaviour.md).
  */
 import { UnknownBlockError } from '../../evm/errors.js'
 import type { UnsignedTxFields } from '../../evm/txs/unsigned-tx.js'

@@ -1,6 +1,6 @@
 /**
  * The txpool namespace over the real pool, in geth's shapes (internal/ethapi `TxPoolAPI`), not the
- * empty stubs Evmos answers (reference/evmos-jsonrpc.md §1.7):
+ * empty stubs Evmos answers:
  * - txpool_content: `{pending, queued}`, each `{<sender, EIP-55>: {<nonce, decimal>: transaction}}`,
  *   transactions as eth_getTransactionByHash shows a pending one (null location, fee cap as gasPrice);
  * - txpool_contentFrom(address): `{pending, queued}`, each `{<nonce>: transaction}`;

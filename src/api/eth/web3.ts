@@ -5,7 +5,7 @@ import { defineMethod, required, type MethodTable } from '../../rpc/method-table
 import type { EthBackend } from './backend.js'
 import { encodeData } from './format.js'
 
-/** `nodectl/v<semver>/<os>-<arch>/node<version>` (decisions.md "API versioning"; geth's layout). */
+/** `nodectl/v<semver>/<os>-<arch>/node<version>` (docs/decisions.md; geth's layout). */
 export function formatClientVersion(version: string): string {
   return `nodectl/v${version}/${process.platform}-${process.arch}/node${process.versions.node}`
 }

@@ -1,6 +1,5 @@
 /**
- * Parser of the event query language (grammar in shared/reference/cometbft-rpc.md §3.1, after
- * CometBFT `libs/pubsub/query/syntax/{scanner,parser}.go`):
+ * Parser of the event query language (after CometBFT `libs/pubsub/query/syntax/{scanner,parser}.go`):
  *
  *   query     = condition { "AND" condition }
  *   condition = tag ( "=" (string|number|date|time) | ("<"|"<="|">"|">=") (number|date|time)

@@ -1,6 +1,6 @@
 /**
- * The event query language of CometBFT's pubsub and kv indexer (`libs/pubsub/query/syntax`,
- * shared/reference/cometbft-rpc.md §3.1): `condition {AND condition}`, where a condition compares a
+ * The event query language of CometBFT's pubsub and kv indexer (`libs/pubsub/query/syntax`):
+ * `condition {AND condition}`, where a condition compares a
  * composite key `<event type>.<attribute key>` with a string, number, DATE or TIME, or tests it with
  * CONTAINS / EXISTS. This file holds the parsed form and its canonical text; parse-query.ts parses,
  * match-query.ts evaluates.

@@ -6,10 +6,10 @@
  * the next. A request runs alone on its copy inside its own checkpoint: reverted when the request
  * changed state (so no call sees another's writes), committed into the held one when it only read (so
  * the cache stays warm: about twice the balanceOf calls/s of reverting every call, measured here).
- * The copy's trie writes go to a private overlay, never to the consensus batch (ethereumjs-v10.md §3:
- * `runCall` mutates state, it must run under an open checkpoint). A deadline check on the copies'
- * jumps and calls (never on the consensus VM) aborts a call past the EVM timeout; the copy is then
- * discarded, as its checkpoints are left unbalanced.
+ * The copy's trie writes go to a private overlay, never to the consensus batch (`runCall` mutates
+ * state, bumping the caller's nonce and committing when no checkpoint is open, so it runs under one).
+ * A deadline check on the copies' jumps and calls (never on the consensus VM) aborts a call past the
+ * EVM timeout; the copy is then discarded, as its checkpoints are left unbalanced.
  *
  * eth_call and eth_estimateGas at a height LevelDB already has go to the call workers when the node
  * has them (`remote`, call-workers.ts): each runs this same service on its own thread, with copies

@@ -1,7 +1,7 @@
 /**
- * The `blockchain` object the EVM asks for BLOCKHASH (ethereumjs-v10.md §4): `getBlock(n).hash()` is the
- * EVM view's hash of height n, i.e. the consensus block hash (our genesis hash for height 0). Unknown
- * heights give the zero hash. Shared by the consensus VM and every RPC copy.
+ * The `blockchain` object the EVM asks for BLOCKHASH (`EVMMockBlockchainInterface`): `getBlock(n).hash()`
+ * is the EVM view's hash of height n, i.e. the consensus block hash (our genesis hash for height 0).
+ * Unknown heights give the zero hash. Shared by the consensus VM and every RPC copy.
  */
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import type { EvmStore } from '../store/evm-store.js'

@@ -13,9 +13,9 @@
  * falls back to the library's own code when its internal is not found):
  *
  * - JUMPDEST analysis: every message frame re-scans its code for jump destinations and decodes every
- *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution,
- *   "no code-analysis cache" in ethereumjs-v10.md §7.4). The result depends only on the code and the
- *   EVM's opcode table and is only read afterwards, so it is memoised per (opcode table, code).
+ *   PUSH immediate into a bigint (`Interpreter._getValidJumpDestinations`, ~6% of block execution;
+ *   the library keeps no code-analysis cache). The result depends only on the code and the EVM's
+ *   opcode table and is only read afterwards, so it is memoised per (opcode table, code).
  * - `Common.isActivatedEIP`: `Array.includes` over the activated EIPs on every opcode's gas and
  *   behaviour checks (~3.5%). A lookup table answers while the EIP list is the one it was built from.
  * - Account encoding: the account cache holds accounts as RLP, so every `putAccount` encodes one and

@@ -2,8 +2,8 @@
  * Construction of the EVM state and VMs: the consensus VM (state manager over a MerklePatriciaTrie
  * whose nodes are staged into the height batch) and read-only copies at a committed state root for
  * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation.
- * Settings follow shared/reference/ethereumjs-v10.md §1: explicit Cancun Common with native crypto,
- * key hashing, raw-bytes values, ordered_map caches flushed once per block.
+ * Settings: an explicit Cancun Common with native crypto, key hashing, raw-bytes trie values (the
+ * default with a db is hex strings), ordered_map caches flushed once per block.
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -63,7 +63,7 @@ export const CACHE_MAX_ACCOUNTS = 100_000
 
 /**
  * Keeps the consensus state caches bounded. `ordered_map` caches never evict (an LRU could drop
- * modified entries before the per-block flush, ethereumjs-v10.md §1.3), so after a committed block —
+ * modified entries before the per-block flush, and their changes with them), so after a committed block —
  * when every entry is flushed and clean — they are cleared every CACHE_CLEAR_EVERY_BLOCKS blocks or
  * when they hold more than CACHE_MAX_ACCOUNTS accounts. Returns whether it cleared.
  */

@@ -4,8 +4,8 @@
  *
  * Writes are *staged* (`Database.stagePut`), never written directly: the consensus engine writes the
  * whole height (trie nodes, EVM view, head pointer) in one atomic batch after `app.commit()`
- * (shared/reference/ethereumjs-v10.md §1.4: storage tries bypass the trie checkpoints and write to
- * this adapter mid-block, so buffering here is what makes a block atomic). Reads see staged writes
+ * (@ethereumjs/mpt builds storage tries without checkpoints, so they write to this adapter mid-block:
+ * buffering here is what makes a block atomic). Reads see staged writes
  * first, then disk. `shallowCopy()` returns the same adapter: nodes are content-addressed, so every
  * trie copy can share it.
  *

@@ -4,7 +4,7 @@
  * and debug_getRawReceipts. The header is the London shape of the fields the EVM view shows
  * (eth_getBlockByNumber): no withdrawals or blob fields, so a decoder reads it as a post-London,
  * pre-Shanghai header. Its Keccak-256 is not the block hash: the EVM view's hash is the consensus
- * (CometBFT) block hash (DESIGN.md "Blocks and the EVM view").
+ * (CometBFT) block hash (docs/behaviour.md, "Block hashes").
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { TransactionType } from '@ethereumjs/tx'

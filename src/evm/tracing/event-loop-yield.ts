@@ -2,8 +2,8 @@
  * Keeps the node responsive while a trace re-executes: the EVM awaits its listeners and state reads,
  * but once the state is cached those promises settle as microtasks, and a long trace would hold the
  * event loop (consensus timers, sockets) until it ends. Every few milliseconds of execution the
- * adapter's listeners and jump probes hand the loop over with `setImmediate` (DESIGN.md: tracing never
- * blocks consensus).
+ * adapter's listeners and jump probes hand the loop over with `setImmediate`: a trace never holds up
+ * consensus.
  */
 
 /** Longest stretch of re-execution between two turns of the event loop (ms). */

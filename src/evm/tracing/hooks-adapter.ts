@@ -1,6 +1,6 @@
 /**
- * Turns the events of an ethereumjs EVM (shared/reference/ethereumjs-v10.md §5: `beforeMessage`,
- * `afterMessage`) and the opcode probes and hooks (opcode-probes.ts) into the hooks of one Tracer
+ * Turns the events of an ethereumjs EVM (`beforeMessage` and `afterMessage`, which open and close a
+ * frame) and the opcode probes and hooks (opcode-probes.ts) into the hooks of one Tracer
  * (hooks.ts), the way geth's interpreter calls its tracing hooks (core/vm/evm.go captureBegin /
  * captureEnd, interpreter.go OnOpcode / OnFault):
  *

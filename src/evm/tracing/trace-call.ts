@@ -16,7 +16,7 @@ import { buildTx, capCallGas, pickData, resolveFees, type CallArgs } from '../ca
 import type { BlockEnv } from '../executor.js'
 import { intrinsicGas } from '../txs/intrinsic-gas.js'
 import type { StateAt } from '../state/state-copy.js'
-import type { TraceCopy, TracedTx } from './trace-executor.js'
+import type { TraceCopy, TracedTx } from './trace-copy.js'
 import { TracingFailedError } from './trace-errors.js'
 
 /** debug_traceCall's arguments after decoding. */

@@ -2,7 +2,7 @@
  * The wall-clock limit of one traced transaction (geth TraceConfig `timeout`, default 5 s): geth arms a
  * timer when the traced transaction starts and stops the tracer with `execution timeout`. Here the
  * adapter checks the clock from its listeners and opcode probes and throws, which unwinds the EVM; the
- * state copy is then discarded (ethereumjs-v10.md §3: checkpoints are left unbalanced).
+ * state copy is then discarded (the throw leaves its checkpoints unbalanced).
  */
 import { TraceTimeoutError } from './trace-errors.js'
 

@@ -12,15 +12,14 @@
  * - a call (trace-call.ts): the state after a block, with geth's state and block overrides.
  *
  * A trace that fails mid-execution (timeout, a tracer error) leaves the copy's checkpoints unbalanced
- * (ethereumjs-v10.md §3), so that copy is dropped. Copies write to a private overlay, never to the
- * consensus batch.
+ * (the library has no abort: the throw unwinds past them), so that copy is dropped. Copies write to a
+ * private overlay, never to the consensus batch.
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import { EthereumJSError } from '@ethereumjs/util'
-import { runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import { hexToBytes } from '../../primitives/hex.js'
 import { NodeError } from '../../utils/errors.js'
@@ -29,8 +28,9 @@ import type { StateAt } from '../state/state-copy.js'
 import { createVmCopy } from '../state/state.js'
 import type { DecodedTx } from '../txs/tx.js'
 import { gethFrameError, type FinalRunState } from './frame-error.js'
-import type { Tracer, TxEndInfo, TxStartInfo } from './hooks.js'
+import type { Tracer, TxEndInfo } from './hooks.js'
 import { HooksAdapter } from './hooks-adapter.js'
+import type { TraceCopy, TracedTx } from './trace-copy.js'
 import { prepareTracedCall, type TraceCallRequest } from './trace-call.js'
 import { TraceDeadline } from './trace-deadline.js'
 import { TraceTimeoutError, TraceTooLargeError, TracerError, TracingFailedError } from './trace-errors.js'
@@ -61,23 +61,6 @@ export interface TxTraceResult {
   txHash: Uint8Array
   result?: unknown
   error?: string
-}
-
-/** A VM copy being replayed, with its tracing adapter. */
-export interface TraceCopy {
-  vm: VM
-  adapter: HooksAdapter
-  /** Gas used by the transactions run so far (receipts' cumulative gas). */
-  gasUsed: bigint
-}
-
-/** How one transaction is traced. */
-export interface TracedTx {
-  tx: TypedTransaction
-  block: Block
-  info: TxStartInfo
-  /** runTx options beyond tx, block and blockGasUsed. */
-  runOpts?: Partial<RunTxOpts>
 }
 
 export class TraceExecutor {

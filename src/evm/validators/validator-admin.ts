@@ -3,7 +3,7 @@
  * `setValidator(bytes32 ed25519PubKey, uint64 power)` (power 0 removes), callable only by the
  * genesis `app_state.evm.validator_admin` account (the first dev account with `--dev`). A successful
  * call records a validator update for the executing block; FinalizeBlock returns the block's updates
- * (last one per key) and consensus applies them from height H+2 (cometbft-hashing.md §5).
+ * (last one per key) and consensus applies them from height H+2, as CometBFT does.
  *
  * Calling rules, each a revert with a reason (Solidity `Error(string)`):
  * - only a transaction's top-level call (depth 0, so the call's success is the transaction's success

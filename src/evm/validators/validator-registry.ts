@@ -4,11 +4,11 @@
  * applied in order, and the updates recorded by the block being executed.
  *
  * Why this set is the right one to validate against: CometBFT applies the updates returned by block
- * H to `NextValidators` as they stand after block H-1's updates (shared/reference/cometbft-hashing.md
- * §5, "Chain flow"), i.e. to the genesis set with every earlier block's updates applied, which is
- * exactly `committed` here. Checking a block's change set with `ValidatorSet.updateWithChangeSet` on
- * that set therefore gives the engine's own verdict, so an update the engine would refuse (and halt
- * on) is reverted in the EVM instead.
+ * H to `NextValidators` as they stand after block H-1's updates (`state.updateState`), i.e. to the
+ * genesis set with every earlier block's updates applied, which is exactly `committed` here. Checking
+ * a block's change set with `ValidatorSet.updateWithChangeSet` on that set therefore gives the
+ * engine's own verdict, so an update the engine would refuse (and halt on) is reverted in the EVM
+ * instead.
  *
  * Persistence: the committed list is staged under `meta 'evm/validators'` with the height's batch
  * (at InitChain and in every block that changes it), so a restart reloads it with the head.

@@ -4,7 +4,7 @@
  *
  * - EVM (`eth_subscribe`, geth/Evmos): the result is a subscription id; events arrive as
  *   notifications `{"method":"eth_subscription","params":{"subscription","result"}}`.
- * - Consensus (CometBFT `subscribe`, shared/reference/cometbft-rpc.md §4.1): params `{query}`, the
+ * - Consensus (CometBFT `subscribe`, `rpc/core/events.go`): params `{query}`, the
  *   result is `{}`; events arrive as responses carrying the subscribe request's own id, with result
  *   `{query, data, events}`; an error with that id later means the node cancelled the subscription
  *   (-32000 `subscription was canceled (reason: ...)`).

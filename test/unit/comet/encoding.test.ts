@@ -49,7 +49,7 @@ const proposal: Proposal = {
 }
 
 describe('block encoding', () => {
-  it('real block 10818 encodes to the fixture bytes, 704 B, part-set hash A2B4D767… (§9b)', () => {
+  it('real block 10818 encodes to the fixture bytes, 704 B, part-set hash A2B4D767…', () => {
     const bytes = encodeBlock(realBlock())
     expect(bytes).toHaveLength(704)
     expect(hex(bytes)).toBe(REAL_BLOCK_HEX)

@@ -1,4 +1,4 @@
-/** Shared fixtures: the real CometBFT block of cometbft-hashing.md §9b and small builders. */
+/** Shared fixtures: a real CometBFT block (block protocol 11, hashed as v0.38 hashes) and small builders. */
 import { ed25519FromSeed, ed25519Sign, sha256 } from '../../../src/crypto/index.js'
 import { base64ToBytes, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { parseRfc3339 } from '../../../src/utils/time.js'
@@ -17,7 +17,7 @@ export const realLastBlockId: BlockID = {
   partSetHeader: { total: 1, hash: hexToBytes('D45611FF960D47A62351181E3D7A1CFECAC773681884BA04614C637C9C2C8166') },
 }
 
-/** Block 10818 of the rigochain devnet (§9b). */
+/** Block 10818 of the rigochain devnet (a CometBFT v0.34.20 chain; its hashes are v0.38's). */
 export function realBlock(): Block {
   const header: Header = {
     version: { block: 11n, app: 72057594275268382n },

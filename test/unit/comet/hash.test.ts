@@ -53,7 +53,7 @@ function params(maxBytes: bigint, maxGas: bigint): ConsensusParams {
 }
 
 describe('hashHeader', () => {
-  it('TestHeaderHash vector (§9a)', () => {
+  it('CometBFT TestHeaderHash vector', () => {
     expect(bytesToUpperHex(hashHeader(testHeader()))).toBe('F740121F553B5418C3EFBD343C2DBFE9E007BB67B0D020A0741374BAB65242A4')
   })
 
@@ -61,13 +61,13 @@ describe('hashHeader', () => {
     expect(hashHeader({ ...testHeader(), validatorsHash: new Uint8Array(0) })).toHaveLength(0)
   })
 
-  it('real block 10818 hashes to 97EA6238… (§9b)', () => {
+  it('real block 10818 hashes to 97EA6238…', () => {
     expect(bytesToUpperHex(hashHeader(realBlock().header))).toBe('97EA623844694395542AA9FEC7155D9601C2C3914E32CF9B83595DCCFB4AA153')
   })
 })
 
 describe('other hashes', () => {
-  it('real block last_commit hash (§9b)', () => {
+  it('real block last_commit hash', () => {
     expect(bytesToUpperHex(hashCommit(realBlock().lastCommit))).toBe('A5253ABF9ED8F0217F5B5FACFC3B6DB6E14D0FB8CFF8366D0D818914DD712F0A')
   })
 
@@ -78,11 +78,11 @@ describe('other hashes', () => {
     expect(hex(hashTxResults([]))).toBe(E3B0)
   })
 
-  it('ABSENT commit sig encoding (§9c)', () => {
+  it('ABSENT commit sig encoding', () => {
     expect(hex(encodeCommitSig(absentCommitSig()))).toBe('08011a0b088092b8c398feffffff01')
   })
 
-  it('default consensus params hash 048091BC… (§3)', () => {
+  it('default consensus params hash 048091BC… (seen in real chain headers)', () => {
     expect(bytesToUpperHex(hashConsensusParams(params(22020096n, -1n)))).toBe(
       '048091BC7DDC283F77BFBF91D73C44DA58C3DF8A9CBC867405D8B7F3DAADA22F',
     )

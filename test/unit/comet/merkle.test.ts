@@ -5,7 +5,7 @@ import { innerHash, leafHash, merkleProofs, merkleRoot, verifyMerkleProof } from
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)
 const items = (...lists: number[][]): Uint8Array[] => lists.map((l) => Uint8Array.from(l))
 
-describe('merkle (cometbft crypto/merkle vectors, §9a)', () => {
+describe('merkle (cometbft crypto/merkle vectors)', () => {
   it.each([
     [[], 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
     [[[1, 2, 3]], '054edec1d0211f624fed0cbca9d4f9400b0e491c43742af2c5b0abebf0c990d8'],
@@ -39,7 +39,7 @@ describe('merkle (cometbft crypto/merkle vectors, §9a)', () => {
     )
   })
 
-  it('proof of index 2 of 5 has the model aunts, deepest first (§9c)', () => {
+  it('proof of index 2 of 5 has the expected aunts, deepest first', () => {
     const list = items([1, 2], [3, 4], [5, 6], [7, 8], [9, 10])
     const { root, proofs } = merkleProofs(list)
     const p = proofs[2]!

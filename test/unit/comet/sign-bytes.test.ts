@@ -23,7 +23,7 @@ function vote(fields: Partial<Vote> & { type?: number }): Vote {
   }
 }
 
-describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
+describe('voteSignBytes (CometBFT TestVoteSignBytesTestVectors)', () => {
   it.each([
     ['', vote({}), '0d2a0b088092b8c398feffffff01'],
     [
@@ -46,7 +46,7 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
     expect(hex(voteSignBytes(chainId, v))).toBe(expected)
   })
 
-  it('exampleVote precommit (§9c)', () => {
+  it('exampleVote precommit', () => {
     const v = vote({
       type: SignedMsgType.Precommit,
       height: 12345,
@@ -62,7 +62,7 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
     )
   })
 
-  it('first precommit of the real block (§9b)', () => {
+  it('first precommit of the real block', () => {
     const b = realBlock()
     const sig = b.lastCommit.signatures[0]!
     const v = vote({ type: SignedMsgType.Precommit, height: 10817, round: 0, blockId: b.lastCommit.blockId, timestamp: sig.timestamp })
@@ -71,7 +71,7 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
     )
   })
 
-  it('ed25519 precommit sign bytes and deterministic signature (§9c)', () => {
+  it('ed25519 precommit sign bytes and deterministic signature', () => {
     const seed = Uint8Array.from({ length: 32 }, (_, i) => i)
     const v = vote({
       type: SignedMsgType.Precommit,
@@ -93,7 +93,7 @@ describe('voteSignBytes (TestVoteSignBytesTestVectors, §9a)', () => {
 })
 
 describe('proposalSignBytes', () => {
-  it('testProposal (§9c), 2-byte length prefix', () => {
+  it('testProposal, 2-byte length prefix', () => {
     const id = utf8ToBytes('--June_15_2020_amino_was_removed')
     const p: Proposal = {
       height: 12345,

@@ -26,7 +26,7 @@ const addr = (last: number): Uint8Array => {
 const prios = (set: ValidatorSet): Record<string, bigint> =>
   Object.fromEntries(set.validators.map((v) => [hex(v.address), v.proposerPriority]))
 
-describe('keys and hashes (§9c)', () => {
+describe('keys and hashes', () => {
   it('ed25519 seed 00..1f: pubkey, address, SimpleValidator and 1-validator set hash', () => {
     const seed = Uint8Array.from({ length: 32 }, (_, i) => i)
     const { publicKey } = ed25519FromSeed(seed)

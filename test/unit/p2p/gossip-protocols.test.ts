@@ -85,12 +85,8 @@ describe('gossip protocols', () => {
     })
     const got = collector<DuplicateVoteEvidence>(1)
     await pair((host, i) => {
-      const gossip = new EvidenceGossip(
-        host,
-        { submit: async (e) => (i === 1 ? got.push(e) : undefined), pending: () => (i === 0 ? [ev] : []) },
-        silentLogger,
-      )
-      gossip.start()
+      const gossip = new EvidenceGossip(host, silentLogger)
+      gossip.start({ submit: async (e) => (i === 1 ? got.push(e) : undefined), pending: () => (i === 0 ? [ev] : []) })
       return gossip
     })
     expect(await got.done).toEqual([ev])

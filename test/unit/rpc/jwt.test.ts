@@ -1,4 +1,4 @@
-/** HS256 JWTs of the private namespaces (shared/spec/decisions.md), and the CLI side that sends them. */
+/** HS256 JWTs of the private namespaces (docs/decisions.md), and the CLI side that sends them. */
 import { createHmac } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -1,6 +1,6 @@
 /**
  * `subscribe` / `unsubscribe` / `unsubscribe_all` over the consensus engine's typed events
- * (CometBFT `rpc/core/events.go` + `libs/pubsub`; shared/reference/cometbft-rpc.md §4.1). Each
+ * (CometBFT `rpc/core/events.go` + `libs/pubsub`). Each
  * WebSocket connection is a client; its subscriptions are keyed by the normalised query text. A
  * matching event is pushed as `{query, data, events}` with the subscribe request's id.
  *

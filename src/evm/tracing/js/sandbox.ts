@@ -51,7 +51,7 @@ export class SandboxError extends Error {
 
 /**
  * QuickJS's C stack limit (the emscripten shadow stack). Deep recursion in the program is mostly
- * bounded by V8's own stack first (see README); this keeps QuickJS's check meaningful too.
+ * bounded by V8's own stack first (docs/tracing.md, "Recursion"); this keeps QuickJS's check meaningful too.
  */
 const MAX_STACK_BYTES = 512 * 1024
 
