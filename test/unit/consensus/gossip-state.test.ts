@@ -3,7 +3,7 @@ import { ProtoWriter } from '../../../src/comet/proto.js'
 import { SignedMsgType } from '../../../src/comet/types.js'
 import { decodeGossipMessage, encodeGossipMessage, type GossipMessage } from '../../../src/consensus/gossip-messages.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
-import { PeerState } from '../../../src/p2p/peer-state.js'
+import { PeerState } from '../../../src/consensus/peer-state.js'
 
 describe('gossip messages', () => {
   it('round-trips NewRoundStep and HasVote, zero and negative fields included', () => {
