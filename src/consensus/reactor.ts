@@ -51,7 +51,7 @@ export interface ConsensusReactorOptions {
   /** The engine's events: the state machine's steps, rounds and votes are announced from them. */
   events: TypedEmitter<ConsensusEvents>
   /** The last block's parts are served from it to peers finishing that height. */
-  blockStore: BlockStore
+  blockStore: Pick<BlockStore, 'loadBlockBytes'>
   logger: Logger
   /** Gossip interval in ms (default 500; 0 = off: own messages still go out at once). */
   gossipIntervalMs?: number
