@@ -242,11 +242,11 @@ export class ConsensusReactor {
       if (stuck) ps.forgetSent({ votes: true, data: isSmall(parts) })
       if (stuck && isSmall(parts) && parts!.isComplete()) this.sendProposal(id, ps, rs, parts!)
       this.sendVotes(id, ps, rs)
-      this.sendLastCommit(id, ps, rs.lastCommit)
+      this.sendVoteSet(id, ps, rs.lastCommit)
     } else if (ps.height === rs.height - 1) {
       // Finishing the previous height: it needs the precommits that decided it and, maybe, its block.
       if (stuck) ps.forgetSent({ votes: true, data: isSmall(lastParts) })
-      this.sendLastCommit(id, ps, rs.lastCommit)
+      this.sendVoteSet(id, ps, rs.lastCommit)
       if (lastParts && isSmall(lastParts) && rs.lastCommit) {
         for (let i = 0; i < lastParts.total; i++)
           this.sendIfLacking(id, ps, { type: 'blockPart', height: ps.height, round: rs.lastCommit.round, part: lastParts.getPart(i)! })
@@ -274,10 +274,6 @@ export class ConsensusReactor {
       this.sendVoteSet(id, ps, rs.votes.prevotes(r))
       this.sendVoteSet(id, ps, rs.votes.precommits(r))
     }
-  }
-
-  private sendLastCommit(id: string, ps: PeerState, lastCommit: ReadonlyVoteSet | undefined): void {
-    this.sendVoteSet(id, ps, lastCommit)
   }
 
   private sendVoteSet(id: string, ps: PeerState, set: ReadonlyVoteSet | undefined): void {

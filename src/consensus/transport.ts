@@ -22,7 +22,7 @@ export interface ConsensusTransport {
   send(peerId: string, msg: GossipMessage): boolean
   /** Receives peers' messages; returns the unsubscribe function. */
   subscribe(handler: GossipMessageHandler): () => void
-  /** Peers coming and going from now on; returns the unsubscribe function. */
+  /** Peers coming and going from now on (`removed` may also name a peer whose channel never opened); returns the unsubscribe function. */
   watchPeers(listener: PeerListener): () => void
 }
 

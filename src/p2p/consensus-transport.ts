@@ -47,7 +47,8 @@ export class P2PConsensusTransport implements ConsensusTransport {
         },
         onClose: (peer) => {
           // A replaced connection: the new one may have opened before the old one closed.
-          if (this.open.get(peer.info.id) !== peer) return
+          const current = this.open.get(peer.info.id)
+          if (current !== undefined && current !== peer) return
           this.open.delete(peer.info.id)
           for (const l of [...this.listeners]) l.removed(peer.info.id)
         },
