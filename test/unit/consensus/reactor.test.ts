@@ -174,8 +174,8 @@ describe('consensus reactor', () => {
     const [a, b, c] = [0, 1, 2].map((i) => vote(SignedMsgType.Prevote, 5, 0, i))
     reactor!.broadcastOwn({ type: 'vote', vote: a! })
     reactor!.broadcastOwn({ type: 'vote', vote: a! })
+    // A HasVote, and a vote the peer sent itself: either way the reactor learns the peer holds it.
     peer.transport.send('us', { type: 'hasVote', height: 5, round: 0, voteType: SignedMsgType.Prevote, index: 1 })
-    // The reactor has the HasVote once it relays what arrived after it.
     const relayed = vote(SignedMsgType.Prevote, 5, 0, 3)
     peer.transport.send('us', { type: 'vote', vote: relayed })
     await delivered()
