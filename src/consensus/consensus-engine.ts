@@ -1,7 +1,8 @@
 /**
  * The consensus component as the node sees it: start-up (handshake with the app, WAL open and catch-up
- * replay), the state machine, block sync, and the getters the RPC layer needs. Built by `node/` with its
- * slice of the options; `stop()` finishes the height being written, then stops timers and closes the WAL.
+ * replay), the state machine and the reactor that connects it to peers through the transport, block sync,
+ * and the getters the RPC layer needs. Built by `node/` with its slice of the options; `stop()` finishes
+ * the height being written, then stops timers and closes the WAL.
  *
  * Two modes, as CometBFT's node: consensus, and block sync (block-sync.ts) while peers are ahead. The node
  * starts in consensus (so RPC and the round state are there at once); a peer reporting a height
@@ -28,6 +29,8 @@ import { EvidencePool } from './evidence-pool.js'
 import { handshake } from './handshake.js'
 import { validateConsensusConfig } from './options.js'
 import type { PrivValidator } from './privval.js'
+import type { PeerRoundState } from './peer-state.js'
+import { ConsensusReactor } from './reactor.js'
 import { ConsensusState, type RoundStateSummary } from './state-machine.js'
 import { StateStore } from './state-store.js'
 import { LoopbackTransport, type ConsensusTransport } from './transport.js'
@@ -52,7 +55,7 @@ export interface ConsensusEngineOptions {
   /** WAL head file, e.g. `<home>/data/cs.wal/wal`. */
   walPath: string
   logger?: Logger
-  /** Interval of the engine's re-gossip of votes and stuck proposals in ms (default 500; 0 = off). */
+  /** Interval of the reactor's gossip to peers of what they lack, in ms (default 500; 0 = off). */
   gossipIntervalMs?: number
   /** Event indexer staged into each height's atomic batch (undefined = `[tx_index] indexer = "null"`). */
   indexer?: BlockIndexHook
@@ -86,7 +89,7 @@ export class ConsensusEngine {
   private cs: ConsensusState | undefined
   private evidencePool: EvidencePool | undefined
   private blockExec: BlockExecutor | undefined
-  private transport: ConsensusTransport = new LoopbackTransport()
+  private reactor: ConsensusReactor | undefined
   private wal: Wal | undefined
   private unsubscribe: (() => void)[] = []
   /** The chain state after the handshake and the last block's precommits. */
@@ -148,7 +151,6 @@ export class ConsensusEngine {
     const { state, lastCommit } = this.handshaken!
     const { opts } = this
     this.wal = await Wal.open({ path: opts.walPath, logger: this.log })
-    this.transport = opts.transport ?? new LoopbackTransport()
     const evidencePool = await EvidencePool.open({
       db: opts.db,
       blockStore: opts.blockStore,
@@ -169,11 +171,15 @@ export class ConsensusEngine {
       logger: this.log,
       ...(opts.indexer ? { indexer: opts.indexer } : {}),
     })
-    this.unsubscribe.push(
-      this.transport.subscribe((msg, peerId) => {
-        if (this.mode === 'consensus') this.cs?.receivePeerMessage(msg, peerId)
-      }),
-    )
+    this.reactor = new ConsensusReactor({
+      transport: opts.transport ?? new LoopbackTransport(),
+      events: this.events,
+      blockStore: opts.blockStore,
+      logger: this.log.child({ module: 'reactor' }),
+      ...(opts.gossipIntervalMs !== undefined ? { gossipIntervalMs: opts.gossipIntervalMs } : {}),
+    })
+    this.reactor.start()
+    this.unsubscribe.push(() => this.reactor?.stop())
     this.unsubscribe.push(
       opts.mempool.onTxsAvailable(() => {
         if (this.mode === 'consensus') this.cs?.notifyTxsAvailable()
@@ -200,31 +206,32 @@ export class ConsensusEngine {
       blockStore: opts.blockStore,
       mempool: opts.mempool,
       privValidator: opts.privValidator,
-      transport: this.transport,
+      onOwnMessage: (msg) => this.reactor!.broadcastOwn(msg),
       wal: this.wal!,
       events: this.events,
       logger: this.log,
       onFatal: (err) => this.resolveHalted(err),
-      ...(opts.gossipIntervalMs !== undefined ? { gossipIntervalMs: opts.gossipIntervalMs } : {}),
     })
     this.cs = cs
+    this.reactor!.attach(cs)
     await cs.catchupReplay()
     this.mode = 'consensus'
     cs.start()
-    this.log.info('consensus started', { height: cs.height, validator: opts.privValidator !== undefined })
+    this.log.info('consensus started', { height: cs.roundState.height, validator: opts.privValidator !== undefined })
   }
 
   /** A peer reported its height: far enough ahead, leave consensus for block sync. */
   private onPeerHeight(height: number, source: BlockSyncSource): void {
     const cs = this.cs
     if (this.mode !== 'consensus' || this.switching || this.stopping || !cs?.isRunning) return
-    if (height < cs.state.lastBlockHeight + BLOCK_SYNC_LAG) return
+    if (height < cs.roundState.state.lastBlockHeight + BLOCK_SYNC_LAG) return
     this.switching = (async () => {
       this.mode = 'blocksync'
+      this.reactor!.detach()
       await cs.stop()
       if (cs.fatalError) this.fatal = cs.fatalError
       if (this.fatal || this.stopping) return
-      const state = await this.blockSync(cs.state, source)
+      const state = await this.blockSync(copyState(cs.roundState.state), source)
       if (this.stopping) return
       await this.startConsensus(state, await this.reconstructLastCommit(state))
       this.emitSafely('BlockSyncStatus', { complete: true, height: state.lastBlockHeight })
@@ -281,7 +288,7 @@ export class ConsensusEngine {
       await this.switching
       await this.cs?.stop()
       await this.wal?.close()
-      this.log.info('consensus stopped', { height: this.cs?.height })
+      this.log.info('consensus stopped', { height: this.cs?.roundState.height })
     })()
     return this.stopped
   }
@@ -293,7 +300,7 @@ export class ConsensusEngine {
 
   /** The latest committed chain state (a copy). */
   getState(): ChainState {
-    return copyState(this.requireCs().state)
+    return copyState(this.requireCs().roundState.state)
   }
 
   /** Height and round being decided, votes received, locks. */
@@ -335,15 +342,15 @@ export class ConsensusEngine {
     return this.opts.privValidator?.pubKey
   }
 
-  /** Round of the precommits that committed the last block (-1 before the first). */
-  get lastCommitRound(): number {
-    return this.cs?.lastCommit?.round ?? -1
+  /** Each connected peer's announced round state (`dump_consensus_state`), by node id ({} before start). */
+  peerRoundStates(): Map<string, PeerRoundState> {
+    return this.reactor?.peerRoundStates() ?? new Map()
   }
 
   /** Height of the last committed block (0 before the first). */
   get height(): number {
     if (this.mode === 'blocksync' && this.lastSync) return this.lastSync.height
-    return this.cs?.state.lastBlockHeight ?? 0
+    return this.cs?.roundState.state.lastBlockHeight ?? 0
   }
 
   /** Set when consensus stopped on an unrecoverable error. */

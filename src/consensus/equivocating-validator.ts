@@ -40,7 +40,8 @@ export class EquivocatingValidator implements PrivValidator {
     if (!this.conflicting && this.when(signed)) {
       const other = { ...signed, blockId: randomBlockId() }
       this.conflicting = { ...other, signature: ed25519Sign(this.key.seed, voteSignBytes(chainId, other)) }
-      this.transport().broadcast({ type: 'vote', vote: this.conflicting })
+      const transport = this.transport()
+      for (const peer of transport.peers()) transport.send(peer, { type: 'vote', vote: this.conflicting })
     }
     return signed
   }

@@ -8,7 +8,7 @@ export { makeGenesisState, genesisFromDoc, updateState, type ChainState, type Co
 export { StateStore } from './state-store.js'
 export { FilePV, DoubleSignError, type PrivValidator, type LastSignState } from './privval.js'
 export { Wal, type WalMessage, type TimedWalMessage } from './wal.js'
-export { LoopbackTransport, InMemoryNetwork, type ConsensusTransport, type ConsensusMessageHandler } from './transport.js'
+export { LoopbackTransport, InMemoryNetwork, type ConsensusTransport, type GossipMessageHandler } from './transport.js'
 export { encodeConsensusMessage, decodeConsensusMessage, type ConsensusMessage } from './messages.js'
 export { testConsensusConfig, validateConsensusConfig, type ConsensusConfig } from './options.js'
 export { RoundStep, roundStepName, type RoundStepName } from './round-step.js'

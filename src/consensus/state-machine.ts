@@ -6,8 +6,13 @@
  * Every message that changes state — proposals, block parts, votes (ours and peers'), timeouts and
  * "txs available" — goes through ONE queue and ONE loop (`run`): an item is handled to the end (all its
  * awaits included) before the next one starts, so the round state never changes under a handler. Our own
- * messages are queued like peers' ones (`sendInternal`), written to the WAL with fsync, broadcast, then
- * handled; peers' messages are written to the WAL buffered, then handled.
+ * messages are queued like peers' ones (`sendInternal`), written to the WAL with fsync, handed to
+ * `onOwnMessage` (the reactor sends them to peers), then handled; peers' messages are written to the WAL
+ * buffered, then handled.
+ *
+ * The state machine does not talk to peers: the reactor (reactor.ts) hands it peers' messages
+ * (`receivePeerMessage`) — only those it can use now or may (early ones wait in the reactor) — and gossips
+ * from its round state, which others read through `roundState`, a read-only view.
  *
  * Layout, in protocol order: updateToState → enterNewRound → enterPropose → enterPrevote →
  * enterPrevoteWait → enterPrecommit → enterPrecommitWait → enterCommit → finalizeCommit; then the handlers
@@ -38,25 +43,15 @@ import { messageHeightRound, type ConsensusMessage } from './messages.js'
 import { precommitTimeout, prevoteTimeout, proposeTimeout, waitForTxs } from './options.js'
 import type { PrivValidator } from './privval.js'
 import { RoundStep, roundStepName } from './round-step.js'
+import type { RoundStateView } from './round-state-view.js'
 import { TimeoutTicker, type TimeoutInfo } from './timeout-ticker.js'
-import type { ConsensusTransport } from './transport.js'
 import { ConflictingVoteError, VoteError, type VoteSet } from './vote-set.js'
 import type { TimedWalMessage, Wal } from './wal.js'
 
-/**
- * Messages for the next height, or a later round of this one, are held and re-queued when we get there.
- * CometBFT drops them and relies on its reactor re-gossiping them; until the p2p layer gossips by peer
- * state, this bounded buffer stands in for that.
- */
-const MAX_FUTURE_MESSAGES = 2000
 /** Progress of a long WAL catch-up is logged every this many messages. */
 const REPLAY_LOG_EVERY = 500
 /** ed25519 signatures are 64 bytes. */
 const MAX_SIGNATURE_BYTES = 64
-/** Default interval of the re-gossip stand-in (CometBFT's reactor gossips every 100 ms per peer). */
-const DEFAULT_GOSSIP_INTERVAL_MS = 500
-/** A stuck round's block is re-sent only when it is this small (parts of 64 KB). */
-const MAX_REGOSSIP_PARTS = 16
 
 /** A proposal that cannot be accepted (bad POL round, signature, size). */
 export class ProposalError extends Error {
@@ -79,12 +74,11 @@ export interface ConsensusStateOptions {
   mempool: Mempool
   /** Undefined for a node that follows without voting. */
   privValidator: PrivValidator | undefined
-  transport: ConsensusTransport
+  /** Each of our own proposals, block parts and votes, once durable in the WAL (the reactor sends it to peers). */
+  onOwnMessage: (msg: ConsensusMessage) => void
   wal: Wal
   events: TypedEmitter<ConsensusEvents>
   logger: Logger
-  /** Re-gossip interval in ms (default 500; 0 = off), see `regossip`. */
-  gossipIntervalMs?: number
   /** Told once when the loop stops on an unrecoverable error (`fatalError`). */
   onFatal?: (err: Error) => void
 }
@@ -140,56 +134,47 @@ type QueueItem =
   | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
-  | { kind: 'gossip' }
   | { kind: 'commitRetry'; height: number }
   | { kind: 'drained'; resolve: () => void }
 
 export class ConsensusState {
-  // ---- RoundState (CometBFT consensus/types/round_state.go) ----
-  height = 0
-  round = 0
-  step: RoundStep = RoundStep.NewHeight
-  startTime: Timestamp = now()
-  commitTime: Timestamp | undefined
-  validators!: ValidatorSet
-  proposal: Proposal | undefined
-  proposalBlock: Block | undefined
-  proposalBlockParts: BlockParts | undefined
-  lockedRound = -1
-  lockedBlock: Block | undefined
-  lockedBlockParts: BlockParts | undefined
-  validRound = -1
-  validBlock: Block | undefined
-  validBlockParts: BlockParts | undefined
-  votes!: HeightVoteSet
-  commitRound = -1
-  lastCommit: VoteSet | undefined
-  lastValidators!: ValidatorSet
-  triggeredTimeoutPrecommit = false
+  // ---- RoundState (CometBFT consensus/types/round_state.go); read from outside through `roundState` ----
+  private height = 0
+  private round = 0
+  private step: RoundStep = RoundStep.NewHeight
+  private startTime: Timestamp = now()
+  private commitTime: Timestamp | undefined
+  private validators!: ValidatorSet
+  private proposal: Proposal | undefined
+  private proposalBlock: Block | undefined
+  private proposalBlockParts: BlockParts | undefined
+  private lockedRound = -1
+  private lockedBlock: Block | undefined
+  private lockedBlockParts: BlockParts | undefined
+  private validRound = -1
+  private validBlock: Block | undefined
+  private validBlockParts: BlockParts | undefined
+  private votes!: HeightVoteSet
+  private commitRound = -1
+  private lastCommit: VoteSet | undefined
+  private lastValidators!: ValidatorSet
+  private triggeredTimeoutPrecommit = false
   /** The committed chain state this height builds on. */
-  state!: ChainState
+  private state!: ChainState
 
   private readonly cfg: ConsensusConfig
   private readonly log: Logger
   private readonly ticker: TimeoutTicker
   private readonly internal: QueueItem[] = []
   private readonly external: QueueItem[] = []
-  /** Early messages by identity (re-gossip repeats them), oldest first. */
-  private future = new Map<string, { msg: ConsensusMessage; peerId: string }>()
-  /** The last committed block's parts, re-gossiped for peers still finishing that height. */
-  private lastBlockParts: { height: number; round: number; parts: BlockParts } | undefined
   private wake: (() => void) | undefined
   private loop: Promise<void> | undefined
   private stopping = false
   private replayMode = false
   private proofBlockCache: { height: number; needed: boolean } | undefined
-  private gossipTimer: NodeJS.Timeout | undefined
-  private gossipQueued = false
   /** The next attempt of a commit whose #ENDHEIGHT could not be written (finalizeCommit). */
   private commitRetryTimer: NodeJS.Timeout | undefined
-  private lastGossipKey = ''
-  /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
-  fatalError: Error | undefined
+  private fatal: Error | undefined
 
   constructor(private readonly opts: ConsensusStateOptions) {
     this.cfg = opts.config
@@ -211,28 +196,18 @@ export class ConsensusState {
     if (this.loop !== undefined) return
     this.loop = this.run()
     this.scheduleRound0()
-    const every = this.opts.gossipIntervalMs ?? DEFAULT_GOSSIP_INTERVAL_MS
-    if (every > 0) {
-      this.gossipTimer = setInterval(() => {
-        if (this.gossipQueued) return
-        this.gossipQueued = true
-        this.enqueue({ kind: 'gossip' }, false)
-      }, every)
-      this.gossipTimer.unref()
-    }
   }
 
   /** Lets the item being handled finish (a height being written completes), then stops timers. Idempotent. */
   async stop(): Promise<void> {
     this.stopping = true
-    if (this.gossipTimer) clearInterval(this.gossipTimer)
     clearTimeout(this.commitRetryTimer)
     this.wake?.()
     await this.loop
     this.ticker.stop()
   }
 
-  /** A peer's message (from the transport). */
+  /** A peer's proposal, block part or vote (from the reactor). */
   receivePeerMessage(msg: ConsensusMessage, peerId: string): void {
     this.enqueue({ kind: 'msg', msg, peerId }, false)
   }
@@ -253,7 +228,27 @@ export class ConsensusState {
   }
 
   get isRunning(): boolean {
-    return this.loop !== undefined && !this.stopping && !this.fatalError
+    return this.loop !== undefined && !this.stopping && !this.fatal
+  }
+
+  /** Set when the loop stopped on an unrecoverable error (e.g. the height's batch could not be written). */
+  get fatalError(): Error | undefined {
+    return this.fatal
+  }
+
+  /** Where the state machine is, read-only (round-state-view.ts); take it when needed, do not keep it. */
+  get roundState(): RoundStateView {
+    return {
+      height: this.height,
+      round: this.round,
+      step: this.step,
+      proposal: this.proposal,
+      proposalBlockParts: this.proposalBlockParts,
+      votes: this.votes,
+      commitRound: this.commitRound,
+      lastCommit: this.lastCommit,
+      state: this.state,
+    }
   }
 
   private enqueue(item: QueueItem, internal: boolean): void {
@@ -280,10 +275,10 @@ export class ConsensusState {
       try {
         await this.handleItem(item)
       } catch (err) {
-        this.fatalError = err instanceof Error ? err : new Error(String(err))
-        this.log.error('consensus halted', { height: this.height, round: this.round, step: roundStepName(this.step), err: this.fatalError })
+        this.fatal = err instanceof Error ? err : new Error(String(err))
+        this.log.error('consensus halted', { height: this.height, round: this.round, step: roundStepName(this.step), err: this.fatal })
         this.stopping = true
-        this.opts.onFatal?.(this.fatalError)
+        this.opts.onFatal?.(this.fatal)
       }
     }
     await this.persistUnhandledOwnMessages()
@@ -321,7 +316,7 @@ export class ConsensusState {
             this.dropUnwrittenOwnMessage(item.msg, err)
             return
           }
-          this.opts.transport.broadcast(item.msg)
+          this.opts.onOwnMessage(item.msg)
         } else {
           this.opts.wal.write({ type: 'msgInfo', msg: item.msg, peerId: item.peerId })
         }
@@ -334,60 +329,12 @@ export class ConsensusState {
       case 'txsAvailable':
         await this.handleTxsAvailable()
         return
-      case 'gossip':
-        this.gossipQueued = false
-        this.regossip()
-        return
       case 'commitRetry':
         if (item.height === this.height && this.step === RoundStep.Commit) await this.tryFinalizeCommit(item.height)
         return
       case 'drained':
         item.resolve()
         return
-    }
-  }
-
-  /**
-   * A stand-in for the gossip routines of CometBFT's consensus reactor, which keep sending every peer what
-   * it lacks: each interval, re-broadcast the votes we hold for the current round (and the POL and commit
-   * rounds) and the last commit's precommits (for peers still finishing the previous height); when the
-   * round has not moved for a whole interval, the proposal and its parts too. Anyone may relay signed
-   * messages; receivers drop duplicates before checking signatures. A transport that tracks peer state
-   * can do better; this keeps consensus live over a lossy broadcast-only transport.
-   */
-  private regossip(): void {
-    const send = (msg: ConsensusMessage): void => this.opts.transport.broadcast(msg)
-    const key = `${this.height}/${this.round}/${this.step}`
-    const stuck = key === this.lastGossipKey
-    this.lastGossipKey = key
-    for (const vote of this.lastCommit?.list() ?? []) if (vote) send({ type: 'vote', vote })
-    // The previous round too: a peer still there needs its votes to move on.
-    const rounds = new Set([this.round])
-    if (this.round > 0) rounds.add(this.round - 1)
-    if (this.proposal && this.proposal.polRound >= 0) rounds.add(this.proposal.polRound)
-    if (this.commitRound >= 0) rounds.add(this.commitRound)
-    for (const r of rounds) {
-      for (const vote of this.votes.prevotes(r)?.list() ?? []) if (vote) send({ type: 'vote', vote })
-      for (const vote of this.votes.precommits(r)?.list() ?? []) if (vote) send({ type: 'vote', vote })
-    }
-    const parts = this.proposalBlockParts
-    if (
-      stuck &&
-      this.proposal &&
-      parts?.isComplete() &&
-      parts.total <= MAX_REGOSSIP_PARTS &&
-      parts.hasHeader(this.proposal.blockId.partSetHeader)
-    ) {
-      send({ type: 'proposal', proposal: this.proposal })
-      for (let i = 0; i < parts.total; i++)
-        send({ type: 'blockPart', height: this.height, round: this.proposal.round, part: parts.getPart(i)! })
-    }
-    // The block just committed, for a peer that has its precommits but not all its parts (CometBFT's
-    // gossipDataForCatchup serves it from the block store).
-    const last = this.lastBlockParts
-    if (last && last.height === this.height - 1 && last.parts.total <= MAX_REGOSSIP_PARTS) {
-      for (let i = 0; i < last.parts.total; i++)
-        send({ type: 'blockPart', height: last.height, round: last.round, part: last.parts.getPart(i)! })
     }
   }
 
@@ -432,7 +379,7 @@ export class ConsensusState {
         }
         return
       case 'msgInfo':
-        if (msg.peerId === '') this.opts.transport.broadcast(msg.msg)
+        if (msg.peerId === '') this.opts.onOwnMessage(msg.msg)
         await this.handleMsg(msg.msg, msg.peerId)
         return
       case 'timeout':
@@ -484,7 +431,6 @@ export class ConsensusState {
     this.triggeredTimeoutPrecommit = false
     this.state = state
     this.newStep()
-    this.releaseFutureMessages()
   }
 
   /** `scheduleRound0`: NewHeight → NewRound at StartTime (this wait is the commit timeout). */
@@ -524,7 +470,6 @@ export class ConsensusState {
       ...this.roundStateEvent(),
       proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)?.index ?? -1 },
     })
-    this.releaseFutureMessages()
 
     const wait = waitForTxs(this.cfg) && round === 0 && !(await this.needProofBlock(height))
     if (wait && this.opts.mempool.size() === 0) {
@@ -840,7 +785,6 @@ export class ConsensusState {
       return
     }
     const next = await this.opts.blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit)
-    this.lastBlockParts = { height, round: this.commitRound, parts }
     this.updateToState(next)
     this.scheduleRound0()
   }
@@ -853,10 +797,6 @@ export class ConsensusState {
     switch (msg.type) {
       case 'proposal': {
         const p = msg.proposal
-        if (this.isFuture(p.height, p.round)) {
-          this.bufferFuture(msg, peerId)
-          return
-        }
         try {
           this.setProposal(p, peerId)
         } catch (err) {
@@ -866,32 +806,21 @@ export class ConsensusState {
         return
       }
       case 'blockPart': {
-        if (msg.height > this.height) {
-          this.bufferFuture(msg, peerId)
-          return
-        }
         let added = false
         try {
           added = this.addProposalBlockPart(msg.height, msg.part)
         } catch (err) {
           // Parts of another round's block are expected when rounds move; only ours are worth a log.
-          if (msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
-          else if (msg.round === this.round)
+          if (msg.round === this.round)
             this.log.info('failed to add block part', { height: msg.height, round: msg.round, peer: peerId, err })
           return
         }
-        if (!added && msg.height === this.height && msg.round > this.round) this.bufferFuture(msg, peerId)
         if (added && this.proposalBlockParts?.isComplete()) await this.handleCompleteProposal(msg.height)
         return
       }
-      case 'vote': {
-        if (msg.vote.height > this.height) {
-          this.bufferFuture(msg, peerId)
-          return
-        }
-        await this.tryAddVote(msg.vote, peerId, msg)
+      case 'vote':
+        await this.tryAddVote(msg.vote, peerId)
         return
-      }
     }
   }
 
@@ -1019,14 +948,12 @@ export class ConsensusState {
    * `tryAddVote`: invalid votes are logged and dropped; another validator's equivocation goes to the
    * evidence pool, which turns it into DuplicateVoteEvidence once the height is committed.
    */
-  private async tryAddVote(vote: Vote, peerId: string, msg: ConsensusMessage): Promise<boolean> {
+  private async tryAddVote(vote: Vote, peerId: string): Promise<boolean> {
     try {
       return await this.addVote(vote, peerId)
     } catch (err) {
-      if (err instanceof UnwantedRoundError) {
-        this.bufferFuture(msg, peerId)
-        return false
-      }
+      // A round we do not track yet: the reactor keeps the vote until we get there.
+      if (err instanceof UnwantedRoundError) return false
       if (err instanceof ConflictingVoteError) {
         const pv = this.opts.privValidator
         if (pv && equalBytes(vote.validatorAddress, pv.address)) {
@@ -1256,31 +1183,6 @@ export class ConsensusState {
     }
   }
 
-  private isFuture(height: number, round: number): boolean {
-    return height > this.height || (height === this.height && round > this.round)
-  }
-
-  private bufferFuture(msg: ConsensusMessage, peerId: string): void {
-    const { height } = messageHeightRound(msg)
-    // Further ahead than the next height is block sync's business.
-    if (height > this.height + 1) return
-    const key = messageKey(msg)
-    if (this.future.has(key)) return
-    if (this.future.size >= MAX_FUTURE_MESSAGES) this.future.delete(this.future.keys().next().value!)
-    this.future.set(key, { msg, peerId })
-  }
-
-  /** Re-queues held messages that are no longer early; drops those of past heights. */
-  private releaseFutureMessages(): void {
-    for (const [key, f] of this.future) {
-      const { height, round } = messageHeightRound(f.msg)
-      const early = f.msg.type === 'vote' ? height > this.height || round > this.round + 1 : this.isFuture(height, round)
-      if (early && height >= this.height) continue
-      this.future.delete(key)
-      if (height >= this.height) this.external.push({ kind: 'msg', msg: f.msg, peerId: f.peerId })
-    }
-  }
-
   /** A snapshot of the round state. */
   getRoundState(): RoundStateSummary {
     const progress = (p: BlockParts | undefined): PartSetProgress | undefined =>
@@ -1310,17 +1212,5 @@ export class ConsensusState {
     if (this.validBlockParts) summary.validBlockParts = progress(this.validBlockParts)!
     if (this.lastCommit) summary.lastCommit = this.lastCommit.list()
     return summary
-  }
-}
-
-/** Identity of a message for de-duplication (signatures aside: one vote per validator and step). */
-function messageKey(msg: ConsensusMessage): string {
-  switch (msg.type) {
-    case 'proposal':
-      return `p/${msg.proposal.height}/${msg.proposal.round}`
-    case 'blockPart':
-      return `b/${msg.height}/${msg.round}/${msg.part.index}`
-    case 'vote':
-      return `v/${msg.vote.height}/${msg.vote.round}/${msg.vote.type}/${msg.vote.validatorIndex}/${bytesToUpperHex(msg.vote.blockId.hash)}`
   }
 }

@@ -105,7 +105,7 @@ export class NodeCometBackend implements CometBackend {
   peers(): CometPeer[] {
     const ours = this.nodeInfo()
     const now = Date.now()
-    const roundStates = this.deps.p2p?.transport.peerRoundStates()
+    const roundStates = this.deps.engine.peerRoundStates()
     return (this.deps.p2p?.host.peers() ?? []).map((p) => ({
       nodeInfo: {
         ...ours,

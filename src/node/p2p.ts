@@ -11,7 +11,6 @@ import type { BlockStore } from '../comet/block-store.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import { decodeGossipMessage, encodeGossipMessage } from '../consensus/gossip-messages.js'
-import { roundStepFromName } from '../consensus/round-step.js'
 import { sha256 } from '../crypto/index.js'
 import { loadNodeKey } from '../keystore/validator-key.js'
 import type { P2PBlockSync } from '../p2p/block-sync-protocol.js'
@@ -101,17 +100,6 @@ export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: 
  */
 export function connectNodeP2P(p2p: NodeP2P, engine: ConsensusEngine, pool: TxPool): void {
   p2p.evidence.start({ submit: (ev) => engine.addEvidence(ev), pending: () => engine.pendingEvidence() })
-  engine.events.on('NewRoundStep', (e) =>
-    p2p.transport.announceRoundStep({
-      type: 'newRoundStep',
-      height: e.height,
-      round: e.round,
-      step: roundStepFromName(e.step),
-      secondsSinceStartTime: 0,
-      lastCommitRound: engine.lastCommitRound,
-    }),
-  )
-  engine.events.on('Vote', ({ vote }) => p2p.transport.announceVote(vote))
   engine.events.on('NewBlock', () => p2p.blockSync.announceHeight())
   pool.events.on('newPendingTx', (tx) => p2p.txs.announce(tx.raw, tx.hashHex))
 }

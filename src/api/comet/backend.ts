@@ -13,7 +13,7 @@ import type { ConsensusParams, TxResult } from '../../abci/types.js'
 import type { ValidatorSet } from '../../comet/validator-set.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryRequest, QueryResponse } from '../../abci/application.js'
 import type { RoundStateSummary } from '../../consensus/state-machine.js'
-import type { PeerRoundState } from '../../p2p/peer-state.js'
+import type { PeerRoundState } from '../../consensus/peer-state.js'
 
 import type { Awaitable } from '../../utils/awaitable.js'
 

@@ -10,7 +10,7 @@ import { hashHeader } from '../../comet/hash.js'
 import { SignedMsgType, type Block, type Validator, type Vote } from '../../comet/types.js'
 import type { ValidatorSet } from '../../comet/validator-set.js'
 import type { PartSetProgress, RoundStateSummary, RoundVotes } from '../../consensus/state-machine.js'
-import type { PeerRoundState } from '../../p2p/peer-state.js'
+import type { PeerRoundState } from '../../consensus/peer-state.js'
 import { encodeBlock, encodeHexBytes, encodeInt64, encodeProposal, encodeTime, encodeValidator } from './json.js'
 import type { Json, JsonObject } from './wire-json.js'
 

@@ -2,8 +2,13 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SignedMsgType, type Vote } from '../../../src/comet/types.js'
-import { decodeGossipMessage, encodeGossipMessage, type NewRoundStepMessage } from '../../../src/consensus/gossip-messages.js'
-import { decodeConsensusMessage, encodeConsensusMessage, type ConsensusMessage } from '../../../src/consensus/messages.js'
+import {
+  decodeGossipMessage,
+  encodeGossipMessage,
+  type GossipMessage,
+  type NewRoundStepMessage,
+} from '../../../src/consensus/gossip-messages.js'
+import type { ConsensusMessage } from '../../../src/consensus/messages.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
 import { CONSENSUS_PROTOCOL, P2PConsensusTransport } from '../../../src/p2p/consensus-transport.js'
 import type { P2PNode } from '../../../src/p2p/p2p-node.js'
@@ -12,7 +17,6 @@ import { silentLogger } from '../../../src/utils/logger.js'
 import { makeGenesis, makeKeys, makeTempDir, removeDir, startNode, waitFor, type TestNode } from '../consensus/helpers.js'
 import { awaitableLogger, makeHost, makeNodeKey, nextP2PEvent, peerAddressOf } from './helpers.js'
 
-const codec = { encode: encodeConsensusMessage, decode: decodeConsensusMessage }
 const gossipCodec = { encode: encodeGossipMessage, decode: decodeGossipMessage }
 
 function stepAt(height: number): NewRoundStepMessage {
@@ -62,7 +66,7 @@ describe('consensus over p2p', () => {
     const meshed: Promise<void>[] = []
     for (let i = 0; i < n; i++) {
       const host = makeHost({ key: makeNodeKey(i), persistentPeers: out.map((o) => peerAddressOf(o.host)) })
-      const transport = new P2PConsensusTransport(host, codec, silentLogger)
+      const transport = new P2PConsensusTransport(host, gossipCodec, silentLogger)
       meshed.push(
         new Promise((resolve) => {
           const off = host.events.on('peer:connected', () => {
@@ -104,53 +108,48 @@ describe('consensus over p2p', () => {
     for (const n of nodes.slice(1)) expect(await blockHashes(n, h)).toEqual(reference)
   }, 30_000)
 
-  it('sends a peer again the votes of a height it was sent before it got there (it may have dropped them)', async () => {
+  it('delivers messages to one peer in order, and tells of peers as their streams open and close', async () => {
     const a = makeHost({ key: makeNodeKey(0) })
     hosts.push(a)
     const ta = new P2PConsensusTransport(a, gossipCodec, silentLogger)
     ta.start()
+    const added: string[] = []
+    const removed: string[] = []
+    ta.watchPeers({ added: (id) => added.push(id), removed: (id) => removed.push(id) })
     await a.start()
     const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
     hosts.push(b)
     const tb = new P2PConsensusTransport(b, gossipCodec, silentLogger)
     tb.start()
-    const received: ConsensusMessage[] = []
+    const received: GossipMessage[] = []
     let onMessage = (): void => {}
-    tb.subscribe((msg) => {
+    tb.subscribe((msg, from) => {
+      expect(from).toBe(a.nodeId)
       received.push(msg)
       onMessage()
     })
-    const receivedCount = (n: number): Promise<void> =>
-      new Promise((resolve) => {
-        onMessage = () => n <= received.length && resolve()
-        onMessage()
-      })
-    // Each side's step goes out as its stream opens: A at height 5, B behind at 4 (as in block sync).
-    ta.announceRoundStep(stepAt(5))
-    tb.announceRoundStep(stepAt(4))
     await b.start()
-    await until(
-      () => ta.peerRoundStates().get(b.nodeId)?.height === 4 && tb.peerRoundStates().get(a.nodeId)?.height === 5,
-      'both streams open',
-    )
+    await until(() => added.length === 1, "B's stream open")
+    expect(added).toEqual([b.nodeId])
+    expect([...ta.peers()]).toEqual([b.nodeId])
 
-    const ahead = prevote(5, 0)
-    ta.broadcast(ahead)
-    await receivedCount(1)
-    // Held by B as far as A knows: not sent again, while a vote B lacks is (and arrives after anything sent before it).
-    ta.broadcast(ahead)
-    ta.broadcast(prevote(4, 1))
-    await receivedCount(2)
-    expect(received.map((m) => m.type === 'vote' && [m.vote.height, m.vote.validatorIndex])).toEqual([
-      [5, 0],
-      [4, 1],
-    ])
-    // B gets to height 5: what it was sent of it before goes again.
-    tb.announceRoundStep(stepAt(5))
-    await until(() => ta.peerRoundStates().get(b.nodeId)?.height === 5, 'A sees B at height 5')
-    ta.broadcast(ahead)
-    await receivedCount(3)
-    expect(received[2]).toEqual(ahead)
+    const sent: GossipMessage[] = [
+      stepAt(5),
+      prevote(5, 0),
+      { type: 'hasVote', height: 5, round: 0, voteType: SignedMsgType.Prevote, index: 1 },
+    ]
+    for (const m of sent) expect(ta.send(b.nodeId, m)).toBe(true)
+    expect(ta.send('unknown-peer', stepAt(5))).toBe(false)
+    await new Promise<void>((resolve) => {
+      onMessage = () => received.length === sent.length && resolve()
+    })
+    expect(received).toEqual(sent)
+
+    const gone = nextP2PEvent(a, 'peer:disconnected')
+    await b.stop()
+    await gone
+    expect(removed).toEqual([b.nodeId])
+    expect([...ta.peers()]).toEqual([])
   })
 
   /**
@@ -161,7 +160,7 @@ describe('consensus over p2p', () => {
     const log = awaitableLogger()
     const a = makeHost({ key: makeNodeKey(0), logger: log.logger })
     hosts.push(a)
-    const transport = new P2PConsensusTransport(a, codec, silentLogger)
+    const transport = new P2PConsensusTransport(a, gossipCodec, silentLogger)
     transport.start()
     await a.start()
     const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
@@ -204,10 +203,8 @@ describe('consensus over p2p', () => {
     const b = makeHost({ key: makeNodeKey(1), persistentPeers: [peerAddressOf(a)] })
     const tb = new P2PConsensusTransport(b, gossipCodec, silentLogger)
     tb.start()
-    tb.announceRoundStep(stepAt(1))
     await b.start()
-    // B's stream to A is open once its step, sent as the stream opens, has arrived.
-    await until(() => ta.peerRoundStates().has(b.nodeId), "B's stream open")
+    await until(() => [...ta.peers()].includes(b.nodeId), "A's stream to B open")
     const gone = nextP2PEvent(a, 'peer:disconnected')
     await b.stop()
     await gone

@@ -1,12 +1,15 @@
 /**
- * What this node knows of one peer's consensus progress (CometBFT `consensus/reactor.go PeerState`):
- * its height, round and step from `NewRoundStep`, and which votes, proposals and block parts it holds —
- * learnt from what it sent us, what we sent it and its `HasVote` messages — so the transport never sends
- * a peer a vote it has. Entries for heights the peer has left behind are pruned.
+ * What this node knows of one peer's consensus progress (CometBFT `consensus/reactor.go PeerState`): its
+ * height, round and step from `NewRoundStep`, and which votes, proposals and block parts it holds — learnt
+ * from what it sent us, its `HasVote` messages and what we sent it — so the reactor sends a peer only what
+ * it lacks. Entries for heights the peer has left behind are pruned.
+ *
+ * What we sent is only presumed held: `forgetSent` drops those presumptions (not what the peer itself told
+ * us) when the peer seems stuck, so that a message lost on the way is sent again.
  */
 import type { SignedMsgType } from '../comet/types.js'
-import type { HasVoteMessage, NewRoundStepMessage } from '../consensus/gossip-messages.js'
-import type { RoundStep } from '../consensus/round-step.js'
+import type { HasVoteMessage, NewRoundStepMessage } from './gossip-messages.js'
+import { RoundStep } from './round-step.js'
 
 type VoteType = typeof SignedMsgType.Prevote | typeof SignedMsgType.Precommit
 
@@ -29,10 +32,16 @@ export interface PeerRoundState {
   stats: { votes: number; blockParts: number }
 }
 
+/** Which presumptions `forgetSent` drops: of votes, of proposals and block parts. */
+export interface SentKinds {
+  votes: boolean
+  data: boolean
+}
+
 export class PeerState {
   height = 0
   round = 0
-  step: RoundStep = NEW_HEIGHT
+  step: RoundStep = RoundStep.NewHeight
   lastCommitRound = -1
   startTime = new Date()
   votesReceived = 0
@@ -44,17 +53,21 @@ export class PeerState {
   private readonly votes = new Map<string, string>()
   /** `P/h/r` of proposals, `B/h/r/index` of block parts the peer holds. */
   private readonly known = new Set<string>()
+  /** Keys of `votes` and `known` that are there only because we sent them. */
+  private readonly sent = new Set<string>()
 
   /**
    * The peer moved: remember where, and forget what it held of heights it has left behind. Entering a new
    * height or round it is also assumed to lack what it was sent of that height and round (and later) before
    * it got there: a node in block sync drops consensus messages, and early ones wait in a bounded buffer.
-   * So they are sent again, as CometBFT's `ApplyNewRoundStep` clears a peer's votes when it moves.
+   * So they are sent again, as CometBFT's `ApplyNewRoundStep` clears a peer's votes when it moves. The same
+   * step announced again changes nothing.
    */
   applyNewRoundStep(m: NewRoundStepMessage): void {
     const heightChanged = m.height !== this.height
     // A NewHeight step again at the same height is a node whose consensus restarted there (after block sync).
-    const moved = heightChanged || m.round !== this.round || (m.step === NEW_HEIGHT && this.step !== NEW_HEIGHT)
+    const moved = heightChanged || m.round !== this.round || (m.step === RoundStep.NewHeight && this.step !== RoundStep.NewHeight)
+    if (!moved && m.step === this.step && m.lastCommitRound === this.lastCommitRound) return
     this.height = m.height
     this.round = m.round
     this.step = m.step
@@ -70,10 +83,13 @@ export class PeerState {
     return held !== undefined && (block === undefined || held === ANY_BLOCK || held === block)
   }
 
-  setHasVote(height: number, round: number, type: VoteType, index: number, block: string = ANY_BLOCK): void {
+  /** The peer holds the vote: it sent it (`sentByUs` false) or we did. */
+  setHasVote(height: number, round: number, type: VoteType, index: number, block: string = ANY_BLOCK, sentByUs = false): void {
     if (this.isStale(height)) return
     const key = voteKey(height, round, type, index)
-    if (!this.votes.has(key)) this.votes.set(key, block)
+    const existed = this.votes.has(key)
+    if (!existed) this.votes.set(key, block)
+    this.mark(key, existed, sentByUs)
   }
 
   applyHasVote(m: HasVoteMessage): void {
@@ -84,16 +100,27 @@ export class PeerState {
     return this.known.has(`P/${height}/${round}`)
   }
 
-  setHasProposal(height: number, round: number): void {
-    if (!this.isStale(height)) this.known.add(`P/${height}/${round}`)
+  setHasProposal(height: number, round: number, sentByUs = false): void {
+    this.setKnown(height, `P/${height}/${round}`, sentByUs)
   }
 
   hasBlockPart(height: number, round: number, index: number): boolean {
     return this.known.has(`B/${height}/${round}/${index}`)
   }
 
-  setHasBlockPart(height: number, round: number, index: number): void {
-    if (!this.isStale(height)) this.known.add(`B/${height}/${round}/${index}`)
+  setHasBlockPart(height: number, round: number, index: number, sentByUs = false): void {
+    this.setKnown(height, `B/${height}/${round}/${index}`, sentByUs)
+  }
+
+  /** Drops what the peer is presumed to hold only because we sent it (of the `kinds` given). */
+  forgetSent(kinds: SentKinds): void {
+    for (const key of this.sent) {
+      const isVote = !key.startsWith('P/') && !key.startsWith('B/')
+      if (isVote ? !kinds.votes : !kinds.data) continue
+      this.sent.delete(key)
+      if (isVote) this.votes.delete(key)
+      else this.known.delete(key)
+    }
   }
 
   /** The peer's round state as `dump_consensus_state` shows it. */
@@ -118,6 +145,19 @@ export class PeerState {
     }
   }
 
+  private setKnown(height: number, key: string, sentByUs: boolean): void {
+    if (this.isStale(height)) return
+    const existed = this.known.has(key)
+    this.known.add(key)
+    this.mark(key, existed, sentByUs)
+  }
+
+  /** What the peer told us of is no longer a presumption; what we sent is one unless the peer told us first. */
+  private mark(key: string, existed: boolean, sentByUs: boolean): void {
+    if (!sentByUs) this.sent.delete(key)
+    else if (!existed) this.sent.add(key)
+  }
+
   /** Kept: the peer's height and the one before (its last commit); anything older is of no use to it. */
   private isStale(height: number): boolean {
     return height < this.height - 1
@@ -128,22 +168,25 @@ export class PeerState {
     const notBefore = (h: number, r: number): boolean => h > height || (h === height && r >= round)
     for (const key of this.votes.keys()) {
       const [h, r] = key.split('/')
-      if (notBefore(Number(h), Number(r))) this.votes.delete(key)
+      if (notBefore(Number(h), Number(r))) this.forget(key)
     }
     for (const key of this.known) {
       const [, h, r] = key.split('/')
-      if (notBefore(Number(h), Number(r))) this.known.delete(key)
+      if (notBefore(Number(h), Number(r))) this.forget(key)
     }
   }
 
   private prune(): void {
-    for (const key of this.votes.keys()) if (this.isStale(Number(key.slice(0, key.indexOf('/'))))) this.votes.delete(key)
-    for (const key of this.known) if (this.isStale(Number(key.split('/')[1]))) this.known.delete(key)
+    for (const key of this.votes.keys()) if (this.isStale(Number(key.slice(0, key.indexOf('/'))))) this.forget(key)
+    for (const key of this.known) if (this.isStale(Number(key.split('/')[1]))) this.forget(key)
+  }
+
+  private forget(key: string): void {
+    this.votes.delete(key)
+    this.known.delete(key)
+    this.sent.delete(key)
   }
 }
-
-/** `RoundStep.NewHeight` (p2p/ uses consensus/ by type only). */
-const NEW_HEIGHT: RoundStep = 1
 
 /** The block of a vote learnt from `HasVote`: unknown. */
 const ANY_BLOCK = '*'

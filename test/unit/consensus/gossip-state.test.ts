@@ -3,7 +3,7 @@ import { ProtoWriter } from '../../../src/comet/proto.js'
 import { SignedMsgType } from '../../../src/comet/types.js'
 import { decodeGossipMessage, encodeGossipMessage, type GossipMessage } from '../../../src/consensus/gossip-messages.js'
 import { RoundStep } from '../../../src/consensus/round-step.js'
-import { PeerState } from '../../../src/p2p/peer-state.js'
+import { PeerState } from '../../../src/consensus/peer-state.js'
 
 describe('gossip messages', () => {
   it('round-trips NewRoundStep and HasVote, zero and negative fields included', () => {
@@ -35,6 +35,23 @@ describe('PeerState', () => {
     expect(s.hasVote(5, 0, P, 1, 'bb')).toBe(false)
     s.applyHasVote({ type: 'hasVote', height: 5, round: 0, voteType: P, index: 2 })
     expect(s.hasVote(5, 0, P, 2, 'cc')).toBe(true)
+  })
+
+  it('forgets, when asked, what it presumed held only because we sent it, not what the peer told us', () => {
+    const s = new PeerState()
+    s.setHasVote(5, 0, P, 0, 'aa', true)
+    s.setHasVote(5, 0, P, 1, 'bb')
+    s.applyHasVote({ type: 'hasVote', height: 5, round: 0, voteType: P, index: 2 })
+    // Sent by us, then sent to us by the peer: the peer has told us.
+    s.setHasVote(5, 0, P, 3, 'dd', true)
+    s.setHasVote(5, 0, P, 3, 'dd')
+    s.setHasProposal(5, 0, true)
+    s.setHasBlockPart(5, 0, 0, true)
+    s.forgetSent({ votes: true, data: false })
+    expect([0, 1, 2, 3].map((i) => s.hasVote(5, 0, P, i))).toEqual([false, true, true, true])
+    expect([s.hasProposal(5, 0), s.hasBlockPart(5, 0, 0)]).toEqual([true, true])
+    s.forgetSent({ votes: false, data: true })
+    expect([s.hasProposal(5, 0), s.hasBlockPart(5, 0, 0)]).toEqual([false, false])
   })
 
   it('forgets what it held of heights the peer has left, and reports its round state', () => {
