@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { TxDecodeError } from '../../../src/evm/txs/tx.js'
 import { TxPoolError, TxPoolRejection } from '../../../src/txpool/tx-pool-error.js'
-import { computeIntrinsicGas } from '../../../src/txpool/intrinsic-gas.js'
+import { TxCode } from '../../../src/evm/txs/tx-codes.js'
+import { computeIntrinsicGas } from '../../../src/evm/txs/intrinsic-gas.js'
 import {
   ADDRS,
   ETHER,
@@ -45,7 +46,8 @@ describe('txpool admission', () => {
     }
     const err = await pool.add(raw).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TxPoolError)
-    expect((err as TxPoolError).reason).toBe(TxPoolRejection.Invalid)
+    expect((err as TxPoolError).reason).toBe(TxPoolRejection.CheckTx)
+    expect((err as TxPoolError).checkTx?.code).toBe(TxCode.TxDecode)
     expect((err as Error).message).toBe(expected)
   })
 
@@ -53,7 +55,7 @@ describe('txpool admission', () => {
     const raw = signUnprotected(K0)
     expect(decode(raw).chainId).toBeUndefined()
     expect(await rejection(makePool().pool, raw)).toBe('only replay-protected (EIP-155) transactions allowed over RPC')
-    const { pool } = makePool({ allowUnprotectedTxs: true })
+    const { pool } = makePool({}, undefined, { allowUnprotectedTxs: true })
     await pool.add(raw)
     expect(pool.has(decode(raw).hash)).toBe(true)
   })
@@ -85,10 +87,10 @@ describe('txpool admission', () => {
     expect(await rejection(makePool().pool, raw)).toBe(`oversized data: transaction size ${raw.length}, limit 131072`)
   })
 
-  it('rejects a tx above the block gas limit, and follows setBlockGasLimit', async () => {
-    const { pool } = makePool()
+  it("rejects a tx above the block gas limit, and follows the application's limit", async () => {
+    const { pool, rules } = makePool()
     expect(await rejection(pool, sign1559(K0, { gasLimit: 30_000_001n }))).toBe('exceeds block gas limit')
-    pool.setBlockGasLimit(20_000n)
+    rules.gasLimit = 20_000n
     expect(await rejection(pool, sign1559(K0, { gasLimit: 21_000n }))).toBe('exceeds block gas limit')
   })
 
@@ -128,7 +130,7 @@ describe('txpool admission', () => {
   })
 
   it('rejects a tip (legacy: gas price) below the minimum gas price, which can change at run time', async () => {
-    const { pool } = makePool({ minGasPrice: GWEI })
+    const { pool, rules } = makePool({ minGasPrice: GWEI })
     expect(await rejection(pool, sign1559(K0, { tip: GWEI / 2n }))).toBe(
       `transaction underpriced: gas tip cap ${GWEI / 2n}, minimum needed ${GWEI}`,
     )
@@ -137,6 +139,7 @@ describe('txpool admission', () => {
     )
     await pool.add(signLegacy(K0, { gasPrice: GWEI }))
     pool.setMinGasPrice(GWEI / 2n)
+    rules.minGasPrice = GWEI / 2n
     expect(pool.getMinGasPrice()).toBe(GWEI / 2n)
     await pool.add(sign1559(K0, { nonce: 1n, tip: GWEI / 2n }))
   })
