@@ -136,9 +136,11 @@ export class TxPool {
       if (this.store.all.has(decoded.hashHex)) throw txPoolErrors.alreadyKnown()
     }
     const check = await this.app.checkTx(raw, 'new')
-    if (check.code !== 0 || decoded === undefined) throw txPoolErrors.checkTx(check)
+    if (check.code !== 0) throw txPoolErrors.checkTx(check)
+    // CheckTx accepts what decodes; a decoding it accepted after the pool's failed is tried once more.
+    const tx = decoded ?? (await this.decode(raw))
     try {
-      return { tx: await this.place(decoded), check }
+      return { tx: await this.place(tx), check }
     } catch (err) {
       if (err instanceof TxPoolError) err.checkTx = check
       throw err
