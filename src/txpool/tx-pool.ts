@@ -139,6 +139,8 @@ export class TxPool {
     if (check.code !== 0) throw txPoolErrors.checkTx(check)
     // CheckTx accepts what decodes; a decoding it accepted after the pool's failed is tried once more.
     const tx = decoded ?? (await this.decode(raw))
+    // The engine may have taken the pool while CheckTx ran; `insert` checks "already known" again.
+    while (this.held !== undefined) await this.held
     try {
       return { tx: await this.place(tx), check }
     } catch (err) {
