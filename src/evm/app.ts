@@ -613,7 +613,7 @@ export class EvmApplication implements Application {
     return this.txs.decode(raw)
   }
 
-  /** `decodeTx` with the sender recovered off the main thread (the pool's admission). */
+  /** `decodeTx` with the sender recovered off the main thread (the pool's admission, before it asks CheckTx). */
   decodeTxOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
     return this.txs.decodeOffThread(raw)
   }
