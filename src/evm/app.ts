@@ -88,7 +88,7 @@ export interface EvmApplicationOptions {
   evmChainId?: bigint
   /** Parsed genesis `app_state` (fee market, fee recipients, genesis accounts). */
   genesis: EvmGenesis
-  /** Node-local minimum gas price (wei) CheckTx requires of a fee cap; default 0. Not consensus. */
+  /** Node-local minimum tip cap (legacy: gas price, wei) CheckTx requires; default 0. Not consensus. */
   minGasPrice?: bigint
   /** Accept unprotected (pre-EIP-155) transactions in CheckTx; default false. */
   allowUnprotectedTxs?: boolean
@@ -314,6 +314,13 @@ export class EvmApplication implements Application {
     return { validators: [], appHash: stateRoot }
   }
 
+  /**
+   * The checks of the transaction itself (txs/tx-admission.ts), asked by the transaction pool for every
+   * admission and by the check_tx route. Decodes through the shared cache, so a transaction the pool
+   * decoded (and whose sender it recovered) is not decoded again. Stateless: nonce and funds are checked
+   * by the pool against its view of each sender, with no second state read. `recheck` is not asked:
+   * after a block the pool re-checks nonce, funds and the gas limit itself.
+   */
   async checkTx(raw: Uint8Array, _type: CheckTxType): Promise<CheckTxResponse> {
     let tx: DecodedTx | Error
     try {
@@ -321,7 +328,7 @@ export class EvmApplication implements Application {
     } catch (err) {
       tx = err instanceof Error ? err : new TxDecodeError(String(err))
     }
-    return checkTransaction(raw.length, tx, {
+    return checkTransaction(raw, tx, {
       maxTxBytes: this.opts.maxTxBytes ?? DEFAULT_MAX_TX_BYTES,
       gasLimit: this.gasLimit,
       minGasPrice: this.opts.minGasPrice ?? 0n,
@@ -578,7 +585,7 @@ export class EvmApplication implements Application {
     return createAccessList(deps, await this.resolveState(height), args)
   }
 
-  /** Changes the node-local minimum gas price CheckTx requires of a fee cap (miner_setGasPrice). */
+  /** Changes the node-local minimum tip CheckTx requires (miner_setGasPrice). */
   setMinGasPrice(wei: bigint): void {
     this.opts.minGasPrice = wei
   }
@@ -606,7 +613,7 @@ export class EvmApplication implements Application {
     return this.txs.decode(raw)
   }
 
-  /** `decodeTx` with the sender recovered off the main thread (the pool's admission). */
+  /** `decodeTx` with the sender recovered off the main thread (the pool's admission, before it asks CheckTx). */
   decodeTxOffThread(raw: Uint8Array): DecodedTx | Promise<DecodedTx> {
     return this.txs.decodeOffThread(raw)
   }

@@ -238,23 +238,21 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /**
-   * The pool's size check (before CheckTx, as CometBFT's mempool), the application's CheckTx, then the
-   * pool's admission (nonce, funds, replacement, limits). A pool refusal is a CheckTx result with
-   * code ≠ 0 or a thrown `TxPoolError`, as the CometBFT surface's table decides (api/comet/errors.ts:
-   * a duplicate, an oversized tx and a full pool are the mempool's own errors).
+   * The pool's size check (before CheckTx, as CometBFT's mempool), then the pool's admission, which
+   * asks the application's CheckTx and applies the pool's own rules (nonce, funds, replacement,
+   * limits). A refusal is a CheckTx result with code ≠ 0 or a thrown `TxPoolError`, as the CometBFT
+   * surface's table decides (api/comet/errors.ts: a duplicate, an oversized tx and a full pool are
+   * the mempool's own errors).
    */
   async broadcastTx(tx: Uint8Array): Promise<CheckTxResponse> {
     this.deps.pool.checkSize(tx)
-    const check = await this.deps.app.checkTx(tx, 'new')
-    if (check.code !== 0) return check
     try {
-      await this.deps.pool.add(tx)
+      return (await this.deps.pool.admit(tx)).check
     } catch (err) {
       const rejection = checkTxRejectionOf(err)
       if (rejection === undefined) throw err
-      return { ...check, ...rejection }
+      return rejection
     }
-    return check
   }
 
   /** Resolves on the engine's Tx event for this hash (the height is then in the block store and state store). */

@@ -162,6 +162,7 @@ export class Node {
       await app.open()
       const pool = new TxPool({
         decode: (raw) => app.decodeTxOffThread(raw),
+        app,
         state: {
           getAccount: async (address) => {
             const a = await app.getAccount(hexToBytes(address))

@@ -23,16 +23,15 @@ export interface TxPoolOptions {
   accountQueue: number
   /** Price bump in percent a same-nonce replacement needs on both fee cap and tip. Default 10. */
   priceBump: number
-  /** Largest accepted encoded transaction in bytes: geth's txMaxSize, 4 × 32 KB = 131072. */
+  /** Largest accepted encoded transaction in bytes, checked before CheckTx on broadcast_tx_*: geth's txMaxSize, 4 × 32 KB = 131072. */
   maxTxSize: number
-  /** Smallest accepted tip cap (the gas price of legacy txs) in wei; the node's minimum-gas-prices. Default 0. */
+  /**
+   * The node's minimum-gas-prices: the smallest tip cap (legacy: gas price) in wei, which CheckTx
+   * enforces at admission; the pool drops pooled transactions below it when it rises. Default 0.
+   */
   minGasPrice: bigint
-  /** Accept pre-EIP-155 legacy transactions (no chain id in the signature). Default false. */
-  allowUnprotectedTxs: boolean
-  /** Gas limit of the next block in gas units; larger transactions are rejected. Default 30,000,000. */
+  /** Gas limit of the next block in gas units; larger pooled transactions are dropped at the next update. Default 30,000,000. */
   blockGasLimit: bigint
-  /** Largest init code of a contract creation in bytes (EIP-3860: 2 × 24576 = 49152). */
-  maxInitCodeSize: number
 }
 
 export const defaultTxPoolOptions: TxPoolOptions = {
@@ -43,13 +42,11 @@ export const defaultTxPoolOptions: TxPoolOptions = {
   priceBump: 10,
   maxTxSize: DEFAULT_MAX_TX_BYTES,
   minGasPrice: 0n,
-  allowUnprotectedTxs: false,
   blockGasLimit: 30_000_000n,
-  maxInitCodeSize: 49152,
 }
 
-/** The pool's options from the resolved node configuration (`[mempool]`, `minimum-gas-prices`, `[json-rpc]`). */
-export function getTxPoolOptions(config: Pick<NodeConfig, 'mempool' | 'minGasPrice' | 'jsonRpc'>): TxPoolOptions {
+/** The pool's options from the resolved node configuration (`[mempool]`, `minimum-gas-prices`). */
+export function getTxPoolOptions(config: Pick<NodeConfig, 'mempool' | 'minGasPrice'>): TxPoolOptions {
   return {
     ...defaultTxPoolOptions,
     globalSlots: config.mempool.size,
@@ -59,6 +56,5 @@ export function getTxPoolOptions(config: Pick<NodeConfig, 'mempool' | 'minGasPri
     maxTxSize: config.mempool.maxTxBytes,
     priceBump: config.mempool.priceBump,
     minGasPrice: config.minGasPrice,
-    allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
   }
 }

@@ -7,9 +7,16 @@
  * new state. Unlike geth, which promotes in a background reorg, every change here is applied before
  * `add` returns, so a caller sees its transaction's final place at once.
  *
- * It is the consensus engine's `Mempool` (structurally: txpool/ may not import consensus/) and the
- * RPC's view of pending transactions.
+ * Admission is CometBFT's: the pool asks the application's CheckTx about the transaction itself
+ * (decoding, size, gas, fees: every rule the application owns) and keeps only its own rules (nonce
+ * order, funds against the sender's pooled spending, replacement, limits, eviction). Every way in
+ * (eth_sendRawTransaction, eth_sendTransaction, broadcast_tx_*, p2p gossip) goes through `admit`, so
+ * each surface gives the same answer; docs/admission.md lists the order of the checks.
+ *
+ * It implements the consensus engine's `Mempool` (consensus/mempool.ts; structurally, so the engine
+ * needs nothing from here) and is the RPC's view of pending transactions.
  */
+import type { Application, CheckTxResponse } from '../abci/application.js'
 import type { DecodedTx } from '../evm/txs/tx.js'
 import type { ExecTxResult } from '../abci/types.js'
 import { keccak256 } from '../crypto/index.js'
@@ -20,8 +27,8 @@ import { TX_SLOT_SIZE, type TxPoolOptions } from './options.js'
 import { PoolStore } from './pool-store.js'
 import { countIncludable, reapByPriceAndNonce } from './reap.js'
 import { SenderAccount, type PooledTx } from './sender-account.js'
-import { txPoolErrors } from './tx-pool-error.js'
-import { checkTxFee, checkTxSize, computeTxCost, isUnprotected, translateDecodeError, validateTxBasics } from './validate-tx.js'
+import { TxPoolError, txPoolErrors } from './tx-pool-error.js'
+import { checkTxFee, checkTxSize, computeTxCost } from './validate-tx.js'
 
 /** The latest committed state, as far as the pool reads it. */
 export interface TxPoolState {
@@ -30,8 +37,13 @@ export interface TxPoolState {
 }
 
 export interface TxPoolDeps {
-  /** Decodes raw bytes and recovers the sender once (perhaps off the main thread); throws `TxDecodeError`. */
+  /**
+   * Decodes raw bytes and recovers the sender (perhaps off the main thread) through the cache CheckTx
+   * reads too, so a transaction is decoded once; throws `TxDecodeError`.
+   */
   decode: (raw: Uint8Array) => DecodedTx | Promise<DecodedTx>
+  /** The application, whose CheckTx judges the transaction itself. */
+  app: Pick<Application, 'checkTx'>
   state: TxPoolState
   /** Base fee of the next block, in wei: prices proposals when reaped and evictions as of the last `update`. */
   nextBaseFee: () => bigint
@@ -64,9 +76,16 @@ export interface AddOptions {
 
 const NO_ADD_OPTIONS: AddOptions = {}
 
+/** An admitted transaction and the application's CheckTx answer for it. */
+export interface AdmittedTx {
+  tx: DecodedTx
+  check: CheckTxResponse
+}
+
 export class TxPool {
   readonly events = new TypedEmitter<TxPoolEvents>()
   private readonly decode: (raw: Uint8Array) => DecodedTx | Promise<DecodedTx>
+  private readonly app: Pick<Application, 'checkTx'>
   private readonly state: TxPoolState
   private readonly nextBaseFee: () => bigint
   private readonly options: TxPoolOptions
@@ -87,6 +106,7 @@ export class TxPool {
 
   constructor(deps: TxPoolDeps) {
     this.decode = deps.decode
+    this.app = deps.app
     this.state = deps.state
     this.nextBaseFee = deps.nextBaseFee
     this.options = { ...deps.options }
@@ -98,28 +118,48 @@ export class TxPool {
 
   // ---- Admission ----
 
-  /**
-   * Validates a raw transaction and adds it to the pool, in geth's order: decode, the caller's fee cap, replay protection,
-   * already known, the stateless checks, nonce, funds (including the sender's pending spending),
-   * replacement bump, the sender's queue limit, room in the pool. Throws `TxPoolError`.
-   */
+  /** `admit`, for callers that need only the transaction. */
   async add(raw: Uint8Array, opts: AddOptions = NO_ADD_OPTIONS): Promise<DecodedTx> {
-    let tx: DecodedTx
-    try {
-      tx = await this.decode(raw)
-    } catch (err) {
-      throw translateDecodeError(raw, err instanceof Error ? err.message : String(err), this.options)
-    }
+    return (await this.admit(raw, opts)).tx
+  }
+
+  /**
+   * The one entry of every transaction: decode (cached), the caller's fee cap, already known, the
+   * application's CheckTx, then the pool's own rules: nonce, funds (including the sender's pending
+   * spending), replacement bump, the sender's queue limit, room in the pool. Throws `TxPoolError`.
+   */
+  async admit(raw: Uint8Array, opts: AddOptions = NO_ADD_OPTIONS): Promise<AdmittedTx> {
+    const decoded = await this.tryDecode(raw)
     while (this.held !== undefined) await this.held
-    if (opts.txFeeCap !== undefined) checkTxFee(tx, opts.txFeeCap)
-    if (!this.options.allowUnprotectedTxs && isUnprotected(tx)) throw txPoolErrors.unprotected()
-    if (this.store.all.has(tx.hashHex)) throw txPoolErrors.alreadyKnown()
-    validateTxBasics(tx, {
-      maxTxSize: this.options.maxTxSize,
-      maxInitCodeSize: this.options.maxInitCodeSize,
-      blockGasLimit: this.blockGasLimit,
-      minGasPrice: this.minGasPrice,
-    })
+    if (decoded !== undefined) {
+      if (opts.txFeeCap !== undefined) checkTxFee(decoded, opts.txFeeCap)
+      if (this.store.all.has(decoded.hashHex)) throw txPoolErrors.alreadyKnown()
+    }
+    const check = await this.app.checkTx(raw, 'new')
+    if (check.code !== 0) throw txPoolErrors.checkTx(check)
+    // CheckTx accepts what decodes; a decoding it accepted after the pool's failed is tried once more.
+    const tx = decoded ?? (await this.decode(raw))
+    // The engine may have taken the pool while CheckTx ran; `insert` checks "already known" again.
+    while (this.held !== undefined) await this.held
+    try {
+      return { tx: await this.place(tx), check }
+    } catch (err) {
+      if (err instanceof TxPoolError) err.checkTx = check
+      throw err
+    }
+  }
+
+  /** The decoded transaction, or undefined when the bytes do not decode (CheckTx then says why). */
+  private async tryDecode(raw: Uint8Array): Promise<DecodedTx | undefined> {
+    try {
+      return await this.decode(raw)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The pool's own rules and the placement (`insert`), reading the sender's state once if the pool has none. */
+  private async place(tx: DecodedTx): Promise<DecodedTx> {
     const account = this.store.accounts.get(tx.fromHex)
     // Fast path: a known sender needs no state read, so no turn in the serialising chain either.
     if (account !== undefined && this.running === 0) {
@@ -140,9 +180,9 @@ export class TxPool {
   }
 
   /**
-   * Throws `TxTooLargeError` when `raw` is larger than the pool accepts (`[mempool] max_tx_bytes`): the
-   * size check of `add`, for a path that checks before anything else, as CometBFT's mempool does
-   * before CheckTx (the consensus RPC's broadcast_tx_*), so every path has the one limit.
+   * Throws `TxTooLargeError` when `raw` is larger than the pool accepts (`[mempool] max_tx_bytes`), as
+   * CometBFT's mempool does before CheckTx (the consensus RPC's broadcast_tx_*). The other paths get
+   * the same limit from CheckTx, after decoding, as geth.
    */
   checkSize(raw: Uint8Array): void {
     checkTxSize(raw.length, this.options.maxTxSize)
@@ -363,7 +403,7 @@ export class TxPool {
     return bytes
   }
 
-  /** The minimum tip cap (legacy: gas price) in wei. */
+  /** The minimum tip cap (legacy: gas price) in wei; CheckTx enforces it at admission. */
   getMinGasPrice(): bigint {
     return this.minGasPrice
   }

@@ -1,48 +1,19 @@
 /**
- * The state-independent admission checks, in the order of geth's `txpool.ValidateTransaction`
- * (size, init code, block gas limit, fee cap vs tip, intrinsic gas, minimum tip). The envelope,
- * signature, type and chain id were already checked by `decodeRawTx`.
+ * The pool's checks of a transaction before the application's CheckTx: the mempool's size limit
+ * (CometBFT checks `max_tx_bytes` before CheckTx) and the RPC's fee cap (geth ethapi `checkTxFee`, on
+ * eth_sendRawTransaction and eth_sendTransaction only); and the cost the funds check compares.
  */
 import type { DecodedTx } from '../evm/txs/tx.js'
-import { computeIntrinsicGas, getTxData } from './intrinsic-gas.js'
-import { txPoolErrors, type TxPoolError } from './tx-pool-error.js'
-
-/** The limits the basic checks need; a slice of `TxPoolOptions` plus the run-time values. */
-export interface TxBasicLimits {
-  maxTxSize: number
-  maxInitCodeSize: number
-  blockGasLimit: bigint
-  minGasPrice: bigint
-}
-
-/** True for a legacy transaction signed without a chain id (pre-EIP-155). */
-export function isUnprotected(tx: DecodedTx): boolean {
-  return tx.type === 0 && tx.chainId === undefined
-}
+import { txPoolErrors } from './tx-pool-error.js'
 
 /**
- * geth's first check (`ErrOversizedData`): `size` encoded bytes above `maxTxSize` are refused. The one
- * size check of the pool's admission and of the consensus RPC's broadcast_tx_* (through `TxPool.checkSize`).
+ * geth's `ErrOversizedData`, CometBFT's `ErrTxTooLarge`: `size` encoded bytes above `maxTxSize` are
+ * refused. The consensus RPC's broadcast_tx_* check it first (through `TxPool.checkSize`).
  */
 export function checkTxSize(size: number, maxTxSize: number): void {
   if (size > maxTxSize) throw txPoolErrors.oversized(size, maxTxSize)
 }
 
-/** Throws the `TxPoolError` of the first failed check. */
-export function validateTxBasics(tx: DecodedTx, limits: TxBasicLimits): void {
-  checkTxSize(tx.size, limits.maxTxSize)
-  if (tx.to === undefined) {
-    const codeSize = getTxData(tx).length
-    if (codeSize > limits.maxInitCodeSize) throw txPoolErrors.initCodeSize(codeSize, limits.maxInitCodeSize)
-  }
-  if (tx.gasLimit > limits.blockGasLimit) throw txPoolErrors.gasLimit()
-  if (tx.maxFeePerGas < tx.maxPriorityFeePerGas) throw txPoolErrors.tipAboveFeeCap()
-  const intrinsic = computeIntrinsicGas(tx)
-  if (tx.gasLimit < intrinsic) throw txPoolErrors.intrinsicGas(tx.gasLimit, intrinsic)
-  if (tx.maxPriorityFeePerGas < limits.minGasPrice) throw txPoolErrors.underpriced(tx.maxPriorityFeePerGas, limits.minGasPrice)
-}
-
-/** Total wei a transaction can take from its sender: gasLimit × maxFeePerGas + value (geth `tx.Cost()`). */
 const WEI_PER_ETHER = 10n ** 18n
 
 /**
@@ -57,28 +28,7 @@ export function checkTxFee(tx: Pick<DecodedTx, 'gasLimit' | 'maxFeePerGas'>, cap
   if (feeEther > capEther) throw txPoolErrors.feeCapExceeded(feeEther, capEther)
 }
 
+/** Total wei a transaction can take from its sender: gasLimit × maxFeePerGas + value (geth `tx.Cost()`). */
 export function computeTxCost(tx: DecodedTx): bigint {
   return tx.gasLimit * tx.maxFeePerGas + tx.value
-}
-
-/**
- * The rejection for a raw transaction `decode` refused. ethereumjs refuses a few transactions while
- * constructing them that geth refuses in its pool (fee cap below tip, EIP-3860 init code size); they
- * get geth's text, after geth's earlier size check. Any other decode failure keeps its message.
- */
-export function translateDecodeError(
-  raw: Uint8Array,
-  message: string,
-  limits: Pick<TxBasicLimits, 'maxTxSize' | 'maxInitCodeSize'>,
-): TxPoolError {
-  if (
-    message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas') ||
-    message.includes('initcode size of this transaction is too large')
-  ) {
-    if (raw.length > limits.maxTxSize) return txPoolErrors.oversized(raw.length, limits.maxTxSize)
-  }
-  if (message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) return txPoolErrors.tipAboveFeeCap()
-  const initCode = /initcode size of this transaction is too large: it is (\d+)/.exec(message)
-  if (initCode) return txPoolErrors.initCodeSize(Number(initCode[1]), limits.maxInitCodeSize)
-  return txPoolErrors.invalid(message)
 }

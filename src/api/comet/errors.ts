@@ -7,6 +7,7 @@
  * in POOL_REJECTIONS): each typed error of the node's domains and the code and text CometBFT gives it.
  * Any other error a handler throws is CometBFT's handler error, -32603 with its message.
  */
+import type { CheckTxResponse } from '../../abci/application.js'
 import { QueryParseError } from '../../comet/query/query.js'
 import { TX_CODESPACE, TxCode } from '../../evm/txs/tx-codes.js'
 import { TxPoolError, TxPoolRejection, TxTooLargeError } from '../../txpool/tx-pool-error.js'
@@ -101,26 +102,26 @@ interface CheckTxFailure {
   readonly checkTxCode: TxCode
 }
 
+/** A refusal by the application's CheckTx: its answer as it is. */
+interface ApplicationAnswer {
+  readonly application: true
+}
+
 /** CometBFT `ErrTxTooLarge`, with the sizes the pool's TxTooLargeError carries. */
 function txTooLarge(err: TxPoolError): string {
   return err instanceof TxTooLargeError ? `Tx too large. Max size is ${err.limit}, but got ${err.size}` : err.message
 }
 
 /**
- * Each pool rejection on this surface. A refusal by the application's checks is a CheckTx failure
- * with the pool's text as `log`; a duplicate, an oversized tx and a full pool are the mempool's own
- * errors, thrown before CheckTx in CometBFT.
+ * Each pool rejection on this surface. A refusal by the application's CheckTx is its answer; a
+ * refusal by the pool's nonce, funds or replacement rules is a CheckTx failure with the pool's text as
+ * `log` (those rules are the application's in an SDK chain); a duplicate, an oversized tx and a full
+ * pool are the mempool's own errors, thrown before or after CheckTx in CometBFT.
  */
-const POOL_REJECTIONS: Record<TxPoolRejection, MempoolError | CheckTxFailure> = {
-  [TxPoolRejection.Invalid]: { checkTxCode: TxCode.TxDecode },
-  [TxPoolRejection.Unprotected]: { checkTxCode: TxCode.NotSupported },
+const POOL_REJECTIONS: Record<TxPoolRejection, MempoolError | CheckTxFailure | ApplicationAnswer> = {
+  [TxPoolRejection.CheckTx]: { application: true },
   [TxPoolRejection.FeeCapExceeded]: { checkTxCode: TxCode.InsufficientFee },
   [TxPoolRejection.Oversized]: { mempoolError: txTooLarge },
-  [TxPoolRejection.GasLimit]: { checkTxCode: TxCode.OutOfGas },
-  [TxPoolRejection.InitCodeSize]: { checkTxCode: TxCode.InvalidRequest },
-  [TxPoolRejection.TipAboveFeeCap]: { checkTxCode: TxCode.InvalidRequest },
-  [TxPoolRejection.IntrinsicGas]: { checkTxCode: TxCode.OutOfGas },
-  [TxPoolRejection.Underpriced]: { checkTxCode: TxCode.InsufficientFee },
   [TxPoolRejection.AlreadyKnown]: { mempoolError: () => 'tx already exists in cache' },
   [TxPoolRejection.NonceTooLow]: { checkTxCode: TxCode.InvalidSequence },
   [TxPoolRejection.InsufficientFunds]: { checkTxCode: TxCode.InsufficientFunds },
@@ -155,14 +156,19 @@ export function renderCometError(id: RpcId | undefined, err: unknown): RpcRespon
   return errorResponse(id, code, data)
 }
 
+const NO_CHECK: CheckTxResponse = { code: 0, data: new Uint8Array(0), log: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }
+
 /**
- * The CheckTx result fields of a pool rejection CometBFT reports as a CheckTx failure (code ≠ 0, the
- * pool's text as `log`), or undefined for any other error (which the caller rethrows).
+ * The CheckTx result of a pool rejection CometBFT reports as a CheckTx failure (the application's own
+ * answer, or its accepting answer with the pool's code and text), or undefined for any other error
+ * (which the caller rethrows).
  */
-export function checkTxRejectionOf(err: unknown): { code: number; log: string; codespace: string } | undefined {
+export function checkTxRejectionOf(err: unknown): CheckTxResponse | undefined {
   if (!(err instanceof TxPoolError)) return undefined
   const outcome = POOL_REJECTIONS[err.reason]
-  return 'checkTxCode' in outcome ? { code: outcome.checkTxCode, log: err.message, codespace: TX_CODESPACE } : undefined
+  if ('mempoolError' in outcome) return undefined
+  const answer = err.checkTx ?? NO_CHECK
+  return 'checkTxCode' in outcome ? { ...answer, code: outcome.checkTxCode, log: err.message, codespace: TX_CODESPACE } : answer
 }
 
 /** The response as a JSON value tree (for stringifyJson). */

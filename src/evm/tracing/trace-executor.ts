@@ -26,6 +26,7 @@ import { NodeError } from '../../utils/errors.js'
 import { createExecutionBlock, effectiveGasPrice, type BlockEnv } from '../executor.js'
 import type { StateAt } from '../state/state-copy.js'
 import { createVmCopy } from '../state/state.js'
+import { computeIntrinsicGas } from '../txs/intrinsic-gas.js'
 import type { DecodedTx } from '../txs/tx.js'
 import { gethFrameError, type FinalRunState } from './frame-error.js'
 import type { Tracer, TxEndInfo } from './hooks.js'
@@ -158,7 +159,7 @@ function blockTx(block: TracedBlock, execBlock: Block, index: number): TracedTx 
       value: tx.value,
       gasLimit: tx.gasLimit,
       gasPrice: effectiveGasPrice(tx, env.baseFee),
-      intrinsicGas: tx.tx.getIntrinsicGas(),
+      intrinsicGas: computeIntrinsicGas(tx),
     },
   }
 }

@@ -1,11 +1,15 @@
 /**
- * The application's stateless checks of transactions: CheckTx (size, envelope, chain id, EIP-155
- * protection, intrinsic gas, block gas limit, node minimum gas price) and the proposal rules
- * (PrepareProposal keeps txs in order while their gas limits fit; ProcessProposal rejects undecodable
- * txs or a gas total above the block gas limit). Nonce, balance and pricing against the pool are the
- * transaction pool's geth admission.
+ * The application's checks of a transaction itself, which CheckTx answers and the transaction pool
+ * asks on every way in (eth_sendRawTransaction, broadcast_tx_*, p2p gossip), so every surface gives
+ * the same answer: envelope, signature and chain id (decoding), EIP-155 protection, size, init code
+ * size, block gas limit, fee cap against tip, intrinsic gas and the node's minimum tip, in the order
+ * of geth's `txpool.ValidateTransaction`, with geth's texts (ethers and viem classify errors by them).
+ * Also the proposal rules (PrepareProposal keeps txs in order while their gas limits fit;
+ * ProcessProposal rejects undecodable txs or a gas total above the block gas limit). Nonce order,
+ * funds against the sender's pooled spending, replacement and the pool's limits are the pool's rules.
  */
 import type { CheckTxResponse } from '../../abci/application.js'
+import { computeIntrinsicGas } from './intrinsic-gas.js'
 import { TX_CODESPACE, TxCode } from './tx-codes.js'
 import type { DecodedTx } from './tx.js'
 
@@ -14,10 +18,13 @@ export interface AdmissionRules {
   maxTxBytes: number
   /** Block gas limit. */
   gasLimit: bigint
-  /** Node-local minimum gas price (wei). */
+  /** Node-local minimum tip cap (the gas price of legacy txs), in wei. */
   minGasPrice: bigint
   allowUnprotectedTxs: boolean
 }
+
+/** EIP-3860: a creation's init code may be at most twice the EIP-170 code size limit (2 × 24576 bytes). */
+export const MAX_INITCODE_SIZE = 49_152
 
 const EMPTY = new Uint8Array(0)
 
@@ -29,29 +36,49 @@ export function formatOversizedTx(size: number, limit: number): string {
   return `oversized data: transaction size ${size}, limit ${limit}`
 }
 
+const TIP_ABOVE_FEE_CAP = 'max priority fee per gas higher than max fee per gas'
+const formatInitCodeSize = (size: number): string => `max initcode size exceeded: code size ${size}, limit ${MAX_INITCODE_SIZE}`
+
 /**
- * CheckTx result of a transaction of `size` encoded bytes, given its decoding (or the decoding error).
- * The size is checked first, as geth's pool does.
+ * CheckTx result of the raw transaction `raw`, given its decoding (or the decoding error). A decoding
+ * error comes first, as geth decodes before its pool looks at the size; the two ethereumjs refuses
+ * while decoding that geth refuses in its pool (fee cap below tip, init code size) get geth's text,
+ * after geth's earlier size check.
  */
-export function checkTransaction(size: number, tx: DecodedTx | Error, rules: AdmissionRules): CheckTxResponse {
-  if (size > rules.maxTxBytes) return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), 0n)
-  if (tx instanceof Error) return checkResult(TxCode.TxDecode, tx.message, 0n)
+export function checkTransaction(raw: Uint8Array, tx: DecodedTx | Error, rules: AdmissionRules): CheckTxResponse {
+  const size = raw.length
+  if (tx instanceof Error) return checkDecodeError(size, tx.message, rules)
+  const gas = tx.gasLimit
   if (tx.chainId === undefined && !rules.allowUnprotectedTxs) {
-    return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', tx.gasLimit)
+    return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', gas)
   }
-  if (tx.gasLimit > rules.gasLimit)
-    return checkResult(TxCode.OutOfGas, `exceeds block gas limit: tx gas ${tx.gasLimit}, block gas limit ${rules.gasLimit}`, tx.gasLimit)
-  const intrinsic = tx.tx.getIntrinsicGas()
-  if (tx.gasLimit < intrinsic)
-    return checkResult(TxCode.OutOfGas, `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`, tx.gasLimit)
-  if (tx.maxFeePerGas < rules.minGasPrice) {
+  if (size > rules.maxTxBytes) return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), gas)
+  if (tx.to === undefined && tx.tx.data.length > MAX_INITCODE_SIZE) {
+    return checkResult(TxCode.InvalidRequest, formatInitCodeSize(tx.tx.data.length), gas)
+  }
+  if (gas > rules.gasLimit) return checkResult(TxCode.OutOfGas, 'exceeds block gas limit', gas)
+  if (tx.maxFeePerGas < tx.maxPriorityFeePerGas) return checkResult(TxCode.InvalidRequest, TIP_ABOVE_FEE_CAP, gas)
+  const intrinsic = computeIntrinsicGas(tx)
+  if (gas < intrinsic) return checkResult(TxCode.OutOfGas, `intrinsic gas too low: gas ${gas}, minimum needed ${intrinsic}`, gas)
+  if (tx.maxPriorityFeePerGas < rules.minGasPrice) {
     return checkResult(
       TxCode.InsufficientFee,
-      `transaction underpriced: gas fee cap ${tx.maxFeePerGas} below the minimum gas price ${rules.minGasPrice}`,
-      tx.gasLimit,
+      `transaction underpriced: gas tip cap ${tx.maxPriorityFeePerGas}, minimum needed ${rules.minGasPrice}`,
+      gas,
     )
   }
-  return checkResult(TxCode.OK, '', tx.gasLimit)
+  return checkResult(TxCode.OK, '', gas)
+}
+
+function checkDecodeError(size: number, message: string, rules: AdmissionRules): CheckTxResponse {
+  const tipAboveCap = message.includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')
+  const initCode = /initcode size of this transaction is too large: it is (\d+)/.exec(message)
+  if ((tipAboveCap || initCode) && size > rules.maxTxBytes) {
+    return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), 0n)
+  }
+  if (tipAboveCap) return checkResult(TxCode.InvalidRequest, TIP_ABOVE_FEE_CAP, 0n)
+  if (initCode) return checkResult(TxCode.InvalidRequest, formatInitCodeSize(Number(initCode[1])), 0n)
+  return checkResult(TxCode.TxDecode, message, 0n)
 }
 
 /**

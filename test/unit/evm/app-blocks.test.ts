@@ -242,7 +242,7 @@ describe('refused transactions', () => {
     expect(tooBig.log).toMatch(/exceeds block gas limit/)
     const low = await h.app.checkTx(sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, gasLimit: 20_000n }), 'new')
     expect(low.code).toBe(TxCode.OutOfGas)
-    expect(low.log).toBe('intrinsic gas too low: have 20000, want 21000')
+    expect(low.log).toBe('intrinsic gas too low: gas 20000, minimum needed 21000')
     // pre-EIP-155: the signed payload has no chain id and v is 27/28
     const fields = [0n, GWEI, 21000n, hexToBytes(ADDRESS2), 0n, new Uint8Array(0)]
     const sig = signHash(keccak256(RLP.encode(fields)), DEV_KEY)

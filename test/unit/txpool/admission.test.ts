@@ -2,10 +2,15 @@
 import { describe, expect, it } from 'vitest'
 import { TxDecodeError } from '../../../src/evm/txs/tx.js'
 import { TxPoolError, TxPoolRejection } from '../../../src/txpool/tx-pool-error.js'
-import { computeIntrinsicGas } from '../../../src/txpool/intrinsic-gas.js'
+import { TxCode } from '../../../src/evm/txs/tx-codes.js'
+import { computeIntrinsicGas } from '../../../src/evm/txs/intrinsic-gas.js'
+import { TxPool } from '../../../src/txpool/tx-pool.js'
+import { defaultTxPoolOptions } from '../../../src/txpool/options.js'
+import { silentLogger } from '../../../src/utils/logger.js'
 import {
   ADDRS,
   ETHER,
+  FakeState,
   GWEI,
   KEYS,
   decode,
@@ -45,7 +50,8 @@ describe('txpool admission', () => {
     }
     const err = await pool.add(raw).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TxPoolError)
-    expect((err as TxPoolError).reason).toBe(TxPoolRejection.Invalid)
+    expect((err as TxPoolError).reason).toBe(TxPoolRejection.CheckTx)
+    expect((err as TxPoolError).checkTx?.code).toBe(TxCode.TxDecode)
     expect((err as Error).message).toBe(expected)
   })
 
@@ -53,7 +59,7 @@ describe('txpool admission', () => {
     const raw = signUnprotected(K0)
     expect(decode(raw).chainId).toBeUndefined()
     expect(await rejection(makePool().pool, raw)).toBe('only replay-protected (EIP-155) transactions allowed over RPC')
-    const { pool } = makePool({ allowUnprotectedTxs: true })
+    const { pool } = makePool({}, undefined, { allowUnprotectedTxs: true })
     await pool.add(raw)
     expect(pool.has(decode(raw).hash)).toBe(true)
   })
@@ -85,10 +91,10 @@ describe('txpool admission', () => {
     expect(await rejection(makePool().pool, raw)).toBe(`oversized data: transaction size ${raw.length}, limit 131072`)
   })
 
-  it('rejects a tx above the block gas limit, and follows setBlockGasLimit', async () => {
-    const { pool } = makePool()
+  it("rejects a tx above the block gas limit, and follows the application's limit", async () => {
+    const { pool, rules } = makePool()
     expect(await rejection(pool, sign1559(K0, { gasLimit: 30_000_001n }))).toBe('exceeds block gas limit')
-    pool.setBlockGasLimit(20_000n)
+    rules.gasLimit = 20_000n
     expect(await rejection(pool, sign1559(K0, { gasLimit: 21_000n }))).toBe('exceeds block gas limit')
   })
 
@@ -128,7 +134,7 @@ describe('txpool admission', () => {
   })
 
   it('rejects a tip (legacy: gas price) below the minimum gas price, which can change at run time', async () => {
-    const { pool } = makePool({ minGasPrice: GWEI })
+    const { pool, rules } = makePool({ minGasPrice: GWEI })
     expect(await rejection(pool, sign1559(K0, { tip: GWEI / 2n }))).toBe(
       `transaction underpriced: gas tip cap ${GWEI / 2n}, minimum needed ${GWEI}`,
     )
@@ -137,6 +143,7 @@ describe('txpool admission', () => {
     )
     await pool.add(signLegacy(K0, { gasPrice: GWEI }))
     pool.setMinGasPrice(GWEI / 2n)
+    rules.minGasPrice = GWEI / 2n
     expect(pool.getMinGasPrice()).toBe(GWEI / 2n)
     await pool.add(sign1559(K0, { nonce: 1n, tip: GWEI / 2n }))
   })
@@ -194,6 +201,50 @@ describe('txpool admission', () => {
     )
     // A replacement is charged only the difference.
     await pool.add(sign1559(K0, { nonce: 0n, tip: 2n * GWEI, feeCap: (22n * GWEI) / 10n }))
+  })
+
+  it("asks the application's CheckTx once per new transaction and passes its refusal on", async () => {
+    const asked: string[] = []
+    const decoded: Uint8Array[] = []
+    const refused = sign1559(K0, { nonce: 1n })
+    const app = {
+      checkTx: async (raw: Uint8Array, type: string) => {
+        asked.push(type)
+        const code = raw === refused ? TxCode.InsufficientFee : TxCode.OK
+        return { code, data: new Uint8Array(0), log: code === 0 ? '' : 'no', gasWanted: 21000n, gasUsed: 0n, events: [], codespace: '' }
+      },
+    }
+    const state = new FakeState().set(ADDRS[0]!, 0n, ETHER)
+    const pool = new TxPool({
+      decode: (raw) => {
+        decoded.push(raw)
+        return decode(raw)
+      },
+      app,
+      state,
+      nextBaseFee: () => 0n,
+      options: defaultTxPoolOptions,
+      logger: silentLogger,
+    })
+    const raw = sign1559(K0, { nonce: 0n })
+    const admitted = await pool.admit(raw)
+    expect(admitted.check.gasWanted).toBe(21000n)
+    expect(await rejection(pool, raw)).toBe('already known')
+    const err = await pool.add(refused).catch((e: unknown) => e)
+    expect((err as TxPoolError).reason).toBe(TxPoolRejection.CheckTx)
+    expect((err as TxPoolError).checkTx?.code).toBe(TxCode.InsufficientFee)
+    expect((err as Error).message).toBe('no')
+    // Not asked for the duplicate; each submission decoded once.
+    expect(asked).toEqual(['new', 'new'])
+    expect(decoded).toEqual([raw, raw, refused])
+  })
+
+  it('gives a refusal by its own rules the accepting CheckTx answer', async () => {
+    const { pool, state } = makePool()
+    state.set(ADDRS[1]!, 3n, ETHER)
+    const err = await pool.add(sign1559(K1, { nonce: 1n, gasLimit: 30_000n })).catch((e: unknown) => e)
+    expect((err as TxPoolError).reason).toBe(TxPoolRejection.NonceTooLow)
+    expect((err as TxPoolError).checkTx).toMatchObject({ code: 0, gasWanted: 30_000n })
   })
 
   it('reads each sender state once, not per transaction', async () => {

@@ -1,6 +1,7 @@
 /**
  * Test helpers of the transaction pool: dev keys of the `test test … junk` mnemonic, real signed
- * transactions for chain id 31337, an in-memory state and a pool built over them.
+ * transactions for chain id 31337, an in-memory state, the application's CheckTx rules and a pool
+ * built over them.
  */
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
 import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
@@ -11,6 +12,7 @@ import { keccak256, privateKeyToAddress, signHash } from '../../../src/crypto/in
 import { bigintToBytes, bytesToHex, concatBytes, hexToBytes } from '../../../src/primitives/hex.js'
 import { silentLogger } from '../../../src/utils/logger.js'
 import { TxPool } from '../../../src/txpool/tx-pool.js'
+import { checkTransaction, type AdmissionRules } from '../../../src/evm/txs/tx-admission.js'
 import { defaultTxPoolOptions, type TxPoolOptions } from '../../../src/txpool/options.js'
 
 export const CHAIN_ID = 31337n
@@ -164,23 +166,50 @@ export class FakeState {
 export interface TestPool {
   pool: TxPool
   state: FakeState
+  /** The rules the application's CheckTx applies; change them freely. */
+  rules: AdmissionRules
   /** The next base fee the pool sees; change it freely. */
   fees: { baseFee: bigint }
 }
 
-/** A pool over a FakeState in which the three dev accounts hold 1000 ether at nonce 0; base fee 0. */
-export function makePool(options: Partial<TxPoolOptions> = {}, decodeFn: (raw: Uint8Array) => DecodedTx = decode): TestPool {
+/**
+ * A pool over a FakeState in which the three dev accounts hold 1000 ether at nonce 0; base fee 0.
+ * CheckTx applies the application's rules (`rules`, from the pool's options) to `decodeFn`'s result.
+ */
+export function makePool(
+  options: Partial<TxPoolOptions> = {},
+  decodeFn: (raw: Uint8Array) => DecodedTx = decode,
+  rules: Partial<AdmissionRules> = {},
+): TestPool {
   const state = new FakeState()
   for (const a of ADDRS) state.set(a, 0n, 1000n * ETHER)
   const fees = { baseFee: 0n }
+  const opts = { ...defaultTxPoolOptions, ...options }
+  const checkRules: AdmissionRules = {
+    maxTxBytes: opts.maxTxSize,
+    gasLimit: opts.blockGasLimit,
+    minGasPrice: opts.minGasPrice,
+    allowUnprotectedTxs: false,
+    ...rules,
+  }
+  const checkTx = async (raw: Uint8Array) => {
+    let tx: DecodedTx | Error
+    try {
+      tx = decodeFn(raw)
+    } catch (err) {
+      tx = err as Error
+    }
+    return checkTransaction(raw, tx, checkRules)
+  }
   const pool = new TxPool({
     decode: decodeFn,
+    app: { checkTx },
     state,
     nextBaseFee: () => fees.baseFee,
-    options: { ...defaultTxPoolOptions, ...options },
+    options: opts,
     logger: silentLogger,
   })
-  return { pool, state, fees }
+  return { pool, state, fees, rules: checkRules }
 }
 
 /** The error message `add` rejects with. */

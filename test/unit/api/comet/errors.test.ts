@@ -1,6 +1,7 @@
 /**
  * The CometBFT surface's error table: every listed class, and every pool rejection, with the code and
- * text CometBFT gives it (a mempool error, or a CheckTx failure whose code is the application's).
+ * text CometBFT gives it (a mempool error, the application's CheckTx refusal, or a CheckTx failure
+ * with the pool's code and text).
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -17,6 +18,7 @@ import { TxPoolError, TxPoolRejection, txPoolErrors } from '../../../../src/txpo
 import type { ErrorClass } from '../../../../src/utils/errors.js'
 
 const ADDRESS = '0x' + '11'.repeat(20)
+const ACCEPTED = { code: 0, data: new Uint8Array(0), log: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }
 
 const CASES: [Error, { code: number; data: string }][] = [
   [
@@ -32,17 +34,10 @@ const CASES: [Error, { code: number; data: string }][] = [
   [new Error('transaction indexing is disabled'), { code: -32603, data: 'transaction indexing is disabled' }],
 ]
 
-/** Each pool rejection: a CheckTx code, or undefined for the mempool's own errors (thrown). */
-const CHECK_TX_CODES: Record<TxPoolRejection, number | undefined> = {
-  [TxPoolRejection.Invalid]: TxCode.TxDecode,
-  [TxPoolRejection.Unprotected]: TxCode.NotSupported,
+/** Each pool rejection of the pool's own rules: a CheckTx code, or undefined for the mempool's own errors (thrown). */
+const CHECK_TX_CODES: Record<Exclude<TxPoolRejection, 'check-tx'>, number | undefined> = {
   [TxPoolRejection.FeeCapExceeded]: TxCode.InsufficientFee,
   [TxPoolRejection.Oversized]: undefined,
-  [TxPoolRejection.GasLimit]: TxCode.OutOfGas,
-  [TxPoolRejection.InitCodeSize]: TxCode.InvalidRequest,
-  [TxPoolRejection.TipAboveFeeCap]: TxCode.InvalidRequest,
-  [TxPoolRejection.IntrinsicGas]: TxCode.OutOfGas,
-  [TxPoolRejection.Underpriced]: TxCode.InsufficientFee,
   [TxPoolRejection.AlreadyKnown]: undefined,
   [TxPoolRejection.NonceTooLow]: TxCode.InvalidSequence,
   [TxPoolRejection.InsufficientFunds]: TxCode.InsufficientFunds,
@@ -66,7 +61,15 @@ describe('CometBFT error table', () => {
 
   it.each(Object.entries(CHECK_TX_CODES))('pool rejection %s', (reason, code) => {
     const err = new TxPoolError(reason as TxPoolRejection, 'the pool says no')
-    expect(checkTxRejectionOf(err)).toEqual(code === undefined ? undefined : { code, log: 'the pool says no', codespace: TX_CODESPACE })
+    err.checkTx = { ...ACCEPTED, gasWanted: 21000n }
+    expect(checkTxRejectionOf(err)).toEqual(
+      code === undefined ? undefined : { ...ACCEPTED, gasWanted: 21000n, code, log: 'the pool says no', codespace: TX_CODESPACE },
+    )
+  })
+
+  it("passes the application's CheckTx refusal on as it is", () => {
+    const refusal = { ...ACCEPTED, code: TxCode.OutOfGas, log: 'exceeds block gas limit', gasWanted: 5n, codespace: TX_CODESPACE }
+    expect(checkTxRejectionOf(txPoolErrors.checkTx(refusal))).toEqual(refusal)
   })
 
   it("puts the code's fixed phrase in `message` and omits empty data", () => {
