@@ -12,12 +12,12 @@ export default {
         why: 'The interpreter awaits `runStep`, an async function, for every opcode, though most opcodes (stack, arithmetic, jumps, and the dynamic-gas ones whose handler answers a bigint) never wait for anything. When nothing watches the steps (no `step` listener, debug log or profiler, no code-chunk charging) such an opcode runs through `runStepSync` (the next edit), without the promise and the microtask: about a tenth of the CPU of a balanceOf eth_call.',
         from: `        // Iterate through the given ops until something breaks or we hit STOP
         while (this._runState.programCounter < this._runState.code.length) {`,
-        to: `        const syncSteps = overheadTimer === undefined &&
+        to: `        // nodectl: opcodes take the synchronous step when nothing watches the steps
+        const syncSteps = overheadTimer === undefined &&
             this.profilerOpts?.enabled !== true &&
             this._evm.events.listenerCount('step') === 0 &&
             !this._evm.DEBUG &&
             !((this.common.isActivatedEIP(6800) || this.common.isActivatedEIP(7864)) && this._env.chargeCodeAccesses === true);
-        // Iterate through the given ops until something breaks or we hit STOP
         while (this._runState.programCounter < this._runState.code.length) {`,
       },
       {
@@ -71,13 +71,8 @@ export default {
     'dist/esm/memory.js': [
       {
         why: "Every message frame got 8 KiB of zeroed memory, allocated outside V8's heap, where a call of a view uses a few hundred bytes: at thousands of frames a second that external memory alone keeps the collector busy. A frame now starts with 1 KiB and grows by the library's 8 KiB steps (what a contract sees does not change: MSIZE and gas count words): eth_call/s +6% in five alternating runs.",
-        from: 'const CONTAINER_SIZE = 8192;',
-        to: 'const CONTAINER_SIZE = 8192;\nconst INITIAL_MEMORY_BYTES = 1024;',
-      },
-      {
-        why: 'The first allocation (see above).',
         from: '        this._store = new Uint8Array(CONTAINER_SIZE);',
-        to: '        this._store = new Uint8Array(INITIAL_MEMORY_BYTES);',
+        to: "        // nodectl: a frame's first memory is 1 KiB; it grows by CONTAINER_SIZE steps\n        this._store = new Uint8Array(1024);",
       },
     ],
     'dist/esm/evm.js': [
