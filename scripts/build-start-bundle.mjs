@@ -100,7 +100,7 @@ const classicLevelBinding = {
   },
 }
 
-/** Paths (from the project's root) and SHA-256 of the patched files the start bundle holds. */
+/** Paths (from the project's root) and SHA-256 of the patched files the bundles hold. */
 const bundled = new Map()
 
 /** What both bundles are built with. */

@@ -10,7 +10,7 @@
  *
  * Each package is found as Node.js finds it from this project (walking up through node_modules, so
  * an installed nodectl's own or hoisted dependencies are found too) and must have the version its
- * patch was written for. Each edit is anchored on the whole text it replaces: when the replacement is
+ * patch was written for, which package.json must pin. Each edit is anchored on the whole text it replaces: when the replacement is
  * there the edit is skipped (running the install twice changes nothing), when the original is there
  * exactly once it is replaced, and otherwise the install fails naming the package, version and file.
  */
@@ -33,9 +33,13 @@ function findPackage(name, from) {
 
 /** Each patched file: its patch, its path, and the package's folder and version (checked against the patch's). */
 export function patchedFiles(root = ROOT) {
+  const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const dirs = new Map()
   const files = []
   for (const patch of PATCHES) {
+    if (dependencies[patch.name] !== patch.version) {
+      throw new Error(`nodectl dependency patches: package.json pins ${patch.name} ${dependencies[patch.name]}, patches/${patch.name}.mjs is for ${patch.version}`)
+    }
     const dir = findPackage(patch.name, patch.resolveFrom ? dirs.get(patch.resolveFrom) : root)
     dirs.set(patch.name, dir)
     const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
