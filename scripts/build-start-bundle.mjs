@@ -1,18 +1,20 @@
 /**
  * Builds the start bundle (src/cli/bundle-loader.ts): dist/start-bundle.js and everything it
  * imports in one CommonJS file, dist/bundle/start.cjs, then its V8 code cache, made after a warm-up
- * start (see writeStartBundleCache), and the call workers' thread, dist/bundle/call-worker.cjs, with
- * the same rewrites. Run by `npm run build` after tsc. Left outside: native addons and
- * their loader, packages that read files next to their own modules (QuickJS's WebAssembly), oclif
- * (loaded from node_modules only to report a failure) and ws's optional native UTF-8 validator (never
- * loaded: Node.js has its own).
+ * start (see writeStartBundleCache), and the call workers' thread, dist/bundle/call-worker.cjs. Run by
+ * `npm run build` after tsc. The installed packages are bundled as they are: the build fails unless
+ * every file patches/ edits has all its edits (dependency-patches.mjs, which `npm install` runs), and
+ * it records those files' SHA-256 in dist/bundle/patched-inputs.json, so a test can check that the
+ * bundle holds the files the suites load. Left outside: native addons and their loader, packages that
+ * read files next to their own modules (QuickJS's WebAssembly), oclif (loaded from node_modules only
+ * to report a failure) and ws's optional native UTF-8 validator (never loaded: Node.js has its own).
  */
 import { spawnSync } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFile, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { REWRITES } from './bundle-rewrites.mjs'
+import { checkPatched, sha256, verifyPatches } from './dependency-patches.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const evmEsm = join(root, 'node_modules/@ethereumjs/evm/dist/esm')
@@ -46,20 +48,29 @@ export class ${name} {
   },
 }
 
-const sourceRewrites = {
-  name: 'source-rewrites',
-  setup(b) {
-    for (const { file, replace } of REWRITES) {
-      b.onLoad({ filter: file }, async (args) => {
-        let contents = await readFile(args.path, 'utf8')
-        for (const [from, to] of replace) {
-          if (!contents.includes(from)) throw new Error(`source-rewrites: ${args.path} no longer contains ${JSON.stringify(from)}`)
-          contents = contents.replace(from, to)
-        }
+/**
+ * Each patched file, checked as esbuild reads it (the same check as before the build, on the very bytes
+ * bundled); `bundled` collects the hashes of those read.
+ */
+function patchedInputs(bundled) {
+  const targets = new Map(verifyPatches().map((target) => [target.path, target]))
+  return {
+    name: 'patched-inputs',
+    setup(b) {
+      const filter = new RegExp(`^(${[...targets.keys()].map(escapeRegExp).join('|')})$`)
+      b.onLoad({ filter }, async (args) => {
+        const target = targets.get(args.path)
+        const contents = await readFile(args.path, 'utf8')
+        checkPatched(target, contents)
+        bundled.set(relative(root, args.path), sha256(contents))
         return { loader: 'js', contents }
       })
-    }
-  },
+    },
+  }
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')
 }
 
 /** evm-interpreter-module.ts loads the Interpreter by file URL; in the bundle it is the bundled copy. */
@@ -89,21 +100,8 @@ const classicLevelBinding = {
   },
 }
 
-/**
- * The call workers' thread (src/evm/calls/call-worker.ts) is a bundle of its own next to the start
- * bundle, built with the same rewrites; the start bundle's pool starts it by that file's name.
- */
-const bundledCallWorker = {
-  name: 'bundled-call-worker',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]chain[\\/]evm[\\/]call-workers\.js$/ }, async (args) => {
-      const contents = await readFile(args.path, 'utf8')
-      const from = "const WORKER_SCRIPT = './call-worker.js'"
-      if (!contents.includes(from)) throw new Error(`bundled-call-worker: ${args.path} no longer contains ${from}`)
-      return { loader: 'js', contents: contents.replace(from, "const WORKER_SCRIPT = './call-worker.cjs'") }
-    })
-  },
-}
+/** Paths (from the project's root) and SHA-256 of the patched files the bundles hold. */
+const bundled = new Map()
 
 /** What both bundles are built with. */
 const shared = {
@@ -119,7 +117,7 @@ const shared = {
   // module search at every start, for a copy Node.js's own Buffer methods make needless.
   define: { 'import.meta.url': '__bundle_url', 'import.meta.dirname': '__dirname', 'process.env.WS_NO_BUFFER_UTIL': '"1"' },
   banner: { js: "const __bundle_url = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [lazyCurves, sourceRewrites, bundledInterpreter, classicLevelBinding, bundledCallWorker],
+  plugins: [lazyCurves, patchedInputs(bundled), bundledInterpreter, classicLevelBinding],
   logLevel: 'warning',
 }
 
@@ -127,6 +125,9 @@ await Promise.all([
   build({ ...shared, entryPoints: [join(root, 'dist/start-bundle.js')], outfile: join(root, 'dist/bundle/start.cjs') }),
   build({ ...shared, entryPoints: [join(root, 'dist/evm/calls/call-worker.js')], outfile: join(root, 'dist/bundle/call-worker.cjs') }),
 ])
+const missing = verifyPatches().filter((target) => !bundled.has(relative(root, target.path)))
+if (missing.length > 0) throw new Error(`start bundle: patched files not bundled: ${missing.map((t) => t.path).join(', ')}`)
+await writeFile(join(root, 'dist/bundle/patched-inputs.json'), `${JSON.stringify(Object.fromEntries([...bundled].sort()), null, 2)}\n`)
 
 // The cache is made by the Node.js that will run the bundle (V8 refuses a cache of another version),
 // in a process of its own that exits once it is written (the warm-up's node has stopped by then).

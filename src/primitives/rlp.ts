@@ -2,8 +2,9 @@
  * RLP encoding (the Yellow Paper's appendix B) in two passes: the first converts the leaves and adds up
  * every list's payload length, the second writes headers and bytes into one array of the final size.
  * @ethereumjs/rlp's `encode` makes an array per item and concatenates them at every level (with
- * lengths through hex strings); this gives its bytes 3-5 times faster, and the start bundle uses it as
- * that `encode` (scripts/bundle-rewrites.mjs), with the library's own conversion of leaves.
+ * lengths through hex strings); this gives its bytes 3-5 times faster. The installed library's `encode`
+ * is this encoder too, in JavaScript with the library's own conversion of leaves (patches/@ethereumjs/rlp.mjs;
+ * test/unit/evm/state/ethereumjs-speedups.test.ts compares them).
  */
 
 export type RlpInput = Uint8Array | readonly RlpInput[]

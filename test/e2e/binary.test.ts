@@ -15,6 +15,7 @@ import { warmUp } from '../../src/start-bundle.js'
 import { ROOT } from '../helpers/cli.js'
 import { rpc, startTestNode, waitFor } from '../helpers/dev-node.js'
 import { compileContracts } from '../helpers/solidity.js'
+import { OPCODE_PROBE_OPERANDS, opcodeProbeCode, words } from '../helpers/opcode-probe.js'
 
 const BUILT = existsSync(join(ROOT, 'dist/commands/start.js')) && existsSync(join(ROOT, 'dist/bundle/start.cjs'))
 if (!BUILT) console.warn('test/e2e/binary.test.ts skipped: dist/ or dist/bundle/ is missing; run `npm run build` first')
@@ -57,56 +58,14 @@ async function mined(url: string, tx: Record<string, string>) {
   return { status: receipt.status, gasUsed: receipt.gasUsed, contractAddress: receipt.contractAddress, logs }
 }
 
-/**
- * Runtime code whose every opcode with a memory- or input-dependent gas cost (the handlers the bundle
- * runs synchronously) takes its operands from the calldata words [off, len, exp, revert]: MSTORE,
- * MLOAD, KECCAK256(off, len), EXP(2, exp), CALLDATACOPY to off + 64, CODECOPY, MCOPY(0x300, off, len),
- * LOG2(off, len), RETURNDATACOPY, MSTORE8 at off + 1, then RETURN(off, len), or REVERT(off, len) when
- * `revert` is not zero.
- */
-function opcodeProbeCode(): string {
-  const word = (i: number) => [0x60, i * 32, 0x35] // PUSH1 i*32 CALLDATALOAD
-  const code = [
-    ...[0x60, 0xff, ...word(0), 0x52], // MSTORE(off, 0xff)
-    ...[...word(0), 0x51, 0x50], // MLOAD(off), POP
-    ...[...word(1), ...word(0), 0x20], // KECCAK256(off, len)
-    ...[...word(2), 0x60, 0x02, 0x0a], // EXP(2, exp)
-    ...[0x36, 0x60, 0x00, ...word(0), 0x60, 0x40, 0x01, 0x37], // CALLDATACOPY(off + 64, 0, CALLDATASIZE)
-    ...[0x38, 0x60, 0x00, 0x61, 0x02, 0x00, 0x39], // CODECOPY(0x200, 0, CODESIZE)
-    ...[...word(1), ...word(0), 0x61, 0x03, 0x00, 0x5e], // MCOPY(0x300, off, len)
-    ...[...word(1), ...word(0), 0xa2], // LOG2(off, len, exp result, hash)
-    ...[0x60, 0x00, 0x80, 0x80, 0x3e], // RETURNDATACOPY(0, 0, 0)
-    ...[0x60, 0xee, ...word(0), 0x60, 0x01, 0x01, 0x53], // MSTORE8(off + 1, 0xee)
-    ...[...word(1), ...word(0), ...word(3)],
-  ]
-  const revertAt = code.length + 4 // after PUSH1 target, JUMPI, RETURN
-  code.push(0x60, revertAt, 0x57, 0xf3, 0x5b, 0xfd)
-  const runtime = Buffer.from(code)
-  const n = runtime.length
-  // CODECOPY(0, 12, n) RETURN(0, n): the runtime follows these 12 bytes.
-  return `0x${Buffer.from([0x60, n, 0x60, 0x0c, 0x60, 0x00, 0x39, 0x60, n, 0x60, 0x00, 0xf3]).toString('hex')}${runtime.toString('hex')}`
-}
-
-/** Calldata of 32-byte words. */
-const words = (...values: bigint[]) => `0x${values.map((v) => v.toString(16).padStart(64, '0')).join('')}`
-
 /** Calls of the opcode probe at `to` across operands and gas limits: each answer, result or error. */
 async function opcodeCalls(url: string, to: string, gasLimits: (number | undefined)[]) {
   const answers: unknown[] = []
-  for (const [off, len] of [
-    [0n, 0n],
-    [31n, 33n],
-    [4096n, 2000n],
-    [1_000_000n, 64n],
-  ] as const) {
-    for (const exp of [255n, 2n ** 255n - 1n]) {
-      for (const revert of [0n, 1n]) {
-        for (const gas of gasLimits) {
-          const call = { to, data: words(off, len, exp, revert), ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }
-          const { result, error } = await rpc(url, 'eth_call', [call, 'latest'])
-          answers.push(result ?? error)
-        }
-      }
+  for (const data of OPCODE_PROBE_OPERANDS) {
+    for (const gas of gasLimits) {
+      const call = { to, data, ...(gas === undefined ? {} : { gas: `0x${gas.toString(16)}` }) }
+      const { result, error } = await rpc(url, 'eth_call', [call, 'latest'])
+      answers.push(result ?? error)
     }
   }
   return answers
@@ -214,9 +173,9 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
 
-    // The bundle carries rewrites of @ethereumjs code (scripts/bundle-rewrites.mjs): a contract's
-    // creation, transactions, calls, a revert and an estimate answer as the in-process node's do, on
-    // the main thread and on the call worker.
+    // The bundle (esbuild's output of the patched packages, patches/) executes as the in-process node
+    // the suites run: a contract's creation, transactions, calls, a revert and an estimate answer the
+    // same, on the main thread and on the call worker (its own bundle).
     // Bursts until the worker started (more than 100 calls within a second) and logged that it is ready.
     const startWorker = async (burst: () => Promise<unknown>) => {
       await waitFor(

@@ -30,8 +30,8 @@ import {
 import type { CallResult, RemoteCalls } from './calls.js'
 import type { StateAt } from '../state/state-copy.js'
 
-/** The worker's script next to this module (the start bundle rewrites the name to its own file). */
-const WORKER_SCRIPT = './call-worker.js'
+/** The worker's script next to this module: in the start bundle (a .cjs file), the workers' own bundle. */
+const WORKER_SCRIPT = import.meta.url.endsWith('.cjs') ? './call-worker.cjs' : './call-worker.js'
 /** A worker stops after this long without a call (fast calls start it again). */
 export const IDLE_STOP_MS = 10_000
 /**

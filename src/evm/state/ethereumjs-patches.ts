@@ -1,7 +1,9 @@
 /**
- * Every use of @ethereumjs internals (members outside the documented API) is in this module; the
- * versions are pinned in package.json and test/unit/evm/ethereumjs-patches.test.ts fails, naming the
- * patch, when an installed version no longer has the member with the shape used here.
+ * Every use of @ethereumjs internals (members outside the documented API) is in this module, but for
+ * the reads of the interpreter's state in ethereumjs-run-state.ts; the versions are pinned in
+ * package.json and test/unit/evm/state/ethereumjs-patches.test.ts fails, naming the patch, when an
+ * installed version no longer has the member with the shape used here. (Edits of the installed
+ * packages' files themselves are in patches/, applied by `npm install`.)
  *
  * Hooks other modules use: {@link getOpcodeTable} (`EVM._opcodeMap`: call deadlines in state-copy.ts,
  * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}

@@ -27,15 +27,9 @@ import { bigintToBytes } from '../../primitives/hex.js'
 import { gethFrameError, isOpcodeFault, type FinalRunState } from './frame-error.js'
 import type { FrameType, OpcodeStep, TraceStateReader, Tracer } from './hooks.js'
 import { STACK_LIMIT, frameTypeOf, gethOpName, isCallOpcode } from './opcodes.js'
-import {
-  installOpcodeHooks,
-  installOpcodeProbes,
-  wordToAddress,
-  type OpcodeProbe,
-  type OpcodeStepProbe,
-  type ProbedRunState,
-} from './opcode-probes.js'
+import { installOpcodeHooks, installOpcodeProbes, wordToAddress, type OpcodeProbe, type OpcodeStepProbe } from './opcode-probes.js'
 import { EventLoopYield } from './event-loop-yield.js'
+import { frameAddress, memoryBuffer, readStack, type RunState } from '../state/ethereumjs-run-state.js'
 import { createStateReader } from './state-reader.js'
 import type { TraceDeadline } from './trace-deadline.js'
 
@@ -170,20 +164,20 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
 
   // ─── opcodes ────────────────────────────────────────────────────────────
 
-  onOpcode(runState: ProbedRunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void {
+  onOpcode(runState: RunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void {
     const pause = this.loop.poll()
     if (pause !== undefined) return pause.then(() => this.step(runState, cost, gasLeft, memoryWords))
     return this.step(runState, cost, gasLeft, memoryWords)
   }
 
-  private step(runState: ProbedRunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void {
+  private step(runState: RunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void {
     this.deadline!.tick()
     const frame = this.frames.at(-1)
     if (!frame) return
     // The byte itself: ethereumjs runs every undefined byte as its INVALID entry, geth names the byte.
     const op = runState.code[runState.programCounter] ?? INVALID_OPCODE
-    const { stack, memory, env } = runState
-    const values = stack._store.slice(0, stack._len)
+    const { env } = runState
+    const values = readStack(runState)
     let gasCost = cost
     if (isCallOpcode(op)) gasCost += callGas(gasLeft - cost, values.at(-1) ?? 0n)
     const step: OpcodeStep = {
@@ -194,7 +188,7 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
       cost: gasCost,
       depth: env.depth,
       stack: values,
-      memory: memoryView(memory._store, Number(memoryWords * WORD)),
+      memory: memoryView(memoryBuffer(runState), Number(memoryWords * WORD)),
       returnData: runState.returnBytes,
       refund: runState.gasRefund,
       contract: env.address.bytes,
@@ -218,14 +212,14 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
     return this.loop.poll()
   }
 
-  beforeFrameOpcode(op: number, runState: ProbedRunState): PendingCall | undefined {
+  beforeFrameOpcode(op: number, runState: RunState): PendingCall | undefined {
     this.pendingOpcode = op
     if (!isCallOpcode(op) || runState.stack.length < 6) return undefined
     return { entered: this.entered, gas: runState.messageGasLimit ?? 0n, args: runState.stack.peek(op === 0xf1 || op === 0xf2 ? 7 : 6) }
   }
 
   /** Reports a call that was refused before its frame started (geth still enters and exits it). */
-  async afterFrameOpcode(op: number, runState: ProbedRunState, token: unknown): Promise<void> {
+  async afterFrameOpcode(op: number, runState: RunState, token: unknown): Promise<void> {
     this.pendingOpcode = undefined
     const frame = this.frames.at(-1)
     if (!frame) return
@@ -242,7 +236,7 @@ export class HooksAdapter implements OpcodeProbe, OpcodeStepProbe {
     // geth evm.Call: ErrDepth past 1024 frames, else ErrInsufficientBalance
     const error = frame.depth >= STACK_LIMIT ? 'max call depth exceeded' : 'insufficient balance for transfer'
     const gas = pending.gas + (withValue && value > 0n ? CALL_STIPEND : 0n)
-    const from = runState.interpreter.getAddress().bytes
+    const from = frameAddress(runState).bytes
     await tracer.onEnter?.({ type: frameTypeOf(op)!, depth, from, to: wordToAddress(to!), input, gas, value }, this.reader)
     await tracer.onExit?.({ depth, output: EMPTY, gasUsed: 0n, error, reverted: false }, this.reader)
   }

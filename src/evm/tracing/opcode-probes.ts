@@ -12,27 +12,8 @@ import type { EVM } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { bigintToBytes } from '../../primitives/hex.js'
 import { getOpcodeTable, type OpcodeTableEntry } from '../state/ethereumjs-patches.js'
+import { frameAddress, lastLog, type RunState, type RunStateLog } from '../state/ethereumjs-run-state.js'
 import { CALL_OPCODES, CREATE_OPCODES, JUMP_OPCODES, LOG_OPCODES, SELFDESTRUCT_OPCODE } from './opcodes.js'
-
-/** The parts of ethereumjs' RunState (interpreter.ts, 10.1.3) the probes read. */
-export interface ProbedRunState {
-  programCounter: number
-  /** The code running (init code in a creation frame). */
-  code: Uint8Array
-  gasLeft: bigint
-  gasRefund: bigint
-  /** Words of memory paid for so far. */
-  memoryWordCount: bigint
-  stack: { peek(n: number): bigint[]; length: number; _store: bigint[]; _len: number }
-  memory: { read(offset: number, size: number, avoidCopy?: boolean): Uint8Array; _store: Uint8Array }
-  messageGasLimit?: bigint
-  returnBytes: Uint8Array
-  env: { address: Address; codeAddress: Address | undefined; caller: Address; callValue: bigint; callData: Uint8Array; depth: number }
-  interpreter: {
-    getAddress(): Address
-    _result: { logs: [Uint8Array, Uint8Array[], Uint8Array][] }
-  }
-}
 
 /** What the probes report to (the hooks adapter). Nothing is called while `active` is false. */
 export interface OpcodeProbe {
@@ -42,11 +23,11 @@ export interface OpcodeProbe {
   /** Called on every jump, traced or not: a promise when the event loop should get a turn. */
   pause(): Promise<void> | undefined
   /** A call or create opcode is about to run (before its frame is entered); returns what `after` needs. */
-  beforeFrameOpcode(op: number, runState: ProbedRunState): unknown
+  beforeFrameOpcode(op: number, runState: RunState): unknown
   /** The call or create opcode finished (its frame, if any, has exited); `token` is what `before` returned. */
-  afterFrameOpcode(op: number, runState: ProbedRunState, token: unknown): Promise<void> | void
+  afterFrameOpcode(op: number, runState: RunState, token: unknown): Promise<void> | void
   /** A LOGn opcode appended `log` to the frame's logs. */
-  onLog(log: [Uint8Array, Uint8Array[], Uint8Array]): void
+  onLog(log: RunStateLog): void
   /** SELFDESTRUCT to `beneficiary` moved `balance` (called after the opcode succeeded). */
   onSelfdestruct(contract: Uint8Array, beneficiary: Uint8Array, balance: bigint): Promise<void> | void
 }
@@ -59,15 +40,15 @@ export interface OpcodeStepProbe {
    * An opcode is about to run: its gas is computed (`cost`), not yet deducted (`gasLeft`); memory is
    * as before the opcode (`memoryWords` paid for). Also called when computing the gas failed.
    */
-  onOpcode(runState: ProbedRunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void
+  onOpcode(runState: RunState, cost: bigint, gasLeft: bigint, memoryWords: bigint): Promise<void> | void
 }
 
-type OpcodeEntry = OpcodeTableEntry<ProbedRunState>
+type OpcodeEntry = OpcodeTableEntry<RunState>
 type OpHandler = NonNullable<OpcodeEntry['opHandler']>
 
 /** The EVM's own opcode table (an ethereumjs internal: ethereumjs-patches.ts). */
 function tableOf(evm: EVM): (OpcodeEntry | undefined)[] | undefined {
-  return getOpcodeTable<ProbedRunState>(evm)
+  return getOpcodeTable<RunState>(evm)
 }
 
 /** ethereumjs' own test for its errors (`EVMError`), which end a frame rather than the call. */
@@ -150,7 +131,7 @@ export function installOpcodeProbes(evm: EVM, probe: OpcodeProbe, balanceOf: (ad
     wrap(op, (original) => (runState, common) => {
       const result = original(runState, common)
       if (probe.active) {
-        const log = runState.interpreter._result.logs.at(-1)
+        const log = lastLog(runState)
         if (log) probe.onLog(log)
       }
       return result
@@ -159,7 +140,7 @@ export function installOpcodeProbes(evm: EVM, probe: OpcodeProbe, balanceOf: (ad
   wrap(SELFDESTRUCT_OPCODE, (original) => async (runState, common) => {
     if (!probe.active || runState.stack.length < 1) return original(runState, common)
     const beneficiary = wordToAddress(runState.stack.peek(1)[0]!)
-    const contract = runState.interpreter.getAddress()
+    const contract = frameAddress(runState)
     const balance = await balanceOf(contract)
     try {
       await original(runState, common)

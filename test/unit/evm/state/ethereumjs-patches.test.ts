@@ -3,7 +3,7 @@
  * falls back to the library's own code when its internal is missing, so an upgrade would only make the
  * node slower (or, for the validator-admin and tx-hash patches, wrong) without failing a test; this file
  * fails instead, naming the patch and the member to re-check. Every patch lives in
- * src/evm/state/ethereumjs-patches.ts (the module's doc comment lists them and their users):
+ * src/evm/state/ethereumjs-patches.ts and every other read of an internal in ethereumjs-run-state.ts:
  * - speed-ups: Interpreter `_getValidJumpDestinations`, Common `isActivatedEIP` / `_activatedEIPsCache`,
  *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
  *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error, and `lookupNode` over
@@ -11,7 +11,10 @@
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
- * - seedTxHash / seedTxSenderPublicKey: the transaction's `cache.hash` and `cache.senderPubKey` (tx.ts).
+ * - seedTxHash / seedTxSenderPublicKey: the transaction's `cache.hash` and `cache.senderPubKey` (tx.ts);
+ * - ethereumjs-run-state.ts (the tracing probes): the interpreter's RunState as opcode handlers get it,
+ *   Stack `_store` / `_len`, Memory `_store`, Interpreter `_result.logs` and `getAddress()`.
+ * The edits of installed files (patches/) are checked by dependency-patches.test.ts.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -21,7 +24,17 @@ import { createLegacyTx } from '@ethereumjs/tx'
 import { AccountCache, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
+import { Account, createAddressFromString } from '@ethereumjs/util'
 import { getCommon } from '../../../../src/evm/common.js'
+import { getOpcodeTable } from '../../../../src/evm/state/ethereumjs-patches.js'
+import {
+  frameAddress,
+  lastLog,
+  memoryBuffer,
+  readStack,
+  type RunState,
+  type RunStateLog,
+} from '../../../../src/evm/state/ethereumjs-run-state.js'
 
 const ROOT = resolve(import.meta.dirname, '../../../..')
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }
@@ -37,6 +50,7 @@ function installedVersion(name: string): string {
 const JUMP = 0x56
 const SSTORE = 0x55
 const CALL = 0xf1
+const LOG0 = 0xa0
 
 describe('@ethereumjs internals that nodectl patches', () => {
   it('are the pinned versions', () => {
@@ -183,5 +197,56 @@ describe('@ethereumjs internals that nodectl patches', () => {
     const seeded = new Uint8Array(64).fill(9)
     cache!.senderPubKey = seeded
     expect(tx.getSenderPublicKey(), 'tx.ts sender seed: getSenderPublicKey() no longer answers from cache.senderPubKey').toBe(seeded)
+  })
+
+  it('ethereumjs-run-state (tracing): the RunState opcode handlers get, Stack _store/_len, Memory _store, Interpreter _result.logs and getAddress', async () => {
+    const vm = await createVM({ common: getCommon(9000n).copy() })
+    const table = getOpcodeTable<RunState>(vm.evm)!
+    const seen: { runState: RunState; stack: bigint[]; memory: Uint8Array; log: RunStateLog | undefined; address: Uint8Array }[] = []
+    const log0 = table[LOG0]!
+    const original = log0.opHandler!
+    log0.opHandler = (runState, common) => {
+      const stack = readStack(runState)
+      expect(stack, 'ethereumjs-run-state readStack: not the stack bottom first').toEqual(
+        runState.stack.peek(runState.stack.length).reverse(),
+      )
+      const result = original(runState, common)
+      seen.push({
+        runState,
+        stack,
+        memory: memoryBuffer(runState).slice(0, 32),
+        log: lastLog(runState),
+        address: frameAddress(runState).bytes,
+      })
+      return result
+    }
+    // PUSH1 0x2a PUSH1 0 MSTORE, PUSH1 32 PUSH1 0 LOG0, STOP
+    const code = Uint8Array.of(0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xa0, 0x00)
+    const address = createAddressFromString(`0x${'12'.repeat(20)}`)
+    await vm.stateManager.putAccount(address, new Account())
+    await vm.stateManager.putCode(address, code)
+    const { execResult } = await vm.evm.runCall({ to: address, gasLimit: 100_000n })
+    expect(execResult.exceptionError, 'ethereumjs-run-state: the probe contract failed').toBeUndefined()
+    expect(seen.length, 'ethereumjs-run-state: _opcodeMap[LOG0].opHandler was not called with the RunState').toBe(1)
+    const [{ runState, stack, memory, log, address: frame }] = seen as [(typeof seen)[0]]
+    expect(stack, 'ethereumjs-run-state readStack: Stack._store / _len changed').toEqual([0x20n, 0n])
+    expect(memory[31], 'ethereumjs-run-state memoryBuffer: Memory._store changed').toBe(0x2a)
+    expect(log?.[0], 'ethereumjs-run-state lastLog: Interpreter._result.logs changed').toEqual(address.bytes)
+    expect(log?.[2]?.[31], 'ethereumjs-run-state lastLog: a log is no longer [address, topics, data]').toBe(0x2a)
+    expect(frame, 'ethereumjs-run-state frameAddress: Interpreter.getAddress() changed').toEqual(address.bytes)
+    expect(readStack(runState), 'ethereumjs-run-state readStack: Stack._store / _len changed').toEqual([])
+    const fields = {
+      programCounter: 'number',
+      code: 'object',
+      gasLeft: 'bigint',
+      gasRefund: 'bigint',
+      memoryWordCount: 'bigint',
+      returnBytes: 'object',
+    } as const
+    for (const [name, type] of Object.entries(fields))
+      expect(typeof (runState as unknown as Record<string, unknown>)[name], `ethereumjs-run-state: RunState.${name} changed`).toBe(type)
+    for (const name of ['address', 'caller', 'callValue', 'callData', 'depth'])
+      expect(name in runState.env, `ethereumjs-run-state: RunState.env.${name} is gone`).toBe(true)
+    expect(typeof runState.memory.read, 'ethereumjs-run-state: RunState.memory.read is gone').toBe('function')
   })
 })

@@ -1,14 +1,153 @@
+import { randomBytes } from 'node:crypto'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
-import { describe, expect, it } from 'vitest'
+import { RLP } from '@ethereumjs/rlp'
+import { afterAll, describe, expect, it } from 'vitest'
 import { getCommon } from '../../../../src/evm/common.js'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { Account, Address } from '@ethereumjs/util'
+import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft, setLengthRight } from '@ethereumjs/util'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { encodeRlp, type RlpInput } from '../../../../src/primitives/rlp.js'
+import { createVM } from '@ethereumjs/vm'
+import { importInterpreterModule } from '../../../../src/evm/state/evm-interpreter-module.js'
+import { OPCODE_PROBE_OPERANDS, opcodeProbeCode, words } from '../../../helpers/opcode-probe.js'
 import {
   installAccountEntries,
   installFastIsActivatedEIP,
   installJumpAnalysisCache,
   installStorageWriteFix,
 } from '../../../../src/evm/state/ethereumjs-patches.js'
+import { importOriginal, removeOriginals } from '../../../helpers/original-modules.js'
+
+afterAll(removeOriginals)
+
+/** A random byte string of 0 to `max` bytes, often with leading zeros. */
+function randomInput(max: number): Uint8Array {
+  const bytes = Uint8Array.from(randomBytes(Math.floor(Math.random() * (max + 1))))
+  const zeros = Math.floor(Math.random() * 3) === 0 ? Math.floor(Math.random() * bytes.length) : 0
+  bytes.fill(0, 0, zeros)
+  return bytes
+}
+
+/** A random RLP input: nested lists of byte strings, numbers, bigints, strings and nulls. */
+function randomRlpInput(depth: number): unknown {
+  const pick = Math.floor(Math.random() * (depth > 0 ? 7 : 6))
+  if (pick === 0) return randomInput(70)
+  if (pick === 1) return Math.floor(Math.random() * 2 ** 40)
+  if (pick === 2) return bytesToBigInt(randomInput(40))
+  if (pick === 3) return Math.random() < 0.5 ? `0x${Buffer.from(randomInput(10)).toString('hex')}` : 'nodectl'
+  if (pick === 4) return null
+  if (pick === 5) return Uint8Array.of(Math.floor(Math.random() * 256))
+  return Array.from({ length: Math.floor(Math.random() * 5) }, () => randomRlpInput(depth - 1))
+}
+
+/** A random RLP input of byte strings only (what src/primitives/rlp.ts takes without a converter). */
+function randomRlpBytes(depth: number): RlpInput {
+  if (depth === 0 || Math.random() < 0.5) return randomInput(Math.random() < 0.8 ? 3 : 70)
+  return Array.from({ length: Math.floor(Math.random() * 5) }, () => randomRlpBytes(depth - 1))
+}
+
+const hexBytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
+
+/** The outcome of `f`: its value, or the message it threw. */
+function outcome(f: () => unknown): unknown {
+  try {
+    return f()
+  } catch (err) {
+    return `throws ${(err as Error).message}`
+  }
+}
+
+describe('patched library code (patches/) answers as the original text', () => {
+  type Noble = { bytesToHex(b: Uint8Array): string }
+  type Bytes = {
+    bytesToBigInt(b: Uint8Array, littleEndian?: boolean): bigint
+    bigIntToBytes(n: bigint, littleEndian?: boolean): Uint8Array
+    setLengthLeft(b: Uint8Array, length: number, opts?: { allowTruncate?: boolean }): Uint8Array
+    setLengthRight(b: Uint8Array, length: number, opts?: { allowTruncate?: boolean }): Uint8Array
+  }
+  const originals = async () => {
+    const noble = await importOriginal<Noble>('@noble/hashes', 'utils.js')
+    const bytes = await importOriginal<Bytes>('@ethereumjs/util', 'dist/esm/bytes.js', { '@noble/hashes/utils.js': noble.url })
+    const rlp = await importOriginal<{ encode(input: unknown): Uint8Array }>('@ethereumjs/rlp', 'dist/esm/index.js')
+    return { noble: noble.module, bytes: bytes.module, rlp: rlp.module }
+  }
+
+  it('@noble/hashes bytesToHex', async () => {
+    const { noble } = await originals()
+    expect(noble.bytesToHex.toString()).not.toContain('hexSlice')
+    for (let i = 0; i < 2_000; i++) {
+      const input = randomInput(80)
+      expect(bytesToHex(input)).toBe(noble.bytesToHex(input))
+    }
+  })
+
+  it('@ethereumjs/util bytesToBigInt, bigIntToBytes, setLengthLeft and setLengthRight', async () => {
+    const { bytes } = await originals()
+    expect(bytes.bigIntToBytes.toString()).not.toContain('hexDigit')
+    for (let i = 0; i < 20_000; i++) {
+      const input = randomInput(40)
+      const little = i % 5 === 0
+      expect(bytesToBigInt(input, little)).toBe(bytes.bytesToBigInt(input, little))
+      const n = bytes.bytesToBigInt(input)
+      expect(bigIntToBytes(n, little)).toEqual(bytes.bigIntToBytes(n, little))
+      const length = Math.floor(Math.random() * 48)
+      const truncate = { allowTruncate: i % 2 === 0 }
+      expect(outcome(() => setLengthLeft(input, length, truncate))).toEqual(outcome(() => bytes.setLengthLeft(input, length, truncate)))
+      expect(outcome(() => setLengthRight(input, length, truncate))).toEqual(outcome(() => bytes.setLengthRight(input, length, truncate)))
+    }
+    for (const n of [0n, 1n, 255n, 256n, 65_535n, 65_536n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 256n - 1n, -1n])
+      expect(outcome(() => bigIntToBytes(n))).toEqual(outcome(() => bytes.bigIntToBytes(n)))
+  })
+
+  it('@ethereumjs/rlp encode, and src/primitives/rlp.ts, whose encoder it is', async () => {
+    const { rlp } = await originals()
+    expect(rlp.encode.toString()).not.toContain('measurePlan')
+    for (let i = 0; i < 3_000; i++) {
+      const input = randomRlpInput(4)
+      const expected = rlp.encode(input)
+      expect(RLP.encode(input as never)).toEqual(expected)
+      const bytesOnly = randomRlpBytes(4)
+      expect(encodeRlp(bytesOnly)).toEqual(rlp.encode(bytesOnly))
+    }
+  })
+
+  it("@ethereumjs/evm: the synchronous step (no step listener) answers as the library's awaited runStep", async () => {
+    const answers = async (watched: boolean) => {
+      const vm = await createVM({ common: getCommon(9000n).copy() })
+      if (watched) vm.evm.events!.on('step', () => {}) // the interpreter then awaits runStep for every opcode
+      const created = await vm.evm.runCall({ data: hexBytes(opcodeProbeCode()), gasLimit: 1_000_000n })
+      const to = created.createdAddress!
+      const out: unknown[] = []
+      for (const data of [...OPCODE_PROBE_OPERANDS, words(4096n, 100n, 2n ** 256n - 1n, 0n)]) {
+        for (const gasLimit of [30_000n, 60_000n, 10_000_000n]) {
+          const { execResult } = await vm.evm.runCall({ to, data: hexBytes(data), gasLimit })
+          out.push({
+            gas: execResult.executionGasUsed,
+            error: execResult.exceptionError?.error,
+            returned: Buffer.from(execResult.returnValue).toString('hex'),
+            logs: execResult.logs?.map(([address, topics, log]) =>
+              [address, topics, log].flat().map((b) => Buffer.from(b).toString('hex')),
+            ),
+          })
+        }
+      }
+      return out
+    }
+    const { Interpreter } = (await importInterpreterModule()) as { Interpreter: { prototype: { runStepSync(...args: unknown[]): void } } }
+    const runStepSync = Interpreter.prototype.runStepSync
+    let syncSteps = 0
+    Interpreter.prototype.runStepSync = function (...args) {
+      syncSteps++
+      return runStepSync.apply(this, args)
+    }
+    const fast = await answers(false).finally(() => {
+      Interpreter.prototype.runStepSync = runStepSync
+    })
+    expect(syncSteps).toBeGreaterThan(1_000)
+    expect(fast.some((a) => (a as { error?: string }).error === undefined)).toBe(true)
+    expect(fast).toEqual(await answers(true))
+  })
+})
 
 describe('EVM speed-ups', () => {
   it('installs the JUMPDEST analysis cache', async () => {
