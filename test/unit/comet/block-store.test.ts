@@ -41,7 +41,6 @@ describe('BlockStore', () => {
 
   it('is empty when new', async () => {
     const store = new BlockStore(db)
-    const stage = db.createStage()
     await store.open()
     expect([store.base(), store.height()]).toEqual([0, 0])
     expect(await store.loadBlock(1)).toBeUndefined()
