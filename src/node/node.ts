@@ -169,7 +169,7 @@ export class Node {
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
       const stateStore = new StateStore(db)
-      // Staged by the engine into each height's batch; reads the tx results and block events back from the state store.
+      // Staged by the engine with each height's block; reads the tx results and block events back from the state store.
       const indexer =
         config.txIndex.indexer === 'null'
           ? undefined

@@ -1,5 +1,5 @@
 /**
- * The kv event indexer over a real LevelDB: entries are only staged (written by the height's batch),
+ * The kv event indexer over a real LevelDB: entries are only staged (written with the caller's stage),
  * searches by hash, attribute, range and height, conditions matched within one event, hex case folding.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
