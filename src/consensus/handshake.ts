@@ -117,8 +117,10 @@ export async function handshake(opts: HandshakeOptions): Promise<ChainState> {
     if (appHeight < storeHeight) appHash = await replayBlocks(opts, state.initialHeight, appHeight, storeHeight)
   } else {
     if (appHeight < stateHeight) appHash = await replayBlocks(opts, state.initialHeight, appHeight, stateHeight)
-    state = await applyStoredBlock(opts, stage, state, storeHeight, appHeight === storeHeight)
-    appHash = state.appHash
+    const appHasIt = appHeight === storeHeight
+    state = await applyStoredBlock(opts, stage, state, storeHeight, appHasIt)
+    // An app that had the block keeps the hash it reported; else it has just returned the state's.
+    if (!appHasIt) appHash = state.appHash
   }
   assertAppHash(appHash, state)
   logger.info('completed ABCI handshake', { appHeight: storeHeight, appHash: bytesToUpperHex(appHash) })
