@@ -45,9 +45,13 @@ function transfer(nonce: number): Promise<string> {
   })
 }
 
-/** The child's first stdout line starting with `prefix`, parsed; rejects if it exits first. */
+/** Longest wait for a line of the child, in ms. */
+const LINE_TIMEOUT_MS = 30_000
+
+/** The child's first stdout line starting with `prefix`, parsed; rejects if it exits first or stays silent. */
 function lineOf<T>(child: ChildProcess, prefix: string, output: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${prefix}" line from the child: ${output.join('\n')}`)), LINE_TIMEOUT_MS)
     let buffered = ''
     const onData = (chunk: Buffer): void => {
       buffered += chunk.toString()
@@ -59,13 +63,17 @@ function lineOf<T>(child: ChildProcess, prefix: string, output: string[]): Promi
         if (line.startsWith(prefix)) {
           child.stdout!.off('data', onData)
           child.off('exit', onExit)
+          clearTimeout(timer)
           resolve(JSON.parse(line.slice(prefix.length)) as T)
           return
         }
         nl = buffered.indexOf('\n')
       }
     }
-    const onExit = (code: number | null): void => reject(new Error(`child exited (${code}) before "${prefix}": ${output.join('\n')}`))
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer)
+      reject(new Error(`child exited (${code}) before "${prefix}": ${output.join('\n')}`))
+    }
     child.stdout!.on('data', onData)
     child.on('exit', onExit)
   })
@@ -156,5 +164,7 @@ describe('SIGKILL between the writes of a height', () => {
         child.kill('SIGKILL')
       }
     },
+    // A child process and a restart each: slow on a loaded 2-core machine.
+    120_000,
   )
 })
