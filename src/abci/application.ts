@@ -161,14 +161,16 @@ export interface QueryResponse {
 }
 
 export interface Application {
+  /** The last height the application committed (written) and its app hash; 0 before its first Commit. */
   info(): Promise<InfoResponse>
+  /** Sets up the genesis state; not written before the first Commit (called again while Info reports 0). */
   initChain(req: InitChainRequest): Promise<InitChainResponse>
   checkTx(tx: Uint8Array, type: CheckTxType): Promise<CheckTxResponse>
   prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }>
   processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }>
-  /** Executes the decided block. Its state writes are staged in the shared Database, not yet written. */
+  /** Executes the decided block and returns its results and app hash; computes, never persists. */
   finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse>
-  /** Makes the finalized block the app's head. The engine then writes the height's one atomic batch. */
+  /** Persists the finalized block atomically (the app's own write) and makes it the app's head. */
   commit(): Promise<{ retainHeight: number }>
   query(req: QueryRequest): Promise<QueryResponse>
 }

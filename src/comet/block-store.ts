@@ -1,13 +1,15 @@
 /**
  * The block store (CometBFT store/store.go) over the node's Database: blocks by height and hash,
  * block metas, the canonical commit of each height (from the next block's last_commit) and the seen
- * commit of the head. Saves are staged into the height's atomic batch (Database.stagePut).
+ * commit of the head. A save is staged into the caller's stage (the consensus engine's), which the caller
+ * writes; reads see it at once.
  *
  * Keys: block `Prefix.block ‖ height`, meta `Prefix.block ‖ height ‖ "m"`, canonical commit
  * `Prefix.commit ‖ height`, seen commit `Prefix.seenCommit ‖ height`, `Prefix.blockHash ‖ hash` → height,
  * and `meta:blockStore` → {base, height} (CometBFT's `BlockStoreState`).
  */
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { heightKey, metaKey, Prefix, prefixedKey } from '../db/prefixes.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import {
@@ -35,7 +37,7 @@ export interface BlockMeta {
 const META_SUFFIX = new TextEncoder().encode('m')
 const STATE_KEY = metaKey('blockStore')
 
-/** Blocks and commits of the heights [base, height], staged into the caller's per-height batch. */
+/** Blocks and commits of the heights [base, height], staged into the caller's stage. */
 export class BlockStore {
   private baseHeight = 0
   private headHeight = 0
@@ -43,8 +45,8 @@ export class BlockStore {
   constructor(private readonly db: Database) {}
 
   /**
-   * Loads base/height from the database. Call it again after `db.discardStaged()` to forget a staged
-   * but abandoned block.
+   * Loads base/height from the database. Call it again after the caller's stage was discarded to forget
+   * a staged but abandoned block.
    */
   async open(): Promise<void> {
     const bytes = await this.db.get(STATE_KEY)
@@ -114,7 +116,7 @@ export class BlockStore {
   }
 
   /** Stages block, meta, hash index, the block's last_commit as the canonical commit of height-1, and the seen commit. */
-  saveBlock(block: Block, blockId: BlockID, blockSize: number, seenCommit: Commit): void {
+  saveBlock(stage: WriteStage, block: Block, blockId: BlockID, blockSize: number, seenCommit: Commit): void {
     const height = block.header.height
     if (!Number.isSafeInteger(height) || height <= 0) throw new Error(`cannot save block with height ${height}`)
     if (this.headHeight > 0 && height !== this.headHeight + 1) {
@@ -123,13 +125,13 @@ export class BlockStore {
     if (seenCommit.height !== height) throw new Error(`seen commit height ${seenCommit.height} does not match block height ${height}`)
     const base = this.baseHeight === 0 ? height : this.baseHeight
     const meta: BlockMeta = { blockId, blockSize, header: block.header, numTxs: block.txs.length }
-    this.db.stagePut(heightKey(Prefix.block, height), encodeBlock(block))
-    this.db.stagePut(heightKey(Prefix.block, height, META_SUFFIX), encodeBlockMeta(meta))
-    this.db.stagePut(prefixedKey(Prefix.blockHash, blockId.hash), heightBytes(height))
+    stage.put(heightKey(Prefix.block, height), encodeBlock(block))
+    stage.put(heightKey(Prefix.block, height, META_SUFFIX), encodeBlockMeta(meta))
+    stage.put(prefixedKey(Prefix.blockHash, blockId.hash), heightBytes(height))
     // The initial height carries the empty commit (height 0): there is no earlier block to attach it to.
-    if (block.lastCommit.height > 0) this.db.stagePut(heightKey(Prefix.commit, height - 1), encodeCommit(block.lastCommit))
-    this.db.stagePut(heightKey(Prefix.seenCommit, height), encodeCommit(seenCommit))
-    this.db.stagePut(STATE_KEY, encodeStoreState({ base, height }))
+    if (block.lastCommit.height > 0) stage.put(heightKey(Prefix.commit, height - 1), encodeCommit(block.lastCommit))
+    stage.put(heightKey(Prefix.seenCommit, height), encodeCommit(seenCommit))
+    stage.put(STATE_KEY, encodeStoreState({ base, height }))
     this.baseHeight = base
     this.headHeight = height
   }

@@ -1,9 +1,18 @@
 /**
  * Builds, validates and applies blocks against the chain state (CometBFT `state/execution.go`; the
- * checks of `state/validation.go` are in validate-block.ts). Applying a height is one atomic database batch: the app's writes, the block,
- * its commit, the FinalizeBlock response and the new state are staged, then written by ONE
- * `db.commitStaged()`; only then is the mempool updated, the evidence pool told, and are the block
- * events emitted. Blocks carry the pool's pending evidence and are checked against it.
+ * checks of `state/validation.go` are in validate-block.ts). Blocks carry the pool's pending evidence
+ * and are checked against it.
+ *
+ * Applying a height (`applyBlock`), each side writes its own data in its own atomic batch, in
+ * CometBFT's order:
+ * 1. FinalizeBlock: the application computes the results and the app hash; it writes nothing.
+ * 2. The engine writes the block with its seen commit, the FinalizeBlock response and the height's
+ *    event index (CometBFT saves the block before execution and the response right after it).
+ * 3. The application's Commit writes the application's height (its own batch) under the mempool lock.
+ * 4. The engine writes the new chain state and the block's evidence as committed.
+ * A crash between any two of these is healed at start-up by the handshake (handshake.ts). Only after
+ * step 4 are the mempool updated, the evidence pool told, and the height published: first the
+ * application's view of it (`onCommitted`), then the consensus events, in `fireEvents`' order.
  */
 import { uvarintSize } from '../comet/proto.js'
 import type { BlockStore } from '../comet/block-store.js'
@@ -18,6 +27,7 @@ import {
 } from '../comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
@@ -114,12 +124,12 @@ export function makeBlock(
 }
 
 /**
- * Stages index entries of a height into its atomic batch (the kv event indexer): called after
- * FinalizeBlock and before `db.commitStaged()`, so the index is written with the block or not at all.
- * It must only stage (`db.stagePut`), never write or throw for the application's data.
+ * Stages index entries of a height into the engine's stage (the kv event indexer): called after
+ * FinalizeBlock, before the stage holding the block and its response is written, so the index is
+ * written with them or not at all. It must only stage, never write or throw for the application's data.
  */
 export interface BlockIndexHook {
-  stageBlock(block: Block, response: FinalizeBlockResponse): void | Promise<void>
+  stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {
@@ -132,15 +142,24 @@ export interface BlockExecutorOptions {
   /** Pending evidence for proposals; checks and records the evidence of blocks. */
   evidencePool: EvidencePool
   logger: Logger
-  /** Optional indexer staged into each height's batch (`[tx_index] indexer = "kv"`). */
+  /** Optional indexer staged with each height's block (`[tx_index] indexer = "kv"`). */
   indexer?: BlockIndexHook
+  /**
+   * Called with each height once both sides have written it, before its consensus events: where the
+   * node publishes the application's view of the height, so every surface hears of it in one order.
+   */
+  onCommitted?: (height: number) => void
 }
 
 export class BlockExecutor {
   /** CometBFT caches the last block that passed validation (validation verifies the whole last commit). */
   private lastValidated: { hash: Uint8Array; stateHeight: number } | undefined
+  /** The engine's writes of the height being applied. */
+  private readonly stage: WriteStage
 
-  constructor(private readonly opts: BlockExecutorOptions) {}
+  constructor(private readonly opts: BlockExecutorOptions) {
+    this.stage = opts.db.createStage()
+  }
 
   /**
    * `CreateProposalBlock`: take pending evidence within `evidence.max_bytes`, reap the mempool within
@@ -197,14 +216,14 @@ export class BlockExecutor {
 
   /**
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
-   * FinalizeBlock → updateState → stage block + seen commit, response, state and the block's evidence
-   * as committed → mempool locked → app Commit → ONE atomic batch → mempool update, unlocked → evidence
-   * pool update → events.
-   * Returns the new state. A failure discards the staged writes and throws (the node must stop: the
-   * height is not applied).
+   * FinalizeBlock → updateState → write block + seen commit, response and index → mempool locked → app
+   * Commit (the app's write) → write state and the block's evidence as committed → mempool update,
+   * unlocked → evidence pool update → events. Returns the new state. A failure throws (the node must
+   * stop: the height is not applied); what was written by then is healed by the handshake at restart.
    */
   async applyBlock(state: ChainState, blockId: BlockID, block: Block, blockSize: number, seenCommit: Commit): Promise<ChainState> {
-    const { db, app, blockStore, stateStore, mempool, evidencePool, logger } = this.opts
+    const { app, blockStore, stateStore, mempool, evidencePool, logger } = this.opts
+    const { stage } = this
     const height = block.header.height
     let response: FinalizeBlockResponse
     let next: ChainState
@@ -227,19 +246,25 @@ export class BlockExecutor {
         )
       }
       next = updateState(state, blockId, block.header, response)
-      blockStore.saveBlock(block, blockId, blockSize, seenCommit)
-      stateStore.stageFinalizeBlockResponse(height, response)
-      stateStore.stageSave(next)
-      evidencePool.stageCommitted(block.evidence, height)
-      await this.opts.indexer?.stageBlock(block, response)
-      unlock = await mempool.lock()
-      await app.commit()
-      await db.commitStaged()
+      blockStore.saveBlock(stage, block, blockId, blockSize, seenCommit)
+      stateStore.saveFinalizeBlockResponse(stage, height, response)
+      await this.opts.indexer?.stageBlock(stage, block, response)
+      await stage.write()
     } catch (err) {
-      unlock?.()
-      db.discardStaged()
+      stage.discard()
       // The block store counted the staged block; forget it.
       await blockStore.open()
+      throw err
+    }
+    try {
+      unlock = await mempool.lock()
+      await app.commit()
+      stateStore.save(stage, next)
+      evidencePool.stageCommitted(stage, block.evidence, height)
+      await stage.write()
+    } catch (err) {
+      unlock?.()
+      stage.discard()
       throw err
     }
     logger.info('committed block', {
@@ -264,8 +289,18 @@ export class BlockExecutor {
     return buildCommitInfo(block.lastCommit, state.lastValidators)
   }
 
+  /**
+   * Publishes a height both sides have written, in this order: the application's view (`onCommitted`:
+   * the EVM block for newHeads, log subscriptions and filters), NewBlock, NewBlockHeader,
+   * NewBlockEvents, NewEvidence (one per evidence), Tx (one per tx, in block order), ValidatorSetUpdates.
+   */
   private fireEvents(block: Block, blockId: BlockID, response: FinalizeBlockResponse): void {
     const height = block.header.height
+    try {
+      this.opts.onCommitted?.(height)
+    } catch (err) {
+      this.opts.logger.error('event listener failed', { event: 'committed', height, err })
+    }
     this.emit('NewBlock', { block, blockId, response })
     this.emit('NewBlockHeader', { header: block.header })
     this.emit('NewBlockEvents', { height, events: response.events, numTxs: block.txs.length })

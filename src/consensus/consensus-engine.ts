@@ -41,7 +41,7 @@ export interface ConsensusEngineOptions {
   /** Timeouts and empty-block behaviour (`[consensus]`). */
   config: ConsensusConfig
   genesis: ConsensusGenesis
-  /** The node's one database; the height's batch is written through it. */
+  /** The node's one database; the engine's writes go to a stage of its own in it. */
   db: Database
   blockStore: BlockStore
   /** Defaults to a StateStore over `db`. */
@@ -57,8 +57,12 @@ export interface ConsensusEngineOptions {
   logger?: Logger
   /** Interval of the reactor's gossip to peers of what they lack, in ms (default 500; 0 = off). */
   gossipIntervalMs?: number
-  /** Event indexer staged into each height's atomic batch (undefined = `[tx_index] indexer = "null"`). */
+  /** Event indexer staged with each height's block (undefined = `[tx_index] indexer = "null"`). */
   indexer?: BlockIndexHook
+  /** Where the engine emits its events: the node's one emitter; default one of its own. */
+  events?: TypedEmitter<ConsensusEvents>
+  /** Called with each height once both sides have written it, before its events (BlockExecutorOptions.onCommitted). */
+  onCommitted?: (height: number) => void
   /** Peers to block-sync from; undefined for a node without peers (it never falls behind anyone). */
   blockSync?: BlockSyncSource
   /** Called after each block applied by block sync. */
@@ -83,7 +87,7 @@ export interface SyncStatus {
 
 export class ConsensusEngine {
   /** Every consensus event (events.ts); adapters (RPC subscriptions, indexers) listen here. */
-  readonly events = new TypedEmitter<ConsensusEvents>()
+  readonly events: TypedEmitter<ConsensusEvents>
   readonly stateStore: StateStore
   private readonly log: Logger
   private cs: ConsensusState | undefined
@@ -114,6 +118,7 @@ export class ConsensusEngine {
 
   constructor(private readonly opts: ConsensusEngineOptions) {
     this.stateStore = opts.stateStore ?? new StateStore(opts.db)
+    this.events = opts.events ?? new TypedEmitter<ConsensusEvents>()
     this.log = (opts.logger ?? silentLogger).child({ module: 'consensus' })
   }
 
@@ -170,6 +175,7 @@ export class ConsensusEngine {
       evidencePool,
       logger: this.log,
       ...(opts.indexer ? { indexer: opts.indexer } : {}),
+      ...(opts.onCommitted ? { onCommitted: opts.onCommitted } : {}),
     })
     this.reactor = new ConsensusReactor({
       transport: opts.transport ?? new LoopbackTransport(),

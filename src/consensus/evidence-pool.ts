@@ -9,6 +9,7 @@ import type { BlockStore } from '../comet/block-store.js'
 import { blockIdKey } from '../comet/part-set.js'
 import type { DuplicateVoteEvidence, Vote } from '../comet/types.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'
 import { compareTime, formatRfc3339Nano, fromNanos, toNanos, type Timestamp } from '../utils/time.js'
@@ -161,9 +162,9 @@ export class EvidencePool implements ConflictingVoteReporter {
     }
   }
 
-  /** Stages the move of a block's evidence from pending to committed into the height's batch. */
-  stageCommitted(evidence: DuplicateVoteEvidence[], blockHeight: number): void {
-    for (const ev of evidence) this.store.stageCommitted(evidenceRecord(ev), blockHeight)
+  /** Stages the move of a block's evidence from pending to committed into the engine's stage. */
+  stageCommitted(stage: WriteStage, evidence: DuplicateVoteEvidence[], blockHeight: number): void {
+    for (const ev of evidence) this.store.stageCommitted(stage, evidenceRecord(ev), blockHeight)
   }
 
   /**

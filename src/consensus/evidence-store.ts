@@ -8,6 +8,7 @@ import { decodeEvidence, encodeEvidence } from '../comet/encoding.js'
 import type { DuplicateVoteEvidence } from '../comet/types.js'
 import { sha256 } from '../crypto/index.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { Prefix, prefixEnd, prefixedKey } from '../db/prefixes.js'
 import { bytesToHex } from '../primitives/hex.js'
 
@@ -53,15 +54,15 @@ export class EvidenceStore {
     await this.db.del(key(Key.pending, r))
   }
 
-  /** Stages, into the height's batch, the move of block evidence from pending to committed. */
-  stageCommitted(r: EvidenceRecord, blockHeight: number): void {
+  /** Stages, into the engine's stage, the move of block evidence from pending to committed. */
+  stageCommitted(stage: WriteStage, r: EvidenceRecord, blockHeight: number): void {
     const value = new Uint8Array(8)
     new DataView(value.buffer).setBigUint64(0, BigInt(blockHeight))
-    this.db.stageDel(key(Key.pending, r))
-    this.db.stagePut(key(Key.committed, r), value)
+    stage.del(key(Key.pending, r))
+    stage.put(key(Key.committed, r), value)
   }
 
-  /** Sees the staged batch too, so evidence being committed already counts. */
+  /** Sees staged writes too, so evidence being committed already counts. */
   async isCommitted(r: EvidenceRecord): Promise<boolean> {
     return (await this.db.get(key(Key.committed, r))) !== undefined
   }

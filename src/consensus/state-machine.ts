@@ -750,8 +750,8 @@ export class ConsensusState {
 
   /**
    * finalizeCommit(h): decide (paper line 51) — `#ENDHEIGHT h` to the WAL (fsync), then apply the block
-   * in one atomic batch (block-executor.ts), then move to h+1 (paper 52–54: reset, StartRound(0) after
-   * timeout_commit).
+   * (block-executor.ts: the engine's writes around the application's Commit), then move to h+1
+   * (paper 52–54: reset, StartRound(0) after timeout_commit).
    */
   private async finalizeCommit(height: number): Promise<void> {
     if (this.height !== height || this.step !== RoundStep.Commit) return

@@ -2,12 +2,13 @@
  * Persists the consensus state (CometBFT `state/store.go`) under `Prefix.consensusState`: the head state,
  * the validator set and consensus params of each height (for the `validators` and `consensus_params`
  * routes and to verify commits of old blocks) and the FinalizeBlock response of each height (for
- * `block_results`). Saves are staged into the height's atomic batch; the caller commits it.
+ * `block_results`). Saves are staged into the caller's stage (the engine's); the caller writes it.
  */
 import type { Validator } from '../comet/types.js'
 import type { ConsensusParams, ExecTxResult } from '../abci/types.js'
 import { ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { Prefix, prefixedKey } from '../db/prefixes.js'
 import type { FinalizeBlockResponse } from '../abci/application.js'
 import { nextHeight, type ChainState } from './chain-state.js'
@@ -56,18 +57,18 @@ export class StateStore {
    * Stages the head state, the validators of the next two heights (validators at H+1, next validators at
    * H+2, as CometBFT's `saveValidatorsInfo`) and the params of H+1.
    */
-  stageSave(state: ChainState): void {
+  save(stage: WriteStage, state: ChainState): void {
     const stored: StoredState = {
       ...state,
       validators: storedSet(state.validators),
       nextValidators: storedSet(state.nextValidators),
       lastValidators: storedSet(state.lastValidators),
     }
-    this.db.stagePut(stateKey(), encodeTaggedJson(stored))
+    stage.put(stateKey(), encodeTaggedJson(stored))
     const h = nextHeight(state)
-    this.db.stagePut(heightKey(Key.validators, h), encodeTaggedJson(storedSet(state.validators)))
-    this.db.stagePut(heightKey(Key.validators, h + 1), encodeTaggedJson(storedSet(state.nextValidators)))
-    this.db.stagePut(heightKey(Key.params, h), encodeTaggedJson(state.consensusParams))
+    stage.put(heightKey(Key.validators, h), encodeTaggedJson(storedSet(state.validators)))
+    stage.put(heightKey(Key.validators, h + 1), encodeTaggedJson(storedSet(state.nextValidators)))
+    stage.put(heightKey(Key.params, h), encodeTaggedJson(state.consensusParams))
   }
 
   /** The validator set that signs block `height` (with its proposer priorities at the start of the height). */
@@ -82,11 +83,11 @@ export class StateStore {
   }
 
   /** Stages a height's FinalizeBlock response: the tx results one key each, the rest under one key. */
-  stageFinalizeBlockResponse(height: number, response: FinalizeBlockResponse): void {
+  saveFinalizeBlockResponse(stage: WriteStage, height: number, response: FinalizeBlockResponse): void {
     const { txResults, ...rest } = response
-    this.db.stagePut(heightKey(Key.response, height), encodeTaggedJson({ ...rest, txCount: txResults.length } satisfies StoredResponse))
+    stage.put(heightKey(Key.response, height), encodeTaggedJson({ ...rest, txCount: txResults.length } satisfies StoredResponse))
     txResults.forEach((result, index) => {
-      this.db.stagePut(txResultKey(height, index), encodeTaggedJson(result))
+      stage.put(txResultKey(height, index), encodeTaggedJson(result))
     })
   }
 

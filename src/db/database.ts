@@ -1,17 +1,18 @@
 /**
  * The node's one LevelDB. Keys and values are bytes; each store uses its own one-byte-or-more prefix
- * (see `prefixes.ts`). Writes for a height are staged in memory and written with one atomic
- * `level.batch` (`commitStaged`), so a crash leaves either the old height or the new one.
+ * (see `prefixes.ts`). Nothing here decides what belongs to a height: each owner (the application, the
+ * consensus engine) gathers its writes in a `WriteStage` of its own (`createStage`) and writes it with
+ * one atomic batch when its protocol step says so, so a crash leaves each owner's data either before or
+ * after that write, never half of it. Reads see every stage's writes first, then LevelDB.
  *
  * The store is opened for several threads of this process (classic-level's `multithreading`): the
  * eth_call workers (evm/calls/call-workers.ts) open it again at the same path and read what is
- * written. Which batches that covers is told by `batchNumber` and `isWritten`.
+ * written, never what is only staged.
  */
 import { Level } from 'level'
-import { latin1 } from '../primitives/hex.js'
+import { WriteStage, keyId, type BatchOp, type StagedEntry } from './write-stage.js'
 
 type Bytes = Uint8Array
-type BatchOp = { type: 'put'; key: Bytes; value: Bytes } | { type: 'del'; key: Bytes }
 
 export interface DatabaseOptions {
   /** Directory of the LevelDB (created when missing). */
@@ -20,16 +21,8 @@ export interface DatabaseOptions {
 
 export class Database {
   private readonly level: Level<Bytes, Bytes>
-  /** Staged writes: key id → [key, value | null (delete)]. */
-  private staged = new Map<string, [Bytes, Bytes | null]>()
-  /** Staged writes no read looks up (`stageAppend`), in the order staged. */
-  private appended: BatchOp[] = []
-  /** Writes being flushed by `commitStaged`: still readable until LevelDB has them. */
-  private flushing: Map<string, [Bytes, Bytes | null]> | undefined
-  /** The number of the batch that staged writes join (batches are numbered from 1, written in order). */
-  private staging = 1
-  /** The number of the last batch LevelDB has (0: none yet). */
-  private written = 0
+  /** Every owner's stage, looked up by reads. */
+  private readonly stages: WriteStage[] = []
 
   constructor(readonly opts: DatabaseOptions) {
     this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view', multithreading: true })
@@ -43,7 +36,14 @@ export class Database {
     if (this.level.status === 'open') await this.level.close()
   }
 
-  /** Reads a value, seeing staged (uncommitted) writes first. */
+  /** A new stage for one owner's writes, written by its own `write()` in one atomic batch. */
+  createStage(): WriteStage {
+    const stage = new WriteStage((ops: BatchOp[]) => this.level.batch(ops))
+    this.stages.push(stage)
+    return stage
+  }
+
+  /** Reads a value, seeing staged (unwritten) writes first. */
   async get(key: Bytes): Promise<Bytes | undefined> {
     const s = this.lookupStaged(key)
     if (s) return s[1] ?? undefined
@@ -51,9 +51,9 @@ export class Database {
   }
 
   /**
-   * Reads many values in one call (committed data, under the writes staged or being flushed when the
-   * call is made). The staged writes are looked up first, as `get` does: looked up after LevelDB's
-   * answer, a batch flushed meanwhile would be in neither (read before its write, gone from the stage).
+   * Reads many values in one call (written data, under the writes staged or being written when the
+   * call is made). The stages are looked up first, as `get` does: looked up after LevelDB's answer, a
+   * batch written meanwhile would be in neither (read before its write, gone from the stage).
    */
   async getMany(keys: Bytes[]): Promise<(Bytes | undefined)[]> {
     const staged = keys.map((k) => this.lookupStaged(k))
@@ -64,81 +64,25 @@ export class Database {
     })
   }
 
-  private lookupStaged(key: Bytes): [Bytes, Bytes | null] | undefined {
-    if (this.staged.size === 0 && this.flushing === undefined) return undefined
-    const id = keyId(key)
-    return this.staged.get(id) ?? this.flushing?.get(id)
+  private lookupStaged(key: Bytes): StagedEntry | undefined {
+    let id: string | undefined
+    for (const stage of this.stages) {
+      if (stage.isEmpty) continue
+      id ??= keyId(key)
+      const entry = stage.find(id)
+      if (entry) return entry
+    }
+    return undefined
   }
 
-  /** Reads committed data only, bypassing staged writes. */
-  async getCommitted(key: Bytes): Promise<Bytes | undefined> {
-    return (await this.level.get(key)) ?? undefined
-  }
-
-  /** Writes immediately (outside any height batch): for data that is not part of a height. */
+  /** Writes immediately (outside any stage): for data that is not part of a height. */
   async put(key: Bytes, value: Bytes): Promise<void> {
     await this.level.put(key, value)
   }
 
-  /** Deletes immediately (outside any height batch). */
+  /** Deletes immediately (outside any stage). */
   async del(key: Bytes): Promise<void> {
     await this.level.del(key)
-  }
-
-  stagePut(key: Bytes, value: Bytes): void {
-    this.staged.set(keyId(key), [key, value])
-  }
-
-  /**
-   * Stages a write that no read looks up before it is written and no other staged write repeats
-   * (index entries, which are only scanned, and scans read written batches only): it skips the map
-   * that serves reads of staged data and keeps a key written once.
-   */
-  stageAppend(key: Bytes, value: Bytes): void {
-    this.appended.push({ type: 'put', key, value })
-  }
-
-  stageDel(key: Bytes): void {
-    this.staged.set(keyId(key), [key, null])
-  }
-
-  get stagedCount(): number {
-    return this.staged.size + this.appended.length
-  }
-
-  /** The number of the batch a write staged now will be written with. */
-  get batchNumber(): number {
-    return this.staging
-  }
-
-  /** Whether batch `n` (a `batchNumber` read earlier) is in LevelDB, readable by other threads. */
-  isWritten(n: number): boolean {
-    return this.written >= n
-  }
-
-  /** Writes every staged operation in one atomic batch and clears the stage. */
-  async commitStaged(): Promise<void> {
-    if (this.staged.size === 0 && this.appended.length === 0) return
-    const batch = this.staging++
-    const ops: BatchOp[] = this.appended
-    for (const [key, value] of this.staged.values()) {
-      ops.push(value === null ? { type: 'del', key } : { type: 'put', key, value })
-    }
-    this.flushing = this.staged
-    this.staged = new Map()
-    this.appended = []
-    try {
-      await this.level.batch(ops)
-      this.written = batch
-    } finally {
-      this.flushing = undefined
-    }
-  }
-
-  /** Drops every staged operation (a failed height). */
-  discardStaged(): void {
-    this.staged = new Map()
-    this.appended = []
   }
 
   /**
@@ -160,8 +104,4 @@ export class Database {
       yield entry as [Bytes, Bytes]
     }
   }
-}
-
-function keyId(key: Bytes): string {
-  return latin1(key)
 }

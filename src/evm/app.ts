@@ -3,11 +3,15 @@
  * transactions with @ethereumjs/vm (Cancun), keeps the EVM view (blocks, transactions, receipts, logs)
  * and answers the reads the eth API needs.
  *
- * Writes: every height's state nodes, EVM view records and head pointer are *staged* into the shared
- * Database during FinalizeBlock; the consensus engine writes them in one atomic batch
- * (`db.commitStaged()`) after `commit()`. InitChain stages the genesis state and block the same way:
- * the engine must call `commitStaged()` after InitChain too (if it does not, they are written with the
- * first block's batch, which is equally atomic).
+ * Persistence, as ABCI asks of an application: FinalizeBlock computes and never writes; it stages the
+ * height's state nodes, EVM block, receipts, logs and indexes, and the committed-height record
+ * (`evm/head`: height and state root = app hash) into the application's own stage. Commit writes that
+ * stage in ONE atomic LevelDB batch and only then moves the head, so a receipt is readable only once it
+ * is durable, and `info()` reports the last height whose batch is written (after a restart too). InitChain
+ * stages the genesis state and block the same way; they are written with the first Commit, and a node
+ * that stops before it gets InitChain again from the handshake (its height is still 0). A height
+ * abandoned before its Commit (FinalizeBlock failed, or the engine runs it again) is dropped from the
+ * stage, InitChain's writes kept.
  *
  * Genesis block: the EVM view shows the genesis state as block `initialHeight - 1` (0) with a hash of
  * its own (`genesisBlockHash` in block-view.ts). Block 1's parentHash is that hash; later blocks carry
@@ -18,6 +22,7 @@ import type { Common, Proof } from '@ethereumjs/common'
 import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Database } from '../db/database.js'
+import type { StageSnapshot, WriteStage } from '../db/write-stage.js'
 import { bytesToHex, bytesToUpperHex } from '../primitives/hex.js'
 import type { ValidatorUpdate } from '../abci/types.js'
 import type {
@@ -35,7 +40,6 @@ import type {
   QueryResponse,
 } from '../abci/application.js'
 import { parseChainId } from '../config/chain-id.js'
-import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import { BlockHashes } from './state/block-hashes.js'
 import {
@@ -131,11 +135,6 @@ export interface CommittedEvmBlock {
   logs: EvmLog[]
 }
 
-export type EvmApplicationEvents = {
-  /** Emitted by commit(), before the engine writes the height's batch (reads already see it). */
-  block: CommittedEvmBlock
-}
-
 interface Head {
   height: number
   stateRoot: Uint8Array
@@ -148,8 +147,6 @@ interface Pending {
 }
 
 export class EvmApplication implements Application {
-  /** Committed EVM blocks, in order. */
-  readonly events = new TypedEmitter<EvmApplicationEvents>()
   readonly evmChainId: bigint
   readonly common: Common
   private readonly store: EvmStore
@@ -171,9 +168,15 @@ export class EvmApplication implements Application {
   private stateManager: MerkleStateManager | undefined
   private caches: Caches | undefined
   private head: Head | undefined
-  /** The Database batch the head's writes go with (0: loaded from disk); see StateAt.written. */
-  private headBatch = 0
+  /** Whether the head is in LevelDB (false after InitChain until the first Commit); see StateAt.written. */
+  private headWritten = true
+  /** What FinalizeBlock and InitChain stage; Commit writes it. */
+  private readonly stage: WriteStage
+  /** InitChain's writes until the first Commit writes them: staged again when a height is abandoned. */
+  private genesisWrites: StageSnapshot | undefined
   private pending: Pending | undefined
+  /** The last committed height's block and records, for `committedBlock`. */
+  private committed: Pending | undefined
   private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
   private opening: Promise<void> | undefined
@@ -183,6 +186,7 @@ export class EvmApplication implements Application {
     this.common = getCommon(this.evmChainId)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
     if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
+    this.stage = opts.db.createStage()
     this.store = new EvmStore(opts.db)
     this.blockHashes = new BlockHashes(this.store)
     this.txs = new DecodedTxCache(this.common)
@@ -256,7 +260,7 @@ export class EvmApplication implements Application {
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
       this.store.setHead(block)
     }
-    const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.common, this.blockHashes, head?.stateRoot)
+    const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
     this.vm = vm
@@ -284,7 +288,7 @@ export class EvmApplication implements Application {
     const genesisHeight = Math.max(req.initialHeight, 1) - 1
     if (this.head) {
       if (this.head.height !== genesisHeight) throw new Error(`InitChain at height ${this.head.height}: the chain is already initialised`)
-      if (!this.validators.committedValidators()) this.validators.initGenesis(req.validators)
+      if (!this.validators.committedValidators()) this.validators.initGenesis(this.stage, req.validators)
       return { validators: [], appHash: this.head.stateRoot }
     }
     const maxGas = req.consensusParams.block.maxGas
@@ -299,12 +303,13 @@ export class EvmApplication implements Application {
       baseFee: initialBaseFee(this.opts.genesis.feeMarket),
       timestamp: req.time.seconds,
     })
-    this.store.stageParams({ gasLimit: this.gasLimit, genesisHeight })
-    this.validators.initGenesis(req.validators)
-    this.store.stageBlock(block, [])
-    this.store.stageHead({ height: genesisHeight, stateRoot })
+    this.store.stageParams(this.stage, { gasLimit: this.gasLimit, genesisHeight })
+    this.validators.initGenesis(this.stage, req.validators)
+    this.store.stageBlock(this.stage, block, [])
+    this.store.stageHead(this.stage, { height: genesisHeight, stateRoot })
+    this.genesisWrites = this.stage.snapshot()
     this.head = { height: genesisHeight, stateRoot, block }
-    this.headBatch = this.opts.db.batchNumber
+    this.headWritten = false
     this.store.setHead(block)
     this.log.info('genesis state created', {
       accounts: this.opts.genesis.accounts.length,
@@ -359,11 +364,8 @@ export class EvmApplication implements Application {
     const head = this.head
     if (!head) throw new Error('FinalizeBlock before InitChain')
     if (req.height !== head.height + 1) throw new Error(`FinalizeBlock height ${req.height}, expected ${head.height + 1}`)
-    if (this.pending) {
-      // The same height again without a commit (the engine re-decided it): start from the head state.
-      this.pending = undefined
-      await this.stateManager!.setStateRoot(head.stateRoot)
-    }
+    // The same height again without a commit (the engine runs it again): start from the head state.
+    if (this.pending) await this.abandonHeight(head)
     this.validators.discardBlock()
     const started = performance.now()
     const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
@@ -384,12 +386,18 @@ export class EvmApplication implements Application {
       return res
     } catch (err) {
       // executeBlock reverted its checkpoint; make sure the live state is back at the head root too.
-      // The engine must drop the height's staged writes (db.discardStaged) before retrying.
-      this.pending = undefined
-      this.validators.discardBlock()
-      await this.stateManager!.setStateRoot(head.stateRoot)
+      await this.abandonHeight(head)
       throw err
     }
+  }
+
+  /** Drops an executed but uncommitted height: its staged writes (InitChain's kept) and its state. */
+  private async abandonHeight(head: Head): Promise<void> {
+    this.pending = undefined
+    this.validators.discardBlock()
+    this.stage.discard()
+    if (this.genesisWrites) this.stage.restore(this.genesisWrites)
+    await this.stateManager!.setStateRoot(head.stateRoot)
   }
 
   private async executeAndStage(
@@ -404,8 +412,8 @@ export class EvmApplication implements Application {
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
     const records = createTxRecords(exec, req.height, req.hash)
-    this.store.stageBlock(block, records)
-    this.store.stageHead({ height: req.height, stateRoot: exec.stateRoot })
+    this.store.stageBlock(this.stage, block, records)
+    this.store.stageHead(this.stage, { height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }
     this.log.debug('executed block', {
       height: req.height,
@@ -419,37 +427,41 @@ export class EvmApplication implements Application {
       txResults: createExecTxResults(exec, records),
       validatorUpdates: this.opts.validatorUpdates
         ? this.opts.validatorUpdates(req.height, exec)
-        : this.validators.finishBlock(collectValidatorUpdates(exec)),
+        : this.validators.finishBlock(this.stage, collectValidatorUpdates(exec)),
       appHash: exec.stateRoot,
     }
   }
 
+  /**
+   * Writes the executed height (with InitChain's writes before the first block) in one atomic batch,
+   * then makes it the head: readers see a height only once it is durable.
+   */
   async commit(): Promise<{ retainHeight: number }> {
+    await this.stage.write()
+    this.genesisWrites = undefined
+    this.headWritten = true
     const pending = this.pending
     if (!pending) return { retainHeight: 0 }
     this.pending = undefined
     this.validators.commitBlock()
     this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
-    this.headBatch = this.opts.db.batchNumber
     this.store.setHead(pending.block)
+    this.committed = pending
     this.calls.invalidate()
     trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
     for (const r of pending.records) this.txs.delete(r.raw)
-    if (this.events.listenerCount('block') > 0) {
-      const receipts = pending.records.map(toEvmReceipt)
-      try {
-        this.events.emit('block', {
-          block: pending.block,
-          transactions: pending.records.map(toEvmTx),
-          receipts,
-          logs: receipts.flatMap((r) => r.logs),
-        })
-      } catch (err) {
-        // a subscriber's failure must not fail the consensus commit
-        this.log.error('block listener failed', { height: pending.block.number, err })
-      }
-    }
     return { retainHeight: 0 }
+  }
+
+  /**
+   * The block committed last in this process, with its transactions, receipts and logs (what newHeads,
+   * log subscriptions and filters need); built on demand, undefined before the first Commit.
+   */
+  committedBlock(): CommittedEvmBlock | undefined {
+    const c = this.committed
+    if (!c) return undefined
+    const receipts = c.records.map(toEvmReceipt)
+    return { block: c.block, transactions: c.records.map(toEvmTx), receipts, logs: receipts.flatMap((r) => r.logs) }
   }
 
   /** ABCI Query: `/evm/balance|nonce|code/<0xaddr>`, `/evm/storage/<0xaddr>/<0xslot>` (abci-query.ts). */
@@ -652,8 +664,8 @@ export class EvmApplication implements Application {
       height: h,
       stateRoot: block.stateRoot,
       env: { height: h, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
-      // Batches are written in order: once the head's is, every committed height's is.
-      written: this.opts.db.isWritten(this.headBatch),
+      // Every height below the head was written by its Commit; the head is unwritten only after InitChain.
+      written: this.headWritten,
     }
   }
 }

@@ -1,9 +1,8 @@
 /**
  * Executes the transactions of one block on the consensus VM: one state checkpoint for the block,
  * `runTx` per transaction with the running block gas, then the state root (flushing the caches into
- * the trie) before the commit, so every trie write of the block is staged into the height's batch
- * (the state manager's commit flushes its caches only after the trie checkpoint is gone).
- * Transactions arrive decoded, senders recovered once.
+ * the trie) before the commit, so every trie write of the block is staged into the application's stage
+ * (the application's Commit writes it). Transactions arrive decoded, senders recovered once.
  *
  * A transaction `runTx` refuses (nonce, funds, fee cap below base fee, intrinsic gas, no block gas
  * left) is not executed: it gets a non-zero code and no place in the EVM view. A transaction that runs
@@ -98,7 +97,7 @@ export function createExecutionBlock(env: BlockEnv, common: Common): Block {
 
 /**
  * Runs `txs` (already decoded; an Error stands for bytes that did not decode) on `vm`, committing the
- * block's state changes into the staged batch. On an unexpected failure the state is reverted.
+ * block's state changes into the application's stage. On an unexpected failure the state is reverted.
  */
 export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly (DecodedTx | Error)[]): Promise<BlockExecution> {
   const sm = vm.stateManager as MerkleStateManager

@@ -1,13 +1,15 @@
 /**
  * The kv indexer of tx and block events (CometBFT `state/txindex/kv`, `state/indexer/block/kv`)
- * in the node's database. `stageBlock` is called by the block
- * executor between FinalizeBlock and the height's ONE atomic batch, so the index never disagrees
- * with the blocks. Searches take candidates from the index (a direct hash lookup, an exact value
+ * in the node's database. `stageBlock` is called by the block executor after FinalizeBlock, into the
+ * engine's stage that also holds the block and its FinalizeBlock response, so the index is written
+ * with them or not at all and never disagrees with the blocks.
+ * Searches take candidates from the index (a direct hash lookup, an exact value
  * prefix, a key scan or a height range), then check every condition against the stored FinalizeBlock
  * results: attribute conditions on the same event type must hold within ONE event, as CometBFT's
  * event sequence numbers make them (since v0.34.26).
  */
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { prefixEnd } from '../db/prefixes.js'
 import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../primitives/hex.js'
 import { hashTx } from '../comet/hash.js'
@@ -60,15 +62,15 @@ export class EventIndexer {
   constructor(private readonly opts: EventIndexerOptions) {}
 
   /**
-   * Stages the index entries of a block into the database's pending batch (no write happens here).
+   * Stages the index entries of a block into `stage` (no write happens here).
    * CometBFT's re-indexing rule: a failed tx (code ≠ 0) whose hash is already indexed as successful is
    * not indexed, so a search keeps finding the successful one. Only blocks with failed txs need the
    * lookups that decides this; the others stage synchronously.
    */
-  stageBlock(block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+  stageBlock(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
     const hashes = block.txs.map(hashTx)
-    if (response.txResults.every((r) => r.code === 0)) return this.stage(block.header.height, hashes, response, undefined)
-    return this.supersededFailures(hashes, response).then((skip) => this.stage(block.header.height, hashes, response, skip))
+    if (response.txResults.every((r) => r.code === 0)) return this.stage(stage, block.header.height, hashes, response, undefined)
+    return this.supersededFailures(hashes, response).then((skip) => this.stage(stage, block.header.height, hashes, response, skip))
   }
 
   /** Indexes of failed txs whose hash is indexed (earlier, or earlier in this block) as successful. */
@@ -95,23 +97,28 @@ export class EventIndexer {
   }
 
   /** Stages the entries of a height whose txs have consensus hashes `hashes`, but those in `skip`. */
-  private stage(height: number, hashes: readonly Uint8Array[], response: IndexedResponse, skip: ReadonlySet<number> | undefined): void {
-    const { db } = this.opts
+  private stage(
+    stage: WriteStage,
+    height: number,
+    hashes: readonly Uint8Array[],
+    response: IndexedResponse,
+    skip: ReadonlySet<number> | undefined,
+  ): void {
     const h = u64(height)
     const empty = new Uint8Array(0)
     // Attribute keys are only ever scanned, and each is written once: staged without a read-map entry.
     hashes.forEach((hash, index) => {
       if (skip?.has(index)) return
       const location = concatBytes(h, u32(index))
-      db.stagePut(indexKey(IndexKind.txHash, hash), location)
-      db.stagePut(indexKey(IndexKind.txHeight, location), empty)
+      stage.put(indexKey(IndexKind.txHash, hash), location)
+      stage.put(indexKey(IndexKind.txHeight, location), empty)
       forEachIndexedAttribute(response.txResults[index]?.events ?? [], (tag, value, seq) => {
-        db.stageAppend(attrKey(IndexKind.txAttr, tag, foldHex(value), location, seq), empty)
+        stage.append(attrKey(IndexKind.txAttr, tag, foldHex(value), location, seq), empty)
       })
     })
-    db.stagePut(indexKey(IndexKind.blockHeight, h), empty)
+    stage.put(indexKey(IndexKind.blockHeight, h), empty)
     forEachIndexedAttribute(response.events, (tag, value, seq) => {
-      db.stageAppend(attrKey(IndexKind.blockAttr, tag, foldHex(value), h, seq), empty)
+      stage.append(attrKey(IndexKind.blockAttr, tag, foldHex(value), h, seq), empty)
     })
   }
 

@@ -128,7 +128,7 @@ export class NodeCometBackend implements CometBackend {
     return this.deps.blockStore.base()
   }
 
-  /** The block store's height: it moves when the block is staged, before the height's events fire. */
+  /** The block store's height: it moves when the engine stages the block, before the app's Commit and the height's events (as CometBFT's). */
   latestHeight(): number {
     return this.deps.blockStore.height()
   }

@@ -23,11 +23,14 @@ import type { EvmBlock, EvmTx } from '../evm/store/views.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 import type { MinerSettings } from './miner-settings.js'
+import type { NodeEvents } from './node-events.js'
 import { NODECTL_VERSION } from './version.js'
 import type { Awaitable } from '../utils/awaitable.js'
 
 export interface EthBackendDeps {
   app: EvmApplication
+  /** The node's event emitter: committed EVM blocks come from its `EvmBlock`. */
+  events: Pick<NodeEvents, 'on'>
   pool: TxPool
   /** Fee recipient of the blocks this node proposes (eth_coinbase). */
   coinbase: () => Uint8Array | undefined
@@ -214,9 +217,9 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return true
   }
 
-  /** Committed blocks, from the application's `block` event (emitted at commit; reads already see the block). */
+  /** Committed blocks: the node's `EvmBlock` event, published once the height is durable (node-events.ts). */
   onBlock(listener: (event: EthBlockEvent) => void): () => void {
-    return this.deps.app.events.on('block', listener)
+    return this.deps.events.on('EvmBlock', listener)
   }
 
   /** Transactions entering the pool (pending or queued), decoded to the RPC view only when asked. */

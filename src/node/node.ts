@@ -16,7 +16,6 @@ import { EventIndexer } from '../indexer/event-indexer.js'
 import { parseAppState } from '../evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
-import type { SyncProgress } from '../consensus/block-sync.js'
 import { ConsensusEngine, FilePV, LoopbackTransport, StateStore, genesisFromDoc } from '../consensus/index.js'
 import { EquivocatingValidator } from '../consensus/equivocating-validator.js'
 import { SignedMsgType } from '../comet/types.js'
@@ -37,6 +36,7 @@ import { MemoryReducer } from '../utils/memory-reducer.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { NodeEthBackend } from './eth-backend.js'
 import { NodeDebugBackend } from './debug-backend.js'
+import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
@@ -49,12 +49,6 @@ export interface NodeAddresses {
   jsonRpcWs: string | undefined
   /** e.g. tcp://127.0.0.1:26657, undefined when disabled. */
   cometRpc: string | undefined
-}
-
-/** Events of the running node for the command that shows them. */
-export interface NodeEvents extends Record<string, unknown> {
-  /** After each block applied by block sync. */
-  syncProgress: SyncProgress
 }
 
 /**
@@ -127,8 +121,8 @@ export class Node {
     readonly config: NodeConfig,
     private readonly log: Logger,
     private readonly c: Components,
-    /** What the command that runs the node shows (block sync progress). */
-    readonly events: TypedEmitter<NodeEvents>,
+    /** The node's one event emitter (node-events.ts): committed heights, consensus steps, sync progress. */
+    readonly events: NodeEvents,
     private readonly options: NodeOptions = {},
   ) {}
 
@@ -177,7 +171,7 @@ export class Node {
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
       const stateStore = new StateStore(db)
-      // Staged by the engine into each height's batch; reads the tx results and block events back from the state store.
+      // Staged by the engine with each height's block; reads the tx results and block events back from the state store.
       const indexer =
         config.txIndex.indexer === 'null'
           ? undefined
@@ -201,7 +195,7 @@ export class Node {
               () => p2p?.transport ?? new LoopbackTransport(),
               (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
             )
-      const events = new TypedEmitter<NodeEvents>()
+      const events: NodeEvents = new TypedEmitter<NodeEventMap>()
       const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(genesis),
@@ -213,6 +207,8 @@ export class Node {
         privValidator,
         walPath: config.paths.wal,
         logger: log,
+        events,
+        onCommitted: (height) => publishEvmBlock(events, app, height),
         ...(indexer ? { indexer } : {}),
         ...(p2p
           ? {
@@ -252,6 +248,7 @@ export class Node {
       if (config.jsonRpc.enable) {
         const backend = new NodeEthBackend({
           app: c.app,
+          events: this.events,
           pool: c.pool,
           coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
           syncStatus: () => c.engine.syncStatus(),
@@ -316,7 +313,7 @@ export class Node {
         })
         const cometLog = this.log.child({ module: 'rpc' })
         this.cometSubscriptions = new CometEventSubscriptions(
-          c.engine.events,
+          this.events,
           { maxSubscriptionClients: config.rpc.maxSubscriptionClients, maxSubscriptionsPerClient: config.rpc.maxSubscriptionsPerClient },
           cometLog,
         )

@@ -2,7 +2,8 @@
 export type Listener<T> = (payload: T) => void
 
 export class TypedEmitter<Events extends Record<string, unknown>> {
-  private readonly listeners = new Map<keyof Events, Set<Listener<never>>>()
+  /** Keyed by event name; not by `keyof Events`, so an emitter of a larger map serves where a part of it is expected. */
+  private readonly listeners = new Map<PropertyKey, Set<Listener<never>>>()
 
   /** Subscribes; returns the function that unsubscribes. */
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {

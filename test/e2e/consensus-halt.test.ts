@@ -4,11 +4,13 @@
  * "never a node that looks healthy and commits nothing"; CometBFT panics in the same place).
  */
 import { afterEach, expect, it, vi } from 'vitest'
+import { WriteStage } from '../../src/db/write-stage.js'
 import { startTestNode, type TestNode } from '../helpers/dev-node.js'
 
 let node: TestNode | undefined
 
 afterEach(async () => {
+  vi.restoreAllMocks()
   await node?.destroy()
   node = undefined
 })
@@ -16,9 +18,8 @@ afterEach(async () => {
 it('stops its listeners and reports the error once the height cannot be written', async () => {
   node = await startTestNode()
   const { url } = node
-  const db = node.node.components.db
   const diskFull = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
-  vi.spyOn(db, 'commitStaged').mockRejectedValue(diskFull)
+  vi.spyOn(WriteStage.prototype, 'write').mockRejectedValue(diskFull)
 
   // The dev node's empty-block interval brings the next height, whose batch the disk refuses.
   const err = await node.node.halted

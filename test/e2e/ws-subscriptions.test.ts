@@ -255,18 +255,19 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
   })
 
   it('ends subscriptions when the socket closes and detaches from the chain events', async () => {
-    const { app, pool } = t.node.components
-    const blockListeners = app.events.listenerCount('block')
+    const { pool } = t.node.components
+    const { events } = t.node
+    const blockListeners = events.listenerCount('EvmBlock')
     const poolListeners = pool.events.listenerCount('newPendingTx')
     const c = await connect()
     await c.call('eth_subscribe', ['newHeads'])
     await c.call('eth_subscribe', ['logs', {}])
     await c.call('eth_subscribe', ['newPendingTransactions'])
-    expect(app.events.listenerCount('block')).toBe(blockListeners + 1)
+    expect(events.listenerCount('EvmBlock')).toBe(blockListeners + 1)
     expect(pool.events.listenerCount('newPendingTx')).toBe(poolListeners + 1)
     await c.close()
     await waitFor(
-      () => app.events.listenerCount('block') === blockListeners && pool.events.listenerCount('newPendingTx') === poolListeners,
+      () => events.listenerCount('EvmBlock') === blockListeners && pool.events.listenerCount('newPendingTx') === poolListeners,
       5_000,
       'listeners removed',
     )

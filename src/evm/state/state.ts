@@ -1,6 +1,6 @@
 /**
  * Construction of the EVM state and VMs: the consensus VM (state manager over a MerklePatriciaTrie
- * whose nodes are staged into the height batch) and read-only copies at a committed state root for
+ * whose nodes are staged into the application's stage) and read-only copies at a committed state root for
  * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation.
  * Settings: an explicit Cancun Common with native crypto, key hashing, raw-bytes trie values (the
  * default with a db is hex strings), ordered_map caches flushed once per block.
@@ -12,6 +12,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
+import type { WriteStage } from '../../db/write-stage.js'
 import type { GenesisAccount } from '../genesis.js'
 import {
   installAccountEntries,
@@ -20,7 +21,7 @@ import {
   installJumpAnalysisCache,
   installStorageWriteFix,
 } from './ethereumjs-patches.js'
-import { type OverlayTrieDb, TrieDb } from './trie-db.js'
+import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from '../errors.js'
 
 function createCaches(): Caches {
@@ -40,14 +41,15 @@ function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaT
   return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 
-/** The consensus VM: its writes are staged into the shared Database's height batch. */
+/** The consensus VM: its writes are staged into `stage`, the application's. */
 export async function createConsensusVm(
   db: Database,
+  stage: WriteStage,
   common: Common,
   blockchain: EVMMockBlockchainInterface,
   root?: Uint8Array,
 ): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
-  const trie = createTrie(new TrieDb(db), common)
+  const trie = createTrie(new TrieDb(db, stage), common)
   const caches = createCaches()
   const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)
@@ -75,7 +77,7 @@ export function trimStateCaches(sm: MerkleStateManager, caches: Caches, height: 
 
 /** A state manager at a committed `root` whose writes never leave it (private overlay). */
 export async function createStateCopy(db: Database, common: Common, root: Uint8Array): Promise<MerkleStateManager> {
-  const trie = createTrie(new TrieDb(db).overlay(), common)
+  const trie = createTrie(new OverlayTrieDb(db), common)
   const stateManager = new MerkleStateManager({ trie, common, caches: createCaches() })
   await setRoot(stateManager, root)
   return stateManager

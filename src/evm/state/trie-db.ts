@@ -2,11 +2,11 @@
  * The key/value store `@ethereumjs/mpt` writes its nodes to (util's `DB<string, string | Uint8Array>`),
  * backed by the node's one Database under `Prefix.trie`.
  *
- * Writes are *staged* (`Database.stagePut`), never written directly: the consensus engine writes the
- * whole height (trie nodes, EVM view, head pointer) in one atomic batch after `app.commit()`
- * (@ethereumjs/mpt builds storage tries without checkpoints, so they write to this adapter mid-block:
- * buffering here is what makes a block atomic). Reads see staged writes
- * first, then disk. `shallowCopy()` returns the same adapter: nodes are content-addressed, so every
+ * Writes are *staged* into the application's stage, never written directly: the application's Commit
+ * writes the whole height (trie nodes, EVM view, committed-height record) in one atomic batch (storage
+ * tries bypass the trie checkpoints and write to this adapter mid-block, so buffering here is what
+ * makes a block atomic). Reads see staged writes first, then disk. `shallowCopy()` returns the same
+ * adapter: nodes are content-addressed, so every
  * trie copy can share it.
  *
  * Node pruning is off (`useNodePruning` false), so the trie never deletes nodes and old state roots
@@ -20,6 +20,7 @@
 import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
 import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import type { Database } from '../../db/database.js'
+import type { WriteStage } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
 import { TrieNodeCache } from './trie-node-cache.js'
 
@@ -68,11 +69,14 @@ function fromStored(value: Uint8Array, opts?: EncodingOpts): Value {
   return opts?.valueEncoding === 'string' ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex') : value
 }
 
-/** The consensus state's adapter: every write is staged into the current height's batch. */
+/** The consensus state's adapter: every write is staged into the application's stage. */
 export class TrieDb implements DB<string, Value> {
   private readonly cache: TrieNodeCache
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly stage: WriteStage,
+  ) {
     this.cache = trieNodeCacheOf(db)
   }
 
@@ -83,18 +87,18 @@ export class TrieDb implements DB<string, Value> {
 
   async put(key: string, value: Value): Promise<void> {
     const stored = toStored(value)
-    this.db.stagePut(trieKey(key), stored)
+    this.stage.put(trieKey(key), stored)
     this.cache.set(key, stored)
   }
 
   async del(key: string): Promise<void> {
-    this.db.stageDel(trieKey(key))
+    this.stage.del(trieKey(key))
   }
 
   async batch(ops: BatchDBOp<string, Value>[]): Promise<void> {
     for (const op of ops) {
       if (op.type === 'put') await this.put(op.key, op.value)
-      else this.db.stageDel(trieKey(op.key))
+      else this.stage.del(trieKey(op.key))
     }
   }
 
@@ -103,25 +107,20 @@ export class TrieDb implements DB<string, Value> {
   }
 
   async open(): Promise<void> {}
-
-  /** A read-through adapter whose writes stay in its own memory (for RPC state copies). */
-  overlay(): OverlayTrieDb {
-    return new OverlayTrieDb(this.db, this.cache)
-  }
 }
 
 /**
  * Reads the shared state, keeps its own writes private and drops them with the copy. Used by the
  * state copies that serve eth_call, estimateGas and proofs, so nothing they do can reach the
- * consensus batch even if the state manager flushes.
+ * application's stage even if the state manager flushes.
  */
 export class OverlayTrieDb implements DB<string, Value> {
   private readonly writes = new Map<string, Uint8Array | null>()
+  private readonly cache: TrieNodeCache
 
-  constructor(
-    private readonly db: Database,
-    private readonly cache: TrieNodeCache,
-  ) {}
+  constructor(private readonly db: Database) {
+    this.cache = trieNodeCacheOf(db)
+  }
 
   async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
     if (this.writes.size > 0) {

@@ -1,7 +1,7 @@
 /**
  * The EVM view on disk: blocks, transactions with their receipts, lookup indexes and the log index.
- * Everything of a height is *staged* into the Database (the consensus engine writes the height's one
- * atomic batch after `app.commit()`).
+ * Everything of a height is *staged* into the application's own stage, which its Commit writes in one
+ * atomic batch; only then does `setHead` make the height readable.
  *
  * Keys (values in `evm-records.ts`):
  * - `evmBlock ‖ height(8)`                 → block record
@@ -18,6 +18,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
+import type { WriteStage } from '../../db/write-stage.js'
 import { Prefix, heightKey, metaKey, prefixedKey } from '../../db/prefixes.js'
 import { bytesToBigint } from '../../primitives/hex.js'
 import { bloomContains, bloomIsEmpty } from './bloom.js'
@@ -105,40 +106,33 @@ export class EvmStore {
   // ─── writes (staged) ────────────────────────────────────────────────────
 
   /** Stages a block, its transactions, their indexes and the log index. */
-  stageBlock(block: EvmBlock, txs: readonly StoredTx[]): void {
-    this.db.stagePut(heightKey(Prefix.evmBlock, block.number), encodeBlockRecord(block))
-    this.db.stagePut(blockHashKey(block.hash), u64(block.number))
+  stageBlock(stage: WriteStage, block: EvmBlock, txs: readonly StoredTx[]): void {
+    stage.put(heightKey(Prefix.evmBlock, block.number), encodeBlockRecord(block))
+    stage.put(blockHashKey(block.hash), u64(block.number))
     const seen = new Set<string>()
     for (const tx of txs) {
-      this.db.stagePut(prefixedKey(Prefix.evmTxIndex, tx.hash), encodeTxRecord(tx))
-      this.db.stagePut(prefixedKey(Prefix.cometTxIndex, tx.cometHash), RLP.encode([tx.height, tx.index, tx.hash]))
+      stage.put(prefixedKey(Prefix.evmTxIndex, tx.hash), encodeTxRecord(tx))
+      stage.put(prefixedKey(Prefix.cometTxIndex, tx.cometHash), RLP.encode([tx.height, tx.index, tx.hash]))
       for (const log of tx.logs) {
-        this.stageLogKey(seen, 0, log.address, tx.height, tx.index)
-        for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) this.stageLogKey(seen, 1 + i, log.topics[i]!, tx.height, tx.index)
+        stageLogKey(stage, seen, 0, log.address, tx.height, tx.index)
+        for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) stageLogKey(stage, seen, 1 + i, log.topics[i]!, tx.height, tx.index)
       }
     }
     const logsRecord = encodeBlockLogs(block.hash, txs)
-    if (logsRecord) this.db.stagePut(heightKey(Prefix.evmLogs, block.number), logsRecord)
+    if (logsRecord) stage.put(heightKey(Prefix.evmLogs, block.number), logsRecord)
     this.stagedLogs = { height: block.number, logs: toBlockLogs(txs), ids: seen }
   }
 
-  /** Stages the index key of (kind, value) at this height once, with the first transaction that has it. */
-  private stageLogKey(seen: Set<string>, kind: number, value: Uint8Array, height: number, index: number): void {
-    const id = logIndexId(kind, value)
-    if (seen.has(id)) return
-    seen.add(id)
-    this.db.stagePut(logKey(kind, value, height, index), ONE)
+  /** Stages the committed-height record (`info()` answers from it after a restart). */
+  stageHead(stage: WriteStage, head: HeadRecord): void {
+    stage.put(metaKey('evm/head'), RLP.encode([head.height, head.stateRoot]))
   }
 
-  stageHead(head: HeadRecord): void {
-    this.db.stagePut(metaKey('evm/head'), RLP.encode([head.height, head.stateRoot]))
+  stageParams(stage: WriteStage, params: ChainParams): void {
+    stage.put(metaKey('evm/params'), RLP.encode([params.gasLimit, params.genesisHeight]))
   }
 
-  stageParams(params: ChainParams): void {
-    this.db.stagePut(metaKey('evm/params'), RLP.encode([params.gasLimit, params.genesisHeight]))
-  }
-
-  /** Marks `block` committed: it becomes the newest cached block. */
+  /** Marks `block` committed (its stage is written): it becomes the newest cached block. */
   setHead(block: EvmBlock): void {
     this.head = block.number
     this.cacheBlock(block)
@@ -209,8 +203,7 @@ export class EvmStore {
 
   /**
    * Logs matching `q` in [fromBlock, min(toBlock, head)], in chain order. The heights come from the log
-   * index when the query names an address or topic (the head height, which may still sit in the staged
-   * batch, is checked through its bloom), else from the blocks' blooms; then each height's logs are read
+   * index when the query names an address or topic, else from the blocks' blooms; then each height's logs are read
    * (cache, else one record per height) and matched through their columns (log-columns.ts). Throws
    * LogLimitError as soon as more than `limit` logs match.
    */
@@ -227,16 +220,14 @@ export class EvmStore {
     if (groups.length === 0) {
       heights = await this.heightsByBloom(from, to, q)
     } else {
-      // The in-memory index covers [recentFrom, head]; below it the on-disk index, which lacks the head
-      // while its keys may still sit in the staged batch (the head is then checked through its bloom).
+      // The in-memory index covers [recentFrom, head]; below it the on-disk index (a committed height's
+      // keys are written before it becomes the head).
       const recentFrom = this.recentIndex.firstHeight
-      const diskTo = Math.min(to, recentFrom - 1, this.head - 1)
+      const diskTo = Math.min(to, recentFrom - 1)
       heights = from <= diskTo ? await this.indexedHeights(groups, from, diskTo) : []
       if (to >= recentFrom) {
         const ids = groups.map((g) => g.values.map((v) => logIndexId(g.kind, v)))
         heights = heights.concat(this.recentIndex.match(ids, Math.max(from, recentFrom), to))
-      } else if (to === this.head) {
-        heights = heights.concat(await this.heightsByBloom(to, to, q))
       }
     }
     const criteria = packCriteria(q)
@@ -336,4 +327,12 @@ export function bloomMatches(bloom: Uint8Array, q: Pick<LogQuery, 'addresses' | 
     if (t && t.length > 0 && !t.some((x) => bloomContains(bloom, x))) return false
   }
   return true
+}
+
+/** Stages the index key of (kind, value) at this height once, with the first transaction that has it. */
+function stageLogKey(stage: WriteStage, seen: Set<string>, kind: number, value: Uint8Array, height: number, index: number): void {
+  const id = logIndexId(kind, value)
+  if (seen.has(id)) return
+  seen.add(id)
+  stage.put(logKey(kind, value, height, index), ONE)
 }

@@ -10,11 +10,13 @@
  * engine's own verdict, so an update the engine would refuse (and halt on) is reverted in the EVM
  * instead.
  *
- * Persistence: the committed list is staged under `meta 'evm/validators'` with the height's batch
- * (at InitChain and in every block that changes it), so a restart reloads it with the head.
+ * Persistence: the committed list is staged under `meta 'evm/validators'` into the application's stage
+ * (at InitChain and in every block that changes it), written by its Commit with the head, so a restart
+ * reloads it with the head.
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
+import type { WriteStage } from '../../db/write-stage.js'
 import { metaKey } from '../../db/prefixes.js'
 import { bytesToBigint, bytesToUpperHex, bigintToBytes } from '../../primitives/hex.js'
 import type { ValidatorUpdate } from '../../abci/types.js'
@@ -47,10 +49,10 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
     this.committed = raw ? decodeValidatorList(raw) : undefined
   }
 
-  /** Sets the genesis validators and stages them with the InitChain batch. */
-  initGenesis(validators: readonly ValidatorUpdate[]): void {
+  /** Sets the genesis validators and stages them with InitChain's writes. */
+  initGenesis(stage: WriteStage, validators: readonly ValidatorUpdate[]): void {
     this.committed = new Map(validators.filter((v) => v.power > 0n).map((v) => [bytesToUpperHex(validatorAddress(v.pubKey)), v]))
-    this.db.stagePut(VALIDATORS_KEY, encodeValidatorList(this.committed))
+    stage.put(VALIDATORS_KEY, encodeValidatorList(this.committed))
   }
 
   /** A sink that only checks against the committed set (eth_call / estimateGas copies record nothing). */
@@ -82,7 +84,7 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
    * entries that change nothing, and stages the new committed set when it changed. The caller passes
    * only updates of transactions that succeeded, so a reverted call never reaches consensus.
    */
-  finishBlock(updates: readonly ValidatorUpdate[]): ValidatorUpdate[] {
+  finishBlock(stage: WriteStage, updates: readonly ValidatorUpdate[]): ValidatorUpdate[] {
     const byKey = new Map<string, ValidatorUpdate>()
     for (const u of updates) {
       const key = bytesToUpperHex(validatorAddress(u.pubKey))
@@ -101,7 +103,7 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
       else next.set(key, u)
     }
     this.pendingCommitted = next
-    this.db.stagePut(VALIDATORS_KEY, encodeValidatorList(next))
+    stage.put(VALIDATORS_KEY, encodeValidatorList(next))
     return changes
   }
 

@@ -47,23 +47,27 @@ describe('BlockStore', () => {
     expect(await store.loadBlockMeta(1)).toBeUndefined()
   })
 
-  it('saves blocks, metas, commits and the hash index; loads before and after commitStaged and after reopening', async () => {
+  it('saves blocks, metas, commits and the hash index; loads before and after the stage is written and after reopening', async () => {
     const blocks = chain(1)
     const store = new BlockStore(db)
+    const stage = db.createStage()
     await store.open()
 
     const [b1, b2, b3] = blocks as [(typeof blocks)[0], (typeof blocks)[0], (typeof blocks)[0]]
-    store.saveBlock(b1.block, b1.blockId, b1.size, b1.seen)
-    // Staged, not yet committed: reads see it.
+    store.saveBlock(stage, b1.block, b1.blockId, b1.size, b1.seen)
+    // Staged, not yet written: reads see it, another reader of the files (a call worker) does not.
     expect(store.height()).toBe(1)
     expect(await store.loadBlock(1)).toEqual(b1.block)
-    expect(await db.getCommitted(new Uint8Array([0x10, 0, 0, 0, 0, 0, 0, 0, 1]))).toBeUndefined()
-    await db.commitStaged()
+    const other = new Database({ path: dir })
+    await other.open()
+    expect(await other.get(new Uint8Array([0x10, 0, 0, 0, 0, 0, 0, 0, 1]))).toBeUndefined()
+    await other.close()
+    await stage.write()
 
-    store.saveBlock(b2.block, b2.blockId, b2.size, b2.seen)
-    await db.commitStaged()
-    store.saveBlock(b3.block, b3.blockId, b3.size, b3.seen)
-    await db.commitStaged()
+    store.saveBlock(stage, b2.block, b2.blockId, b2.size, b2.seen)
+    await stage.write()
+    store.saveBlock(stage, b3.block, b3.blockId, b3.size, b3.seen)
+    await stage.write()
 
     await check(store)
     await check(await reopen())
@@ -99,15 +103,16 @@ describe('BlockStore', () => {
   it('starts at a later initial height and only accepts contiguous blocks', async () => {
     const [b5, b6, b7] = chain(5) as [ReturnType<typeof chain>[0], ReturnType<typeof chain>[0], ReturnType<typeof chain>[0]]
     const store = new BlockStore(db)
+    const stage = db.createStage()
     await store.open()
-    store.saveBlock(b5.block, b5.blockId, b5.size, b5.seen)
+    store.saveBlock(stage, b5.block, b5.blockId, b5.size, b5.seen)
     expect([store.base(), store.height()]).toEqual([5, 5])
-    expect(() => store.saveBlock(b7.block, b7.blockId, b7.size, b7.seen)).toThrow(
+    expect(() => store.saveBlock(stage, b7.block, b7.blockId, b7.size, b7.seen)).toThrow(
       'BlockStore can only save contiguous blocks. Wanted 6, got 7',
     )
-    expect(() => store.saveBlock(b6.block, b6.blockId, b6.size, b5.seen)).toThrow(/seen commit height/)
-    store.saveBlock(b6.block, b6.blockId, b6.size, b6.seen)
-    await db.commitStaged()
+    expect(() => store.saveBlock(stage, b6.block, b6.blockId, b6.size, b5.seen)).toThrow(/seen commit height/)
+    store.saveBlock(stage, b6.block, b6.blockId, b6.size, b6.seen)
+    await stage.write()
     expect(await store.loadBlockCommit(5)).toEqual(b5.seen)
     expect(await store.loadBlock(4)).toBeUndefined()
   })
@@ -115,9 +120,10 @@ describe('BlockStore', () => {
   it('forgets a discarded block after open()', async () => {
     const [b1] = chain(1)
     const store = new BlockStore(db)
+    const stage = db.createStage()
     await store.open()
-    store.saveBlock(b1!.block, b1!.blockId, b1!.size, b1!.seen)
-    db.discardStaged()
+    store.saveBlock(stage, b1!.block, b1!.blockId, b1!.size, b1!.seen)
+    stage.discard()
     await store.open()
     expect(store.height()).toBe(0)
     expect(await store.loadBlock(1)).toBeUndefined()

@@ -88,18 +88,19 @@ describe('chain state', () => {
 
     it('saves and loads the state, the validators of each height and the FinalizeBlock responses', async () => {
       const store = new StateStore(db)
+      const stage = db.createStage()
       expect(await store.load()).toBeUndefined()
       const s0 = makeGenesisState(makeGenesis(keys.slice(0, 2)))
-      store.stageSave(s0)
+      store.save(stage, s0)
       const res = response({
         txResults: [
           { code: 0, data: utf8ToBytes('d'), log: 'ok', info: '', gasWanted: 21000n, gasUsed: 21000n, events: [], codespace: '' },
         ],
       })
       const s1 = updateState(s0, zeroBlockId(), header(1), res)
-      store.stageSave(s1)
-      store.stageFinalizeBlockResponse(1, res)
-      await db.commitStaged()
+      store.save(stage, s1)
+      store.saveFinalizeBlockResponse(stage, 1, res)
+      await stage.write()
 
       const loaded = (await store.load())!
       expect(loaded.lastBlockHeight).toBe(1)
@@ -117,6 +118,7 @@ describe('chain state', () => {
 
     it('stores tx results one key each: one result or the events read alone; older whole responses still read', async () => {
       const store = new StateStore(db)
+      const stage = db.createStage()
       const result = (log: string) => ({
         code: 0,
         data: utf8ToBytes(log),
@@ -128,8 +130,8 @@ describe('chain state', () => {
         codespace: '',
       })
       const res = response({ txResults: [result('a'), result('b'), result('c')], events: [{ type: 'block', attributes: [] }] })
-      store.stageFinalizeBlockResponse(7, res)
-      await db.commitStaged()
+      store.saveFinalizeBlockResponse(stage, 7, res)
+      await stage.write()
       expect(await store.loadFinalizeBlockResponse(7)).toEqual(res)
       expect(await store.loadTxResult(7, 1)).toEqual(result('b'))
       expect(await store.loadTxResult(7, 3)).toBeUndefined()

@@ -220,9 +220,10 @@ describe('evidence pool verification and storage', () => {
     await expect(pool.checkEvidence([{ ...ev, validatorPower: 3n }])).rejects.toThrow(
       'validator power from evidence and our validator set does not match (3 != 10)',
     )
-    // Committed in block 5 (staged with the block's batch), then Update: no longer pending, refused from now on.
-    pool.stageCommitted([ev], 5)
-    await node.db.commitStaged()
+    // Committed in block 5 (staged with the engine's state of that block), then Update: no longer pending, refused from now on.
+    const stage = node.db.createStage()
+    pool.stageCommitted(stage, [ev], 5)
+    await stage.write()
     await pool.update({ ...state, lastBlockHeight: state.lastBlockHeight + 1 }, [ev])
     expect(pool.size).toBe(0)
     await expect(pool.checkEvidence([ev])).rejects.toThrow('Invalid evidence: evidence was already committed')

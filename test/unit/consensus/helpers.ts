@@ -1,6 +1,6 @@
 /**
  * Test doubles and builders for the consensus tests: a tiny key/value Application whose state lives in
- * the node's Database (so it survives restarts, and its writes join the height's batch), a FIFO Mempool,
+ * the node's Database (so it survives restarts; a stage of its own, written by its Commit), a FIFO Mempool,
  * deterministic validator keys, a genesis, and a node builder over a temp home.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -31,6 +31,7 @@ import { FilePV, type PrivValidator } from '../../../src/consensus/privval.js'
 import type { ConsensusTransport } from '../../../src/consensus/transport.js'
 import { sha256 } from '../../../src/crypto/index.js'
 import { Database } from '../../../src/db/database.js'
+import type { WriteStage } from '../../../src/db/write-stage.js'
 import { metaKey } from '../../../src/db/prefixes.js'
 import { keyFromSeed, type ValidatorKey } from '../../../src/keystore/validator-key.js'
 import { bytesToUtf8, concatBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
@@ -82,8 +83,10 @@ function okResult(data: Uint8Array = new Uint8Array(0)): ExecTxResult {
 export interface KvAppOptions {
   /** Keep state only in memory (an app that forgets on restart: exercises handshake replay). */
   inMemory?: boolean
-  /** Throw from commit() at this height once (a crash after #ENDHEIGHT, before the batch). */
+  /** Throw from commit() at this height once, before its write (a crash between the engine's block write and the app's Commit). */
   failCommitAt?: number
+  /** Throw from commit() at this height once, after its write (a crash between the app's Commit and the engine's state save). */
+  failAfterCommitAt?: number
   /** Validator updates to return from FinalizeBlock at a height. */
   validatorUpdates?: Map<number, ValidatorUpdate[]>
   /** Reject proposals (ProcessProposal) containing this tx. */
@@ -102,11 +105,14 @@ export class KvApp implements Application {
   /** The `blockSize` of each FinalizeBlock request, by height. */
   readonly blockSizes = new Map<number, number | undefined>()
   private pending: { height: number; appHash: Uint8Array; sets: [string, string][] } | undefined
+  private readonly stage: WriteStage
 
   constructor(
     private readonly db: Database,
     private readonly opts: KvAppOptions = {},
-  ) {}
+  ) {
+    this.stage = db.createStage()
+  }
 
   async load(): Promise<void> {
     if (this.opts.inMemory) return
@@ -145,10 +151,11 @@ export class KvApp implements Application {
     })
     const appHash = req.txs.length > 0 ? sha256(concatBytes(this.appHash, ...req.txs)) : this.appHash
     this.pending = { height: req.height, appHash, sets }
+    this.stage.discard()
     if (!this.opts.inMemory) {
-      this.db.stagePut(metaKey('kvapp:height'), utf8ToBytes(String(req.height)))
-      this.db.stagePut(metaKey('kvapp:hash'), appHash)
-      for (const [k, v] of sets) this.db.stagePut(metaKey('kvapp:kv:' + k), utf8ToBytes(v))
+      this.stage.put(metaKey('kvapp:height'), utf8ToBytes(String(req.height)))
+      this.stage.put(metaKey('kvapp:hash'), appHash)
+      for (const [k, v] of sets) this.stage.put(metaKey('kvapp:kv:' + k), utf8ToBytes(v))
     }
     return {
       events: [{ type: 'block', attributes: [{ key: 'height', value: String(req.height), index: true }] }],
@@ -164,13 +171,19 @@ export class KvApp implements Application {
     if (this.opts.failCommitAt === p.height) {
       this.opts.failCommitAt = undefined
       this.pending = undefined
-      throw new Error(`simulated crash before the batch of height ${p.height}`)
+      this.stage.discard()
+      throw new Error(`simulated crash before the app's Commit of height ${p.height}`)
     }
+    await this.stage.write()
     this.height = p.height
     this.appHash = p.appHash
     for (const [k, v] of p.sets) this.kv.set(k, v)
     this.finalized.push(p.height)
     this.pending = undefined
+    if (this.opts.failAfterCommitAt === p.height) {
+      this.opts.failAfterCommitAt = undefined
+      throw new Error(`simulated crash after the app's Commit of height ${p.height}`)
+    }
     return { retainHeight: 0 }
   }
 

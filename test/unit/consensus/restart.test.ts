@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { blockIdEquals } from '../../../src/comet/part-set.js'
-import { readAllWal } from '../../../src/consensus/wal.js'
 import { makeGenesis, makeKeys, nodeFolderPerTest, recordingLogger, waitFor, type TestNode } from './helpers.js'
 
 describe('restart', () => {
@@ -38,26 +37,6 @@ describe('restart', () => {
     await expectLinkedChain(node, stoppedAt + 3)
     const errors = lines.filter((l) => l.level === 'error')
     expect(errors).toEqual([])
-  })
-
-  it('a crash after #ENDHEIGHT h but before the batch is finished by replaying height h from the WAL', async () => {
-    const keys = makeKeys(1)
-    const genesis = makeGenesis(keys)
-    node = await folder.start({ genesis, key: keys[0]!, app: { failCommitAt: 3 } })
-    expect((await node.engine.halted).message).toMatch(/simulated crash/)
-    expect(node.engine.fatalError?.message).toMatch(/simulated crash/)
-    expect(node.blockStore.height()).toBe(2)
-    await node.stop()
-    const wal = await readAllWal(join(folder.dir, 'cs.wal', 'wal'))
-    expect(wal.some((m) => m.msg.type === 'endHeight' && m.msg.height === 3)).toBe(true)
-
-    const { logger, lines } = recordingLogger()
-    node = await folder.start({ genesis, key: keys[0]!, logger })
-    await waitFor(() => node!.engine.height >= 5, 'height 5 after replay')
-    expect(lines.some((l) => /#ENDHEIGHT of the current height/.test(l.msg))).toBe(true)
-    expect(lines.some((l) => l.msg === 'replaying WAL messages')).toBe(true)
-    expect(lines.filter((l) => l.level === 'error')).toEqual([])
-    await expectLinkedChain(node, 5)
   })
 
   it('an application that lost its state gets InitChain and the stored blocks replayed (with progress logs)', async () => {

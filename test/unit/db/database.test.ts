@@ -1,7 +1,8 @@
 /**
- * The Database's batches as other threads see them: a write staged now joins the batch `batchNumber`
- * names, which `isWritten` reports only once LevelDB has it; and a second Database at the same path
- * (a call worker's) reads what is written, never what is only staged.
+ * Each owner's stage of writes: read back through the Database while staged and while being written,
+ * written in one batch by its own `write()` (another owner's stage stays staged), dropped by
+ * `discard()`; a second Database at the same path (a call worker's) reads what is written, never what
+ * is only staged.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -29,58 +30,68 @@ async function open(path?: string): Promise<Database> {
 const key = Uint8Array.of(1, 2, 3)
 const value = Uint8Array.of(9)
 
-describe('Database batches', () => {
-  it('numbers batches and reports one written only once LevelDB has it', async () => {
-    const db = await open()
-    expect(db.batchNumber).toBe(1)
-    db.stagePut(key, value)
-    const batch = db.batchNumber
-    const writing = db.commitStaged()
-    // Staged writes after this join the next batch; this one is not in LevelDB yet.
-    expect(db.batchNumber).toBe(2)
-    expect(db.isWritten(batch)).toBe(false)
-    await writing
-    expect(db.isWritten(batch)).toBe(true)
-    expect(db.isWritten(batch + 1)).toBe(false)
-    // Nothing staged: no batch, the number stays.
-    await db.commitStaged()
-    expect(db.batchNumber).toBe(2)
-  })
-
-  it('is readable by a second instance at the same path (another thread), staged writes excepted', async () => {
+describe('Database stages', () => {
+  it("writes one owner's stage only: the other stays staged and readable", async () => {
     const db = await open()
     const other = await open(db.opts.path)
-    db.stagePut(key, value)
+    const app = db.createStage()
+    const engine = db.createStage()
+    const engineKey = Uint8Array.of(7)
+    app.put(key, value)
+    engine.put(engineKey, value)
     expect(await db.get(key)).toEqual(value)
-    expect(await other.get(key)).toBeUndefined()
-    await db.commitStaged()
+    expect(await db.get(engineKey)).toEqual(value)
+    await app.write()
+    expect(app.size).toBe(0)
+    expect(engine.size).toBe(1)
     expect([...((await other.get(key)) ?? [])]).toEqual([...value])
+    expect(await other.get(engineKey)).toBeUndefined()
+    // Nothing staged: no batch.
+    await app.write()
+    engine.discard()
+    expect(await db.get(engineKey)).toBeUndefined()
+  })
+
+  it('restores a snapshot after a discard: what was staged before comes back, what came after does not', async () => {
+    const db = await open()
+    const stage = db.createStage()
+    const later = Uint8Array.of(4, 5)
+    stage.put(key, value)
+    const snapshot = stage.snapshot()
+    stage.put(later, value)
+    stage.discard()
+    stage.restore(snapshot)
+    await stage.write()
+    expect([...((await db.get(key)) ?? [])]).toEqual([...value])
+    expect(await db.get(later)).toBeUndefined()
   })
 })
 
 describe('Database appended writes', () => {
-  it('writes appended entries with the height batch, keeps them out of staged reads, and drops them with it', async () => {
+  it('writes appended entries with the stage, keeps them out of staged reads, and drops them with it', async () => {
     const db = await open()
+    const stage = db.createStage()
     const other = Uint8Array.of(4, 5)
-    db.stageAppend(key, value)
-    db.stagePut(other, value)
-    expect(db.stagedCount).toBe(2)
+    stage.append(key, value)
+    stage.put(other, value)
+    expect(stage.size).toBe(2)
     expect(await db.get(key)).toBeUndefined()
-    db.discardStaged()
-    expect(db.stagedCount).toBe(0)
-    db.stageAppend(key, value)
-    await db.commitStaged()
+    stage.discard()
+    expect(stage.size).toBe(0)
+    stage.append(key, value)
+    await stage.write()
     expect(Uint8Array.from((await db.get(key))!)).toEqual(value)
     expect(await db.get(other)).toBeUndefined()
   })
 })
 
-describe('Database reads during a flush', () => {
-  it('getMany sees a batch being flushed even when LevelDB answers from before its write', async () => {
+describe('Database reads during a write', () => {
+  it('getMany sees a stage being written even when LevelDB answers from before its write', async () => {
     const db = await open()
-    db.stagePut(key, value)
-    const writing = db.commitStaged()
-    // LevelDB read the key before the batch landed, and answers once the flush is over.
+    const stage = db.createStage()
+    stage.put(key, value)
+    const writing = stage.write()
+    // LevelDB read the key before the batch landed, and answers once the write is over.
     const level = (db as unknown as { level: { getMany(keys: Uint8Array[]): Promise<unknown[]> } }).level
     level.getMany = (keys) => writing.then(() => keys.map(() => undefined))
     const [read] = await db.getMany([key])

@@ -4,6 +4,8 @@ import { createAddress } from '../../../src/evm/store/evm-records.js'
 import { UnknownBlockError } from '../../../src/evm/errors.js'
 import { bytesToBigint, bytesToHex, hexToBytes, utf8ToBytes } from '../../../src/primitives/hex.js'
 import { keccak256 } from '../../../src/crypto/index.js'
+import { Database } from '../../../src/db/database.js'
+import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import {
   ADDRESS2,
   DEV_ADDRESS,
@@ -30,10 +32,14 @@ describe('state over heights', () => {
   })
   afterAll(() => h.close())
 
-  it('stages each height and writes it with one commitStaged', async () => {
+  it("writes nothing in FinalizeBlock; Commit writes the height (with InitChain's writes) and only then shows it", async () => {
     const c = h.app.common
     const raw = sign1559(c, DEV_KEY, { nonce: 0n, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n })
-    expect(h.db.stagedCount).toBe(0)
+    // Another reader of the files (a call worker) sees only what is written.
+    const other = new Database({ path: h.dir })
+    await other.open()
+    const written = async (height: number) => (await other.get(heightKey(Prefix.evmBlock, height))) !== undefined
+    expect(await written(0)).toBe(false)
     const resp = await h.app.finalizeBlock({
       txs: [raw],
       decidedLastCommit: { round: 0, votes: [] },
@@ -44,15 +50,14 @@ describe('state over heights', () => {
       proposerAddress: new Uint8Array(20).fill(0xab),
     })
     expect(resp.txResults[0]!.code).toBe(0)
-    // state nodes, EVM records and head are all staged, nothing written yet
-    const staged = h.db.stagedCount
-    expect(staged).toBeGreaterThan(5)
+    expect(await written(1)).toBe(false)
+    expect(await h.app.getBlock(1)).toBeUndefined()
+    expect((await h.app.info()).lastBlockHeight).toBe(0)
     await h.app.commit()
-    expect(h.db.stagedCount).toBe(staged)
-    // reads already see the staged height
+    expect([await written(0), await written(1)]).toEqual([true, true])
     expect((await h.app.getBlock(1))!.number).toBe(1)
-    await h.db.commitStaged()
-    expect(h.db.stagedCount).toBe(0)
+    expect(await h.app.info()).toMatchObject({ lastBlockHeight: 1, lastBlockAppHash: resp.appHash })
+    await other.close()
     h.height = 2
     contract = createAddress(hexToBytes(DEV_ADDRESS), 0n)
     for (let i = 1n; i <= 3n; i++) {
@@ -60,7 +65,6 @@ describe('state over heights', () => {
         sign1559(c, DEV_KEY, { nonce: 2n * i - 1n, to: hex(contract) as `0x${string}`, data: word(i * 10n), gasLimit: 100_000n }),
         sign1559(c, DEV_KEY, { nonce: 2n * i, to: ADDRESS2, value: ETHER }),
       ])
-      expect(h.db.stagedCount).toBe(0)
     }
     expect(h.app.latestHeight()).toBe(4)
   })
@@ -202,7 +206,7 @@ describe('base fee', () => {
 })
 
 describe('finalize without commit', () => {
-  it('re-executes a re-decided height from the head state', async () => {
+  it("re-executes a height run again from the head state, keeping InitChain's unwritten writes", async () => {
     const h = await createHarness()
     try {
       const c = h.app.common
@@ -215,16 +219,19 @@ describe('finalize without commit', () => {
         nextValidatorsHash: new Uint8Array(32),
         proposerAddress: new Uint8Array(20).fill(0xab),
       })
-      const first = await h.app.finalizeBlock(req([sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 5n * ETHER })]))
-      h.db.discardStaged()
+      const abandoned = sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 5n * ETHER })
+      const first = await h.app.finalizeBlock(req([abandoned]))
       const tx = sign1559(c, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 1n * ETHER })
       const second = await h.app.finalizeBlock(req([tx]))
       expect(second.txResults[0]!.code).toBe(0)
       expect(hex(second.appHash)).not.toBe(hex(first.appHash))
       await h.app.commit()
-      await h.db.commitStaged()
+      await h.reopen()
       expect(await h.app.getBalance(hexToBytes(ADDRESS2))).toBe(101n * ETHER)
+      expect(await h.app.getBalance(hexToBytes(ADDRESS2), 0)).toBe(100n * ETHER)
       expect((await h.app.getBlock(1))!.transactions.map(hex)).toEqual([hex(keccak256(tx))])
+      // The abandoned run's records are gone with it.
+      expect(await h.app.getTransaction(keccak256(abandoned))).toBeUndefined()
     } finally {
       await h.close()
     }

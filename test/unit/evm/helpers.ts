@@ -69,7 +69,7 @@ export function blockHash(height: number): Uint8Array {
   return sha256(utf8ToBytes(`block-${height}`))
 }
 
-/** An app over a fresh temp Database, InitChain done and committed. */
+/** An app over a fresh temp Database, InitChain done (its writes go with the first Commit). */
 export async function createHarness(
   opts: { appState?: AppStateJson; maxGas?: bigint; app?: Partial<EvmApplicationOptions> } = {},
 ): Promise<Harness> {
@@ -87,7 +87,6 @@ export async function createHarness(
     appStateBytes: utf8ToBytes(JSON.stringify(appState)),
     initialHeight: 1,
   })
-  await db.commitStaged()
   const h: Harness = {
     dir,
     get db() {
@@ -111,7 +110,6 @@ export async function createHarness(
         proposerAddress: PROPOSER,
       })
       await app.commit()
-      await db.commitStaged()
       h.height++
       return resp
     },

@@ -1,5 +1,5 @@
 /**
- * The kv event indexer over a real LevelDB: entries are only staged (written by the height's batch),
+ * The kv event indexer over a real LevelDB: entries are only staged (written with the caller's stage),
  * searches by hash, attribute, range and height, conditions matched within one event, hex case folding.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -46,8 +46,9 @@ describe('EventIndexer', () => {
       events: blockEvents,
     }
     heights.set(height, data)
-    await indexer.stageBlock({ header: { height }, txs: data.txs } as unknown as Block, data)
-    await db.commitStaged()
+    const stage = db.createStage()
+    await indexer.stageBlock(stage, { header: { height }, txs: data.txs } as unknown as Block, data)
+    await stage.write()
   }
   const q = (text: string) => parseQuery(text)
   /** The locations of the matches (each also carries its tx bytes and result). */
@@ -89,10 +90,11 @@ describe('EventIndexer', () => {
 
   it('stages entries without writing them', async () => {
     const block = { header: { height: 9 }, txs: [utf8ToBytes('z')] } as unknown as Block
-    await indexer.stageBlock(block, { txResults: [result([])], events: [] })
-    expect(db.stagedCount).toBeGreaterThan(0)
+    const stage = db.createStage()
+    await indexer.stageBlock(stage, block, { txResults: [result([])], events: [] })
+    expect(stage.size).toBeGreaterThan(0)
     expect(await indexer.searchBlocks(q('block.height = 9'))).toEqual([])
-    db.discardStaged()
+    stage.discard()
   })
 
   it('keeps a successful tx indexed when the same tx fails later (CometBFT re-indexing rule)', async () => {

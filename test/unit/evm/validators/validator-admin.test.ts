@@ -159,7 +159,6 @@ describe('validator-admin system contract in the EVM application', () => {
       appStateBytes: utf8ToBytes(JSON.stringify(appState)),
       initialHeight: 1,
     })
-    await db.commitStaged()
   }
   async function finalize(txs: Uint8Array[]): Promise<FinalizeBlockResponse> {
     const resp = await app.finalizeBlock({
@@ -172,7 +171,6 @@ describe('validator-admin system contract in the EVM application', () => {
       proposerAddress: PROPOSER,
     })
     await app.commit()
-    await db.commitStaged()
     height++
     return resp
   }

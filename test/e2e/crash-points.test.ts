@@ -1,0 +1,170 @@
+/**
+ * A real node process SIGKILLed between the writes of a height (block-executor.ts `applyBlock`): after
+ * the engine wrote the block and its FinalizeBlock response but before the app's Commit, inside the app's
+ * Commit before its batch is written, and after the app's Commit but before the engine saved the state.
+ * The child (test/helpers/crash-point-child.ts) stops at the point and reports it; the test kills it
+ * there and restarts a node on the same home. Nothing a client was told is lost (a receipt is readable
+ * only once the app's Commit is written, and no newHeads announces a height before both writes), the
+ * height keeps its block hash and app hash, and the chain goes on.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { Wallet, keccak256 } from 'ethers'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { NodeAddresses } from '../../src/node/node.js'
+import { captureLog } from '../helpers/log-capture.js'
+import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
+import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+import { REPO_ROOT } from '../helpers/repo-root.js'
+import { RawWsClient } from '../helpers/ws-client.js'
+
+/** The handshake's log line for the way it heals each point. */
+const HEALED_BY: Record<CrashPoint, RegExp> = {
+  'before-app-commit': /replaying the last stored block into the app/,
+  'inside-app-commit': /replaying the last stored block into the app/,
+  'after-app-commit': /updating the state from the stored FinalizeBlock response/,
+}
+
+const [sender, recipient] = devAccounts(2)
+const wallet = new Wallet(sender!.privateKey)
+
+function transfer(nonce: number): Promise<string> {
+  return wallet.signTransaction({
+    type: 2,
+    chainId: 31337n,
+    nonce,
+    gasLimit: 21000n,
+    maxFeePerGas: 10n ** 11n,
+    maxPriorityFeePerGas: 10n ** 9n,
+    to: recipient!.address,
+    value: 1n,
+  })
+}
+
+/** Longest wait for a line of the child, in ms. */
+const LINE_TIMEOUT_MS = 30_000
+
+/** The child's first stdout line starting with `prefix`, parsed; rejects if it exits first or stays silent. */
+function lineOf<T>(child: ChildProcess, prefix: string, output: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${prefix}" line from the child: ${output.join('\n')}`)), LINE_TIMEOUT_MS)
+    let buffered = ''
+    const onData = (chunk: Buffer): void => {
+      buffered += chunk.toString()
+      let nl = buffered.indexOf('\n')
+      while (nl >= 0) {
+        const line = buffered.slice(0, nl)
+        buffered = buffered.slice(nl + 1)
+        output.push(line)
+        if (line.startsWith(prefix)) {
+          child.stdout!.off('data', onData)
+          child.off('exit', onExit)
+          clearTimeout(timer)
+          resolve(JSON.parse(line.slice(prefix.length)) as T)
+          return
+        }
+        nl = buffered.indexOf('\n')
+      }
+    }
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer)
+      reject(new Error(`child exited (${code}) before "${prefix}": ${output.join('\n')}`))
+    }
+    child.stdout!.on('data', onData)
+    child.on('exit', onExit)
+  })
+}
+
+describe('SIGKILL between the writes of a height', () => {
+  let script = ''
+  const homes: string[] = []
+  let restarted: TestNode | undefined
+
+  beforeAll(async () => {
+    // Two folders below the repository, as src/node is: the node reads its version from ../../package.json.
+    const dir = join(REPO_ROOT, 'node_modules/.cache')
+    await mkdir(dir, { recursive: true })
+    script = join(dir, `nodectl-crash-point-child-${process.pid}.mjs`)
+    await build({
+      entryPoints: [join(REPO_ROOT, 'test/helpers/crash-point-child.ts')],
+      outfile: script,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+    })
+  })
+  afterAll(async () => {
+    await restarted?.stop()
+    await rm(script, { force: true })
+    for (const home of homes) await rm(home, { recursive: true, force: true })
+  })
+
+  it.each(['before-app-commit', 'inside-app-commit', 'after-app-commit'] as const)(
+    'killed %s: nothing told is lost, same hashes',
+    async (point) => {
+      const home = await mkdtemp(join(tmpdir(), 'nodectl-crash-point-'))
+      homes.push(home)
+      const output: string[] = []
+      const child = spawn(process.execPath, [script, home, point], { stdio: ['ignore', 'pipe', 'pipe'] })
+      child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+      try {
+        const addresses = await lineOf<NodeAddresses>(child, 'ready ', output)
+        const url = addresses.jsonRpcHttp!
+        const ws = await RawWsClient.connect(addresses.jsonRpcWs!)
+        const heads = await ws.call<string>('eth_subscribe', ['newHeads'])
+
+        const raw = await transfer(0)
+        const hash = keccak256(raw)
+        const paused = lineOf<Paused>(child, 'paused ', output)
+        expect((await rpc(url, 'eth_sendRawTransaction', [raw])).error).toBeUndefined()
+        const at = await paused
+        expect(at.point).toBe(point)
+
+        // A receipt is readable once the app's Commit is written, not before.
+        const told = (await rpc<Record<string, unknown> | null>(url, 'eth_getTransactionReceipt', [hash])).result
+        if (point === 'after-app-commit') expect(told).toMatchObject({ blockNumber: `0x${at.height.toString(16)}`, status: '0x1' })
+        else expect(told).toBeNull()
+
+        child.kill('SIGKILL')
+        await exited
+        await ws.waitForClose()
+        // No client heard of the height: it was never written by both sides before the kill.
+        const announced = ws.notifications<{ number: string }>(heads).map((n) => Number(n.result.number))
+        expect(announced).not.toContain(at.height)
+
+        const log = captureLog('info')
+        restarted = await startTestNode({ home, log: log.logger })
+        expect(log.lines.some((line) => HEALED_BY[point].test(line))).toBe(true)
+        const receipt = (await rpc<Record<string, unknown>>(restarted.url, 'eth_getTransactionReceipt', [hash])).result
+        if (told) expect(receipt).toEqual(told)
+        expect(receipt).toMatchObject({ blockNumber: `0x${at.height.toString(16)}`, blockHash: at.blockHash, status: '0x1' })
+        const block = (
+          await rpc<{ hash: string; stateRoot: string }>(restarted.url, 'eth_getBlockByNumber', [`0x${at.height.toString(16)}`, false])
+        ).result!
+        expect({ hash: block.hash, stateRoot: block.stateRoot }).toEqual({ hash: at.blockHash, stateRoot: at.appHash })
+
+        // The chain goes on, and the next block's header carries the same app hash.
+        const next = await transfer(1)
+        expect((await rpc(restarted.url, 'eth_sendRawTransaction', [next])).error).toBeUndefined()
+        const t = restarted
+        await waitForBlock(t, async () => (await rpc(t.url, 'eth_getTransactionReceipt', [keccak256(next)])).result, 20_000, 'next receipt')
+        const after = (await t.node.components.blockStore.loadBlock(at.height + 1))!
+        expect(`0x${Buffer.from(after.header.appHash).toString('hex')}`).toBe(at.appHash)
+        await restarted.stop()
+        restarted = undefined
+      } finally {
+        child.kill('SIGKILL')
+      }
+    },
+    // A child process and a restart each: slow on a loaded 2-core machine.
+    120_000,
+  )
+})
