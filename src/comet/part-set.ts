@@ -5,9 +5,6 @@ import { hashHeader } from './hash.js'
 import { merkleProofs, validateMerkleProof, verifyMerkleProof } from './merkle.js'
 import { BLOCK_PART_SIZE_BYTES, type Block, type BlockID, type Part, type PartSetHeader } from './types.js'
 
-/** A part is a CometBFT data type (types.ts, where encoding.ts finds it); its users get it here with the part set. */
-export type { Part } from './types.js'
-
 /** A complete part set (the proposer's side). */
 export interface PartSet {
   header: PartSetHeader

@@ -2,7 +2,8 @@
  * A block's part set being received or sent (CometBFT `types.PartSet` as used by consensus:
  * `NewPartSetFromHeader` then `AddPart` with each part's Merkle proof checked against the header).
  */
-import { verifyPart, type Part, type PartSet } from '../comet/part-set.js'
+import { verifyPart, type PartSet } from '../comet/part-set.js'
+import type { Part } from '../comet/types.js'
 import type { PartSetHeader } from '../comet/types.js'
 import { concatBytes, equalBytes } from '../primitives/hex.js'
 

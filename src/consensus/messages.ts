@@ -4,7 +4,7 @@
  * layer carry the same bytes a CometBFT reactor would.
  */
 import { decodePart, decodeProposal, decodeVote, encodePart, encodeProposal, encodeVote } from '../comet/encoding.js'
-import type { Part } from '../comet/part-set.js'
+import type { Part } from '../comet/types.js'
 import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import type { Proposal, Vote } from '../comet/types.js'
 
