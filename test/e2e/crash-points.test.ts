@@ -8,14 +8,14 @@
  * height keeps its block hash and app hash, and the chain goes on.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import { Wallet, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import type { NodeAddresses } from '../../src/node/node.js'
+import { bundleScript } from '../helpers/call-worker-script.js'
 import { captureLog } from '../helpers/log-capture.js'
 import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
@@ -86,19 +86,8 @@ describe('SIGKILL between the writes of a height', () => {
 
   beforeAll(async () => {
     // Two folders below the repository, as src/node is: the node reads its version from ../../package.json.
-    const dir = join(REPO_ROOT, 'node_modules/.cache')
-    await mkdir(dir, { recursive: true })
-    script = join(dir, `nodectl-crash-point-child-${process.pid}.mjs`)
-    await build({
-      entryPoints: [join(REPO_ROOT, 'test/helpers/crash-point-child.ts')],
-      outfile: script,
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'warning',
-    })
+    script = join(REPO_ROOT, 'node_modules/.cache', `nodectl-crash-point-child-${process.pid}.mjs`)
+    await bundleScript(join(REPO_ROOT, 'test/helpers/crash-point-child.ts'), script)
   })
   afterAll(async () => {
     await restarted?.stop()

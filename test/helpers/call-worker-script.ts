@@ -5,7 +5,7 @@
  * workers from that file (`testCallWorkerScript`).
  */
 import { mkdir, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { REPO_ROOT } from './repo-root.js'
@@ -18,13 +18,14 @@ export function testCallWorkerScript(): URL | undefined {
   return href ? new URL(href) : undefined
 }
 
-/** vitest global setup: builds the script (inside the repository, so its imports resolve) and removes it after the run. */
-export async function setup(): Promise<() => Promise<void>> {
-  const dir = join(REPO_ROOT, 'node_modules/.cache/nodectl-test')
-  const outfile = join(dir, `call-worker-${process.pid}.mjs`)
-  await mkdir(dir, { recursive: true })
+/**
+ * Bundles a TypeScript entry into one ES module at `outfile` (created with its folder), its packages left
+ * as imports from node_modules: for a worker thread or a child process, which need JavaScript.
+ */
+export async function bundleScript(entry: string, outfile: string): Promise<void> {
+  await mkdir(dirname(outfile), { recursive: true })
   await build({
-    entryPoints: [join(REPO_ROOT, 'src/evm/calls/call-worker.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     packages: 'external',
@@ -33,6 +34,13 @@ export async function setup(): Promise<() => Promise<void>> {
     target: 'node20',
     logLevel: 'warning',
   })
+}
+
+/** vitest global setup: builds the script (inside the repository, so its imports resolve) and removes it after the run. */
+export async function setup(): Promise<() => Promise<void>> {
+  const dir = join(REPO_ROOT, 'node_modules/.cache/nodectl-test')
+  const outfile = join(dir, `call-worker-${process.pid}.mjs`)
+  await bundleScript(join(REPO_ROOT, 'src/evm/calls/call-worker.ts'), outfile)
   process.env[ENV] = pathToFileURL(outfile).href
   return () => rm(outfile, { force: true })
 }
