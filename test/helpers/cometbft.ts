@@ -38,10 +38,14 @@ function isExpectedVersion(path: string): boolean {
  */
 export function findCometbft(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.COMETBFT_BIN) {
-    if (!isExpectedVersion(env.COMETBFT_BIN)) throw new Error(`COMETBFT_BIN=${env.COMETBFT_BIN} is not a cometbft v${COMETBFT_VERSION} binary`)
+    if (!isExpectedVersion(env.COMETBFT_BIN))
+      throw new Error(`COMETBFT_BIN=${env.COMETBFT_BIN} is not a cometbft v${COMETBFT_VERSION} binary`)
     return env.COMETBFT_BIN
   }
-  const onPath = (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'cometbft'))
+  const onPath = (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, 'cometbft'))
   return [...onPath, cachedCometbftPath(env)].find((p) => existsSync(p) && isExpectedVersion(p))
 }
 
