@@ -5,7 +5,7 @@
  * of `nodectl testnet init-files` make a four-validator CometBFT network on loopback.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Comet38Client } from '@cosmjs/tendermint-rpc'
@@ -21,10 +21,19 @@ import { pickPortBlock } from '../helpers/ports.js'
 const HEIGHT_WAIT_MS = 60_000
 
 /**
- * CometBFT's own p2p settings a loopback network needs: by default it refuses a second peer from the same
- * IP and keeps only routable addresses in its address book. nodectl's homes do not carry these keys.
+ * CometBFT's own p2p keys a loopback network needs (they are config.toml keys only, no flags): by default
+ * CometBFT refuses a second peer from the same IP and keeps only routable addresses in its address book.
+ * nodectl's homes do not write them; they go under [p2p] before the start.
  */
-const LOOPBACK_P2P_FLAGS = ['--p2p.allow_duplicate_ip=true', '--p2p.addr_book_strict=false']
+const LOOPBACK_P2P_KEYS = 'allow_duplicate_ip = true\naddr_book_strict = false\n'
+
+/** Adds {@link LOOPBACK_P2P_KEYS} to the [p2p] table of `home`'s config.toml. */
+async function allowLoopbackPeers(home: string): Promise<void> {
+  const file = join(home, 'config', 'config.toml')
+  const text = await readFile(file, 'utf8')
+  if (!text.includes('\n[p2p]\n')) throw new Error(`${file} has no [p2p] table`)
+  await writeFile(file, text.replace('\n[p2p]\n', `\n[p2p]\n${LOOPBACK_P2P_KEYS}`))
+}
 
 describeWithCometbft('nodectl homes under a stock CometBFT', (bin) => {
   const children: ChildProcess[] = []
@@ -83,7 +92,8 @@ describeWithCometbft('nodectl homes under a stock CometBFT', (bin) => {
     dirs.push(dir)
     const startingPort = await pickPortBlock(4 * TESTNET_PORTS_PER_NODE)
     const testnet = await initTestnetFiles({ outputDir: dir, validators: 4, startingPort })
-    const runs = testnet.nodes.map((node) => startCometbft(node.home, LOOPBACK_P2P_FLAGS))
+    await Promise.all(testnet.nodes.map((node) => allowLoopbackPeers(node.home)))
+    const runs = testnet.nodes.map((node) => startCometbft(node.home, []))
     const clients = await Promise.all(testnet.nodes.map((node) => Comet38Client.connect(node.cometRpc)))
     try {
       const outputs = (): string => runs.map((r, i) => `--- node${i}\n${r.output.join('').slice(-4000)}`).join('\n')
