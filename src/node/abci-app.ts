@@ -59,7 +59,7 @@ export class AbciApp implements Application {
     return this.deps.app.info()
   }
 
-  initChain(req: InitChainRequest): Promise<InitChainResponse> {
+  async initChain(req: InitChainRequest): Promise<InitChainResponse> {
     const theirs: unknown = req.appStateBytes.length > 0 ? JSON.parse(bytesToUtf8(req.appStateBytes)) : null
     if (JSON.stringify(theirs) !== JSON.stringify(this.deps.appState ?? null)) {
       throw new Error(
