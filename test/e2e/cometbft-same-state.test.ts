@@ -8,7 +8,7 @@
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ContractFactory, Interface, type TransactionReceipt, Wallet, getCreateAddress, parseEther, parseUnits } from 'ethers'
+import { ContractFactory, Interface, Wallet, getCreateAddress, parseEther, parseUnits } from 'ethers'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { defaultNodeSettings } from '../../src/config/defaults.js'
 import { initHome } from '../../src/config/init-home.js'
@@ -33,7 +33,7 @@ interface ReceiptView {
 /** Sends the raw transactions one by one to `url`, each after the previous one's receipt. */
 async function commitAll(url: string, raws: string[]): Promise<{ receipts: ReceiptView[]; stateRoot: string }> {
   const receipts: ReceiptView[] = []
-  let last: TransactionReceipt | undefined
+  let lastBlock = '0x0'
   for (const raw of raws) {
     const sent = await rpc<string>(url, 'eth_sendRawTransaction', [raw])
     expect(sent.error).toBeUndefined()
@@ -49,9 +49,9 @@ async function commitAll(url: string, raws: string[]): Promise<{ receipts: Recei
       contractAddress: receipt.contractAddress as string | null,
       logs: logs.map(({ address, topics, data }) => ({ address, topics, data })),
     })
-    last = receipt as unknown as TransactionReceipt
+    lastBlock = receipt.blockNumber as string
   }
-  const block = await rpc<{ stateRoot: string }>(url, 'eth_getBlockByNumber', [`0x${last!.blockNumber.toString(16)}`, false])
+  const block = await rpc<{ stateRoot: string }>(url, 'eth_getBlockByNumber', [lastBlock, false])
   return { receipts, stateRoot: block.result!.stateRoot }
 }
 
