@@ -11,6 +11,7 @@ import type { NodeConfig } from '../config/node-config.js'
 import { Database } from '../db/database.js'
 import { loadValidatorKey } from '../keystore/validator-key.js'
 import { checkTxFee } from '../txpool/index.js'
+import { TxPoolError, TxPoolRejection, txPoolErrors } from '../txpool/tx-pool-error.js'
 import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { AbciApp } from './abci-app.js'
@@ -91,10 +92,7 @@ export class AbciNode {
           syncStatus: () => ({ catchingUp: this.comet.catchingUp, progress: undefined }),
           peerCount: () => this.comet.peers,
           miner,
-          submitTx: async (raw) => {
-            if (config.jsonRpc.txFeeCap > 0) checkTxFee(await app.decodeTxOffThread(raw), config.jsonRpc.txFeeCap)
-            return this.client.broadcastTx(raw)
-          },
+          submitTx: (raw) => this.submitTx(raw),
           overrides: this.options.jsonRpc,
         })
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
@@ -115,6 +113,25 @@ export class AbciNode {
     this.statusTimer.unref()
     this.log.info('ABCI application started', { abci: addresses.abci, height: app.latestHeight() })
     return addresses
+  }
+
+  /**
+   * eth_sendRawTransaction: the RPC's fee cap, then CometBFT's mempool and CheckTx. CometBFT answers a
+   * transaction it has seen with "tx already exists in cache", also once a block included it; geth says
+   * "nonce too low" for a mined one, so that is the answer when this application has its receipt.
+   */
+  private async submitTx(raw: Uint8Array): Promise<Uint8Array> {
+    const { app } = this.parts
+    const cap = this.config.jsonRpc.txFeeCap
+    if (cap > 0) checkTxFee(await app.decodeTxOffThread(raw), cap)
+    try {
+      return await this.client.broadcastTx(raw)
+    } catch (err) {
+      if (!(err instanceof TxPoolError) || err.reason !== TxPoolRejection.AlreadyKnown) throw err
+      const tx = await app.decodeTxOffThread(raw)
+      if (!(await app.getReceipt(tx.hash))) throw err
+      throw txPoolErrors.nonceTooLow(tx.fromHex, tx.nonce, (await app.getAccount(tx.from)).nonce)
+    }
   }
 
   private async readCometStatus(): Promise<void> {

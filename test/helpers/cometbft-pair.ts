@@ -26,7 +26,8 @@ export interface PairPorts {
 
 interface Proc {
   child: ChildProcess | undefined
-  output: string[]
+  /** The current run's last lines (the same array across restarts). */
+  readonly output: string[]
 }
 
 export class CometbftPair {
@@ -154,7 +155,7 @@ export class CometbftPair {
   }
 
   private launch(proc: Proc, command: string, args: string[]): void {
-    proc.output = []
+    proc.output.length = 0
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
     proc.child = child
     const keep = (chunk: Buffer): void => {
