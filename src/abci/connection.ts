@@ -34,6 +34,8 @@ export class AbciConnection {
   /** Encoded answers not yet written. */
   private out: Uint8Array[] = []
   private running = false
+  /** Reading is paused until the socket's write buffer drains. */
+  private waitingForDrain = false
   /** Set when this connection answers nothing more: an Exception went out, or the socket closed. */
   private stopped = false
 
@@ -45,7 +47,10 @@ export class AbciConnection {
     this.reader = new FrameReader(host.maxMessageBytes)
     socket.on('data', (chunk: Buffer) => this.receive(chunk))
     // Backpressure: reading pauses while the answers written wait in the socket's buffer.
-    socket.on('drain', () => socket.resume())
+    socket.on('drain', () => {
+      this.waitingForDrain = false
+      socket.resume()
+    })
     socket.on('error', (err) => log.debug('ABCI connection error', { err }))
     socket.on('close', () => this.onClose())
   }
@@ -124,7 +129,10 @@ export class AbciConnection {
 
   private writeOut(): void {
     if (this.out.length === 0 || !this.socket.writable) return
-    if (!this.socket.write(this.takeOut())) this.socket.pause()
+    if (this.socket.write(this.takeOut()) || this.waitingForDrain) return
+    this.waitingForDrain = true
+    this.socket.pause()
+    this.log.debug('ABCI connection reading paused until the peer takes the answers')
   }
 
   private takeOut(): Uint8Array {
