@@ -1,7 +1,8 @@
 /**
  * The EVM application under a stock CometBFT: `cometbft start` and `nodectl start --abci` as two
  * processes on one home from `nodectl init`. ethers deploys a contract, sends transfers and reads
- * receipts, logs and balances through nodectl's EVM JSON-RPC; cosmjs, against CometBFT's own RPC, finds
+ * receipts, logs and balances through nodectl's EVM JSON-RPC, and viem reads and sends too; a gapped
+ * nonce waits as queued; cosmjs, against CometBFT's own RPC, finds
  * the transactions with tx_search by EVM hash (CometBFT's kv indexer over the events the application
  * emits); a bad transaction is a CheckTx refusal with geth's message; the application killed with
  * SIGKILL and started again comes back at CometBFT's height with every receipt.
@@ -11,6 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Comet38Client } from '@cosmjs/tendermint-rpc'
 import { type Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther, type TransactionReceipt } from 'ethers'
+import { type Hex, createPublicClient, createWalletClient, defineChain, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { defaultNodeSettings } from '../../src/config/defaults.js'
 import { initHome } from '../../src/config/init-home.js'
@@ -122,6 +125,48 @@ describeWithCometbft('the EVM application under a stock CometBFT', (bin) => {
     })
     await expect(provider.send('eth_sendRawTransaction', [stale])).rejects.toThrow(/nonce too low/)
     expect(await provider.getTransactionCount(alice.address, 'pending')).toBe(nonce)
+  })
+
+  it('a gapped nonce waits as queued in the pool until the gap fills, then both are mined', async () => {
+    const nonce = await provider.getTransactionCount(alice.address, 'pending')
+    const chainId = (await provider.getNetwork()).chainId
+    const sign = (n: number) =>
+      alice.signTransaction({
+        to: BOB!.address,
+        value: 1n,
+        nonce: n,
+        gasLimit: 21_000n,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 1n,
+        chainId,
+        type: 2,
+      })
+    const gapped = await provider.send('eth_sendRawTransaction', [await sign(nonce + 1)])
+    const content = await provider.send('txpool_content', [])
+    expect(Object.keys(content.queued[alice.address] ?? {})).toEqual([String(nonce + 1)])
+    // Blocks go on without it.
+    const height = await provider.getBlockNumber()
+    await waitFor(async () => (await provider.getBlockNumber()) > height + 1, WAIT_MS, 'two more blocks')
+    expect(await provider.getTransactionReceipt(gapped)).toBeNull()
+    const filler = await provider.send('eth_sendRawTransaction', [await sign(nonce)])
+    for (const hash of [filler, gapped]) expect((await provider.waitForTransaction(hash, 1, WAIT_MS))?.status).toBe(1)
+  })
+
+  it('viem reads blocks and sends a transaction', async () => {
+    const chain = defineChain({
+      id: Number((await provider.getNetwork()).chainId),
+      name: 'nodectl under CometBFT',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [pair.evmUrl] } },
+    })
+    const publicClient = createPublicClient({ chain, transport: http(pair.evmUrl) })
+    const walletClient = createWalletClient({ chain, transport: http(pair.evmUrl), account: privateKeyToAccount(ALICE!.privateKey as Hex) })
+    const hash = await walletClient.sendTransaction({ to: BOB!.address as Hex, value: 7n })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100 })
+    expect(receipt.status).toBe('success')
+    const block = await publicClient.getBlock({ blockNumber: receipt.blockNumber, includeTransactions: true })
+    expect(block.hash).toBe(receipt.blockHash)
+    expect(block.transactions.map((t) => t.hash)).toContain(hash)
   })
 
   it('a SIGKILLed application restarts at the height CometBFT has, with every receipt', async () => {
