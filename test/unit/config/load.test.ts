@@ -67,6 +67,19 @@ describe('loadNodeConfig', () => {
     expect(config.genesis.validators).toHaveLength(1)
   })
 
+  it('[abci] laddr: app.toml, NODECTL_ABCI_LADDR, --abci.laddr; tcp:// or unix://', async () => {
+    expect((await loadNodeConfig({ home, env: {} })).abci.laddr).toEqual({ host: '127.0.0.1', port: 26658 })
+    await edit('app.toml', /^laddr = "tcp:\/\/127.0.0.1:26658"$/m, 'laddr = "tcp://127.0.0.1:1111"')
+    expect((await loadNodeConfig({ home, env: {} })).abci.laddr).toEqual({ host: '127.0.0.1', port: 1111 })
+    const env = { NODECTL_ABCI_LADDR: 'unix:///run/nodectl/abci.sock' }
+    expect((await loadNodeConfig({ home, env })).abci.laddr).toEqual({ path: '/run/nodectl/abci.sock' })
+    const flags = { 'abci.laddr': 'tcp://0.0.0.0:2222' }
+    expect((await loadNodeConfig({ home, env, flags })).abci.laddr).toEqual({ host: '0.0.0.0', port: 2222 })
+    await expect(loadNodeConfig({ home, env: {}, flags: { 'abci.laddr': 'unix://relative.sock' } })).rejects.toThrow(
+      /abci.laddr.*want unix:\/\/\/absolute\/path/,
+    )
+  })
+
   it('layers defaults < file < environment < flags', async () => {
     await edit('app.toml', /^address = "127.0.0.1:8545"$/m, 'address = "127.0.0.1:1111"')
     await edit('app.toml', /^logs-cap = 10000$/m, 'logs-cap = 5')
