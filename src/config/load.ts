@@ -102,6 +102,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,
     evm: settings.evm,
+    abci: settings.abci,
     p2p: settings.p2p,
     genesis,
     paths,
