@@ -143,6 +143,7 @@ export class AbciConnection {
 
   private onClose(): void {
     if (this.reader.partial) this.log.debug('ABCI peer left in the middle of a message')
+    else this.log.debug('ABCI connection closed')
     this.stopped = true
     this.pending.length = 0
     this.out = []
