@@ -55,8 +55,9 @@ export class AbciConnection {
     socket.on('close', () => this.onClose())
   }
 
-  /** Drops the connection at once; unwritten answers are lost. */
+  /** Drops the connection at once; unwritten answers are lost, and a request in progress is not answered. */
   destroy(): void {
+    this.stopped = true
     this.socket.destroy()
   }
 
@@ -94,7 +95,8 @@ export class AbciConnection {
       try {
         answer = encodeFrame(encodeResponse(await answerRequest(this.host.app, this.host.snapshots, req)))
       } catch (err) {
-        this.failApp(req.method, err as Error)
+        // A connection dropped meanwhile (the server closing) does not turn a late failure into a halt.
+        if (!this.stopped) this.failApp(req.method, err as Error)
         return
       }
       if (this.stopped) return
