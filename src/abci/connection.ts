@@ -88,7 +88,7 @@ export class AbciConnection {
       try {
         req = decodeRequest(body)
       } catch (err) {
-        this.refuse(body, err as Error)
+        this.refuse(body, asError(err))
         return
       }
       let answer: Uint8Array
@@ -96,7 +96,7 @@ export class AbciConnection {
         answer = encodeFrame(encodeResponse(await answerRequest(this.host.app, this.host.snapshots, req)))
       } catch (err) {
         // A connection dropped meanwhile (the server closing) does not turn a late failure into a halt.
-        if (!this.stopped) this.failApp(req.method, err as Error)
+        if (!this.stopped) this.failApp(req.method, asError(err))
         return
       }
       if (this.stopped) return
@@ -151,4 +151,9 @@ export class AbciConnection {
     this.out = []
     this.host.closed(this)
   }
+}
+
+/** What was thrown, as an Error (an application may throw anything). */
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown))
 }
