@@ -55,8 +55,9 @@ export class AbciConnection {
     socket.on('close', () => this.onClose())
   }
 
-  /** Drops the connection at once; unwritten answers are lost. */
+  /** Drops the connection at once; unwritten answers are lost, and a request in progress is not answered. */
   destroy(): void {
+    this.stopped = true
     this.socket.destroy()
   }
 
@@ -87,14 +88,15 @@ export class AbciConnection {
       try {
         req = decodeRequest(body)
       } catch (err) {
-        this.refuse(body, err as Error)
+        this.refuse(body, asError(err))
         return
       }
       let answer: Uint8Array
       try {
         answer = encodeFrame(encodeResponse(await answerRequest(this.host.app, this.host.snapshots, req)))
       } catch (err) {
-        this.failApp(req.method, err as Error)
+        // A connection dropped meanwhile (the server closing) does not turn a late failure into a halt.
+        if (!this.stopped) this.failApp(req.method, asError(err))
         return
       }
       if (this.stopped) return
@@ -143,9 +145,15 @@ export class AbciConnection {
 
   private onClose(): void {
     if (this.reader.partial) this.log.debug('ABCI peer left in the middle of a message')
+    else this.log.debug('ABCI connection closed')
     this.stopped = true
     this.pending.length = 0
     this.out = []
     this.host.closed(this)
   }
+}
+
+/** What was thrown, as an Error (an application may throw anything). */
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown))
 }

@@ -52,7 +52,7 @@ export class AbciServer {
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       serving: () => !this.failed,
       appFailed: (err) => {
-        if (this.failed) return
+        if (this.failed || this.closing !== undefined) return
         this.failed = true
         this.stopListening()
         options.onFatal(err)

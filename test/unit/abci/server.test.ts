@@ -43,12 +43,14 @@ function fakeApp(overrides: Partial<Application> = {}): Application {
   }
 }
 
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (err: Error) => void } {
   let resolve!: (value: T) => void
-  const promise = new Promise<T>((done) => {
+  let reject!: (err: Error) => void
+  const promise = new Promise<T>((done, fail) => {
     resolve = done
+    reject = fail
   })
-  return { promise, resolve }
+  return { promise, resolve, reject }
 }
 
 const servers: AbciServer[] = []
@@ -221,6 +223,29 @@ describe('AbciServer', () => {
     await other.send({ method: 'finalizeBlock', value: REQUESTS.finalizeBlock }, flush)
     await server.close()
     expect(onFatal).toHaveBeenCalledTimes(1)
+  })
+
+  it('does not report a failure of a request the closing server dropped', async () => {
+    const onFatal = vi.fn()
+    const log = captureLog('error')
+    const answer = deferred<CheckTxResponse>()
+    const called = deferred<void>()
+    const app = fakeApp({
+      checkTx: () => {
+        called.resolve()
+        return answer.promise
+      },
+    })
+    const server = await startServer(app, { onFatal, log: log.logger })
+    const client = await connectTo(server)
+    await client.send(checkTx(1), flush)
+    await called.promise
+    await server.close()
+    // The application's database is closed under the request, which then fails.
+    answer.reject(new Error('database closed'))
+    await new Promise((turn) => setImmediate(turn))
+    expect(onFatal).not.toHaveBeenCalled()
+    expect(log.lines).toEqual([])
   })
 
   it('answers an undecodable request with an Exception and closes only that connection', async () => {
