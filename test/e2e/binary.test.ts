@@ -233,4 +233,21 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
       rmSync(home, { recursive: true, force: true })
     }
   })
+
+  it('refuses --dev on a home made by nodectl init with status 1, its key store left empty', () => {
+    const home = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    try {
+      expect(run('init', 'node0', '--home', home).status).toBe(0)
+      const dev = run('start', '--dev', '--home', home)
+      expect(dev.status).toBe(1)
+      expect(dev.stderr.replace(/\s+›\s+/g, ' ')).toContain(
+        `--dev: ${home} holds chain nodectl_9000-1, which does not fund the 10 dev accounts`,
+      )
+      expect(dev.stdout).not.toContain('Available Accounts')
+      expect(readdirSync(join(home, 'keystore'))).toEqual([])
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
 })
