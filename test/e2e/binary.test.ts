@@ -189,6 +189,17 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     }
     expect(await executeProbe(url!, accounts[0]!, startWorker)).toEqual(await inProcessProbe())
 
+    // A filter id captured by the shell is the id alone (stdout is a pipe there), and works as an argument.
+    const shell = spawnSync(
+      'sh',
+      ['-c', 'id=$(node "$BIN" filter new-blocks --node "$URL") && echo "id=$id" && node "$BIN" filter changes "$id" --node "$URL" --json'],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BIN: join(ROOT, 'bin/run.js'), URL: url! } },
+    )
+    expect(shell.status, shell.stderr).toBe(0)
+    const [idLine, ...changes] = shell.stdout.trimEnd().split('\n')
+    expect(idLine).toMatch(/^id=0x[0-9a-f]+$/)
+    expect(Array.isArray(JSON.parse(changes.join('\n')))).toBe(true)
+
     child.kill('SIGINT')
     const { code, signal } = await exited
     expect({ code, signal }, `stderr:\n${stderr}`).toEqual({ code: 0, signal: null })
