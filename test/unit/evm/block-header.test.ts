@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBlockHeader } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
+import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import { encodeHeader } from '../../../src/evm/store/block-header.js'
 import { decodeBlockRecord, encodeBlockRecord } from '../../../src/evm/store/evm-records.js'
 import type { EvmBlock } from '../../../src/evm/store/views.js'
@@ -112,10 +113,13 @@ describe('EVM block hashes', () => {
     expect((await blocksOf(h)).map((b) => hex(encodeHeader(b)))).toEqual(blocks.map((b) => hex(encodeHeader(b))))
   })
 
-  it('refuse a block record of the older format, whose hash was the consensus hash', () => {
+  it('refuse a store of the older format, whose hashes were the consensus hashes, when the application opens', async () => {
     const record = RLP.decode(encodeBlockRecord(blocks[1]!)) as Uint8Array[]
     const older = RLP.encode(record.slice(0, 13))
     expect(() => decodeBlockRecord(1, older)).toThrow(/block 1 was written by an older nodectl.*--dev chain is throw-away/)
     expect(hex(decodeBlockRecord(1, encodeBlockRecord(blocks[1]!)).hash)).toBe(hex(blocks[1]!.hash))
+    const head = blocks.at(-1)!
+    await h.db.put(heightKey(Prefix.evmBlock, head.number), RLP.encode((RLP.decode(encodeBlockRecord(head)) as Uint8Array[]).slice(0, 13)))
+    await expect(h.reopen()).rejects.toThrow(`EVM store: block ${head.number} was written by an older nodectl`)
   })
 })
