@@ -1,13 +1,16 @@
 /**
- * Ethereum-verifiable blocks on a real dev node: every block's header, rebuilt with ethers from
- * eth_getBlockByNumber's fields, hashes to `hash`; debug_getRawHeader returns exactly those bytes;
+ * Ethereum-verifiable blocks on a real dev node: every block's header, rebuilt from eth_getBlockByNumber's
+ * fields with ethers and with ethereumjs' `createBlockHeaderFromRPC`, hashes to `hash`; debug_getRawHeader returns exactly those bytes;
  * parent hashes link; BLOCKHASH (in a call and in a transaction) answers the same hashes; every method
  * that takes a block hash finds the block by it; `cometHash` is the consensus RPC's block hash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBlockHeaderFromRPC } from '@ethereumjs/block'
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { ContractFactory, Interface, JsonRpcProvider, Wallet, keccak256, type Contract, type TransactionReceipt } from 'ethers'
 import type { BlockJson, LogJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { bytesToHex } from '../../src/primitives/hex.js'
 import { cometRpc, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { encodeHeaderJson, hashHeaderJson } from '../helpers/eth-header.js'
 import { compileContracts } from '../helpers/solidity.js'
@@ -66,11 +69,13 @@ describe('Ethereum-verifiable block hashes', () => {
   }
 
   it('hashes every block as keccak256 of its header rebuilt from its fields, as debug_getRawHeader gives it', async () => {
+    const cancun = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun })
     const blocks = await chain()
     expect(blocks.length).toBeGreaterThan(2)
     expect(new Set(mixed.map((r) => r.type))).toEqual(new Set(['0x0', '0x1', '0x2']))
     for (const b of blocks) {
       expect(hashHeaderJson(b), `block ${b.number}`).toBe(b.hash)
+      expect(bytesToHex(createBlockHeaderFromRPC(b as never, { common: cancun }).hash())).toBe(b.hash)
       const raw = await call<string>(t, 'debug_getRawHeader', [b.number])
       expect(raw).toBe(encodeHeaderJson(b))
       expect(keccak256(raw)).toBe(b.hash)
