@@ -1,7 +1,7 @@
 /**
  * Ethereum-verifiable blocks on a real dev node: every block's header, rebuilt from eth_getBlockByNumber's
- * fields with ethers and with ethereumjs' `createBlockHeaderFromRPC`, hashes to `hash`; debug_getRawHeader returns exactly those bytes;
- * parent hashes link; BLOCKHASH (in a call and in a transaction) answers the same hashes; every method
+ * fields with ethers and with ethereumjs' `createBlockHeaderFromRPC`, hashes to `hash`;
+ * debug_getRawHeader returns exactly those bytes; parent hashes link; BLOCKHASH (in a call and in a transaction) answers the same hashes; every method
  * that takes a block hash finds the block by it; `cometHash` is the consensus RPC's block hash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
