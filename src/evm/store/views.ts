@@ -90,7 +90,7 @@ export interface EvmBlock {
   timestamp: number
   /** Bytes of the consensus block (protobuf), as CometBFT's Block.Size(). */
   size: number
-  /** The consensus block hash (32 bytes); for the genesis block keccak256 of the consensus chain id. */
+  /** The consensus block hash (32 bytes); for the genesis block keccak256 of the consensus chain id; empty for the pending one. */
   extraData: Uint8Array
   /** PREVRANDAO (zero: BFT consensus has no beacon randomness). */
   mixHash: Uint8Array
