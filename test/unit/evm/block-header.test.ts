@@ -1,19 +1,22 @@
 /**
  * The EVM view's block hashes are Ethereum header hashes: ethereumjs, given the fields of each stored
- * block, builds the same header (RLP) and hash; parent hashes link; the hash follows the height's
- * consensus data and results only (two applications fed the same blocks agree, a reopened one reads
- * the same); stores of the older format are refused with a message that says what to do.
+ * block, builds the same header (RLP) and hash, and so does ethers from the block's JSON; parent
+ * hashes link; the hash follows the height's consensus data and results only (two applications fed
+ * the same blocks agree, a reopened one reads the same); stores of the older format are refused with
+ * a message that says what to do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBlockHeader } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
+import { formatBlock } from '../../../src/api/eth/format.js'
 import { Prefix, heightKey } from '../../../src/db/prefixes.js'
 import { encodeHeader } from '../../../src/evm/store/block-header.js'
 import { decodeBlockRecord, encodeBlockRecord } from '../../../src/evm/store/evm-records.js'
 import type { EvmBlock } from '../../../src/evm/store/views.js'
 import { keccak256 } from '../../../src/crypto/index.js'
 import { bytesToHex } from '../../../src/primitives/hex.js'
+import { encodeHeaderJson, hashHeaderJson } from '../../helpers/eth-header.js'
 import { ADDRESS2, DEV_KEY, ETHER, GWEI, blockHash, createHarness, sign1559, sign2930, signLegacy, type Harness } from './helpers.js'
 
 const hex = bytesToHex
@@ -83,6 +86,9 @@ describe('EVM block hashes', () => {
       expect(hex(b.hash)).toBe(hex(reference.hash()))
       expect(hex(keccak256(encodeHeader(b)))).toBe(hex(b.hash))
       expect(RLP.decode(encodeHeader(b))).toHaveLength(20)
+      // What eth_getBlockByNumber shows rebuilds the same header (ethers, as a client does).
+      expect(encodeHeaderJson(formatBlock(b))).toBe(hex(encodeHeader(b)))
+      expect(hashHeaderJson(formatBlock(b))).toBe(hex(b.hash))
     }
   })
 
