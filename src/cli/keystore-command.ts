@@ -10,6 +10,7 @@ import { homePaths, resolveHome } from '../config/home.js'
 import { KeyFileFormatError, LIGHT_SCRYPT, STANDARD_SCRYPT, WrongPassphraseError } from '../keystore/key-file.js'
 import { KeyStore, KeyStoreError, type KeyInfo } from '../keystore/key-store.js'
 import { confirmAction, isInteractive, PassphraseError, readPassphrase } from './passphrase.js'
+import { isTerminal } from './render.js'
 
 /** Exit status of a failed key command (oclif's own usage errors exit 2). */
 export const EXIT_FAILURE = 1
@@ -89,6 +90,16 @@ export abstract class KeystoreCommand extends Command {
   /** The passphrase from `--password-file`, `$NODECTL_PASSWORD` or a hidden prompt (typed twice when `confirm`). */
   protected passphrase(flags: KeystoreFlags, message: string, confirm = false): Promise<string> {
     return readPassphrase({ file: flags['password-file'], message, confirm })
+  }
+
+  /**
+   * Reports the account a command created or imported: `<verb> 0x… ("name")` and its file on a terminal,
+   * the address alone on a plain line otherwise (`addr=$(nodectl keys add)`); nothing with `--json`.
+   */
+  protected reportAccount(verb: string, key: KeyResult, note = ''): void {
+    if (!isTerminal()) return this.log(key.address)
+    this.log(`${verb} ${describeAccount(key)}${note}`)
+    this.log(`  file ${key.file}`)
   }
 
   /** A one-line warning on stderr, shown with `--json` too (stdout keeps the JSON). */

@@ -4,6 +4,15 @@
  */
 import Table from 'cli-table3'
 
+/**
+ * True when `stream` is a terminal. Commands whose answer is one id, hash or address print it alone on
+ * a plain line otherwise, so `id=$(nodectl filter new-blocks)` captures it; a person at a terminal
+ * gets the table.
+ */
+export function isTerminal(stream: { isTTY?: boolean } = process.stdout): boolean {
+  return stream.isTTY === true
+}
+
 /** A hex QUANTITY (`0x1a`) as a decimal string; other values unchanged. */
 export function decimalOf(value: unknown): string {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) && value.length <= 66) return BigInt(value).toString()

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatDuration } from '../config/duration.js'
 import { resolveHome } from '../config/home.js'
-import { HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
+import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
 import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../config/node-config.js'
@@ -75,6 +75,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
   try {
     const written = dev && !(await isHomeInitialised(home)) ? await initDevHome(home) : undefined
     const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
+    if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
     const running =
       flags.abci === true ? await startAbciNode(config, log, version, out) : await startNode(config, log, version, temporary, flags, out)
@@ -151,6 +152,20 @@ async function startAbciNode(config: NodeConfig, log: Logger, version: string, o
     haltedMessage: (err) =>
       `the application stopped: ${err.message}; CometBFT stops too: fix the cause and start both again (CometBFT replays what is missing)`,
   }
+}
+
+/**
+ * `--dev` on a home whose chain does not fund the dev accounts (one made by `nodectl init`): refused, as
+ * the dev extras would write the publicly known dev keys into its key store and unlock them for
+ * anyone who can reach the node, on a chain where they hold nothing.
+ */
+function refuseDevOnChain(config: NodeConfig): StartFailure {
+  return new StartFailure(
+    `--dev: ${config.home} holds chain ${config.chainId}, which does not fund the 10 dev accounts (a home made by "nodectl init"); ` +
+      '--dev would write their publicly known keys into its key store. Start it without --dev ' +
+      `(nodectl start --home ${config.home}), or run --dev without --home (a temporary home) or with a new directory`,
+    1,
+  )
 }
 
 /** Block sync progress is printed at most this often (and once the sync reaches its target). */
@@ -260,8 +275,10 @@ function renderStartBanner({ config, addresses, version, temporaryHome }: StartB
     row('Mnemonic', DEV_MNEMONIC)
     row('Derivation path', ETH_DERIVATION_PREFIX + '<i>')
     row('Key store', `${config.paths.keystoreDir} (passphrase "")`)
-    row('Unlocked', 'all 10 accounts, until the node stops: eth_accounts lists them, and eth_sendTransaction, eth_sign,')
-    lines.push(`${''.padEnd(20)}a JsonRpcSigner or \`cast send --unlocked --from <account>\` sign with them at once`)
+    if (addresses.jsonRpcHttp || addresses.jsonRpcWs) {
+      row('Unlocked', 'all 10 accounts, until the node stops: eth_accounts lists them, and eth_sendTransaction, eth_sign,')
+      lines.push(`${''.padEnd(20)}a JsonRpcSigner or \`cast send --unlocked --from <account>\` sign with them at once`)
+    } else row('Unlocked', 'none can be used: the EVM JSON-RPC is off (turn it on with --json-rpc.enable)')
     lines.push('')
   }
   heading('Chain')

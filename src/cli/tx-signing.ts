@@ -1,7 +1,7 @@
 /**
  * One signing path for the transaction commands: fill what the user left out as geth's
- * `eth_sendTransaction` does (pending nonce, gas estimate, fees), sign locally with the key of `--from`
- * (sender-key.ts), wipe the key, submit with eth_sendRawTransaction, and wait for the receipt.
+ * `eth_sendTransaction` does (pending nonce, gas estimate, fees: tx-fees.ts), sign locally with the key
+ * of `--from` (sender-key.ts), wipe the key, submit with eth_sendRawTransaction, and wait for the receipt.
  */
 import { createUnsignedTx, type UnsignedTxFields } from '../evm/txs/unsigned-tx.js'
 import { signHash, wipe } from '../crypto/index.js'
@@ -9,16 +9,15 @@ import { toChecksumAddress } from '../primitives/address.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import { JsonRpcClientError, type HttpRpcClient } from '../rpc/client/index.js'
 import { resolveSenderKey, type SenderOptions } from './sender-key.js'
+import { fillFees, findPendingTx, type FeeRequest, type Fees } from './tx-fees.js'
 
 /** How often a command polls for its receipt (ms). */
 export const RECEIPT_POLL_MS = 200
-/** geth's fee cap when it fills a tx (`transaction_args.go`): tip + 2 × base fee, room for six full blocks of +12.5 %. */
-const BASE_FEE_HEADROOM = 2n
 
 type Hex = `0x${string}`
 
 /** What the user chose; the rest is filled from the node. */
-export interface TxRequest {
+export interface TxRequest extends FeeRequest {
   /** Recipient; absent to create a contract from `data`. */
   to?: Uint8Array | undefined
   /** Wei (default 0). */
@@ -41,8 +40,12 @@ export interface SubmittedTx {
   data: Hex
   nonce: bigint
   gas: bigint
-  /** EIP-1559 when the latest block has a base fee, legacy otherwise (geth's choice). */
+  /** EIP-1559 when the latest block has a base fee and --legacy is not set, legacy otherwise (geth's choice). */
   type: 'eip1559' | 'legacy'
+  /** The fees it pays. */
+  fees: Fees
+  /** The hash of the sender's pending transaction with the same nonce it replaced (fees bumped automatically). */
+  replaced: Hex | undefined
 }
 
 /** The call object of eth_estimateGas / eth_call for a request. */
@@ -58,20 +61,24 @@ function callOf(from: Hex, req: TxRequest, gas?: bigint): Record<string, string>
 
 /**
  * Resolves the sender's key, fills nonce, gas and fees (a call that would revert fails at the estimate
- * with the node's reason), signs, wipes the key and submits with eth_sendRawTransaction.
+ * with the node's reason), signs, wipes the key and submits with eth_sendRawTransaction. A `nonce` of
+ * one of the sender's pending transactions, without fees, replaces it with fees bumped as the pool
+ * requires (tx-fees.ts).
  */
 export async function submitTx(client: HttpRpcClient, sender: SenderOptions, req: TxRequest): Promise<SubmittedTx> {
   const key = await resolveSenderKey(sender)
   let raw: Uint8Array
-  let filled: { nonce: bigint; gas: bigint; type: SubmittedTx['type'] }
+  let filled: Pick<SubmittedTx, 'nonce' | 'gas' | 'type' | 'fees' | 'replaced'>
   try {
-    const [chainId, nonce, gas, head] = await Promise.all([
+    const bumpable = req.nonce !== undefined && req.gasPrice === undefined && req.priorityFee === undefined
+    const [chainId, nonce, gas, replaced] = await Promise.all([
       client.call<string>('eth_chainId').then(BigInt),
       req.nonce ?? client.call<string>('eth_getTransactionCount', [key.address, 'pending']).then(BigInt),
       req.gas ?? client.call<string>('eth_estimateGas', [callOf(key.address, req)]).then(BigInt),
-      client.call<{ baseFeePerGas?: string } | null>('eth_getBlockByNumber', ['latest', false]),
+      bumpable ? findPendingTx(client, key.address, req.nonce!) : undefined,
     ])
-    const base = {
+    const fees = await fillFees(client, req, replaced)
+    const fields: UnsignedTxFields = {
       chainId,
       nonce,
       gasLimit: gas,
@@ -79,28 +86,14 @@ export async function submitTx(client: HttpRpcClient, sender: SenderOptions, req
       value: req.value ?? 0n,
       data: req.data ?? new Uint8Array(),
       accessList: undefined,
-    }
-    let fields: UnsignedTxFields
-    if (head?.baseFeePerGas !== undefined) {
-      const tip = BigInt(await client.call<string>('eth_maxPriorityFeePerGas'))
-      fields = {
-        ...base,
-        gasPrice: undefined,
-        maxFeePerGas: tip + BASE_FEE_HEADROOM * BigInt(head.baseFeePerGas),
-        maxPriorityFeePerGas: tip,
-      }
-    } else {
-      fields = {
-        ...base,
-        gasPrice: BigInt(await client.call<string>('eth_gasPrice')),
-        maxFeePerGas: undefined,
-        maxPriorityFeePerGas: undefined,
-      }
+      ...(fees.type === 'eip1559'
+        ? { gasPrice: undefined, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+        : { gasPrice: fees.gasPrice, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }),
     }
     // The node's own signing path (eth_sendTransaction): crypto/ decides which secp256k1 implementation signs.
     const unsigned = createUnsignedTx(fields)
     raw = unsigned.serializeSigned(signHash(unsigned.signingHash, key.privateKey))
-    filled = { nonce, gas, type: unsigned.type === 2 ? 'eip1559' : 'legacy' }
+    filled = { nonce, gas, type: fees.type, fees, replaced: replaced?.hash as Hex | undefined }
   } finally {
     wipe(key.privateKey)
   }

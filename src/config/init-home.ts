@@ -186,6 +186,18 @@ export async function initDevHome(home: string, opts: InitDevHomeOptions = {}): 
   })
 }
 
+/**
+ * True when `genesis` funds every dev account, as the genesis of {@link initDevHome} (and of `testnet
+ * init-files`) does: a chain whose money the publicly known dev keys control already, so `start --dev`
+ * may unlock them and write their key files. A chain made by `nodectl init` funds no dev account, and
+ * its key store must never receive their keys.
+ */
+export function fundsDevAccounts(genesis: GenesisDoc): boolean {
+  const evm = genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
+  const funded = new Set((evm?.accounts ?? []).filter((a) => BigInt(a.balance) > 0n).map((a) => a.address.toLowerCase()))
+  return devAccounts().every((a) => funded.has(a.address.toLowerCase()))
+}
+
 async function writeFileWithMode(path: string, text: string, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE })
   await writeFile(path, text, { mode })

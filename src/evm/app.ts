@@ -13,9 +13,11 @@
  * abandoned before its Commit (FinalizeBlock failed, or the engine runs it again) is dropped from the
  * stage, InitChain's writes kept.
  *
- * Genesis block: the EVM view shows the genesis state as block `initialHeight - 1` (0) with a hash of
- * its own (`genesisBlockHash` in block-view.ts). Block 1's parentHash is that hash; later blocks carry
- * the consensus block hashes.
+ * Block hashes: each height of the EVM view is an Ethereum (Cancun) header over the height's execution
+ * results, with the consensus block hash as its extraData, and its hash is keccak256 of the header's
+ * RLP (store/block-header.ts), so every node computes the same one, at replay too. The genesis state
+ * is block `initialHeight - 1` (0), a header of its own (`createGenesisEvmBlock`); each block's
+ * parentHash is the EVM hash before it, and BLOCKHASH answers the same hashes (state/block-hashes.ts).
  */
 import { DEFAULT_MAX_TX_BYTES } from '../config/defaults.js'
 import type { Common, Proof } from '@ethereumjs/common'
@@ -411,7 +413,7 @@ export class EvmApplication implements Application {
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
-    const records = createTxRecords(exec, req.height, req.hash)
+    const records = createTxRecords(exec, req.height, block.hash)
     this.store.stageBlock(this.stage, block, records)
     this.store.stageHead(this.stage, { height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }

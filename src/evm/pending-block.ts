@@ -32,6 +32,7 @@ export function createPendingEvmBlock(p: PendingBlockInput): EvmBlock {
   return {
     number: p.parent.number + 1,
     hash: ZERO_HASH,
+    cometHash: undefined,
     parentHash: p.parent.hash,
     stateRoot: p.parent.stateRoot,
     transactionsRoot: orderedTrieRoot(p.txs.map((tx) => tx.raw)),

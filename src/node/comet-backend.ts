@@ -230,11 +230,11 @@ export class NodeCometBackend implements CometBackend {
   // ---- mempool ----
 
   mempoolSize(): { count: number; bytes: number } {
-    return { count: this.deps.pool.status().pending, bytes: this.deps.pool.sizeBytes() }
+    return { count: this.deps.pool.count(), bytes: this.deps.pool.sizeBytes() }
   }
 
-  reapTxs(max: number): Uint8Array[] {
-    return this.deps.pool.reapMaxTxs(max)
+  unconfirmedTxs(max: number): Uint8Array[] {
+    return this.deps.pool.unconfirmedTxs(max)
   }
 
   /**

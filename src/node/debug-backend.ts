@@ -2,12 +2,13 @@
  * The real `DebugBackend` (api/debug/backend.ts) over the EVM application and the transaction pool:
  * finds what to re-execute (a committed transaction's block, the state after a height), resolves the
  * request's tracer (tracing/tracer-registry.ts) and hands both to the application's trace executor;
- * encodes the raw block data (evm/store/raw-block.ts). Only this file knows both sides.
+ * encodes the raw block data (evm/store/block-header.ts, raw-block.ts). Only this file knows both sides.
  */
 import type { CallArgs } from '../api/eth/backend.js'
 import type { CallOverrides, DebugBackend, TracerRequest, TxTraceResult } from '../api/debug/backend.js'
 import type { EvmApplication } from '../evm/app.js'
-import { encodeRawBlock, encodeRawHeader, encodeRawReceipt } from '../evm/store/raw-block.js'
+import { encodeHeader } from '../evm/store/block-header.js'
+import { encodeRawBlock, encodeRawReceipt } from '../evm/store/raw-block.js'
 import { rawTxType } from '../evm/txs/raw-tx.js'
 import { GenesisNotTraceableError, TraceTxNotFoundError } from '../evm/tracing/trace-errors.js'
 import type { TracedBlock } from '../evm/tracing/trace-executor.js'
@@ -77,7 +78,7 @@ export class NodeDebugBackend implements DebugBackend {
   }
 
   async getRawHeader(block: EvmBlock): Promise<Uint8Array> {
-    return encodeRawHeader(block)
+    return encodeHeader(block)
   }
 
   async getRawBlock(block: EvmBlock): Promise<Uint8Array> {

@@ -312,6 +312,25 @@ export class TxPool {
     return reapByPriceAndNonce(this.pendingLists(), this.nextBaseFee(), { maxBytes: -1, maxGas: -1n, maxTxs: max })
   }
 
+  /**
+   * Up to `max` pooled transactions (raw), as CometBFT's unconfirmed_txs lists its mempool: first those
+   * a proposal would take, in proposal order, then the others the pool holds (pending ones that cannot
+   * pay the next base fee, queued ones behind a nonce gap) by sender and nonce. Every one of them
+   * passed CheckTx and waits for a block, so every one is unconfirmed; `count()` and `sizeBytes()`
+   * count the same set.
+   */
+  unconfirmedTxs(max: number): Uint8Array[] {
+    const out = this.reapMaxTxs(max)
+    const listed = new Set(out)
+    for (const account of this.store.accounts.values()) {
+      for (const p of [...account.pending, ...account.sortedQueued()]) {
+        if (out.length >= max) return out
+        if (!listed.has(p.tx.raw)) out.push(p.tx.raw)
+      }
+    }
+    return out
+  }
+
   private *pendingLists(): Iterable<readonly PooledTx[]> {
     for (const account of this.store.accounts.values()) if (account.pending.length > 0) yield account.pending
   }
@@ -396,7 +415,12 @@ export class TxPool {
     return countIncludable(this.pendingLists(), this.nextBaseFee())
   }
 
-  /** Encoded bytes of all pooled transactions (CometBFT num_unconfirmed_txs `total_bytes`). */
+  /** Number of pooled transactions, pending and queued (CometBFT num_unconfirmed_txs `total`). */
+  count(): number {
+    return this.store.all.size
+  }
+
+  /** Encoded bytes of all pooled transactions, pending and queued (CometBFT num_unconfirmed_txs `total_bytes`). */
   sizeBytes(): number {
     let bytes = 0
     for (const p of this.store.all.values()) bytes += p.tx.size

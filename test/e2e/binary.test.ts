@@ -189,6 +189,17 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     }
     expect(await executeProbe(url!, accounts[0]!, startWorker)).toEqual(await inProcessProbe())
 
+    // A filter id captured by the shell is the id alone (stdout is a pipe there), and works as an argument.
+    const shell = spawnSync(
+      'sh',
+      ['-c', 'id=$(node "$BIN" filter new-blocks --node "$URL") && echo "id=$id" && node "$BIN" filter changes "$id" --node "$URL" --json'],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BIN: join(ROOT, 'bin/run.js'), URL: url! } },
+    )
+    expect(shell.status, shell.stderr).toBe(0)
+    const [idLine, ...changes] = shell.stdout.trimEnd().split('\n')
+    expect(idLine).toMatch(/^id=0x[0-9a-f]+$/)
+    expect(Array.isArray(JSON.parse(changes.join('\n')))).toBe(true)
+
     child.kill('SIGINT')
     const { code, signal } = await exited
     expect({ code, signal }, `stderr:\n${stderr}`).toEqual({ code: 0, signal: null })
@@ -229,6 +240,23 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
       const noGenesis = run('--home', home)
       expect(noGenesis.status).toBe(1)
       expect(noGenesis.stderr.replace(/\s+›\s+/g, ' ')).toContain(`genesis.json: not found at ${join(home, 'config/genesis.json')}`)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses --dev on a home made by nodectl init with status 1, its key store left empty', () => {
+    const home = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    try {
+      expect(run('init', 'node0', '--home', home).status).toBe(0)
+      const dev = run('start', '--dev', '--home', home)
+      expect(dev.status).toBe(1)
+      expect(dev.stderr.replace(/\s+›\s+/g, ' ')).toContain(
+        `--dev: ${home} holds chain nodectl_9000-1, which does not fund the 10 dev accounts`,
+      )
+      expect(dev.stdout).not.toContain('Available Accounts')
+      expect(readdirSync(join(home, 'keystore'))).toEqual([])
     } finally {
       rmSync(home, { recursive: true, force: true })
     }

@@ -23,10 +23,11 @@ import FilterChanges from '../../src/commands/filter/changes.js'
 import FilterLogs from '../../src/commands/filter/logs.js'
 import FilterNewBlocks from '../../src/commands/filter/new-blocks.js'
 import FilterNewLogs, { type NewFilterResult } from '../../src/commands/filter/new-logs.js'
+import FilterNewPending from '../../src/commands/filter/new-pending.js'
 import FilterUninstall from '../../src/commands/filter/uninstall.js'
 import FilterWatch from '../../src/commands/filter/watch.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
-import { jsonOf, nextAnswer, runCli } from '../helpers/cli.js'
+import { jsonOf, nextAnswer, runCli, withStdoutTerminal } from '../helpers/cli.js'
 
 const [A0] = devAccounts(1)
 
@@ -157,6 +158,27 @@ describe('nodectl query / filter against a dev node', () => {
     expect(jsonOf(await runCli(FilterUninstall, [logsFilter.id, ...node, '--json']))).toEqual({ id: logsFilter.id, uninstalled: true })
     expect(jsonOf(await runCli(FilterUninstall, [logsFilter.id, ...node, '--json']))).toEqual({ id: logsFilter.id, uninstalled: false })
     expect((await rpc(t.url, 'eth_uninstallFilter', [blocksFilter.id])).result).toBe(true)
+  })
+
+  it('filter new-* print the id alone into a pipe, so `id=$(nodectl filter new-blocks)` works; a table on a terminal', async () => {
+    for (const [command, argv] of [
+      [FilterNewBlocks, []],
+      [FilterNewLogs, ['--address', storeAddress]],
+      [FilterNewPending, []],
+    ] as const) {
+      const piped = await withStdoutTerminal(false, () => runCli(command, [...argv, ...node]))
+      expect(piped.error).toBeUndefined()
+      expect(piped.stdout).toEqual([piped.result!.id])
+      const id = piped.stdout[0]!
+      expect(id).toMatch(/^0x[0-9a-f]+$/)
+      // what `nodectl filter changes $id` does with the captured line
+      const changes = await runCli(FilterChanges, [id, ...node, '--json'])
+      expect(changes.error).toBeUndefined()
+      expect(Array.isArray(jsonOf(changes))).toBe(true)
+      const human = await withStdoutTerminal(true, () => runCli(command, [...argv, ...node]))
+      expect(human.stdout.join('\n')).toMatch(new RegExp(`filter id\\s*│\\s*${human.result!.id}`))
+      expect(human.stdout.join('\n')).toMatch(new RegExp(`kind\\s*│\\s*${human.result!.kind}`))
+    }
   })
 
   it('filter watch logs prints each new log as a JSON line and uninstalls on exit', async () => {

@@ -14,6 +14,7 @@ import { LIGHT_SCRYPT } from '../../src/keystore/key-file.js'
 import { KeyStore } from '../../src/keystore/key-store.js'
 import { bytesToBase64, hexToBytes } from '../../src/primitives/hex.js'
 import TxSend, { type TxSendResult } from '../../src/commands/tx/send.js'
+import { bumpFee } from '../../src/cli/tx-fees.js'
 import TxSetValidator, { type SetValidatorResult } from '../../src/commands/tx/set-validator.js'
 import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
@@ -225,6 +226,56 @@ describe('nodectl tx send against a dev node', () => {
     expect(estimated.exitCode).toBe(1)
     expect(estimated.error?.message).toMatch(/^node error 3: execution reverted: unlucky number/)
     expect(await pendingNonce(ALICE!.address)).toBe(nonce)
+  })
+
+  it('--nonce replaces a pending transaction: cast fee flags below +10% refused, then fees bumped automatically; the original is never mined', async () => {
+    const pendingHashes = async (): Promise<string[]> =>
+      (await rpc<{ hash: string }[]>(t.url, 'eth_getPendingTransactions')).result!.map((tx) => tx.hash)
+    const to = Wallet.createRandom().address
+    const nonce = await pendingNonce(ALICE!.address)
+    const send = (...flags: string[]) =>
+      runCli(TxSend, ['--from', 'alice', '--to', to, '--password-file', pwFile, '--json', ...common(), ...flags])
+
+    // A fee cap of a quarter of the base fee stays pending: no proposal can include it until about ten
+    // empty blocks have lowered the base fee to it. Its tip, that same quarter, is twice the tip the node
+    // suggests (an eighth of the base fee), so the automatic bump below is what sets the new tip.
+    const head = (await rpc<{ baseFeePerGas: string }>(t.url, 'eth_getBlockByNumber', ['latest', false])).result!
+    const low = BigInt(head.baseFeePerGas) / 4n || 1n
+    const stuck = await send('--value', '1', '--gas-price', `${low}wei`, '--priority-gas-price', String(low))
+    expect(stuck.error).toBeUndefined()
+    const original = jsonOf<TxSendResult>(stuck)
+    expect(original).toMatchObject({ nonce: Number(nonce), type: 'eip1559', gasPrice: String(low), priorityGasPrice: String(low) })
+    expect(original.replaced).toBeNull()
+    expect(await pendingHashes()).toContain(original.hash)
+
+    // the same fees are no bump: the node refuses them, as geth
+    const same = await send('--value', '2', '--nonce', String(nonce), '--gas-price', String(low), '--priority-gas-price', String(low))
+    expect(same.exitCode).toBe(1)
+    expect(jsonOf(same)).toEqual({ error: { message: 'node error -32000: replacement transaction underpriced', code: -32000 } })
+
+    // exactly +10% rounded up is enough (the issue's names --max-fee / --priority-fee are aliases); still pending
+    const plus10 = bumpFee(low)
+    const bumped = jsonOf<TxSendResult>(
+      await send('--value', '3', '--nonce', String(nonce), '--max-fee', String(plus10), '--priority-fee', String(plus10)),
+    )
+    expect(bumped).toMatchObject({ nonce: Number(nonce), gasPrice: String(plus10), priorityGasPrice: String(plus10), replaced: null })
+    const pool = await pendingHashes()
+    expect(pool).toContain(bumped.hash)
+    expect(pool).not.toContain(original.hash)
+
+    // no fee flags: the tip is the pending one's +10% rounded up, the fee cap the node's fill (higher than its +10%)
+    const replacing = await send('--value', '4', '--nonce', String(nonce), '--wait')
+    expect(replacing.error).toBeUndefined()
+    const replacement = jsonOf<TxSendResult>(replacing)
+    expect(replacement).toMatchObject({ nonce: Number(nonce), status: 1, replaced: bumped.hash, value: '4' })
+    expect(replacement.priorityGasPrice).toBe(String(bumpFee(plus10)))
+    expect(BigInt(replacement.gasPrice)).toBeGreaterThan(bumpFee(plus10))
+    expect(await balanceOf(to)).toBe(4n)
+    for (const hash of [original.hash, bumped.hash]) {
+      expect((await rpc(t.url, 'eth_getTransactionReceipt', [hash])).result).toBeNull()
+      expect((await rpc(t.url, 'eth_getTransactionByHash', [hash])).result).toBeNull()
+    }
+    expect(await pendingNonce(ALICE!.address)).toBe(nonce + 1n)
   })
 
   it('tx set-validator takes --from as a key-store name', async () => {

@@ -14,9 +14,11 @@ import { join } from 'node:path'
 import { Wallet, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bundleScript } from '../helpers/call-worker-script.js'
 import { captureLog } from '../helpers/log-capture.js'
+import { hashHeaderJson } from '../helpers/eth-header.js'
 import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 import { REPO_ROOT } from '../helpers/repo-root.js'
@@ -134,11 +136,11 @@ describe('SIGKILL between the writes of a height', () => {
         expect(log.lines.some((line) => HEALED_BY[point].test(line))).toBe(true)
         const receipt = (await rpc<Record<string, unknown>>(restarted.url, 'eth_getTransactionReceipt', [hash])).result
         if (told) expect(receipt).toEqual(told)
-        expect(receipt).toMatchObject({ blockNumber: `0x${at.height.toString(16)}`, blockHash: at.blockHash, status: '0x1' })
-        const block = (
-          await rpc<{ hash: string; stateRoot: string }>(restarted.url, 'eth_getBlockByNumber', [`0x${at.height.toString(16)}`, false])
-        ).result!
-        expect({ hash: block.hash, stateRoot: block.stateRoot }).toEqual({ hash: at.blockHash, stateRoot: at.appHash })
+        const block = (await rpc<BlockJson>(restarted.url, 'eth_getBlockByNumber', [`0x${at.height.toString(16)}`, false])).result!
+        expect(receipt).toMatchObject({ blockNumber: `0x${at.height.toString(16)}`, blockHash: block.hash, status: '0x1' })
+        // The height decided before the kill, executed again: its Ethereum header over the same results.
+        expect({ cometHash: block.cometHash, stateRoot: block.stateRoot }).toEqual({ cometHash: at.cometHash, stateRoot: at.appHash })
+        expect(hashHeaderJson(block)).toBe(block.hash)
 
         // The chain goes on, and the next block's header carries the same app hash.
         const next = await transfer(1)

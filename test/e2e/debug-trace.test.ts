@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, Wallet, getCreateAddress, type TransactionRequest } from 'ethers'
 import { RLP } from '@ethereumjs/rlp'
 import { compileContracts } from '../helpers/solidity.js'
+import { keccak256 } from '../../src/crypto/index.js'
 import { orderedTrieRoot } from '../../src/evm/store/ordered-trie.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { bytesToHex, hexToBytes } from '../../src/primitives/hex.js'
@@ -409,7 +410,8 @@ describe('debug namespace on a dev node', () => {
       const receipts = await call<string[]>('debug_getRawReceipts', [pairBlock])
       for (const value of [header, raw, ...receipts]) expect(bytes(value)).toBeUndefined()
       const fields = RLP.decode(hexToBytes(header)) as Uint8Array[]
-      expect(fields).toHaveLength(16)
+      expect(fields).toHaveLength(20)
+      expect(bytesToHex(keccak256(hexToBytes(header)))).toBe(block.hash)
       expect([fields[0], fields[3], fields[4], fields[5], fields[6]].map(bytesToHex)).toEqual([
         block.parentHash,
         block.stateRoot,
@@ -418,9 +420,15 @@ describe('debug namespace on a dev node', () => {
         block.logsBloom,
       ])
       expect(BigInt(bytesToHex(fields[8]!))).toBe(BigInt(block.number))
-      const [blockHeader, txs, uncles] = RLP.decode(hexToBytes(raw)) as unknown as [Uint8Array[], Uint8Array[], unknown[]]
+      const [blockHeader, txs, uncles, withdrawals] = RLP.decode(hexToBytes(raw)) as unknown as [
+        Uint8Array[],
+        Uint8Array[],
+        unknown[],
+        unknown[],
+      ]
       expect(blockHeader.map(bytesToHex)).toEqual(fields.map(bytesToHex))
       expect(uncles).toEqual([])
+      expect(withdrawals).toEqual([])
       // typed transactions are RLP strings holding type ‖ payload: the same bytes as sent, and the block's root
       const sent = await Promise.all([tx.approve, tx.transferFrom].map((h) => call('debug_getRawTransaction', [h])))
       expect(txs.map(bytesToHex)).toEqual(sent)

@@ -14,7 +14,10 @@ import type { ConsensusEvents } from '../../src/consensus/events.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { testNodeSettings } from '../../src/node/test-settings.js'
 import { bytesToUpperHex } from '../../src/primitives/hex.js'
+import { toQuantity } from '../../src/primitives/quantity.js'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import { cometRpc, committed, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
+import { hashHeaderJson } from '../helpers/eth-header.js'
 
 /** Empty blocks come every 100 ms here, so the validators are well ahead when the full node starts. */
 const FLAGS = { 'consensus.create_empty_blocks_interval': '100ms' }
@@ -65,7 +68,7 @@ describe('two validators and a late full node over p2p', () => {
     for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
   })
 
-  it('the late full node block-syncs what it missed, then follows the chain with the same hashes', async () => {
+  it('the late full node block-syncs what it missed, then follows the chain with the same consensus and EVM hashes', async () => {
     await new Promise<void>((resolve) => {
       if (syncStatuses.some((s) => s.complete)) return resolve()
       const off = full.node.components.engine.events.on('BlockSyncStatus', (s) => {
@@ -86,6 +89,13 @@ describe('two validators and a late full node over p2p', () => {
         nodes.map(async (n) => bytesToUpperHex((await n.node.components.blockStore.loadBlockMeta(h))!.blockId.hash)),
       )
       expect(new Set(hashes).size).toBe(1)
+      // The EVM view agrees too, block-synced heights included: one Ethereum header per height.
+      const evmBlocks = await Promise.all(
+        nodes.map(async (n) => (await rpc<BlockJson>(n.url, 'eth_getBlockByNumber', [toQuantity(h), false])).result!),
+      )
+      expect(new Set(evmBlocks.map((b) => JSON.stringify(b))).size).toBe(1)
+      expect(hashHeaderJson(evmBlocks[0]!)).toBe(evmBlocks[0]!.hash)
+      expect(evmBlocks[0]!.cometHash).toBe('0x' + hashes[0]!.toLowerCase())
     }
     expect((await rpc(full.url, 'eth_syncing')).result).toBe(false)
     const status = await cometRpc<{ sync_info: { catching_up: boolean } }>(full, 'status')

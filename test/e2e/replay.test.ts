@@ -10,6 +10,7 @@ import { JsonRpcProvider, Wallet } from 'ethers'
 import { Database } from '../../src/db/database.js'
 import { Prefix, metaKey, prefixEnd } from '../../src/db/prefixes.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { hashHeaderJson } from '../helpers/eth-header.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
 
@@ -85,6 +86,11 @@ describe('replay into a fresh application', () => {
     for (let i = 0; i < hashes.length; i++) expect(replayed.receipts[i], `receipt ${i}`).toEqual(live.receipts[i])
     expect(JSON.stringify(replayed.blocks)).toBe(JSON.stringify(live.blocks))
     expect(JSON.stringify(replayed.receipts)).toBe(JSON.stringify(live.receipts))
+    // The replayed hashes are Ethereum header hashes, chained by parentHash.
+    for (let h = 0; h < replayed.blocks.length; h++) {
+      expect(hashHeaderJson(replayed.blocks[h]!), `block ${h}`).toBe(replayed.blocks[h]!.hash)
+      if (h > 0) expect(replayed.blocks[h]!.parentHash).toBe(replayed.blocks[h - 1]!.hash)
+    }
     // Sanity: the size is the consensus block's encoded size, not the sum of its transactions' bytes.
     const withTxs = live.blocks.find((b) => b.transactions.length > 0)!
     expect(Number(withTxs.size)).toBeGreaterThan(withTxs.transactions.reduce((n, tx) => n + (tx.input.length - 2) / 2, 0) + 100)

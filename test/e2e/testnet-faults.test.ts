@@ -14,7 +14,9 @@ import { join } from 'node:path'
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import type { BlockJson } from '../../src/api/eth/format.js'
 import { ROOT } from '../helpers/cli.js'
+import { hashHeaderJson } from '../helpers/eth-header.js'
 import { TestnetProcesses } from '../helpers/testnet-processes.js'
 
 const BUILT = existsSync(join(ROOT, 'dist/commands/start.js'))
@@ -138,10 +140,13 @@ describe.skipIf(!BUILT)('four validators as processes: crashes, a halt, a pause,
   it('every node has the same block at every height, and every acknowledged transaction is committed', async () => {
     const top = Math.min(...(await Promise.all([0, 1, 2, 3].map((i) => net.height(i)))))
     for (let h = 1; h <= top; h++) {
-      const hashes = await Promise.all(
-        [0, 1, 2, 3].map(async (i) => (await net.rpc<{ hash: string }>(i, 'eth_getBlockByNumber', [`0x${h.toString(16)}`, false])).hash),
+      const blocks = await Promise.all(
+        [0, 1, 2, 3].map((i) => net.rpc<BlockJson>(i, 'eth_getBlockByNumber', [`0x${h.toString(16)}`, false])),
       )
+      const hashes = blocks.map((b) => b.hash)
       expect(new Set(hashes).size, `block ${h}: ${hashes.join(' ')}`).toBe(1)
+      // An Ethereum header hash, whoever proposed the block and whichever nodes were down.
+      expect(hashHeaderJson(blocks[0]!)).toBe(hashes[0])
     }
     await net.waitUntil(async () => {
       const receipts = await Promise.all(acknowledged.map((hash) => net.rpc<unknown>(0, 'eth_getTransactionReceipt', [hash])))

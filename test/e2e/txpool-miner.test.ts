@@ -162,11 +162,11 @@ describe('txpool namespace', () => {
     expect(header.hash).toBeNull()
   })
 
-  it('answers eth_getHeaderByNumber / ByHash with the block minus its transactions', async () => {
+  it('answers eth_getHeaderByNumber / ByHash with the block minus its transactions and withdrawals', async () => {
     const block = await result<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x1', false])
     const byNumber = await result(t.url, 'eth_getHeaderByNumber', ['0x1'])
     const byHash = await result(t.url, 'eth_getHeaderByHash', [block.hash])
-    const { transactions: _txs, ...header } = block
+    const { transactions: _txs, withdrawals: _withdrawals, ...header } = block
     expect(byNumber).toEqual(header)
     expect(byHash).toEqual(header)
     expect(await result(t.url, 'eth_getHeaderByNumber', ['0xffffff'])).toBeNull()

@@ -114,7 +114,7 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
     expect((await rpc(t.url, 'eth_unsubscribe', ['0x1'])).error).toEqual({ code: -32000, message: 'notifications not supported' })
   })
 
-  it('newHeads: exact notification shape; the header is the block object without transactions, same hash', async () => {
+  it('newHeads: exact notification shape; the header is the block object without transactions and withdrawals, same hash', async () => {
     const c = await connect()
     const id = await c.call<string>('eth_subscribe', ['newHeads'])
     expect(id).toMatch(SUBSCRIPTION_ID)
@@ -127,7 +127,7 @@ describe('WebSocket JSON-RPC and eth_subscribe on a dev node', () => {
     expect(header).not.toHaveProperty('transactions')
     const block = (await rpc<BlockJson>(t.url, 'eth_getBlockByNumber', [header.number, false])).result!
     expect(header.hash).toBe(block.hash)
-    const { transactions: _t, ...blockWithoutTxs } = block
+    const { transactions: _t, withdrawals: _w, ...blockWithoutTxs } = block
     expect(header).toEqual(blockWithoutTxs)
     expect((await rpc<BlockJson>(t.url, 'eth_getBlockByHash', [header.hash, false])).result?.number).toBe(header.number)
     // Consecutive headers chain by hash.

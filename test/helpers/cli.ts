@@ -122,3 +122,15 @@ export function nextAnswer(method: string): Promise<void> {
 export function jsonOf<T = unknown>(run: CliRun<unknown>): T {
   return JSON.parse(run.stdout.join('\n')) as T
 }
+
+/** Runs `fn` with process.stdout seen as a terminal (`true`) or as a pipe (`false`), as commands check it. */
+export async function withStdoutTerminal<T>(isTTY: boolean, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
+  Object.defineProperty(process.stdout, 'isTTY', { value: isTTY, configurable: true })
+  try {
+    return await fn()
+  } finally {
+    if (saved) Object.defineProperty(process.stdout, 'isTTY', saved)
+    else delete (process.stdout as { isTTY?: boolean }).isTTY
+  }
+}

@@ -1,6 +1,6 @@
 /**
  * A dev node in a child process that stops at one point of the first height carrying transactions, as
- * a crash would find it there: it prints `paused {point, height, blockHash, appHash}` and does nothing
+ * a crash would find it there: it prints `paused {point, height, cometHash, appHash}` and does nothing
  * more, so the test can SIGKILL it at exactly that point (test/e2e/crash-points.test.ts). The points,
  * between the writes of a height (block-executor.ts `applyBlock`):
  * - `before-app-commit`: the engine wrote the block and its FinalizeBlock response; the app's Commit has not begun;
@@ -25,8 +25,8 @@ export type CrashPoint = (typeof CRASH_POINTS)[number]
 export interface Paused {
   point: CrashPoint
   height: number
-  /** The block's hash (0x hex), which is also its EVM block hash. */
-  blockHash: string
+  /** The consensus block's hash (0x hex): the EVM block's `cometHash` and `extraData`. */
+  cometHash: string
   /** The app hash FinalizeBlock returned (the EVM state root after the block). */
   appHash: string
 }
@@ -49,7 +49,7 @@ async function run(home: string, point: CrashPoint): Promise<void> {
   app.finalizeBlock = async (req) => {
     const res = await finalizeBlock(req)
     executing = req.height
-    if (!target && req.txs.length > 0) target = { height: req.height, blockHash: bytesToHex(req.hash), appHash: bytesToHex(res.appHash) }
+    if (!target && req.txs.length > 0) target = { height: req.height, cometHash: bytesToHex(req.hash), appHash: bytesToHex(res.appHash) }
     return res
   }
   // The app's own stage, which its Commit writes first thing.

@@ -40,6 +40,9 @@ const RULES: Record<string, Rule> = {
   transactionsRoot: always(HASH32),
   receiptsRoot: always(HASH32),
   logsBloom: always('<bloom>'),
+  // The consensus block hash of the height (also the header's extraData).
+  cometHash: always(HASH32),
+  extraData: always(HASH32),
   number: always(QUANTITY),
   blockNumber: always(QUANTITY),
   timestamp: always(QUANTITY),

@@ -100,10 +100,13 @@ export interface CometBackend {
   searchBlocks(query: string): Awaitable<number[]>
 
   // ---- mempool ----
-  /** Executable txs in the pool: count and total bytes. */
+  /**
+   * The unconfirmed txs, every one the mempool holds (for the EVM pool: pending and queued): count and
+   * total bytes, over the same set so that the two agree.
+   */
   mempoolSize(): Awaitable<{ count: number; bytes: number }>
-  /** Up to `max` pool txs in proposal order. */
-  reapTxs(max: number): Awaitable<Uint8Array[]>
+  /** Up to `max` of the unconfirmed txs, those a proposal would take first, in proposal order. */
+  unconfirmedTxs(max: number): Awaitable<Uint8Array[]>
   /**
    * Submits a tx to the mempool and resolves with its CheckTx result (code ≠ 0 = rejected by the
    * application or the pool). Throws the pool rejections CometBFT reports as the mempool's own errors

@@ -72,10 +72,13 @@ export async function searchTxs(
   return { txs, total_count: encodeInt64(results.length) }
 }
 
-/** `unconfirmed_txs`: up to `limit` (default 30, max 100) pool txs. */
+/**
+ * `unconfirmed_txs`: up to `limit` (default 30, max 100) of the mempool's txs; `n_txs` is how many are
+ * listed, `total` and `total_bytes` cover all of them, as in CometBFT (so n_txs = total when total ≤ limit).
+ */
 export async function getUnconfirmedTxs(ctx: RouteContext, args: { limit: bigint | undefined }): Promise<Json> {
   const limit = validatePerPage(args.limit)
-  const [txs, size] = await Promise.all([ctx.backend.reapTxs(limit), ctx.backend.mempoolSize()])
+  const [txs, size] = await Promise.all([ctx.backend.unconfirmedTxs(limit), ctx.backend.mempoolSize()])
   return {
     n_txs: encodeInt64(txs.length),
     total: encodeInt64(size.count),
@@ -84,7 +87,7 @@ export async function getUnconfirmedTxs(ctx: RouteContext, args: { limit: bigint
   }
 }
 
-/** `num_unconfirmed_txs`: counts only (`txs` is null). */
+/** `num_unconfirmed_txs`: counts only (`txs` is null); `n_txs` = `total`, as CometBFT's. */
 export async function getNumUnconfirmedTxs(ctx: RouteContext): Promise<Json> {
   const size = await ctx.backend.mempoolSize()
   return { n_txs: encodeInt64(size.count), total: encodeInt64(size.count), total_bytes: encodeInt64(size.bytes), txs: null }

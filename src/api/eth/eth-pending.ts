@@ -5,7 +5,7 @@
  *   (evm/pending-block.ts says which fields that leaves at their empty values); `hash`, `nonce`
  *   and `miner` null, as geth nulls them for its pending block; full transactions are shown as pending
  *   ones (null location fields), as eth_getTransactionByHash shows them;
- * - eth_getHeaderByNumber / eth_getHeaderByHash: the block without its `transactions` (the same shape
+ * - eth_getHeaderByNumber / eth_getHeaderByHash: the block without its `transactions` and `withdrawals` (the same shape
  *   as a newHeads notification); null when there is no such block;
  * - eth_getPendingTransactions: the pool's executable transactions, by sender then nonce.
  */
@@ -21,8 +21,8 @@ import { getBlockByNumberOrTag } from './resolve-block.js'
 /** A pending block: geth nulls the fields only the sealed block has. */
 export type PendingBlockJson = Omit<BlockJson, 'hash' | 'nonce' | 'miner'> & { hash: null; nonce: null; miner: null }
 
-export type HeaderJson = Omit<BlockJson, 'transactions'>
-export type PendingHeaderJson = Omit<PendingBlockJson, 'transactions'>
+export type HeaderJson = Omit<BlockJson, 'transactions' | 'withdrawals'>
+export type PendingHeaderJson = Omit<PendingBlockJson, 'transactions' | 'withdrawals'>
 
 /** The pending block as eth_getBlockByNumber("pending", fullTx) shows it. */
 export async function renderPendingBlock(backend: EthBackend, fullTx: boolean): Promise<PendingBlockJson> {
@@ -37,8 +37,8 @@ export async function countPendingTransactions(backend: EthBackend): Promise<str
   return toQuantity((await backend.getPendingBlock()).transactions.length)
 }
 
-function toHeader<T extends { transactions: unknown }>(block: T): Omit<T, 'transactions'> {
-  const { transactions: _transactions, ...header } = block
+function toHeader<T extends { transactions: unknown; withdrawals: unknown }>(block: T): Omit<T, 'transactions' | 'withdrawals'> {
+  const { transactions: _transactions, withdrawals: _withdrawals, ...header } = block
   return header
 }
 

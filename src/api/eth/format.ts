@@ -3,6 +3,14 @@
  * execution-apis schemas, geth's `RPCMarshalBlock` / `newRPCTransaction` / `MarshalReceipt`).
  * QUANTITY is compact lower-case hex, DATA lower-case hex, addresses lower-case (as geth).
  */
+import {
+  BLOB_GAS_USED,
+  EMPTY_UNCLES_HASH as HEADER_UNCLES_HASH,
+  EXCESS_BLOB_GAS,
+  PARENT_BEACON_BLOCK_ROOT,
+  WITHDRAWALS_ROOT,
+  ZERO_NONCE as HEADER_NONCE,
+} from '../../evm/store/block-header.js'
 import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'
 
@@ -16,16 +24,21 @@ export function encodeData(bytes: Uint8Array): string {
 
 /**
  * Keccak-256 of the RLP of an empty list: the ommers hash of every block without uncles. The spec lists
- * `sha3Uncles` as null, but the execution-apis schema requires a hash32 and geth's `ethclient` and
- * alloy refuse a header without it, so we send the value geth and Evmos send.
+ * `sha3Uncles` as null, but the execution-apis schema requires a hash32, geth's `ethclient` and alloy
+ * refuse a header without it, and the block hash covers it.
  */
-export const EMPTY_UNCLES_HASH = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347'
+export const EMPTY_UNCLES_HASH = encodeData(HEADER_UNCLES_HASH)
 
 /**
  * Block `nonce`: the spec lists it as null; the execution-apis schema requires 8 bytes and alloy/geth
  * clients parse it as such. BFT blocks have no proof of work: eight zero bytes, as geth after the merge.
  */
-const ZERO_NONCE = '0x0000000000000000'
+const ZERO_NONCE = encodeData(HEADER_NONCE)
+/** The Cancun header fields every block has the same values of (block-header.ts). */
+const WITHDRAWALS_ROOT_JSON = encodeData(WITHDRAWALS_ROOT)
+const BLOB_GAS_USED_JSON = toQuantity(BLOB_GAS_USED)
+const EXCESS_BLOB_GAS_JSON = toQuantity(EXCESS_BLOB_GAS)
+const PARENT_BEACON_BLOCK_ROOT_JSON = encodeData(PARENT_BEACON_BLOCK_ROOT)
 
 export interface LogJson {
   address: string
@@ -185,8 +198,15 @@ export interface BlockJson {
   gasUsed: string
   timestamp: string
   baseFeePerGas: string
+  withdrawalsRoot: string
+  blobGasUsed: string
+  excessBlobGas: string
+  parentBeaconBlockRoot: string
   transactions: string[] | TransactionJson[]
   uncles: string[]
+  withdrawals: []
+  /** Not an Ethereum field: the consensus (CometBFT) block hash of this height; null for genesis and pending. */
+  cometHash: string | null
 }
 
 /**
@@ -197,8 +217,11 @@ export interface BlockJson {
  * - `nonce`, `sha3Uncles`: see ZERO_NONCE and EMPTY_UNCLES_HASH.
  * - `totalDifficulty` null as the spec says: viem maps null to null, ethers ignores it, the schema
  *   does not define it (geth dropped it after the merge).
- * - `withdrawals`, `withdrawalsRoot`, blob fields and `parentBeaconBlockRoot` are absent (optional in
- *   every client; the chain has none of them).
+ * - the Cancun fields `withdrawalsRoot`, `blobGasUsed`, `excessBlobGas`, `parentBeaconBlockRoot` are
+ *   present, as in the header the hash is computed over (evm/store/block-header.ts): with the other
+ *   header fields they rebuild the header, whose keccak256 is `hash`; `withdrawals` is the empty list.
+ * - `cometHash` (not an Ethereum field) is the consensus block hash of the height, the `block_id.hash`
+ *   of the consensus RPC's `/block?height=` (also the header's `extraData`).
  */
 export function formatBlock(block: EvmBlock, txs?: EvmTx[]): BlockJson {
   return {
@@ -221,7 +244,13 @@ export function formatBlock(block: EvmBlock, txs?: EvmTx[]): BlockJson {
     gasUsed: toQuantity(block.gasUsed),
     timestamp: toQuantity(block.timestamp),
     baseFeePerGas: toQuantity(block.baseFeePerGas),
+    withdrawalsRoot: WITHDRAWALS_ROOT_JSON,
+    blobGasUsed: BLOB_GAS_USED_JSON,
+    excessBlobGas: EXCESS_BLOB_GAS_JSON,
+    parentBeaconBlockRoot: PARENT_BEACON_BLOCK_ROOT_JSON,
     transactions: txs === undefined ? block.transactions.map(encodeData) : txs.map((tx) => formatTransaction(tx, block.timestamp)),
     uncles: [],
+    withdrawals: [],
+    cometHash: block.cometHash === undefined ? null : encodeData(block.cometHash),
   }
 }

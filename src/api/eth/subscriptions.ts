@@ -291,8 +291,8 @@ export class SubscriptionManager implements SubscriptionService {
   }
 }
 
-/** The newHeads payload: the block object without `transactions`. */
-function formatHeader(event: EthBlockEvent): Omit<ReturnType<typeof formatBlock>, 'transactions'> {
-  const { transactions: _transactions, ...header } = formatBlock(event.block)
+/** The newHeads payload: the block object without `transactions` and `withdrawals`. */
+function formatHeader(event: EthBlockEvent): Omit<ReturnType<typeof formatBlock>, 'transactions' | 'withdrawals'> {
+  const { transactions: _transactions, withdrawals: _withdrawals, ...header } = formatBlock(event.block)
   return header
 }

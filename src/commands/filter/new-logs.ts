@@ -2,20 +2,15 @@
 import { Flags } from '@oclif/core'
 import { logFilterFlags } from '../../cli/log-flags.js'
 import { buildLogFilter } from '../../cli/params.js'
-import { keyValueTable } from '../../cli/render.js'
+import { renderNewFilter, type NewFilterResult } from '../../cli/filter-render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
-/** Result of the `filter new-*` commands. */
-export interface NewFilterResult {
-  /** The filter id to pass to `filter changes|logs|uninstall`. */
-  id: string
-  kind: 'logs' | 'blocks' | 'pending'
-}
+export type { NewFilterResult }
 
 export default class FilterNewLogs extends RpcCommand {
   static override summary = 'Install a logs filter.'
   static override description =
-    'Installs a polled logs filter with eth_newFilter and prints its id; read it with "filter changes <id>". The node removes filters ' +
+    'Installs a polled logs filter with eth_newFilter and prints its id (alone on one line when stdout is not a terminal, so $(...) captures it); read it with "filter changes <id>". The node removes filters ' +
     'not polled for 5 minutes.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --address 0x5FbDB2315678afecb367f032d93F642f64180aa3',
@@ -30,13 +25,8 @@ export default class FilterNewLogs extends RpcCommand {
   async run(): Promise<NewFilterResult> {
     const { flags } = await this.parse(FilterNewLogs)
     const id = await (await this.httpClient(flags)).call<string>('eth_newFilter', [buildLogFilter(flags)])
-    if (!this.jsonEnabled())
-      this.log(
-        keyValueTable([
-          ['filter id', id],
-          ['kind', 'logs'],
-        ]),
-      )
-    return { id, kind: 'logs' }
+    const result: NewFilterResult = { id, kind: 'logs' }
+    if (!this.jsonEnabled()) this.log(renderNewFilter(result))
+    return result
   }
 }

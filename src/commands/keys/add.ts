@@ -1,6 +1,6 @@
 /** `nodectl keys add [--name N]`: a new random key, encrypted into the key store (geth `account new`). */
 import { Flags } from '@oclif/core'
-import { describeAccount, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { withSpinner } from '../../cli/spinner.js'
 
 export default class KeysAdd extends KeystoreCommand {
@@ -25,8 +25,7 @@ export default class KeysAdd extends KeystoreCommand {
     const passphrase = await this.passphrase(flags, 'Passphrase for the new key', true)
     const account = await withSpinner('Encrypting the new key', () => store.create(passphrase, { name: flags.name }))
     const result = keyResultOf(account)
-    this.log(`Created ${describeAccount(result)}`)
-    this.log(`  file ${result.file}`)
+    this.reportAccount('Created', result)
     return result
   }
 }

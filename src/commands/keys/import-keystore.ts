@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
-import { describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { parseKeyFile } from '../../keystore/key-file.js'
 import { toChecksumAddress } from '../../primitives/address.js'
@@ -44,8 +44,7 @@ export default class KeysImportKeystore extends KeystoreCommand {
     const passphrase = await this.passphrase(flags, `Passphrase of ${args.file}`)
     const account = await withSpinner('Checking the passphrase', () => store.importKeyFile(text, passphrase, { name: flags.name }))
     const result = keyResultOf(account)
-    this.log(`Imported ${describeAccount(result)} (kept as is: it opens with its own passphrase)`)
-    this.log(`  file ${result.file}`)
+    this.reportAccount('Imported', result, ' (kept as is: it opens with its own passphrase)')
     return result
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
-import { describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { isInteractive, promptSecret } from '../../cli/passphrase.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { isValidPrivateKey, privateKeyToAddress, wipe } from '../../crypto/index.js'
@@ -52,8 +52,7 @@ export default class KeysImport extends KeystoreCommand {
       const passphrase = await this.passphrase(flags, 'Passphrase to encrypt the key', true)
       const account = await withSpinner('Encrypting the key', () => store.importKey(key, passphrase, { name: flags.name }))
       const result = keyResultOf(account)
-      this.log(`Imported ${describeAccount(result)}`)
-      this.log(`  file ${result.file}`)
+      this.reportAccount('Imported', result)
       return result
     } finally {
       wipe(key)

@@ -8,9 +8,9 @@ import { listTable } from '../../cli/render.js'
 export default class QueryUnconfirmed extends CometCommand {
   static override summary = "Show the mempool's unconfirmed transactions."
   static override description =
-    'Lists up to --limit transactions ready for the next block, in the order a proposer would take them, with their consensus ' +
-    "(SHA-256) and EVM hashes and sizes, and the mempool's totals (unconfirmed_txs on the consensus RPC). --json prints the node's " +
-    'result (raw txs in base64).'
+    "Lists up to --limit of the mempool's transactions with their consensus (SHA-256) and EVM hashes and sizes, and the mempool's " +
+    'totals (unconfirmed_txs on the consensus RPC). Unconfirmed means every transaction the pool holds: pending ones first, in the ' +
+    "order a proposer would take them, then queued ones (waiting behind a nonce gap). --json prints the node's result (raw txs in base64)."
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --limit 100 --json']
   static override flags = { limit: Flags.integer({ summary: 'Most transactions to list; the node caps it at 100 [default: 30].', min: 1 }) }
 

@@ -20,6 +20,12 @@ export interface TxSendResult {
   /** Gas limit. */
   gas: string
   type: 'eip1559' | 'legacy'
+  /** Legacy: the gas price; EIP-1559: the fee cap (wei, decimal), as cast's --gas-price. */
+  gasPrice: string
+  /** EIP-1559 tip (wei, decimal); null for a legacy transaction. */
+  priorityGasPrice: string | null
+  /** The pending transaction with the same nonce this one replaced (fees bumped automatically); null when none. */
+  replaced: string | null
   /** 1 success, 0 failed (with --wait). */
   status?: 0 | 1
   blockNumber?: number
@@ -36,13 +42,17 @@ export default class TxSend extends RpcCommand {
   static override description =
     'Signs locally with --from (a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a ' +
     'prompt) and submits with eth_sendRawTransaction. Nonce (pending), gas (eth_estimateGas) and fees (EIP-1559: 2 × base fee + ' +
-    'eth_maxPriorityFeePerGas) are filled as geth does unless given. Without --to, --data is contract creation code. Prints the hash; ' +
-    '--wait waits for the receipt, prints it, and exits 1 when the transaction failed, with its revert reason.'
+    "eth_maxPriorityFeePerGas) are filled as geth does unless given; the fee flags are cast's. --nonce of one of your pending " +
+    'transactions replaces it: without fee flags both fees are raised 10% above its own (rounded up), the least the pool accepts. ' +
+    'Without --to, --data is contract creation code. Prints the hash; --wait waits for the receipt, prints it, and exits 1 when the ' +
+    'transaction failed, with its revert reason.'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --from alice --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 --value 1.5ether --wait',
     'NODECTL_PASSWORD=… <%= config.bin %> <%= command.id %> --from 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266 --to 0x7099…79C8 ' +
       '--value 1000gwei --json',
     '<%= config.bin %> <%= command.id %> --from alice --data 0x6080… --wait --password-file ./pw.txt',
+    '<%= config.bin %> <%= command.id %> --from alice --to 0x7099…79C8 --value 0 --nonce 7    # replace pending nonce 7, fees +10%',
+    '<%= config.bin %> <%= command.id %> --from alice --to 0x7099…79C8 --gas-price 30gwei --priority-gas-price 2gwei',
   ]
   static override flags = {
     from: Flags.string({
@@ -53,7 +63,20 @@ export default class TxSend extends RpcCommand {
     value: Flags.string({ summary: 'Amount: 1.5ether, 1000gwei, 21000wei or a plain integer (wei).', default: '0' }),
     data: Flags.string({ summary: 'Call data, or contract creation code without --to (hex).' }),
     gas: Flags.integer({ summary: 'Gas limit [default: eth_estimateGas].', min: 1 }),
-    nonce: Flags.integer({ summary: 'Nonce [default: the pending nonce of --from].', min: 0 }),
+    nonce: Flags.integer({
+      summary: 'Nonce [default: the pending nonce of --from]; the nonce of a pending transaction of --from replaces it.',
+      min: 0,
+    }),
+    'gas-price': Flags.string({
+      summary:
+        'Legacy: the gas price; EIP-1559: the max fee per gas (fee cap), as cast. 30gwei or wei [default: 2 × base fee + tip, or eth_gasPrice].',
+      aliases: ['max-fee'],
+    }),
+    'priority-gas-price': Flags.string({
+      summary: 'EIP-1559 max priority fee per gas (tip), as cast. 2gwei or wei [default: eth_maxPriorityFeePerGas].',
+      aliases: ['priority-fee'],
+    }),
+    legacy: Flags.boolean({ summary: 'Send a legacy (type 0) transaction even where the chain has a base fee, as cast.' }),
     wait: Flags.boolean({ summary: 'Wait for the receipt and print it.' }),
     timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt with --wait.', default: 60_000 }),
     ...signerFlags,
@@ -68,6 +91,9 @@ export default class TxSend extends RpcCommand {
       data: flags.data === undefined ? undefined : parseData(flags.data),
       gas: flags.gas === undefined ? undefined : BigInt(flags.gas),
       nonce: flags.nonce === undefined ? undefined : BigInt(flags.nonce),
+      gasPrice: flags['gas-price'] === undefined ? undefined : parseValue(flags['gas-price'], '--gas-price'),
+      priorityFee: flags['priority-gas-price'] === undefined ? undefined : parseValue(flags['priority-gas-price'], '--priority-gas-price'),
+      legacy: flags.legacy,
     }
     const client = await this.httpClient(flags)
     const sent = await submitTx(client, senderOf(flags), req)
@@ -79,7 +105,12 @@ export default class TxSend extends RpcCommand {
       nonce: Number(sent.nonce),
       gas: sent.gas.toString(),
       type: sent.type,
+      gasPrice: (sent.fees.type === 'legacy' ? sent.fees.gasPrice : sent.fees.maxFeePerGas).toString(),
+      priorityGasPrice: sent.fees.type === 'legacy' ? null : sent.fees.maxPriorityFeePerGas.toString(),
+      replaced: sent.replaced ?? null,
     }
+    if (sent.replaced && !this.jsonEnabled())
+      this.logToStderr(`replacing pending transaction ${sent.replaced} (nonce ${sent.nonce}) with fees at least 10% higher`)
     if (!flags.wait) {
       if (!this.jsonEnabled()) this.log(sent.hash)
       return result

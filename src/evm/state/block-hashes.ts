@@ -1,6 +1,7 @@
 /**
  * The `blockchain` object the EVM asks for BLOCKHASH (`EVMMockBlockchainInterface`): `getBlock(n).hash()`
- * is the EVM view's hash of height n, i.e. the consensus block hash (our genesis hash for height 0).
+ * is the EVM view's hash of height n: keccak256 of its Ethereum header (store/block-header.ts), as
+ * eth_getBlockByNumber shows it.
  * Unknown heights give the zero hash. Shared by the consensus VM and every RPC copy.
  */
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'

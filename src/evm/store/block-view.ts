@@ -2,11 +2,11 @@
  * From a block's execution to what is stored and answered: the EvmBlock, the transaction records of
  * the EVM view, and the ExecTxResults (with their Evmos events) FinalizeBlock returns.
  */
-import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../../crypto/index.js'
 import { utf8ToBytes } from '../../primitives/hex.js'
 import type { ExecTxResult } from '../../abci/types.js'
 import { BLOOM_BYTES } from './bloom.js'
+import { hashHeader } from './block-header.js'
 import { createTxEvents } from '../events.js'
 import { toEvmLogs, type TxRecord } from './evm-records.js'
 import type { BlockEnv, BlockExecution } from '../executor.js'
@@ -14,18 +14,13 @@ import { EMPTY_TRIE_ROOT } from './ordered-trie.js'
 import { TX_CODESPACE, TxCode } from '../txs/tx-codes.js'
 import type { EvmBlock } from './views.js'
 
-const EMPTY = new Uint8Array(0)
 const ZERO_HASH = new Uint8Array(32)
 
 /**
- * Hash of the genesis block (no consensus block exists for it): keccak256(RLP[utf8(chainId),
- * genesisStateRoot]), deterministic and distinct per chain and genesis state.
+ * The genesis state shown as a block (no consensus block exists for it): no transactions, zero parent
+ * hash and miner, empty roots; `extraData` is keccak256(utf8(chainId)), so two chains with the same
+ * genesis state and time still have distinct genesis hashes.
  */
-export function genesisBlockHash(chainId: string, stateRoot: Uint8Array): Uint8Array {
-  return keccak256(RLP.encode([utf8ToBytes(chainId), stateRoot]))
-}
-
-/** The genesis state shown as a block: no transactions, zero parent hash and miner, empty roots. */
 export function createGenesisEvmBlock(g: {
   chainId: string
   height: number
@@ -34,9 +29,8 @@ export function createGenesisEvmBlock(g: {
   baseFee: bigint
   timestamp: number
 }): EvmBlock {
-  return {
+  const header = {
     number: g.height,
-    hash: genesisBlockHash(g.chainId, g.stateRoot),
     parentHash: ZERO_HASH,
     stateRoot: g.stateRoot,
     transactionsRoot: EMPTY_TRIE_ROOT,
@@ -47,21 +41,22 @@ export function createGenesisEvmBlock(g: {
     gasUsed: 0n,
     baseFeePerGas: g.baseFee,
     timestamp: g.timestamp,
-    size: 0,
-    extraData: EMPTY,
+    extraData: keccak256(utf8ToBytes(g.chainId)),
     mixHash: ZERO_HASH,
-    transactions: [],
   }
+  return { ...header, hash: hashHeader(header), cometHash: undefined, size: 0, transactions: [] }
 }
 
 /** A transaction record plus its consensus hash (for the consensus-hash index). */
 export type StoredTx = TxRecord & { cometHash: Uint8Array }
 
-/** The EVM view of an executed height; `hash` is the consensus block hash. */
-export function createEvmBlock(env: BlockEnv, exec: BlockExecution, hash: Uint8Array, parentHash: Uint8Array, size: number): EvmBlock {
-  return {
+/**
+ * The EVM view of an executed height: its Ethereum header over the execution results, with the
+ * consensus block hash `cometHash` as extraData and the previous EVM hash as parentHash.
+ */
+export function createEvmBlock(env: BlockEnv, exec: BlockExecution, cometHash: Uint8Array, parentHash: Uint8Array, size: number): EvmBlock {
+  const header = {
     number: env.height,
-    hash,
     parentHash,
     stateRoot: exec.stateRoot,
     transactionsRoot: exec.transactionsRoot,
@@ -72,11 +67,10 @@ export function createEvmBlock(env: BlockEnv, exec: BlockExecution, hash: Uint8A
     gasUsed: exec.gasUsed,
     baseFeePerGas: env.baseFee,
     timestamp: env.timestamp,
-    size,
-    extraData: EMPTY,
+    extraData: cometHash,
     mixHash: ZERO_HASH,
-    transactions: exec.executed.map((e) => e.tx.hash),
   }
+  return { ...header, hash: hashHeader(header), cometHash, size, transactions: exec.executed.map((e) => e.tx.hash) }
 }
 
 /** The records of the executed transactions, in EVM index order. */

@@ -3,7 +3,9 @@
  *
  * Block record (key `evmBlock ‖ height`):
  *   RLP[hash, parentHash, stateRoot, transactionsRoot, receiptsRoot, logsBloom, miner, gasLimit,
- *       gasUsed, baseFeePerGas, timestamp, size, [txHash…]]
+ *       gasUsed, baseFeePerGas, timestamp, size, [txHash…], extraData, mixHash, cometHash]
+ *   (cometHash empty for the genesis block). Records without the last three were written when the
+ *   EVM hash was the consensus hash: they are refused (BLOCK_RECORD_FIELDS).
  * Transaction record (key `evmTxIndex ‖ evmHash`), one read serves both the tx and its receipt:
  *   RLP[height, index, blockHash, raw, from, status, cumulativeGasUsed, gasUsed, effectiveGasPrice,
  *       firstLogIndex, [[address, [topic…], data]…]]
@@ -16,9 +18,12 @@ import type { RawLog } from '../executor.js'
 import { parseRawTx } from '../txs/raw-tx.js'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from './views.js'
 
-/** Zero 32 bytes (mixHash of every block). */
-const ZERO32 = new Uint8Array(32)
-const EMPTY = new Uint8Array(0)
+/**
+ * Fields of a block record. Older stores (13 fields) hold blocks whose `hash` was the consensus block
+ * hash: their parent hashes and BLOCKHASH answers cannot become Ethereum header hashes, so they are
+ * not read.
+ */
+const BLOCK_RECORD_FIELDS = 16
 
 type Nested = Uint8Array | Nested[]
 
@@ -68,11 +73,21 @@ export function encodeBlockRecord(block: EvmBlock): Uint8Array {
     block.timestamp,
     block.size,
     block.transactions,
+    block.extraData,
+    block.mixHash,
+    block.cometHash ?? new Uint8Array(0),
   ])
 }
 
 export function decodeBlockRecord(height: number, bytes: Uint8Array): EvmBlock {
   const f = RLP.decode(bytes) as Nested[]
+  if (f.length !== BLOCK_RECORD_FIELDS) {
+    throw new Error(
+      `EVM store: block ${height} was written by an older nodectl, whose EVM block hashes were the consensus hashes; ` +
+        'this data cannot be read. A --dev chain is throw-away: start it again in a new (or emptied) home',
+    )
+  }
+  const cometHash = b(f[15])
   return {
     number: height,
     hash: b(f[0]),
@@ -87,9 +102,10 @@ export function decodeBlockRecord(height: number, bytes: Uint8Array): EvmBlock {
     baseFeePerGas: big(f[9]),
     timestamp: n(f[10]),
     size: n(f[11]),
-    extraData: EMPTY,
-    mixHash: ZERO32,
     transactions: list(f[12]).map(b),
+    extraData: b(f[13]),
+    mixHash: b(f[14]),
+    cometHash: cometHash.length === 0 ? undefined : cometHash,
   }
 }
 

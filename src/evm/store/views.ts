@@ -68,8 +68,13 @@ export interface EvmReceipt {
 
 export interface EvmBlock {
   number: number
-  /** The consensus (CometBFT) block hash; genesis (0) gets a hash of its own. */
+  /** keccak256 of the RLP of the block's Ethereum header (block-header.ts). */
   hash: Uint8Array
+  /**
+   * The hash of the consensus (CometBFT) block of this height, as the consensus RPC shows it; undefined
+   * for the genesis block (no consensus block) and the pending one.
+   */
+  cometHash: Uint8Array | undefined
   parentHash: Uint8Array
   /** MPT root after executing this block. */
   stateRoot: Uint8Array
@@ -85,7 +90,9 @@ export interface EvmBlock {
   timestamp: number
   /** Bytes of the consensus block (protobuf), as CometBFT's Block.Size(). */
   size: number
+  /** The consensus block hash (32 bytes); for the genesis block keccak256 of the consensus chain id; empty for the pending one. */
   extraData: Uint8Array
+  /** PREVRANDAO (zero: BFT consensus has no beacon randomness). */
   mixHash: Uint8Array
   /** EVM transaction hashes in block order. */
   transactions: Uint8Array[]

@@ -186,6 +186,7 @@ export class FakeBackend implements EthBackend {
     const block: EvmBlock = {
       number,
       hash: b32(`block ${number}`),
+      cometHash: number === 0 ? undefined : b32(`comet block ${number}`),
       parentHash: parent ? parent.hash : new Uint8Array(32),
       stateRoot: b32(`state ${number}`),
       transactionsRoot: b32(`txs ${number}`),

@@ -183,14 +183,14 @@ describe('SubscriptionManager', () => {
     subs = new SubscriptionManager(backend, events, silentLogger, { maxPerConnection: 4 })
   })
 
-  it('newHeads: the block object without transactions, or with full transactions', async () => {
+  it('newHeads: the block object without transactions and withdrawals, or with full transactions', async () => {
     const sink = new FakeSink()
     const plain = subs.subscribe(sink, 'newHeads', undefined)
     const full = subs.subscribe(sink, 'newHeads', { includeTransactions: true })
     await events.fireBlock(backend, 1)
     const block = backend.blocks[1]!
     const txs = await backend.getBlockTransactions(block)
-    const { transactions: _omit, ...header } = formatBlock(block)
+    const { transactions: _omit, withdrawals: _none, ...header } = formatBlock(block)
     expect(sink.messages[0]).toBe(
       `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${plain}","result":${JSON.stringify(header)}}}`,
     )

@@ -17,7 +17,7 @@ import KeysImport from '../../../src/commands/keys/import.js'
 import KeysList from '../../../src/commands/keys/list.js'
 import KeysShow from '../../../src/commands/keys/show.js'
 import type { KeyResult } from '../../../src/cli/keystore-command.js'
-import { jsonOf, runCli } from '../../helpers/cli.js'
+import { jsonOf, runCli, withStdoutTerminal } from '../../helpers/cli.js'
 
 /** Hardhat/Anvil dev account 0: a well-known key, never worth anything. */
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -135,6 +135,23 @@ describe('nodectl keys', () => {
     const missing = await runCli(KeysShow, keys('bob', '--json'))
     expect(jsonOf(missing)).toEqual({ error: { message: expect.stringMatching(/^no account named or with address "bob"/) } })
     expect(missing.exitCode).toBe(1)
+  })
+
+  it('add, import and import-keystore print the address alone into a pipe, the address and file on a terminal', async () => {
+    const keyFile = await fileWith('key.txt', DEV_KEY)
+    const piped = await withStdoutTerminal(false, () => runCli(KeysAdd, keys('--name', 'p')))
+    expect(piped.stdout).toEqual([piped.result!.address])
+    const imported = await withStdoutTerminal(false, () => runCli(KeysImport, keys('--key-file', keyFile)))
+    expect(imported.stdout).toEqual([DEV_ADDRESS])
+    const wallet = Wallet.createRandom()
+    const source = await fileWith(
+      'w.json',
+      await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, PASS, { scrypt: { N: 1024 } }),
+    )
+    const kept = await withStdoutTerminal(false, () => runCli(KeysImportKeystore, keys(source)))
+    expect(kept.stdout).toEqual([wallet.address])
+    const human = await withStdoutTerminal(true, () => runCli(KeysAdd, keys('--name', 't')))
+    expect(human.stdout).toEqual([`Created ${human.result!.address} ("t")`, `  file ${human.result!.file}`])
   })
 
   it('import-keystore keeps an ethers file as is, after checking its own passphrase', async () => {

@@ -1,4 +1,4 @@
-import { access, mkdtemp, rm } from 'node:fs/promises'
+import { access, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
@@ -116,6 +116,29 @@ describe('nodectl start', () => {
     expect(second!.jsonRpc.enable).toBe(false)
     expect(second!.consensus.timeoutCommit).toBe(2000)
     await expect(access(home)).resolves.toBeUndefined()
+  })
+
+  it('--dev refuses a home made by nodectl init with exit 1, before writing anything to its key store', async () => {
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
+    await initHome({ home, moniker: 'node0', chainId: 'nodectl_9000-1' })
+    const err = (await Start.run(['--dev', '--home', home], ROOT).catch((e: unknown) => e)) as OclifError
+    expect(err.oclif?.exit).toBe(1)
+    expect(err.message).toBe(
+      `--dev: ${home} holds chain nodectl_9000-1, which does not fund the 10 dev accounts (a home made by "nodectl init"); --dev ` +
+        `would write their publicly known keys into its key store. Start it without --dev (nodectl start --home ${home}), or run ` +
+        '--dev without --home (a temporary home) or with a new directory',
+    )
+    expect(fake.create).not.toHaveBeenCalled()
+    expect(await readdir(join(home, 'keystore'))).toEqual([])
+    expect(out.join('')).not.toContain('Available Accounts')
+  })
+
+  it('--dev with the EVM JSON-RPC off does not promise unlocked accounts', async () => {
+    fake.start.mockResolvedValue({ cometRpc: ADDRESSES.cometRpc })
+    await runUntilSignal(['--dev', '--json-rpc.enable=false'])
+    const text = out.join('')
+    expect(text).toContain('Unlocked:           none can be used: the EVM JSON-RPC is off (turn it on with --json-rpc.enable)')
+    expect(text).not.toContain('eth_accounts lists them')
   })
 
   it('passes flags over an initialised home', async () => {

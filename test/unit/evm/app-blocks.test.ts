@@ -5,7 +5,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { encodeReceipt } from '@ethereumjs/vm'
 import { applyGenesisAlloc } from '../../../src/evm/state/state.js'
-import { genesisBlockHash } from '../../../src/evm/store/block-view.js'
+import { hashHeader } from '../../../src/evm/store/block-header.js'
 import { parseAppState } from '../../../src/evm/genesis.js'
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../../src/evm/store/ordered-trie.js'
 import { TxCode } from '../../../src/evm/txs/tx-codes.js'
@@ -53,8 +53,9 @@ describe('genesis', () => {
     const b = (await h.app.getBlock(0))!
     const root = (await h.app.info()).lastBlockAppHash
     expect(b.number).toBe(0)
-    expect(hex(b.hash)).toBe(hex(genesisBlockHash(CHAIN_ID, root)))
-    expect(hex(b.hash)).toBe(hex(keccak256(RLP.encode([new TextEncoder().encode(CHAIN_ID), root]))))
+    expect(hex(b.hash)).toBe(hex(hashHeader(b)))
+    expect(hex(b.extraData)).toBe(hex(keccak256(new TextEncoder().encode(CHAIN_ID))))
+    expect(b.cometHash).toBeUndefined()
     expect(hex(b.parentHash)).toBe('0x' + '00'.repeat(32))
     expect(hex(b.stateRoot)).toBe(hex(root))
     expect(hex(b.transactionsRoot)).toBe(hex(EMPTY_TRIE_ROOT))
@@ -97,7 +98,9 @@ describe('value transfers', () => {
   it('stores the block with real roots', async () => {
     const b = (await h.app.getBlock(1))!
     const genesis = (await h.app.getBlock(0))!
-    expect(hex(b.hash)).toBe(hex(blockHash(1)))
+    expect(hex(b.hash)).toBe(hex(hashHeader(b)))
+    expect(hex(b.cometHash!)).toBe(hex(blockHash(1)))
+    expect(hex(b.extraData)).toBe(hex(blockHash(1)))
     expect(hex(b.parentHash)).toBe(hex(genesis.hash))
     expect(hex(b.miner)).toBe(FEE_RECIPIENT)
     expect(b.gasUsed).toBe(63000n)
@@ -141,7 +144,7 @@ describe('value transfers', () => {
       expect(t.chainId).toBe(9000n)
       expect(t.blockNumber).toBe(1)
       expect(t.transactionIndex).toBe(i)
-      expect(hex(t.blockHash!)).toBe(hex(blockHash(1)))
+      expect(hex(t.blockHash!)).toBe(hex((await h.app.getBlock(1))!.hash))
       expect(t.gasPrice).toBe([2n, 3n, 3n][i]! * GWEI)
       if (i === 2) {
         expect(t.maxFeePerGas).toBe(10n * GWEI)

@@ -40,6 +40,22 @@ describe('txpool reap', () => {
     expect(pool.reapMaxBytesMaxGas(-1, -1n)).toEqual([a0, c0])
   })
 
+  it('lists every unconfirmed tx: the proposal order, then pending ones below the base fee and queued ones by sender and nonce', async () => {
+    const { pool, fees } = makePool()
+    const a0 = sign1559(K0, { nonce: 0n, tip: GWEI, feeCap: 20n * GWEI })
+    const a1 = sign1559(K0, { nonce: 1n, tip: GWEI, feeCap: 5n * GWEI })
+    const a3 = sign1559(K0, { nonce: 3n, tip: GWEI, feeCap: 20n * GWEI })
+    const b0 = sign1559(K1, { nonce: 0n, tip: 2n * GWEI, feeCap: 20n * GWEI })
+    for (const raw of [a0, a1, a3, b0]) await pool.add(raw)
+    fees.baseFee = 10n * GWEI
+    expect(pool.reapMaxTxs(10)).toEqual([b0, a0])
+    expect(pool.unconfirmedTxs(10)).toEqual([b0, a0, a1, a3])
+    expect(pool.unconfirmedTxs(3)).toEqual([b0, a0, a1])
+    expect(pool.unconfirmedTxs(1)).toEqual([b0])
+    expect(pool.count()).toBe(4)
+    expect(pool.sizeBytes()).toBe([a0, a1, a3, b0].reduce((n, raw) => n + raw.length, 0))
+  })
+
   it('breaks equal tips by arrival', async () => {
     const { pool } = makePool()
     const b0 = sign1559(K1, { nonce: 0n })

@@ -215,7 +215,7 @@ export class FakeBackend implements CometBackend {
   mempoolSize(): { count: number; bytes: number } {
     return { count: this.mempool.length, bytes: this.mempool.reduce((n, tx) => n + tx.length, 0) }
   }
-  reapTxs(max: number): Uint8Array[] {
+  unconfirmedTxs(max: number): Uint8Array[] {
     return this.mempool.slice(0, max)
   }
   broadcastTx(tx: Uint8Array): CheckTxResponse {
