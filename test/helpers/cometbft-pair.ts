@@ -41,10 +41,14 @@ export class CometbftPair {
     readonly bin: string,
     readonly home: string,
     readonly ports: PairPorts,
-    /** Extra `nodectl start` arguments. */
-    readonly appArgs: string[] = [],
-    /** Extra `cometbft start` arguments (e.g. --p2p.persistent_peers). */
-    readonly cometArgs: string[] = [],
+    readonly options: {
+      /** Extra `nodectl start` arguments. */
+      appArgs?: string[]
+      /** Extra `cometbft start` arguments. */
+      cometArgs?: string[]
+      /** The home's files name `ports` (an `--engine cometbft` home): no address flags are given. */
+      portsFromHome?: boolean
+    } = {},
   ) {}
 
   get cometUrl(): string {
@@ -59,16 +63,16 @@ export class CometbftPair {
 
   /** `nodectl start --abci`; resolves once its banner names the EVM JSON-RPC. */
   async startApp(): Promise<void> {
+    const addresses = this.options.portsFromHome
+      ? []
+      : ['--abci.laddr', `tcp://127.0.0.1:${this.ports.abci}`, '--rpc.laddr', `tcp://127.0.0.1:${this.ports.rpc}`]
     const args = [
       join(ROOT, 'bin/run.js'),
       'start',
       '--abci',
       '--home',
       this.home,
-      '--abci.laddr',
-      `tcp://127.0.0.1:${this.ports.abci}`,
-      '--rpc.laddr',
-      `tcp://127.0.0.1:${this.ports.rpc}`,
+      ...addresses,
       '--json-rpc.enable',
       '--json-rpc.address',
       '127.0.0.1:0',
@@ -76,7 +80,7 @@ export class CometbftPair {
       '127.0.0.1:0',
       '--json-rpc.api',
       'eth,net,web3,txpool,debug',
-      ...this.appArgs,
+      ...(this.options.appArgs ?? []),
     ]
     this.launch(this.app, process.execPath, args)
     const banner = await waitFor(
@@ -96,18 +100,17 @@ export class CometbftPair {
 
   /** `cometbft start`; resolves once its RPC answers /status. */
   async startComet(): Promise<void> {
-    this.launch(this.comet, this.bin, [
-      'start',
-      '--home',
-      this.home,
-      '--proxy_app',
-      `tcp://127.0.0.1:${this.ports.abci}`,
-      '--rpc.laddr',
-      `tcp://127.0.0.1:${this.ports.rpc}`,
-      '--p2p.laddr',
-      `tcp://127.0.0.1:${this.ports.p2p}`,
-      ...this.cometArgs,
-    ])
+    const addresses = this.options.portsFromHome
+      ? []
+      : [
+          '--proxy_app',
+          `tcp://127.0.0.1:${this.ports.abci}`,
+          '--rpc.laddr',
+          `tcp://127.0.0.1:${this.ports.rpc}`,
+          '--p2p.laddr',
+          `tcp://127.0.0.1:${this.ports.p2p}`,
+        ]
+    this.launch(this.comet, this.bin, ['start', '--home', this.home, ...addresses, ...(this.options.cometArgs ?? [])])
     await waitFor(
       async () => {
         this.failIfExited(this.comet, 'cometbft start')
