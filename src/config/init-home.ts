@@ -180,6 +180,8 @@ export interface InitDevHomeOptions {
   overwrite?: boolean
   /** Values written to the TOML files (default the `--dev` preset). */
   settings?: NodeSettings
+  /** Also for a stock CometBFT (see InitHomeOptions.cometbft): a dev chain under `nodectl start --abci`. */
+  cometbft?: InitHomeOptions['cometbft']
 }
 
 /**
@@ -197,6 +199,7 @@ export async function initDevHome(home: string, opts: InitDevHomeOptions = {}): 
     accounts: accounts.map((a) => ({ address: a.address, balance: DEV_ACCOUNT_BALANCE_WEI })),
     validatorAdmin: accounts[0]!.address,
     settings: opts.settings ?? devNodeSettings(moniker),
+    ...(opts.cometbft ? { cometbft: opts.cometbft } : {}),
   })
 }
 
