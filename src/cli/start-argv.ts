@@ -1,14 +1,14 @@
 /**
  * The argv of `nodectl start`: the boolean spellings it accepts besides oclif's, and the start bundle's
  * own reading of a well-formed argv, so that a node starts without loading oclif. The flags are the
- * oclif command's (commands/start.ts): --home, --dev and one per setting (config/settings.ts).
+ * oclif command's (commands/start.ts): --home, --dev, --abci and one per setting (config/settings.ts).
  */
 import { SETTINGS } from '../config/settings.js'
 import type { StartFlags } from './start-node.js'
 
 /** Flags whose value is a boolean (`--x`, `--no-x`, and here also `--x=true|false`, as cobra accepts). */
-const BOOLEAN_FLAGS = new Set(['dev', ...SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag)])
-/** Boolean flags that also take `--no-<flag>` (every setting; not --dev). */
+const BOOLEAN_FLAGS = new Set(['dev', 'abci', ...SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag)])
+/** Boolean flags that also take `--no-<flag>` (every setting; not --dev or --abci). */
 const NEGATABLE_FLAGS = new Set(SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag))
 /** Flags that take a value. */
 const VALUE_FLAGS = new Set(['home', ...SETTINGS.filter((s) => s.flagKind !== 'boolean').map((s) => s.flag)])

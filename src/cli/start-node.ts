@@ -16,16 +16,18 @@ import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../co
 import type { SyncProgress } from '../consensus/block-sync.js'
 import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
 import { DEV_MNEMONIC, devAccounts } from '../keystore/dev-accounts.js'
+import { AbciNode, type AbciNodeAddresses } from '../node/abci-node.js'
 import { Node, type NodeAddresses } from '../node/node.js'
 import { formatEther } from '../primitives/ether.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
-import { createLogger } from '../utils/logger.js'
+import { createLogger, type Logger } from '../utils/logger.js'
 
-/** The parsed flags of `nodectl start`: --home, --dev, the hidden --unsafe-double-sign-at and one per setting. */
+/** The parsed flags of `nodectl start`: --home, --dev, --abci, the hidden --unsafe-double-sign-at and one per setting. */
 export interface StartFlags {
   home?: string
   dev?: boolean
+  abci?: boolean
   'unsafe-double-sign-at'?: number
   [flag: string]: unknown
 }
@@ -59,6 +61,8 @@ export class StartFailure extends Error {
  */
 export async function runNode(flags: StartFlags, version: string, out: StartOutput): Promise<void> {
   const dev = flags.dev === true
+  if (dev && flags.abci === true)
+    throw new StartFailure('--abci cannot be combined with --dev: run CometBFT and nodectl on a home made by "nodectl init"', 2)
   const explicitHome = typeof flags.home === 'string' ? flags.home : undefined
   const temporary = dev && explicitHome === undefined
   const home = temporary ? await mkdtemp(join(tmpdir(), 'nodectl-dev-')) : resolveHome(explicitHome)
@@ -73,33 +77,16 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
     if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
-    const doubleSignAt = flags['unsafe-double-sign-at']
-    const node = await Node.create(config, log, doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } })
-    let addresses: NodeAddresses
-    try {
-      addresses = await node.start()
-    } catch (err) {
-      await node.stop().catch(() => {})
-      throw explainAddressInUse(err, config) ?? err
-    }
-    out.log(renderStartBanner({ config, addresses, version, temporaryHome: temporary }))
-    node.events.on(
-      'syncProgress',
-      throttleProgress((line) => out.log(line)),
-    )
-    if (out.serving) await out.serving(addresses)
+    const running =
+      flags.abci === true ? await startAbciNode(config, log, version, out) : await startNode(config, log, version, temporary, flags, out)
+    if (out.serving) await out.serving(running.addresses)
     else {
-      const ended = await Promise.race([signals.stopRequested, node.halted])
-      if (ended instanceof Error) {
-        throw new StartFailure(
-          `consensus halted: ${ended.message}; the node stopped at its last committed height: fix the cause and start it again`,
-          1,
-        )
-      }
+      const ended = await Promise.race([signals.stopRequested, running.node.halted])
+      if (ended instanceof Error) throw new StartFailure(running.haltedMessage(ended), 1)
       out.logToStderr(`${ended} received, stopping`)
     }
     phase = 'stop'
-    await node.stop()
+    await running.node.stop()
   } catch (err) {
     if (err instanceof StartFailure) throw err
     if (err instanceof ConfigError || err instanceof HomeExistsError) throw new StartFailure(err.message, 1)
@@ -107,6 +94,63 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
   } finally {
     signals.dispose()
     if (temporary) await rm(home, { recursive: true, force: true })
+  }
+}
+
+/** A started node of either kind, as runNode waits on it. */
+interface RunningNode {
+  node: { halted: Promise<Error>; stop(): Promise<void> }
+  addresses: NodeAddresses
+  haltedMessage(err: Error): string
+}
+
+/** Our engine's node: starts it and prints the banner and block sync progress. */
+async function startNode(
+  config: NodeConfig,
+  log: Logger,
+  version: string,
+  temporaryHome: boolean,
+  flags: StartFlags,
+  out: StartOutput,
+): Promise<RunningNode> {
+  const doubleSignAt = flags['unsafe-double-sign-at']
+  const node = await Node.create(config, log, doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } })
+  let addresses: NodeAddresses
+  try {
+    addresses = await node.start()
+  } catch (err) {
+    await node.stop().catch(() => {})
+    throw explainAddressInUse(err, config) ?? err
+  }
+  out.log(renderStartBanner({ config, addresses, version, temporaryHome }))
+  node.events.on(
+    'syncProgress',
+    throttleProgress((line) => out.log(line)),
+  )
+  return {
+    node,
+    addresses,
+    haltedMessage: (err) =>
+      `consensus halted: ${err.message}; the node stopped at its last committed height: fix the cause and start it again`,
+  }
+}
+
+/** `--abci`: the application for an external CometBFT; prints its banner. */
+async function startAbciNode(config: NodeConfig, log: Logger, version: string, out: StartOutput): Promise<RunningNode> {
+  const node = await AbciNode.create(config, log)
+  let addresses: AbciNodeAddresses
+  try {
+    addresses = await node.start()
+  } catch (err) {
+    await node.stop().catch(() => {})
+    throw explainAddressInUse(err, config) ?? err
+  }
+  out.log(renderAbciBanner(config, addresses, version))
+  return {
+    node,
+    addresses: { jsonRpcHttp: addresses.jsonRpcHttp, jsonRpcWs: addresses.jsonRpcWs, cometRpc: undefined },
+    haltedMessage: (err) =>
+      `the application stopped: ${err.message}; CometBFT stops too: fix the cause and start both again (CometBFT replays what is missing)`,
   }
 }
 
@@ -171,6 +215,7 @@ function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | un
     ['json-rpc.ws-address', config.jsonRpc.enable ? config.jsonRpc.wsAddress : undefined],
     ['rpc.laddr', config.rpc.laddr],
     ['p2p.laddr', config.p2p.laddr],
+    ['abci.laddr', 'port' in config.abci.laddr ? config.abci.laddr : undefined],
   ]
   const hit = listeners.find(([, a]) => a !== undefined && a.port === port)
   const where = hit ? formatHostPort(hit[1]!) : `${address ?? ''}:${port ?? '?'}`
@@ -178,6 +223,24 @@ function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | un
     hit ? `--${hit[0]}` : 'listen address',
     `${where} is already in use (is another node running?); choose another address${hit ? ` with --${hit[0]}` : ''} or stop the other process`,
   )
+}
+
+/** The banner of `start --abci`: what CometBFT must be told, and where EVM clients connect. */
+function renderAbciBanner(config: NodeConfig, addresses: AbciNodeAddresses, version: string): string {
+  const lines: string[] = ['', `nodectl ${version} — EVM application for CometBFT (ABCI)`, '']
+  const row = (label: string, value: string): void => {
+    lines.push(`${(label + ':').padEnd(20)}${value}`)
+  }
+  row('Chain ID', config.chainId)
+  row('EVM chain ID', config.evmChainId.toString())
+  row('Home', config.home)
+  row('Height', 'the last committed one is replayed from CometBFT on connection')
+  row('ABCI', `${addresses.abci} (start CometBFT with: cometbft start --home ${config.home} --proxy_app ${addresses.abci})`)
+  row('Transactions to', `${addresses.cometRpc} (CometBFT's broadcast_tx_sync)`)
+  row('EVM JSON-RPC', addresses.jsonRpcHttp ? `${addresses.jsonRpcHttp} (${config.jsonRpc.api.join(', ')})` : 'off (--json-rpc.enable)')
+  row('EVM WebSocket', addresses.jsonRpcWs ?? 'off (--json-rpc.enable)')
+  lines.push('', 'Press Ctrl-C to stop.', '')
+  return lines.join('\n')
 }
 
 /** What the banner shows. */

@@ -6,6 +6,7 @@ import { Args, Command, Flags } from '@oclif/core'
 import { DEFAULT_CHAIN_ID } from '../config/chain-id.js'
 import { resolveHome } from '../config/home.js'
 import { HomeExistsError, initHome, type InitHomeResult } from '../config/init-home.js'
+import { ENGINES } from '../config/cometbft-keys.js'
 import { ConfigError } from '../utils/errors.js'
 
 /** What `init` created (the `--json` output). */
@@ -49,6 +50,7 @@ export default class Init extends Command {
     '<%= config.bin %> <%= command.id %> mynode',
     '<%= config.bin %> <%= command.id %> mynode --chain-id nodectl_9000-1 --home ./node0',
     '<%= config.bin %> <%= command.id %> mynode --overwrite',
+    '<%= config.bin %> <%= command.id %> mynode --home ./chain --engine cometbft   # then nodectl start --abci and cometbft start',
   ]
   static override enableJsonFlag = true
   static override args = {
@@ -63,6 +65,12 @@ export default class Init extends Command {
     overwrite: Flags.boolean({
       description: 'Replace an initialised home: new configuration, keys and genesis; its chain data is deleted (the key store is kept).',
     }),
+    engine: Flags.string({
+      description:
+        'The consensus engine the home is for: nodectl (ours) or cometbft (a stock CometBFT, with "nodectl start --abci"; config.toml also gets proxy_app).',
+      options: [...ENGINES],
+      default: 'nodectl',
+    }),
   }
 
   async run(): Promise<InitResult> {
@@ -70,7 +78,13 @@ export default class Init extends Command {
     const home = resolveHome(flags.home)
     let created: InitHomeResult
     try {
-      created = await initHome({ home, moniker: args.moniker, chainId: flags['chain-id'] ?? DEFAULT_CHAIN_ID, overwrite: flags.overwrite })
+      created = await initHome({
+        home,
+        moniker: args.moniker,
+        chainId: flags['chain-id'] ?? DEFAULT_CHAIN_ID,
+        overwrite: flags.overwrite,
+        ...(flags.engine === 'cometbft' ? { cometbft: { loopbackNetwork: false } } : {}),
+      })
     } catch (err) {
       if (err instanceof ConfigError || err instanceof HomeExistsError) this.error(err.message, { exit: 1 })
       throw err

@@ -40,15 +40,21 @@ export default class Start extends Command {
   static override summary = 'Run the node.'
   static override description =
     `Starts consensus and the RPC servers of the node in --home (default $NODECTL_HOME, else ~/.nodectl; create it with "nodectl init"). Every config.toml/app.toml key can be overridden with the flag --<table>.<key> or the environment variable NODECTL_<TABLE>_<KEY>; flags win over the environment, which wins over the files. With --dev, runs a throw-away chain: chain id nodectl_31337-1, the 10 accounts of "${DEV_MNEMONIC}" funded with 10,000 ETH each, all JSON-RPC namespaces on 127.0.0.1:8545 (HTTP) and :8546 (WebSocket), consensus RPC on 127.0.0.1:26657, a block as soon as transactions wait; in a temporary home deleted on exit, or in --home (initialised if empty; a home made by "nodectl init", whose chain does not fund the dev accounts, is refused). Stop with Ctrl-C.`
-  static override usage = '<%= command.id %> [--home DIR] [--dev] [--<table>.<key> VALUE]...'
+  static override usage = '<%= command.id %> [--home DIR] [--dev | --abci] [--<table>.<key> VALUE]...'
   static override examples = [
     '<%= config.bin %> <%= command.id %> --dev',
     '<%= config.bin %> <%= command.id %> --json-rpc.enable --json-rpc.api eth,web3,net,txpool,debug',
     '<%= config.bin %> <%= command.id %> --home ./net/node0 --rpc.laddr tcp://127.0.0.1:36657 --log_level debug',
+    '<%= config.bin %> <%= command.id %> --abci --home ~/.nodectl   # then: cometbft start --home ~/.nodectl',
   ]
   static override flags = {
     home: Flags.string({ summary: 'Node home directory [default: $NODECTL_HOME, else ~/.nodectl; with --dev a new temporary directory].' }),
     dev: Flags.boolean({ summary: 'Run a throw-away development chain (see the description).' }),
+    abci: Flags.boolean({
+      summary:
+        'Run only the EVM application, for an external CometBFT: listen for its ABCI connections on --abci.laddr and send transactions to its RPC at --rpc.laddr (docs/abci.md).',
+      exclusive: ['dev'],
+    }),
     // Fault tests only: a byzantine validator that signs one conflicting prevote at the first height ≥ H.
     'unsafe-double-sign-at': Flags.integer({ hidden: true, min: 1 }),
     ...buildSettingFlags(),

@@ -6,8 +6,8 @@
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../utils/logger.js'
 import { formatDuration, parseDuration } from './duration.js'
 import { formatMinimumGasPrices, parseMinimumGasPrices } from './gas-price.js'
-import { formatHostPort, formatLaddr, parseHostPort, parseLaddr } from './listen-address.js'
-import { EVM_NAMESPACES, type EvmNamespace, type HostPort } from './node-config.js'
+import { formatHostPort, formatLaddr, formatSocketAddress, parseHostPort, parseLaddr, parseSocketAddress } from './listen-address.js'
+import { EVM_NAMESPACES, type EvmNamespace, type HostPort, type SocketAddress } from './node-config.js'
 
 /** A TOML value as the templates write it. */
 export type TomlScalar = string | number | bigint | boolean
@@ -196,6 +196,16 @@ export const laddrCodec: Codec<HostPort | undefined> = {
     return parseLaddr(raw.trim())
   },
   format: formatLaddr,
+}
+
+/** `tcp://host:port` or `unix:///path`. */
+export const socketAddressCodec: Codec<SocketAddress> = {
+  flagKind: 'string',
+  parse(raw) {
+    if (typeof raw !== 'string') throw new Error(`want "tcp://host:port" or "unix:///path", got ${showRaw(raw)}`)
+    return parseSocketAddress(raw.trim())
+  },
+  format: formatSocketAddress,
 }
 
 /** CometBFT's comma-separated `<node id>@host:port` list (node id: 40 lower-case hex digits). */

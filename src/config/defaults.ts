@@ -18,7 +18,7 @@ import {
 export interface NodeSettings
   extends Pick<
     NodeConfig,
-    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p' | 'evm'
+    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p' | 'evm' | 'abci'
   > {
   /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
   files: HomeFiles
@@ -143,6 +143,8 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB },
+    // CometBFT's `proxy_app` default.
+    abci: { laddr: { host: '127.0.0.1', port: 26658 } },
     p2p: {
       laddr: { host: '0.0.0.0', port: 26656 },
       persistentPeers: [],

@@ -18,6 +18,8 @@ import { createGenesis, saveGenesis, type GenesisAccount, type GenesisDoc } from
 import { homePaths, resolveHome } from './home.js'
 import type { HomePaths } from './node-config.js'
 import { renderAppToml, renderConfigToml } from './render-toml.js'
+import { cometbftKeys, type CometbftHomeOptions } from './cometbft-keys.js'
+import { formatSocketAddress } from './listen-address.js'
 
 /** Secret files (keys, sign state, JWT secret): owner read/write only. */
 const SECRET_FILE_MODE = 0o600
@@ -52,6 +54,11 @@ export interface InitHomeOptions {
   nodeKey?: ValidatorKey
   /** Genesis time (default now). */
   genesisTime?: Timestamp
+  /**
+   * Write the home for a stock CometBFT too (`--engine cometbft`): config.toml gets `proxy_app` (= app.toml
+   * `[abci] laddr`), `abci = "socket"`, and for a local network CometBFT's loopback p2p keys.
+   */
+  cometbft?: Omit<CometbftHomeOptions, 'proxyApp'>
 }
 
 /** What {@link initHome} created. */
@@ -133,7 +140,14 @@ export async function initHome(opts: InitHomeOptions): Promise<InitHomeResult> {
   }
   // Independent files, written side by side (one after the other cost `--dev` about 20 ms of start-up).
   await Promise.all([
-    writeFileWithMode(paths.configToml, renderConfigToml(settings), PUBLIC_FILE_MODE),
+    writeFileWithMode(
+      paths.configToml,
+      renderConfigToml(
+        settings,
+        opts.cometbft ? cometbftKeys({ ...opts.cometbft, proxyApp: formatSocketAddress(settings.abci.laddr) }) : {},
+      ),
+      PUBLIC_FILE_MODE,
+    ),
     writeFileWithMode(paths.appToml, renderAppToml(settings), PUBLIC_FILE_MODE),
     saveGenesis(paths.genesis, genesis).then(() => chmod(paths.genesis, PUBLIC_FILE_MODE)),
     saveValidatorKey(paths.privValidatorKey, validatorKey).then(() => chmod(paths.privValidatorKey, SECRET_FILE_MODE)),
@@ -166,6 +180,8 @@ export interface InitDevHomeOptions {
   overwrite?: boolean
   /** Values written to the TOML files (default the `--dev` preset). */
   settings?: NodeSettings
+  /** Also for a stock CometBFT (see InitHomeOptions.cometbft): a dev chain under `nodectl start --abci`. */
+  cometbft?: InitHomeOptions['cometbft']
 }
 
 /**
@@ -183,6 +199,7 @@ export async function initDevHome(home: string, opts: InitDevHomeOptions = {}): 
     accounts: accounts.map((a) => ({ address: a.address, balance: DEV_ACCOUNT_BALANCE_WEI })),
     validatorAdmin: accounts[0]!.address,
     settings: opts.settings ?? devNodeSettings(moniker),
+    ...(opts.cometbft ? { cometbft: opts.cometbft } : {}),
   })
 }
 

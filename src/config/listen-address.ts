@@ -2,7 +2,7 @@
  * Listen addresses: Evmos writes `host:port` (`127.0.0.1:8545`), CometBFT `tcp://host:port`
  * (`tcp://127.0.0.1:26657`). Port 0 asks the OS for a free port (tests use it).
  */
-import type { HostPort } from './node-config.js'
+import type { HostPort, SocketAddress } from './node-config.js'
 
 /** Largest TCP port. */
 const MAX_PORT = 65535
@@ -25,7 +25,7 @@ export function parseHostPort(input: string): HostPort {
 
 /**
  * Parses a CometBFT listen address `tcp://host:port`. The empty string disables the listener
- * (`undefined`), as in CometBFT; `unix://` sockets are not supported.
+ * (`undefined`), as in CometBFT; `unix://` sockets are taken only where `parseSocketAddress` is used.
  */
 export function parseLaddr(input: string): HostPort | undefined {
   if (input === '') return undefined
@@ -46,4 +46,24 @@ export function formatHostPort(addr: HostPort): string {
 /** `tcp://host:port`, or "" for a disabled listener. */
 export function formatLaddr(addr: HostPort | undefined): string {
   return addr === undefined ? '' : 'tcp://' + formatHostPort(addr)
+}
+
+/**
+ * Parses a socket address as CometBFT's `proxy_app` takes it: `tcp://host:port` or `unix:///path`
+ * (an absolute path).
+ */
+export function parseSocketAddress(input: string): SocketAddress {
+  if (input.startsWith('unix://')) {
+    const path = input.slice('unix://'.length)
+    if (!path.startsWith('/')) throw new Error(`cannot parse "${input}": want unix:///absolute/path`)
+    return { path }
+  }
+  const addr = parseLaddr(input)
+  if (addr === undefined) throw new Error('must not be empty: want tcp://host:port or unix:///path')
+  return addr
+}
+
+/** `tcp://host:port` or `unix:///path`. */
+export function formatSocketAddress(addr: SocketAddress): string {
+  return 'path' in addr ? `unix://${addr.path}` : formatLaddr(addr)
 }

@@ -9,6 +9,7 @@
  * Environment names follow one rule, `NODECTL_<SECTION>_<KEY>` (settings.ts `envNameOf`).
  */
 import { ConfigError } from '../utils/errors.js'
+import { COMETBFT_ONLY_KEYS } from './cometbft-keys.js'
 import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
 import { loadGenesis } from './genesis.js'
 import { homePaths, resolveHome } from './home.js'
@@ -102,6 +103,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,
     evm: settings.evm,
+    abci: settings.abci,
     p2p: settings.p2p,
     genesis,
     paths,
@@ -133,6 +135,7 @@ function collectKey(
   warn: (message: string) => void,
 ): void {
   const setting = SETTINGS.find((s) => s.file === file && s.section === section && s.key === key)
+  if (!setting && file === 'config.toml' && COMETBFT_ONLY_KEYS[section]?.includes(key)) return
   if (!setting) {
     warn(`${file}${section ? ` [${section}]` : ''}: unknown key "${key}" (ignored)`)
     return

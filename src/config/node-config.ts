@@ -13,6 +13,9 @@ export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner
 export type EvmNamespace = (typeof EVM_NAMESPACES)[number]
 
 /** A TCP listen address. */
+/** A TCP address or a unix socket path. */
+export type SocketAddress = HostPort | { path: string }
+
 export interface HostPort {
   /** Interface to bind; "0.0.0.0" = all IPv4 interfaces. */
   host: string
@@ -194,6 +197,8 @@ export interface NodeConfig {
     /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */
     trieNodeCacheMb: number
   }
+  /** app.toml `[abci]`: where `nodectl start --abci` listens for CometBFT (default tcp://127.0.0.1:26658). */
+  abci: { laddr: SocketAddress }
   /**
    * `[p2p]`: listen address (default tcp://0.0.0.0:26656), `<node id>@host:port` peers to keep connected to,
    * peer limits (default 40 inbound, 10 outbound) and timeouts in ms (handshake 20 s, dial 3 s), as CometBFT.

@@ -3,6 +3,7 @@
  * `config/toml.go` and the Cosmos SDK's `server/config/toml.go` do from theirs): every key is written
  * with its comment, so a new home documents itself.
  */
+import type { CometbftKey } from './cometbft-keys.js'
 import type { TomlScalar, TomlWritable } from './codecs.js'
 import type { NodeSettings } from './defaults.js'
 import { SECTIONS, SETTINGS, type ConfigFile } from './settings.js'
@@ -21,9 +22,9 @@ const PREAMBLE = `# This is a TOML config file.
 # (e.g. --rpc.laddr, NODECTL_JSON_RPC_ADDRESS). Flags win over the environment, which wins over
 # this file, which wins over the defaults.`
 
-/** Renders config.toml holding `settings`. */
-export function renderConfigToml(settings: NodeSettings): string {
-  return renderToml('config.toml', settings)
+/** Renders config.toml holding `settings`, and `extra` keys (by table) only CometBFT reads. */
+export function renderConfigToml(settings: NodeSettings, extra: Record<string, CometbftKey[]> = {}): string {
+  return renderToml('config.toml', settings, extra)
 }
 
 /** Renders app.toml holding `settings`. */
@@ -32,7 +33,7 @@ export function renderAppToml(settings: NodeSettings): string {
 }
 
 /** Renders one of the two files: preamble, then each table with its commented keys. */
-export function renderToml(file: ConfigFile, settings: NodeSettings): string {
+export function renderToml(file: ConfigFile, settings: NodeSettings, extra: Record<string, CometbftKey[]> = {}): string {
   const out: string[] = [PREAMBLE, '']
   for (const section of SECTIONS.filter((s) => s.file === file)) {
     out.push('#'.repeat(COMMENT_WIDTH), `### ${section.doc}`, '#'.repeat(COMMENT_WIDTH), '')
@@ -40,6 +41,7 @@ export function renderToml(file: ConfigFile, settings: NodeSettings): string {
     for (const setting of SETTINGS.filter((s) => s.file === file && s.section === section.name)) {
       out.push(...wrapComment(setting.doc), `${setting.key} = ${formatTomlValue(setting.read(settings))}`, '')
     }
+    for (const { key, value, doc } of extra[section.name] ?? []) out.push(...wrapComment(doc), `${key} = ${formatTomlValue(value)}`, '')
   }
   return out.join('\n')
 }

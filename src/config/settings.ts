@@ -92,6 +92,7 @@ const appBase = app('')
 const jsonRpc = app('json-rpc')
 const api = app('api')
 const evm = app('evm')
+const abci = app('abci')
 
 const uint = c.integerCodec()
 const path = c.stringCodec(true)
@@ -114,6 +115,7 @@ export const SECTIONS: readonly SettingSection[] = [
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
   { file: 'app.toml', name: 'json-rpc', doc: 'EVM JSON-RPC configuration (Evmos keys and defaults)' },
   { file: 'app.toml', name: 'evm', doc: 'EVM execution and state' },
+  { file: 'app.toml', name: 'abci', doc: 'ABCI server of `nodectl start --abci` (the application under an external CometBFT)' },
 ]
 
 /** Every setting, grouped by file and section in template order. */
@@ -544,6 +546,17 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.evm.trieNodeCacheMb,
     (s, v) => {
       s.evm.trieNodeCacheMb = v
+    },
+  ),
+
+  abci(
+    'laddr',
+    c.socketAddressCodec,
+    "Where `nodectl start --abci` listens for CometBFT's ABCI connections: tcp://host:port or unix:///path; CometBFT's " +
+      '`proxy_app` must name the same address (default tcp://127.0.0.1:26658).',
+    (s) => s.abci.laddr,
+    (s, v) => {
+      s.abci.laddr = v
     },
   ),
 

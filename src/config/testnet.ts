@@ -18,6 +18,7 @@ import { DEFAULT_CHAIN_ID, parseChainId } from './chain-id.js'
 import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
 import { createGenesis, DEFAULT_VALIDATOR_POWER } from './genesis.js'
 import { initHome } from './init-home.js'
+import type { Engine } from './cometbft-keys.js'
 import { formatHostPort } from './listen-address.js'
 
 /** First port of node0 (default of `--starting-port`). */
@@ -25,7 +26,7 @@ export const DEFAULT_TESTNET_STARTING_PORT = 26600
 /** Ports reserved per node: node i starts at P + 10·i. */
 export const TESTNET_PORTS_PER_NODE = 10
 /** Offsets of each listener within a node's block of ports. */
-export const TESTNET_PORT_OFFSETS = { jsonRpc: 0, webSocket: 1, cometRpc: 2, p2p: 3 } as const
+export const TESTNET_PORT_OFFSETS = { jsonRpc: 0, webSocket: 1, cometRpc: 2, p2p: 3, abci: 4 } as const
 /** Every node listens on loopback only. */
 const TESTNET_HOST = '127.0.0.1'
 /** Highest TCP port. */
@@ -45,6 +46,8 @@ export interface TestnetOptions {
   startingPort?: number
   /** Write into a non-empty output folder, replacing the homes it holds (default false). */
   overwrite?: boolean
+  /** Homes a stock CometBFT runs too (`--engine cometbft`, with `nodectl start --abci`); default nodectl. */
+  engine?: Engine
 }
 
 /** One home written by {@link initTestnetFiles}. */
@@ -65,6 +68,8 @@ export interface TestnetNode {
   cometRpc: string
   /** p2p listen address, `tcp://127.0.0.1:<P + 10·i + 3>`. */
   p2p: string
+  /** ABCI address of `nodectl start --abci` (CometBFT's proxy_app), `tcp://127.0.0.1:<P + 10·i + 4>`. */
+  abci: string
 }
 
 /** What {@link initTestnetFiles} wrote. */
@@ -130,7 +135,16 @@ export async function initTestnetFiles(opts: TestnetOptions): Promise<TestnetRes
     const settings = nodeSettings(moniker, startingPort, i, peers)
     const home = join(outputDir, moniker)
     const validatorKey = validatorKeys[i]!
-    await initHome({ home, moniker, genesis, settings, validatorKey, nodeKey: nodeKeys[i]!, overwrite: opts.overwrite })
+    await initHome({
+      home,
+      moniker,
+      genesis,
+      settings,
+      validatorKey,
+      nodeKey: nodeKeys[i]!,
+      overwrite: opts.overwrite,
+      ...(opts.engine === 'cometbft' ? { cometbft: { loopbackNetwork: true } } : {}),
+    })
     nodes.push({
       moniker,
       home,
@@ -140,6 +154,7 @@ export async function initTestnetFiles(opts: TestnetOptions): Promise<TestnetRes
       webSocket: `ws://${hostPortOf(startingPort, i, 'webSocket')}`,
       cometRpc: `http://${hostPortOf(startingPort, i, 'cometRpc')}`,
       p2p: `tcp://${hostPortOf(startingPort, i, 'p2p')}`,
+      abci: `tcp://${hostPortOf(startingPort, i, 'abci')}`,
     })
   }
   return { outputDir, chainId: genesis.chainId, nodes }
@@ -156,6 +171,7 @@ function nodeSettings(moniker: string, startingPort: number, index: number, peer
   settings.jsonRpc.wsAddress = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'webSocket') }
   settings.rpc.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'cometRpc') }
   settings.p2p.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'p2p') }
+  settings.abci.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'abci') }
   settings.p2p.persistentPeers = peers.filter((_, i) => i !== index)
   return settings
 }

@@ -41,6 +41,11 @@ export interface EthBackendDeps {
   miner: Pick<MinerSettings, 'saveMinGasPrice' | 'setEtherbase'>
   /** `[json-rpc] txfee-cap` in ether, checked on eth_sendRawTransaction (0 = none). */
   txFeeCap: number
+  /**
+   * Where eth_sendRawTransaction hands a transaction when not to the pool (under CometBFT: its mempool,
+   * whose CheckTx admits it to the pool); resolves with its hash or throws the pool's `TxPoolError`.
+   */
+  submitTx?: (raw: Uint8Array) => Promise<Uint8Array>
 }
 
 /** eth_syncing's view of block sync: undefined (`false`) unless catching up, else geth's three heights. */
@@ -125,6 +130,7 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    if (this.deps.submitTx) return this.deps.submitTx(raw)
     return (await this.deps.pool.add(raw, { txFeeCap: this.deps.txFeeCap })).hash
   }
 

@@ -4,16 +4,11 @@
  * `stop()` tears down in reverse, idempotently.
  */
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
-import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
-import { createDebugApi } from '../api/debug/index.js'
-import { renderEvmApiError } from '../api/evm-errors.js'
 import { BlockStore } from '../comet/block-store.js'
-import { EvmApplication } from '../evm/app.js'
+import type { EvmApplication } from '../evm/app.js'
 import { EventIndexer } from '../indexer/event-indexer.js'
-import { parseAppState } from '../evm/genesis.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
 import { ConsensusEngine, FilePV, LoopbackTransport, StateStore, genesisFromDoc } from '../consensus/index.js'
@@ -22,23 +17,16 @@ import { SignedMsgType } from '../comet/types.js'
 import { Database } from '../db/database.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 import { devAccounts } from '../keystore/dev-accounts.js'
-import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
-import type { UnlockClock } from '../keystore/unlock-manager.js'
-import type { ScryptParams } from '../crypto/index.js'
-import { hexToBytes } from '../primitives/hex.js'
-import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
-import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
-import { createCallerAuth, readJwtSecret } from '../rpc/caller-auth.js'
-import { TxPool, getTxPoolOptions } from '../txpool/index.js'
+import type { TxPool } from '../txpool/index.js'
 import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { MemoryReducer } from '../utils/memory-reducer.js'
 import { NodeCometBackend } from './comet-backend.js'
-import { NodeEthBackend } from './eth-backend.js'
-import { NodeDebugBackend } from './debug-backend.js'
+import { openAppParts, type AppPartsOptions } from './app-parts.js'
+import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
-import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
-import { NodeAccounts } from './node-accounts.js'
+import type { MinerSettings } from './miner-settings.js'
+import type { NodeAccounts } from './node-accounts.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
@@ -55,33 +43,12 @@ export interface NodeAddresses {
  * Settings that are not configuration keys: timings and bounds tests shorten (a filter expiry of a
  * second instead of five minutes, a tiny WebSocket send buffer). Production uses the defaults.
  */
-export interface NodeOptions {
-  jsonRpc?: {
-    /** Polling filters; `cap` defaults to `filter-cap`. */
-    filters?: Partial<FilterOptions>
-    /** The clock of filter expiry (ms, monotonic); `performance.now()` by default. Tests advance it by hand. */
-    filterClock?: () => number
-    /** eth_subscribe limits. */
-    subscriptions?: Partial<SubscriptionOptions>
-    /** WebSocket listener settings over those from `[json-rpc]`. */
-    ws?: Partial<WsRpcServerOptions>
-  }
-  /**
-   * The call workers' compiled script (see EvmApplicationOptions.callWorkers): tests, which run the
-   * TypeScript sources, build one; default the one next to the compiled application.
-   */
-  callWorkerScript?: URL
+export interface NodeOptions extends AppPartsOptions {
+  jsonRpc?: EvmRpcOverrides
   /** Byzantine behaviour for fault tests; never set in production. */
   consensus?: {
     /** Sign one conflicting prevote at the first height ≥ this (`nodectl start --unsafe-double-sign-at`). */
     doubleSignAt?: number
-  }
-  /** The key store and unlocked accounts. */
-  accounts?: {
-    /** Time source of unlock expiry (default the system clock): tests advance a fake one instead of sleeping. */
-    clock?: UnlockClock
-    /** scrypt strength of key files the node writes (default: light under `--dev`, a throw-away home; else geth's standard). */
-    scrypt?: ScryptParams
   }
 }
 
@@ -101,11 +68,8 @@ interface Components {
 }
 
 export class Node {
-  private http: HttpRpcServer | undefined
-  private ws: WsRpcServer | undefined
-  private filters: FilterSystem | undefined
+  private evmRpc: EvmRpc | undefined
   private memoryReducer: MemoryReducer | undefined
-  private subscriptions: SubscriptionManager | undefined
   private cometRpc: CometRpcServer | undefined
   private cometSubscriptions: CometEventSubscriptions | undefined
   private stopping: Promise<void> | undefined
@@ -132,41 +96,7 @@ export class Node {
     const db = new Database({ path: config.paths.db })
     await db.open()
     try {
-      const genesis = config.genesis
-      const miner = await MinerSettings.load({
-        appTomlPath: config.paths.appToml,
-        minGasPriceFromFlag: config.minGasPriceFromFlag,
-        feeRecipientPath: join(config.paths.dataDir, FEE_RECIPIENT_FILE),
-        logger: log.child({ module: 'miner' }),
-      })
-      const app = new EvmApplication({
-        db,
-        chainId: config.chainId,
-        evmChainId: config.evmChainId,
-        genesis: parseAppState(genesis.appState),
-        minGasPrice: config.minGasPrice,
-        proposerFeeRecipient: () => miner.etherbase,
-        allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
-        maxTxBytes: config.mempool.maxTxBytes,
-        calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
-        trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
-        callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
-        logger: log.child({ module: 'evm' }),
-      })
-      await app.open()
-      const pool = new TxPool({
-        decode: (raw) => app.decodeTxOffThread(raw),
-        app,
-        state: {
-          getAccount: async (address) => {
-            const a = await app.getAccount(hexToBytes(address))
-            return { nonce: a.nonce, balance: a.balance }
-          },
-        },
-        nextBaseFee: () => app.nextBaseFee(),
-        options: { ...getTxPoolOptions(config), blockGasLimit: app.blockGasLimit() },
-        logger: log.child({ module: 'txpool' }),
-      })
+      const { app, pool, miner, accounts } = await openAppParts(config, db, log, options)
       const blockStore = new BlockStore(db)
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
@@ -198,7 +128,7 @@ export class Node {
       const events: NodeEvents = new TypedEmitter<NodeEventMap>()
       const engine = new ConsensusEngine({
         config: config.consensus,
-        genesis: genesisFromDoc(genesis),
+        genesis: genesisFromDoc(config.genesis),
         db,
         blockStore,
         stateStore,
@@ -220,12 +150,6 @@ export class Node {
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
-      const accounts = new NodeAccounts({
-        dir: config.paths.keystoreDir,
-        scrypt: options.accounts?.scrypt ?? (config.dev ? LIGHT_SCRYPT : STANDARD_SCRYPT),
-        ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
-        logger: log.child({ module: 'accounts' }),
-      })
       return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, events, options)
     } catch (err) {
       await db.close()
@@ -246,47 +170,21 @@ export class Node {
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
       if (config.jsonRpc.enable) {
-        const backend = new NodeEthBackend({
+        this.evmRpc = await EvmRpc.start({
+          config,
+          log: this.log,
           app: c.app,
           events: this.events,
           pool: c.pool,
+          accounts: c.accounts,
           coinbase: () => c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
           syncStatus: () => c.engine.syncStatus(),
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
-          txFeeCap: config.jsonRpc.txFeeCap,
+          overrides: this.options.jsonRpc,
         })
-        const rpcLog = this.log.child({ module: 'json-rpc' })
-        const overrides = this.options.jsonRpc ?? {}
-        // The backend is also the event source of filters (HTTP and WebSocket) and subscriptions (WebSocket).
-        this.filters = new FilterSystem(
-          backend,
-          backend,
-          config.jsonRpc,
-          { cap: config.jsonRpc.filterCap, ...overrides.filters },
-          overrides.filterClock,
-        )
-        this.subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
-        const debugBackend = new NodeDebugBackend({ app: c.app, pool: c.pool })
-        const tables = [
-          ...createEthApi(backend, config.jsonRpc, this.subscriptions, this.filters, c.accounts),
-          ...createDebugApi(debugBackend, {
-            tracerConcurrency: config.jsonRpc.tracerConcurrency,
-            traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,
-          }),
-        ]
-        const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
-        const auth = createCallerAuth(
-          {
-            secret: dispatcher.servesPrivateMethods ? await readJwtSecret(config.paths.jwtSecret, rpcLog) : undefined,
-            trustLoopback: config.dev,
-          },
-          rpcLog,
-        )
-        this.http = await HttpRpcServer.start(dispatcher, { ...httpRpcServerOptionsFromConfig(config.jsonRpc), auth }, rpcLog)
-        addresses.jsonRpcHttp = this.http.url
-        this.ws = await WsRpcServer.start(dispatcher, { ...wsRpcServerOptionsFromConfig(config.jsonRpc), auth, ...overrides.ws }, rpcLog)
-        addresses.jsonRpcWs = this.ws.url
+        addresses.jsonRpcHttp = this.evmRpc.httpUrl
+        addresses.jsonRpcWs = this.evmRpc.wsUrl
       }
       // After the handshake the app's state is current: EVM clients are served while consensus replays its WAL.
       await c.engine.start()
@@ -351,10 +249,7 @@ export class Node {
     this.memoryReducer?.stop()
     this.cometSubscriptions?.close()
     await this.cometRpc?.close(1000)
-    await this.ws?.close()
-    this.subscriptions?.close()
-    this.filters?.stop()
-    await this.http?.close(1000)
+    await this.evmRpc?.close()
     // No request can sign any more: finish the dev key files, then overwrite every unlocked key.
     await this.c.accounts.stop()
     await this.c.engine.stop()

@@ -4,6 +4,7 @@
  *
  *   npm run bench                              # spawn `nodectl start --dev` on 127.0.0.1:18545…18548
  *   npm run bench -- --compare anvil           # spawn Anvil, then nodectl: both figures and their ratios
+ *   npm run bench -- --compare cometbft        # our application under a stock CometBFT, then nodectl --dev
  *   npm run bench -- --rpc http://127.0.0.1:8545 --label anvil
  *   npm run bench -- --workloads reads,call --duration 5
  *   npm run bench -- --workloads getlogs-range --range-home ~/.cache/nodectl-bench-range
@@ -11,6 +12,7 @@
  *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
  *   npm run bench -- --kill-storm 100          # 100 SIGKILLs under load, every receipt re-checked (--seed S replays)
  *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
+ *   npm run bench -- --testnet 4 --engine cometbft   # the same over 4 cometbft + 4 nodectl start --abci
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
  * Flags: see options.ts (and docs/benchmark.md).
@@ -23,6 +25,7 @@ import {
   STARTUP_SPAWNS,
   nodeJsStartup,
   spawnAnvil,
+  spawnCometbftPair,
   spawnNode,
   stopNode,
   waitForEthCall,
@@ -60,8 +63,8 @@ const MAIN_WORKLOADS: [WorkloadName, (ctx: BenchContext) => Promise<void>][] = [
   ['trace', runTrace],
 ]
 
-/** A spawned Anvil listens this far above `--port`, clear of the main node's four ports and the range node's. */
-const ANVIL_PORT_OFFSET = 20
+/** A spawned `--compare` node listens this far above `--port`, clear of the main node's four ports and the range node's. */
+const COMPARE_PORT_OFFSET = 20
 
 /** Longest wait for a target's first answer. */
 const STARTUP_TIMEOUT_MS = 30_000
@@ -82,7 +85,7 @@ const NODECTL_FLAGS: readonly string[] = ['--json-rpc.trace-response-max-size', 
 interface Target {
   label: string
   /** Spawns the node; undefined for an `--rpc` target. */
-  spawn: (() => SpawnedNode) | undefined
+  spawn: (() => SpawnedNode | Promise<SpawnedNode>) | undefined
   /**
    * A nodectl the bench spawns: getlogs-range then builds its chain on a nodectl of its own rather
    * than on this target, and the start-up line adds Node.js's own start under nodectl's.
@@ -96,7 +99,9 @@ function targetsOf(options: BenchOptions): Target[] {
     ? { label: options.label, spawn: undefined, spawnedNodectl: false }
     : { label: options.label, spawn: () => spawnNode(options.port, { flags: NODECTL_FLAGS }), spawnedNodectl: true }
   if (!options.compare) return [ours]
-  return [{ label: options.compare, spawn: () => spawnAnvil(options.port + ANVIL_PORT_OFFSET), spawnedNodectl: false }, ours]
+  const port = options.port + COMPARE_PORT_OFFSET
+  const spawn = options.compare === 'anvil' ? () => spawnAnvil(port) : () => spawnCometbftPair(port, { flags: NODECTL_FLAGS })
+  return [{ label: options.compare, spawn, spawnedNodectl: false }, ours]
 }
 
 /** The WebSocket URL of an `--rpc` target: `--ws`, else the same host and port (Anvil and Hardhat serve both). */
@@ -116,7 +121,7 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
   try {
     if (MAIN_WORKLOADS.some(([name]) => selected(name)) || !target.spawnedNodectl) {
       const startups = target.spawn ? await measureStartups(target.spawn, STARTUP_SPAWNS - 1) : []
-      node = target.spawn?.()
+      node = await target.spawn?.()
       client = new RpcClient(node?.url ?? options.rpc!, options.concurrency * 2)
       if (node) {
         const startup = startupSummary([...startups, await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)])
@@ -127,7 +132,7 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
       for (const [name, run] of MAIN_WORKLOADS) if (selected(name)) await run(ctx)
       if (node) {
         await sleep(MEMORY_SETTLE_MS)
-        emit('memory', { rssMb: rssMb(node.child.pid) })
+        emit('memory', { rssMb: rssMb(node.child.pid), ...(node.companion ? { cometbftRssMb: rssMb(node.companion.pid) } : {}) })
       }
       if (selected('getlogs-range') && !target.spawnedNodectl) await runGetLogsRange(options, emit, ctx)
     }
@@ -139,10 +144,10 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
 }
 
 /** Spawns the target `count` times, each until it answers the start-up eth_call, then stops it. */
-async function measureStartups(spawn: () => SpawnedNode, count: number): Promise<Startup[]> {
+async function measureStartups(spawn: () => SpawnedNode | Promise<SpawnedNode>, count: number): Promise<Startup[]> {
   const out: Startup[] = []
   for (let i = 0; i < count; i++) {
-    const node = spawn()
+    const node = await spawn()
     const client = new RpcClient(node.url, 1)
     try {
       out.push(await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS))
@@ -168,8 +173,8 @@ async function main(options: BenchOptions): Promise<void> {
   if (options.soakSeconds !== undefined) return runSoak(options, options.soakSeconds, emitFor(options.label))
   if (options.killStorm !== undefined) return runKillStormBench(options, options.killStorm, emitFor(options.label))
   if (options.testnet !== undefined) {
-    const emit = emitFor(options.label)
-    return withTestnet(options.testnet, options.port, (net, startup) => runTestnetTransfers(options, emit, net, startup))
+    const emit = emitFor(options.engine === 'nodectl' ? options.label : `${options.label}+${options.engine}`)
+    return withTestnet(options.testnet, options.port, options.engine, (net, startup) => runTestnetTransfers(options, emit, net, startup))
   }
   for (const target of targetsOf(options)) await benchTarget(options, target, emitFor(target.label))
   if (!options.compare) return

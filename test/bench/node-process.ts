@@ -7,7 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import type { Engine } from '../../src/config/cometbft-keys.js'
+import { devNodeSettings } from '../../src/config/defaults.js'
+import { initDevHome } from '../../src/config/init-home.js'
 import type { TestnetNode } from '../../src/config/testnet.js'
+import { COMETBFT_VERSION, findCometbft } from '../helpers/cometbft-bin.js'
 import { REPO_ROOT } from '../helpers/repo-root.js'
 import { parseReply, type RpcClient } from './rpc-client.js'
 import { medianMs, round } from './stats.js'
@@ -38,12 +42,18 @@ export const FAST_EMPTY_BLOCK_FLAGS: readonly string[] = [
   '--consensus.skip_timeout_commit',
 ]
 
+/** Every spawned listener's host. */
+const LOOPBACK = '127.0.0.1'
+
 /** nodectl's entry point, run by the spawned nodes. */
 const NODECTL_BIN = resolve(REPO_ROOT, 'bin/run.js')
 
 /** A node the bench spawned and stops. */
 export interface SpawnedNode {
+  /** The process serving the EVM JSON-RPC (nodectl, or Anvil). */
   child: ChildProcess
+  /** The CometBFT under a `nodectl start --abci` child; stopped first. */
+  companion?: ChildProcess
   /** The node's home; none for Anvil (its chain lives in memory). */
   home: string | undefined
   /** EVM JSON-RPC over HTTP. */
@@ -95,11 +105,57 @@ export function spawnNode(port: number, options: { home?: string; flags?: readon
 }
 
 /**
+ * A dev chain under a stock CometBFT: a new `--dev`-like home (the 10 dev accounts funded, CometBFT's
+ * consensus settings as `--dev` writes them: a block as soon as transactions wait, an empty one after 5 s)
+ * written for CometBFT too, then `nodectl start --abci` and `cometbft start` on it. Ports as spawnNode's,
+ * and `port + 4` for the ABCI connection; the home is deleted by stopNode.
+ */
+export async function spawnCometbftPair(port: number, options: { flags?: readonly string[] } = {}): Promise<SpawnedNode> {
+  const home = mkdtempSync(join(tmpdir(), 'nodectl-bench-comet-'))
+  const settings = devNodeSettings('bench')
+  settings.jsonRpc.address = { host: LOOPBACK, port }
+  settings.jsonRpc.wsAddress = { host: LOOPBACK, port: port + 1 }
+  settings.rpc.laddr = { host: LOOPBACK, port: port + 2 }
+  settings.p2p.laddr = { host: LOOPBACK, port: port + 3 }
+  settings.abci.laddr = { host: LOOPBACK, port: port + 4 }
+  await initDevHome(home, { moniker: 'bench', settings, cometbft: { loopbackNetwork: false } })
+  const urls = { url: `http://${LOOPBACK}:${port}`, wsUrl: `ws://${LOOPBACK}:${port + 1}`, cometUrl: `http://${LOOPBACK}:${port + 2}` }
+  return spawnAbciPair(home, urls, { removeHome: true, flags: options.flags ?? [] })
+}
+
+/**
+ * `nodectl start --abci --home <home>` and `cometbft start --home <home>`, every address from the home's
+ * files (an `--engine cometbft` home); `urls` are where those files say the node listens.
+ */
+function spawnAbciPair(
+  home: string,
+  urls: Pick<SpawnedNode, 'url' | 'wsUrl' | 'cometUrl'>,
+  opts: { removeHome: boolean; flags: readonly string[]; onStderr?: (line: string) => void },
+): SpawnedNode {
+  const bin = findCometbft()
+  if (!bin) throw new Error(`no cometbft v${COMETBFT_VERSION}: run scripts/cometbft-bin.sh (needs Go) or set COMETBFT_BIN`)
+  const stderr = opts.onStderr ? 'pipe' : 'inherit'
+  const child = spawn(process.execPath, [NODECTL_BIN, 'start', '--abci', '--home', home, '--log_level', 'warn', ...opts.flags], {
+    stdio: ['ignore', 'ignore', stderr],
+  })
+  const companion = spawn(bin, ['start', '--home', home, '--log_level', 'error'], { stdio: ['ignore', 'ignore', stderr] })
+  if (opts.onStderr) {
+    for (const c of [child, companion]) createInterface({ input: c.stderr! }).on('line', opts.onStderr)
+  }
+  return { child, companion, home, ...urls, spawnedAt: performance.now(), removeHome: opts.removeHome }
+}
+
+/**
  * Spawns `nodectl start --home <home>` for a home of `initTestnetFiles` (its ports and peers are in its
  * files), with `env` added to the environment (NODECTL_* overrides). Each line the node writes to stderr
  * is passed on behind its moniker (`node1 | …`), as `nodectl testnet start` does; the home is kept.
  */
-export function spawnTestnetNode(node: TestnetNode, env: Readonly<Record<string, string>>): SpawnedNode {
+export function spawnTestnetNode(node: TestnetNode, env: Readonly<Record<string, string>>, engine: Engine = 'nodectl'): SpawnedNode {
+  if (engine === 'cometbft') {
+    const urls = { url: node.jsonRpc, wsUrl: node.webSocket, cometUrl: node.cometRpc }
+    const onStderr = (line: string): void => void process.stderr.write(`${node.moniker} | ${line}\n`)
+    return spawnAbciPair(node.home, urls, { removeHome: false, flags: [], onStderr })
+  }
   const child = spawn(process.execPath, [NODECTL_BIN, 'start', '--home', node.home], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -135,22 +191,26 @@ export interface StopOptions {
   graceMs?: number
 }
 
-/** Whether the node's process is still running. */
+/** Whether the node's processes are still running. */
 export function isRunning(node: SpawnedNode): boolean {
-  return node.child.exitCode === null && node.child.signalCode === null
+  return [node.child, node.companion].every((c) => c === undefined || (c.exitCode === null && c.signalCode === null))
 }
 
 /** Sends `signal` (then SIGKILL after a grace period, if given), waits for the exit, deletes a temporary home. */
 export async function stopNode(node: SpawnedNode, options: StopOptions = {}): Promise<void> {
-  if (isRunning(node)) {
-    const exited = new Promise((r) => node.child.once('exit', r))
-    node.child.kill(options.signal ?? 'SIGTERM')
-    const { graceMs } = options
-    const timer = graceMs === undefined ? undefined : setTimeout(() => node.child.kill('SIGKILL'), graceMs)
-    await exited
-    clearTimeout(timer)
-  }
+  // CometBFT first: the application then finishes the height it is writing.
+  for (const child of [node.companion, node.child]) if (child) await stopProcess(child, options)
   if (node.removeHome && node.home) rmSync(node.home, { recursive: true, force: true })
+}
+
+async function stopProcess(child: ChildProcess, options: StopOptions): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill(options.signal ?? 'SIGTERM')
+  const { graceMs } = options
+  const timer = graceMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs)
+  await exited
+  clearTimeout(timer)
 }
 
 /** Polls eth_chainId until it answers. */

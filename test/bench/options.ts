@@ -1,5 +1,6 @@
 /** The flags of `npm run bench`, parsed and checked once into {@link BenchOptions}. */
 import { parseArgs } from 'node:util'
+import { ENGINES, type Engine } from '../../src/config/cometbft-keys.js'
 import { testnetPort } from '../../src/config/testnet.js'
 
 /** Every workload, in the order they run; `--workloads` selects a subset (default: all, or {@link COMPARE_WORKLOADS} with `--compare`). */
@@ -19,8 +20,8 @@ export type WorkloadName = (typeof WORKLOADS)[number]
 /** The workloads of `--compare`'s table (issue 12), its default selection. */
 export const COMPARE_WORKLOADS: readonly WorkloadName[] = ['reads', 'call', 'transfers', 'value-transfers', 'logs', 'ws-heads']
 
-/** The nodes `--compare` can spawn next to ours. */
-export const COMPARE_TARGETS = ['anvil'] as const
+/** The nodes `--compare` can spawn next to ours: Anvil, or our application under a stock CometBFT. */
+export const COMPARE_TARGETS = ['anvil', 'cometbft'] as const
 export type CompareTarget = (typeof COMPARE_TARGETS)[number]
 
 export interface BenchOptions {
@@ -48,6 +49,8 @@ export interface BenchOptions {
    * measure ERC-20 transfers, block time and tx → finality latency over it (testnet.ts).
    */
   testnet: number | undefined
+  /** The engine of `--testnet`'s nodes: ours, or a stock CometBFT with `nodectl start --abci` (default nodectl). */
+  engine: Engine
   /**
    * First of the spawned node's ports: JSON-RPC, +1 WebSocket, +2 consensus RPC, +3 p2p (default 18545);
    * with `--testnet`, node i's block of ports starts at this + 10·i.
@@ -148,6 +151,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       'kill-storm': { type: 'string' },
       seed: { type: 'string' },
       testnet: { type: 'string' },
+      engine: { type: 'string', default: 'nodectl' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '32' },
@@ -200,6 +204,10 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (testnet !== undefined && notWithTestnet) {
     throw new Error(`--testnet spawns its own nodes and runs its own workload: it takes no --${notWithTestnet}`)
   }
+  if (!(ENGINES as readonly string[]).includes(v.engine!)) throw new Error(`--engine: want ${ENGINES.join(' or ')}, got "${v.engine}"`)
+  const engine = v.engine as Engine
+  if (engine !== 'nodectl' && testnet === undefined)
+    throw new Error('--engine is for --testnet; a single node under CometBFT is --compare cometbft (side by side with ours)')
   return {
     rpc: v.rpc,
     ws: v.ws,
@@ -210,6 +218,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     killStorm,
     seed,
     testnet,
+    engine,
     port,
     durationMs: positiveInt('duration', v.duration!) * 1000,
     concurrency: positiveInt('concurrency', v.concurrency!),

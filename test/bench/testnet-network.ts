@@ -4,9 +4,10 @@
  * {@link TESTNET_ENV}. {@link withTestnet} stops every node with SIGINT (SIGKILL after
  * {@link STOP_GRACE_MS}) and deletes the folder at the end, on an error, and on Ctrl-C.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Engine } from '../../src/config/cometbft-keys.js'
 import { initTestnetFiles } from '../../src/config/testnet.js'
 import { getHeight, sleep } from './chain.js'
 import { isRunning, spawnTestnetNode, stopNode, waitForRpc, type SpawnedNode } from './node-process.js'
@@ -61,6 +62,7 @@ export interface TestnetStartup {
 export async function withTestnet<T>(
   validators: number,
   startingPort: number,
+  engine: Engine,
   run: (net: BenchTestnet, startup: TestnetStartup) => Promise<T>,
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nodectl-bench-testnet-'))
@@ -77,17 +79,21 @@ export async function withTestnet<T>(
   }
   for (const s of STOP_SIGNALS) process.on(s, onSignal)
   try {
-    const testnet = await initTestnetFiles({ outputDir: dir, validators, startingPort })
+    const testnet = await initTestnetFiles({ outputDir: dir, validators, startingPort, engine })
+    // CometBFT reads only the files: the environment's settings go into them.
+    if (engine === 'cometbft') for (const node of testnet.nodes) setTimeoutCommit(node.home, TESTNET_ENV.NODECTL_CONSENSUS_TIMEOUT_COMMIT!)
     const t0 = performance.now()
-    for (const node of testnet.nodes) nodes.push(spawnTestnetNode(node, TESTNET_ENV))
+    for (const node of testnet.nodes) nodes.push(spawnTestnetNode(node, TESTNET_ENV, engine))
     const crashed = new Promise<never>((_, reject) => {
       for (const [i, node] of nodes.entries()) {
-        node.child.once('exit', (code, signal) => {
-          if (stopping !== undefined) return
-          const how = signal ? `signal ${signal}` : `code ${code}`
-          process.stderr.write(`\n!!! node${i} exited with ${how} while the bench ran\n\n`)
-          reject(new Error(`node${i} exited with ${how} (ports from --port ${startingPort}: in use?)`))
-        })
+        for (const proc of [node.child, node.companion]) {
+          proc?.once('exit', (code, signal) => {
+            if (stopping !== undefined) return
+            const how = signal ? `signal ${signal}` : `code ${code}`
+            process.stderr.write(`\n!!! node${i} exited with ${how} while the bench ran\n\n`)
+            reject(new Error(`node${i} exited with ${how} (ports from --port ${startingPort}: in use?)`))
+          })
+        }
       }
     })
     // Whoever awaits it handles the rejection; this keeps it from being reported as unhandled meanwhile.
@@ -98,6 +104,12 @@ export async function withTestnet<T>(
     for (const s of STOP_SIGNALS) process.off(s, onSignal)
     await stop()
   }
+}
+
+/** Rewrites `[consensus] timeout_commit` in a home's config.toml. */
+function setTimeoutCommit(home: string, value: string): void {
+  const path = join(home, 'config', 'config.toml')
+  writeFileSync(path, readFileSync(path, 'utf8').replace(/^timeout_commit = ".*"$/m, `timeout_commit = "${value}"`))
 }
 
 /** Waits for every node's JSON-RPC, then for node0 to reach {@link STARTUP_HEIGHT}. */

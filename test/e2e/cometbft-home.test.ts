@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { Comet38Client } from '@cosmjs/tendermint-rpc'
 import { afterEach, expect, it } from 'vitest'
 import { initHome } from '../../src/config/init-home.js'
+import { loadNodeConfig } from '../../src/config/load.js'
 import { initTestnetFiles, TESTNET_PORTS_PER_NODE } from '../../src/config/testnet.js'
 import { bytesToBase64, bytesToUpperHex } from '../../src/primitives/hex.js'
 import { describeWithCometbft } from '../helpers/cometbft.js'
@@ -19,21 +20,6 @@ import { pickPortBlock } from '../helpers/ports.js'
 
 /** Bound on the wait for a height: CometBFT's default timeouts commit about one block a second. */
 const HEIGHT_WAIT_MS = 60_000
-
-/**
- * CometBFT's own p2p keys a loopback network needs (they are config.toml keys only, no flags): by default
- * CometBFT refuses a second peer from the same IP and keeps only routable addresses in its address book.
- * nodectl's homes do not write them; they go under [p2p] before the start.
- */
-const LOOPBACK_P2P_KEYS = 'allow_duplicate_ip = true\naddr_book_strict = false\n'
-
-/** Adds {@link LOOPBACK_P2P_KEYS} to the [p2p] table of `home`'s config.toml. */
-async function allowLoopbackPeers(home: string): Promise<void> {
-  const file = join(home, 'config', 'config.toml')
-  const text = await readFile(file, 'utf8')
-  if (!text.includes('\n[p2p]\n')) throw new Error(`${file} has no [p2p] table`)
-  await writeFile(file, text.replace('\n[p2p]\n', `\n[p2p]\n${LOOPBACK_P2P_KEYS}`))
-}
 
 describeWithCometbft('nodectl homes under a stock CometBFT', (bin) => {
   const children: ChildProcess[] = []
@@ -87,12 +73,24 @@ describeWithCometbft('nodectl homes under a stock CometBFT', (bin) => {
     }
   })
 
+  it('an --engine cometbft home names the application where nodectl start --abci listens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nodectl-cometbft-'))
+    dirs.push(dir)
+    const home = await initHome({ home: join(dir, 'home'), moniker: 'comet0', cometbft: { loopbackNetwork: false } })
+    const configToml = await readFile(join(home.home, 'config', 'config.toml'), 'utf8')
+    expect(configToml).toMatch(/^proxy_app = "tcp:\/\/127\.0\.0\.1:26658"$/m)
+    expect(configToml).toMatch(/^abci = "socket"$/m)
+    expect(configToml).not.toMatch(/allow_duplicate_ip/)
+    const config = await loadNodeConfig({ home: home.home, env: {}, onWarning: (m) => expect.fail(`warning: ${m}`) })
+    expect(config.abci.laddr).toEqual({ host: '127.0.0.1', port: 26658 })
+  })
+
   it('runs the four homes of nodectl testnet init-files as a four-validator network on loopback', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nodectl-cometbft-testnet-'))
     dirs.push(dir)
     const startingPort = await pickPortBlock(4 * TESTNET_PORTS_PER_NODE)
-    const testnet = await initTestnetFiles({ outputDir: dir, validators: 4, startingPort })
-    await Promise.all(testnet.nodes.map((node) => allowLoopbackPeers(node.home)))
+    // --engine cometbft adds CometBFT's loopback p2p keys (allow_duplicate_ip, addr_book_strict) to each home.
+    const testnet = await initTestnetFiles({ outputDir: dir, validators: 4, startingPort, engine: 'cometbft' })
     const runs = testnet.nodes.map((node) => startCometbft(node.home, []))
     const clients = await Promise.all(testnet.nodes.map((node) => Comet38Client.connect(node.cometRpc)))
     try {

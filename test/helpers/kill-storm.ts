@@ -1,7 +1,7 @@
 /**
- * A kill storm (issue 27): the real binary, `nodectl start --dev --home <home>`, under load from several
- * senders (ethers wallets, eth_sendRawTransaction), SIGKILLed at random moments and started again on the
- * same home, `kills` times. Every receipt the node returned is recorded whole; after each restart every
+ * A kill storm (issue 27): the real binary, `nodectl start --dev --home <home>` (or another
+ * {@link StormTarget}: nodectl and CometBFT), under load from several senders (ethers wallets,
+ * eth_sendRawTransaction), SIGKILLed at random moments and started again on the same home, `kills` times. Every receipt the node returned is recorded whole; after each restart every
  * recorded receipt must come back identical from eth_getTransactionReceipt, every block that held one
  * must keep its hash (eth_getBlockByNumber), and the chain must go on: the next kill waits for new
  * receipts. The kill moments come from a seeded PRNG (mulberry32) so a failing run names its seed.
@@ -17,10 +17,29 @@ import WebSocket from 'ws'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { REPO_ROOT } from './repo-root.js'
 
+/** What a kill storm loads and kills: by default `nodectl start --dev --home <home>`. */
+export interface StormTarget {
+  /** Starts it, or starts again what a kill stopped; resolves once EVM clients are served. */
+  start(): Promise<StormNode>
+  /** Stops everything at the end of the storm. */
+  stop(node: StormNode): Promise<void>
+}
+
+/** A started target: where EVM clients connect, and the process the storm SIGKILLs. */
+export interface StormNode {
+  child: ChildProcess
+  url: string
+  wsUrl: string
+  /** Recent output lines, for a failure report. */
+  output: string[]
+}
+
 /** What a kill storm does. */
 export interface KillStormOptions {
-  /** Home of the node, kept across restarts (created by the first start). */
+  /** Home of the default target's node, kept across restarts (created by the first start). */
   home: string
+  /** Another target than the dev node on `home` (e.g. nodectl --abci under CometBFT). */
+  target?: StormTarget
   /** SIGKILLs, each followed by a restart. */
   kills: number
   /** Seed of the PRNG that draws the kill moments. */
@@ -97,12 +116,7 @@ const FEES = { maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n, gasLimit
 
 type Json = Record<string, unknown>
 
-interface Running {
-  child: ChildProcess
-  url: string
-  wsUrl: string
-  output: string[]
-}
+type Running = StormNode
 
 /** A transaction sent and not yet seen in a receipt. */
 interface InFlight {
@@ -132,11 +146,12 @@ export async function runKillStorm(opts: KillStormOptions): Promise<KillStormRes
     sendErrors: [],
     height: 0,
   }
-  let node = await startNode(opts)
+  const target = opts.target ?? { start: () => startNode(opts), stop: stopNode }
+  let node = await target.start()
   try {
     for (let generation = 0; generation <= opts.kills; generation++) {
       if (generation > 0) {
-        node = await startNode(opts)
+        node = await target.start()
         await checkRecorded(node.url, generation, recorded, blockHashes, result)
         if (result.lost.length > 0) break
       }
@@ -165,7 +180,7 @@ export async function runKillStorm(opts: KillStormOptions): Promise<KillStormRes
     result.dropped = inFlight.size
     result.height = Number(await call<string>(node.url, 'eth_blockNumber'))
   } finally {
-    await stopNode(node)
+    await target.stop(node)
   }
   return result
 }

@@ -39,6 +39,7 @@ const LISTENER_ENV: Record<Listener, { name: string; scheme: string }> = {
   webSocket: { name: 'NODECTL_JSON_RPC_WS_ADDRESS', scheme: '' },
   cometRpc: { name: 'NODECTL_RPC_LADDR', scheme: 'tcp://' },
   p2p: { name: 'NODECTL_P2P_LADDR', scheme: 'tcp://' },
+  abci: { name: 'NODECTL_ABCI_LADDR', scheme: 'tcp://' },
 }
 const LISTENERS = Object.keys(TESTNET_PORT_OFFSETS) as Listener[]
 

@@ -13,6 +13,7 @@ import {
   type TestnetResult,
 } from '../../config/testnet.js'
 import { ConfigError } from '../../utils/errors.js'
+import { ENGINES, type Engine } from '../../config/cometbft-keys.js'
 
 /** `nodectl testnet init-files`: see the file comment. */
 export default class TestnetInitFiles extends Command {
@@ -21,12 +22,16 @@ export default class TestnetInitFiles extends Command {
     `Writes <output-dir>/node0…node{N+M-1}, each a home as "nodectl init" writes it. The genesis, identical in every home, has the ` +
     `first N nodes as validators of equal power (10) and the 10 dev accounts funded with 10,000 ether each (dev account 0 is the ` +
     `validator admin), as --dev funds them. Every listener is on 127.0.0.1: node i uses port P+${TESTNET_PORTS_PER_NODE}·i for ` +
-    `JSON-RPC HTTP, +1 for JSON-RPC WebSocket, +2 for the consensus RPC and +3 for p2p (P = --starting-port). Each node's ` +
+    `JSON-RPC HTTP, +1 for JSON-RPC WebSocket, +2 for the consensus RPC, +3 for p2p and +4 for the ABCI address of ` +
+    `"nodectl start --abci" (P = --starting-port). Each node's ` +
     `[p2p] persistent_peers names every other node as <node id>@127.0.0.1:<p2p port>. Start a node with ` +
-    `"nodectl start --home <output-dir>/node0". A non-empty output folder is refused unless --overwrite is given.`
+    `"nodectl start --home <output-dir>/node0". With --engine cometbft the homes also carry what a stock CometBFT reads ` +
+    `(proxy_app, and the p2p keys a network on one loopback address needs): run "nodectl start --abci --home <home>" and ` +
+    `"cometbft start --home <home>" for each node. A non-empty output folder is refused unless --overwrite is given.`
   static override examples = [
     '<%= config.bin %> <%= command.id %> --validators 4',
     '<%= config.bin %> <%= command.id %> --validators 4 --non-validators 1 -o ./net --starting-port 36600 --json',
+    '<%= config.bin %> <%= command.id %> --validators 4 -o ./net --engine cometbft',
   ]
   static override enableJsonFlag = true
   static override flags = {
@@ -35,10 +40,15 @@ export default class TestnetInitFiles extends Command {
     'output-dir': Flags.string({ char: 'o', description: 'Folder that receives the homes.', default: './testnet' }),
     'chain-id': Flags.string({ description: `Chain id, <name>_<EVM chain id>-<version> [default: ${DEFAULT_CHAIN_ID}]` }),
     'starting-port': Flags.integer({
-      description: `First port of node0 (P); node i uses P+${TESTNET_PORTS_PER_NODE}·i to P+${TESTNET_PORTS_PER_NODE}·i+3.`,
+      description: `First port of node0 (P); node i uses P+${TESTNET_PORTS_PER_NODE}·i to P+${TESTNET_PORTS_PER_NODE}·i+4.`,
       default: DEFAULT_TESTNET_STARTING_PORT,
     }),
     overwrite: Flags.boolean({ description: 'Write into a non-empty output folder, replacing the homes it holds.' }),
+    engine: Flags.string({
+      description: 'The consensus engine the homes are for: nodectl (ours) or cometbft (a stock CometBFT with nodectl start --abci).',
+      options: [...ENGINES],
+      default: 'nodectl',
+    }),
   }
 
   async run(): Promise<TestnetResult> {
@@ -52,6 +62,7 @@ export default class TestnetInitFiles extends Command {
         chainId: flags['chain-id'],
         startingPort: flags['starting-port'],
         overwrite: flags.overwrite,
+        engine: flags.engine as Engine,
       })
     } catch (err) {
       if (err instanceof ConfigError || err instanceof OutputDirNotEmptyError) this.error(err.message, { exit: 1 })
@@ -60,8 +71,8 @@ export default class TestnetInitFiles extends Command {
     this.log(`Wrote ${result.nodes.length} homes in ${result.outputDir} (chain id ${result.chainId})`)
     this.log(
       listTable(
-        ['node', 'home', 'node id', 'validator', 'JSON-RPC', 'WebSocket', 'consensus RPC', 'p2p'],
-        result.nodes.map((n) => [n.moniker, n.home, n.nodeId, n.validatorAddress, n.jsonRpc, n.webSocket, n.cometRpc, n.p2p]),
+        ['node', 'home', 'node id', 'validator', 'JSON-RPC', 'WebSocket', 'consensus RPC', 'p2p', 'ABCI'],
+        result.nodes.map((n) => [n.moniker, n.home, n.nodeId, n.validatorAddress, n.jsonRpc, n.webSocket, n.cometRpc, n.p2p, n.abci]),
       ),
     )
     return result

@@ -60,6 +60,7 @@ describe('nodectl testnet init-files', () => {
       webSocket: 'ws://127.0.0.1:40011',
       cometRpc: 'http://127.0.0.1:40012',
       p2p: 'tcp://127.0.0.1:40013',
+      abci: 'tcp://127.0.0.1:40014',
     })
     expect(result.nodes[3]!.validatorAddress).toBe('')
 
@@ -94,6 +95,7 @@ describe('nodectl testnet init-files', () => {
       expect(config.jsonRpc.address).toEqual({ host: '127.0.0.1', port: 40000 + 10 * i })
       expect(config.rpc.laddr).toEqual({ host: '127.0.0.1', port: 40002 + 10 * i })
       expect(config.p2p.laddr).toEqual({ host: '127.0.0.1', port: 40003 + 10 * i })
+      expect(config.abci.laddr).toEqual({ host: '127.0.0.1', port: 40004 + 10 * i })
       const others = result.nodes.filter((_, j) => j !== i).map((n) => `${n.nodeId}@${n.p2p.slice('tcp://'.length)}`)
       expect(config.p2p.persistentPeers).toEqual(others)
     }

@@ -67,6 +67,19 @@ describe('loadNodeConfig', () => {
     expect(config.genesis.validators).toHaveLength(1)
   })
 
+  it('[abci] laddr: app.toml, NODECTL_ABCI_LADDR, --abci.laddr; tcp:// or unix://', async () => {
+    expect((await loadNodeConfig({ home, env: {} })).abci.laddr).toEqual({ host: '127.0.0.1', port: 26658 })
+    await edit('app.toml', /^laddr = "tcp:\/\/127.0.0.1:26658"$/m, 'laddr = "tcp://127.0.0.1:1111"')
+    expect((await loadNodeConfig({ home, env: {} })).abci.laddr).toEqual({ host: '127.0.0.1', port: 1111 })
+    const env = { NODECTL_ABCI_LADDR: 'unix:///run/nodectl/abci.sock' }
+    expect((await loadNodeConfig({ home, env })).abci.laddr).toEqual({ path: '/run/nodectl/abci.sock' })
+    const flags = { 'abci.laddr': 'tcp://0.0.0.0:2222' }
+    expect((await loadNodeConfig({ home, env, flags })).abci.laddr).toEqual({ host: '0.0.0.0', port: 2222 })
+    await expect(loadNodeConfig({ home, env: {}, flags: { 'abci.laddr': 'unix://relative.sock' } })).rejects.toThrow(
+      /abci.laddr.*want unix:\/\/\/absolute\/path/,
+    )
+  })
+
   it('layers defaults < file < environment < flags', async () => {
     await edit('app.toml', /^address = "127.0.0.1:8545"$/m, 'address = "127.0.0.1:1111"')
     await edit('app.toml', /^logs-cap = 10000$/m, 'logs-cap = 5')
@@ -160,14 +173,15 @@ describe('loadNodeConfig', () => {
 
   it('reports unknown keys as warnings', async () => {
     await edit('config.toml', /^\[p2p\]$/m, '[p2p]\nseeds = ""')
-    await edit('config.toml', /^moniker = /m, 'proxy_app = "tcp://127.0.0.1:26658"\nmoniker = ')
+    await edit('config.toml', /^moniker = /m, 'fast_sync = true\nproxy_app = "tcp://127.0.0.1:26658"\nmoniker = ')
     const path = join(home, 'config', 'config.toml')
     await writeFile(path, (await readFile(path, 'utf8')) + '\n[instrumentation]\nprometheus = false\n')
     const warnings: string[] = []
     const config = await loadNodeConfig({ home, env: {}, onWarning: (m) => warnings.push(m) })
     expect(config.moniker).toBe('node0')
+    // proxy_app is one of CometBFT's own keys (cometbft-keys.ts): read by CometBFT only, never warned about.
     expect(warnings).toEqual([
-      'config.toml: unknown key "proxy_app" (ignored)',
+      'config.toml: unknown key "fast_sync" (ignored)',
       'config.toml [p2p]: unknown key "seeds" (ignored)',
       'config.toml: unknown table [instrumentation] (ignored)',
     ])
