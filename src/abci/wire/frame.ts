@@ -3,6 +3,7 @@
  * `binary.PutUvarint`, CometBFT `protoio.NewDelimitedWriter`), then the protobuf bytes. A TCP read may hold
  * part of a message or several; `FrameReader` reassembles them.
  */
+import { concatBytes } from '../../primitives/hex.js'
 import { marshalDelimited } from '../../primitives/protobuf.js'
 
 /** A uvarint of more bytes than this cannot be a length (Go's `binary.MaxVarintLen64`). */
@@ -46,7 +47,7 @@ export class FrameReader {
     let data = chunk
     for (;;) {
       if (this.bodyLength < 0) {
-        const bytes = this.prefix.length === 0 ? data : concat([this.prefix, data], this.prefix.length + data.length)
+        const bytes = this.prefix.length === 0 ? data : concatBytes(this.prefix, data)
         const prefix = readUvarint(bytes)
         if (prefix === undefined) {
           this.prefix = bytes.slice()
@@ -62,7 +63,7 @@ export class FrameReader {
       this.received += take
       data = data.subarray(take)
       if (this.received < this.bodyLength) return bodies
-      bodies.push(concat(this.parts, this.bodyLength))
+      bodies.push(concatBytes(...this.parts))
       this.parts = []
       this.received = 0
       this.bodyLength = -1
@@ -84,14 +85,4 @@ function readUvarint(bytes: Uint8Array): { value: number; size: number } | undef
   }
   if (bytes.length >= MAX_VARINT_BYTES) throw new Error('ABCI: length prefix is not a valid varint')
   return undefined
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
