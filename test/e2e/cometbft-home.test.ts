@@ -5,7 +5,7 @@
  * of `nodectl testnet init-files` make a four-validator CometBFT network on loopback.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Comet38Client } from '@cosmjs/tendermint-rpc'
