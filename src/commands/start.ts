@@ -6,34 +6,11 @@
  * bin/run.js runs a well-formed `start` from the start bundle, without this class; help, bad flags and
  * the hidden test flags come here.
  */
-import { Command, Flags, type Interfaces } from '@oclif/core'
+import { Command, Flags } from '@oclif/core'
+import { buildSettingFlags } from '../cli/setting-flags.js'
 import { normalizeBooleanArgs } from '../cli/start-argv.js'
 import { runNode, StartFailure, type StartFlags } from '../cli/start-node.js'
-import { SETTINGS } from '../config/settings.js'
 import { DEV_MNEMONIC } from '../keystore/dev-accounts.js'
-
-/** oclif help group of each TOML table. */
-const HELP_GROUP: Record<string, string> = {
-  '': 'NODE',
-  rpc: 'CONSENSUS RPC',
-  p2p: 'P2P',
-  mempool: 'MEMPOOL',
-  consensus: 'CONSENSUS',
-  tx_index: 'TX INDEX',
-  api: 'JSON-RPC',
-  'json-rpc': 'JSON-RPC',
-}
-
-/** One flag per setting, named `<section>.<key>` (settings.ts); no oclif defaults, so unset flags do not hide the files. */
-function buildSettingFlags(): Interfaces.FlagInput {
-  const out: Interfaces.FlagInput = {}
-  for (const s of SETTINGS) {
-    const helpGroup = HELP_GROUP[s.section] ?? s.section.toUpperCase()
-    const summary = `${s.doc} (${s.file}${s.section ? ` [${s.section}]` : ''} ${s.key}, env ${s.env})`
-    out[s.flag] = s.flagKind === 'boolean' ? Flags.boolean({ summary, allowNo: true, helpGroup }) : Flags.string({ summary, helpGroup })
-  }
-  return out
-}
 
 /** `nodectl start`: see the file comment. */
 export default class Start extends Command {

@@ -36,6 +36,11 @@ export interface LoadNodeConfigOptions {
    * back, their settings and genesis are these (reading and parsing them again cost `start --dev` ~10 ms).
    */
   written?: Pick<InitHomeResult, 'settings' | 'genesis'>
+  /**
+   * Receives the resolved settings and where each one not left at its default came from (a file key, a
+   * variable or a flag), once they are valid (`config show`).
+   */
+  onResolved?: (settings: NodeSettings, sources: ReadonlyMap<Setting, string>) => void
 }
 
 const MIN_GAS_PRICE_SETTING = SETTINGS.find((s) => s.flag === 'minimum-gas-prices')!
@@ -83,6 +88,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     return chosen.get(setting)?.label ?? `--${flag}`
   }
   validateSettings(settings, labelOf)
+  opts.onResolved?.(settings, new Map([...chosen].map(([setting, { label }]) => [setting, label])))
 
   const paths = homePaths(home, settings.files)
   const genesis = opts.written?.genesis ?? (await loadGenesis(paths.genesis))

@@ -261,4 +261,17 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
       rmSync(home, { recursive: true, force: true })
     }
   })
+
+  it('names an unknown command as typed, with the closest ones, status 2; help and version are commands', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    const unknown = run('query', 'statuss')
+    expect(unknown.status).toBe(2)
+    expect(unknown.stderr.replace(/\s+›\s+/g, ' ')).toContain('unknown command "query statuss"; did you mean "query status"?')
+    const help = run('help', 'query', 'balance')
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain('$ nodectl query balance ADDRESS')
+    const version = run('version')
+    expect(version.status).toBe(0)
+    expect(version.stdout.trim()).toMatch(/^nodectl\/\d+\.\d+\.\d+ linux-x64 node-v\d+/)
+  })
 })

@@ -1,43 +1,11 @@
 /** `nodectl tx send --from --to --value [--data] [--wait]`: sign locally with a key-store account and submit. */
 import { Flags } from '@oclif/core'
-import { keyValueTable } from '../../cli/render.js'
-import { formatEther } from '../../primitives/ether.js'
-import { EXIT_FAILURE, RpcCommand } from '../../cli/rpc-command.js'
-import { describeSenderError, senderOf, signerFlags } from '../../cli/sender-key.js'
-import { getRevertReason, submitTx, waitForReceipt, type TxRequest } from '../../cli/tx-signing.js'
-import { parseData, parseTo, parseValue } from '../../cli/tx-values.js'
+import { TxCommand, txFlags, type TxSendResult } from '../../cli/tx-command.js'
+import { parseData, parseTo } from '../../cli/tx-values.js'
 
-/** Result of `tx send`; the receipt fields are there with `--wait`. */
-export interface TxSendResult {
-  hash: string
-  /** EIP-55 sender. */
-  from: string
-  /** Recipient; null for a contract creation. */
-  to: string | null
-  /** Wei, decimal. */
-  value: string
-  nonce: number
-  /** Gas limit. */
-  gas: string
-  type: 'eip1559' | 'legacy'
-  /** Legacy: the gas price; EIP-1559: the fee cap (wei, decimal), as cast's --gas-price. */
-  gasPrice: string
-  /** EIP-1559 tip (wei, decimal); null for a legacy transaction. */
-  priorityGasPrice: string | null
-  /** The pending transaction with the same nonce this one replaced (fees bumped automatically); null when none. */
-  replaced: string | null
-  /** 1 success, 0 failed (with --wait). */
-  status?: 0 | 1
-  blockNumber?: number
-  /** Decimal (with --wait). */
-  gasUsed?: string
-  /** The created contract (with --wait); null when none. */
-  contractAddress?: string | null
-  /** Why it failed, from an eth_call replay at the parent block (with --wait); null when it succeeded or no reason was found. */
-  revertReason?: string | null
-}
+export type { TxSendResult } from '../../cli/tx-command.js'
 
-export default class TxSend extends RpcCommand {
+export default class TxSend extends TxCommand {
   static override summary = 'Sign a transaction with a key-store account and send it.'
   static override description =
     'Signs locally with --from (a key-store name or address, decrypted with the passphrase of --password-file, $NODECTL_PASSWORD or a ' +
@@ -55,100 +23,17 @@ export default class TxSend extends RpcCommand {
     '<%= config.bin %> <%= command.id %> --from alice --to 0x7099…79C8 --gas-price 30gwei --priority-gas-price 2gwei',
   ]
   static override flags = {
-    from: Flags.string({
-      summary: 'Sender: key-store name or address (any letter case), or a private key (64 hex digits) or a file holding one.',
-      required: true,
-    }),
+    ...txFlags,
     to: Flags.string({ summary: 'Recipient address; omit to create a contract from --data.' }),
-    value: Flags.string({ summary: 'Amount: 1.5ether, 1000gwei, 21000wei or a plain integer (wei).', default: '0' }),
     data: Flags.string({ summary: 'Call data, or contract creation code without --to (hex).' }),
-    gas: Flags.integer({ summary: 'Gas limit [default: eth_estimateGas].', min: 1 }),
-    nonce: Flags.integer({
-      summary: 'Nonce [default: the pending nonce of --from]; the nonce of a pending transaction of --from replaces it.',
-      min: 0,
-    }),
-    'gas-price': Flags.string({
-      summary:
-        'Legacy: the gas price; EIP-1559: the max fee per gas (fee cap), as cast. 30gwei or wei [default: 2 × base fee + tip, or eth_gasPrice].',
-      aliases: ['max-fee'],
-    }),
-    'priority-gas-price': Flags.string({
-      summary: 'EIP-1559 max priority fee per gas (tip), as cast. 2gwei or wei [default: eth_maxPriorityFeePerGas].',
-      aliases: ['priority-fee'],
-    }),
-    legacy: Flags.boolean({ summary: 'Send a legacy (type 0) transaction even where the chain has a base fee, as cast.' }),
-    wait: Flags.boolean({ summary: 'Wait for the receipt and print it.' }),
-    timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt with --wait.', default: 60_000 }),
-    ...signerFlags,
   }
 
   async run(): Promise<TxSendResult> {
     const { flags } = await this.parse(TxSend)
     if (flags.to === undefined && flags.data === undefined) throw new Error('give --to, or --data without --to to create a contract')
-    const req: TxRequest = {
+    return this.submit(flags, {
       to: flags.to === undefined ? undefined : parseTo(flags.to),
-      value: parseValue(flags.value),
       data: flags.data === undefined ? undefined : parseData(flags.data),
-      gas: flags.gas === undefined ? undefined : BigInt(flags.gas),
-      nonce: flags.nonce === undefined ? undefined : BigInt(flags.nonce),
-      gasPrice: flags['gas-price'] === undefined ? undefined : parseValue(flags['gas-price'], '--gas-price'),
-      priorityFee: flags['priority-gas-price'] === undefined ? undefined : parseValue(flags['priority-gas-price'], '--priority-gas-price'),
-      legacy: flags.legacy,
-    }
-    const client = await this.httpClient(flags)
-    const sent = await submitTx(client, senderOf(flags), req)
-    const result: TxSendResult = {
-      hash: sent.hash,
-      from: sent.from,
-      to: sent.to ?? null,
-      value: sent.value.toString(),
-      nonce: Number(sent.nonce),
-      gas: sent.gas.toString(),
-      type: sent.type,
-      gasPrice: (sent.fees.type === 'legacy' ? sent.fees.gasPrice : sent.fees.maxFeePerGas).toString(),
-      priorityGasPrice: sent.fees.type === 'legacy' ? null : sent.fees.maxPriorityFeePerGas.toString(),
-      replaced: sent.replaced ?? null,
-    }
-    if (sent.replaced && !this.jsonEnabled())
-      this.logToStderr(`replacing pending transaction ${sent.replaced} (nonce ${sent.nonce}) with fees at least 10% higher`)
-    if (!flags.wait) {
-      if (!this.jsonEnabled()) this.log(sent.hash)
-      return result
-    }
-    const mined = await waitForReceipt(client, sent.hash, flags.timeout)
-    const revertReason = mined.status === 1 ? null : ((await getRevertReason(client, sent, mined.blockNumber)) ?? null)
-    Object.assign(result, {
-      status: mined.status,
-      blockNumber: mined.blockNumber,
-      gasUsed: mined.gasUsed.toString(),
-      contractAddress: mined.contractAddress ?? null,
-      revertReason,
     })
-    if (!this.jsonEnabled()) this.log(renderReceipt(result))
-    if (mined.status !== 1) {
-      const line = `transaction ${sent.hash} failed in block ${mined.blockNumber}${revertReason ? `: ${revertReason}` : ''}`
-      if (!this.jsonEnabled()) this.error(line, { exit: EXIT_FAILURE })
-      process.exitCode = EXIT_FAILURE
-    }
-    return result
   }
-
-  protected override describeError(err: unknown): string | undefined {
-    return describeSenderError(err) ?? super.describeError(err)
-  }
-}
-
-/** The human form of a waited-for result. */
-function renderReceipt(r: TxSendResult): string {
-  const rows: [string, unknown][] = [
-    ['hash', r.hash],
-    ['status', r.status === 1 ? 'success' : 'failed'],
-    ['block', r.blockNumber],
-    ['from', r.from],
-    [r.to === null ? 'contract' : 'to', r.to ?? r.contractAddress],
-    ['value (ether)', formatEther(BigInt(r.value))],
-    ['gas used', `${r.gasUsed} of ${r.gas}`],
-  ]
-  if (r.revertReason) rows.push(['revert reason', r.revertReason])
-  return keyValueTable(rows)
 }
