@@ -31,6 +31,7 @@ const LAYER: Record<string, number> = {
   node: 7,
   commands: 8,
   cli: 8,
+  hooks: 8,
 }
 
 const CRYPTO_LIBS = [/^@noble\//, /^ethereum-cryptography/, /^secp256k1$/, /^keccak$/, /^@scure\//]

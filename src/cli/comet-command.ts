@@ -1,5 +1,5 @@
 /**
- * Base of the consensus-RPC client commands (`query status`, `query tx-search`, ...): `--rpc`,
+ * Base of the consensus-RPC client commands (`query status`, `query tx-search`, ...): `--comet-url`,
  * `--home` and `--json` (oclif prints what run() returns: the node's result as it sent it). Requests
  * are CometBFT JSON-RPC over HTTP POST with params by name. Failures are one line with a non-zero
  * exit: `cannot reach node at URL`, or the node's error with its code and data
@@ -7,22 +7,9 @@
  */
 import { Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'
-import { resolveCometEndpoints, type CometEndpointFlags, type CometEndpoints } from './comet-endpoints.js'
-import { ClientCommand, describeClientError, EXIT_USAGE } from './rpc-command.js'
-
-/** The connection flags of the consensus-RPC commands. */
-export const cometFlags = {
-  rpc: Flags.string({
-    summary:
-      'Consensus RPC of the node: tcp://host:port or http(s)://host:port [default: config.toml [rpc] laddr of --home, else ' +
-      'tcp://127.0.0.1:26657].',
-    helpGroup: 'CONNECTION',
-  }),
-  home: Flags.string({
-    summary: 'Node home whose config.toml gives the default --rpc [default: $NODECTL_HOME, else ~/.nodectl].',
-    helpGroup: 'CONNECTION',
-  }),
-}
+import { resolveCometEndpoints, type CometEndpoints } from './comet-endpoints.js'
+import { MalformedUrlError, type ConnectionFlags } from './endpoints.js'
+import { ClientCommand, connectionFlags, describeClientError, EXIT_USAGE } from './rpc-command.js'
 
 /** Pagination of `tx_search`, `block_search` and `validators` (CometBFT: page from 1; 30 per page by default, at most 100). */
 export const pageFlags = {
@@ -45,26 +32,27 @@ export function encodeCometInt(value: number | undefined): string | undefined {
   return value === undefined ? undefined : String(value)
 }
 
-/** The endpoints chosen by the flags; an unusable `--rpc` is a usage error (one line, exit 2). */
-export async function cometEndpointsOf(flags: CometEndpointFlags): Promise<CometEndpoints> {
+/** The endpoints chosen by the flags; a malformed URL is a usage error (one line, exit 2). */
+export async function cometEndpointsOf(flags: ConnectionFlags): Promise<CometEndpoints> {
   try {
     return await resolveCometEndpoints(flags)
   } catch (err) {
-    throw new Errors.CLIError((err as Error).message, { exit: EXIT_USAGE })
+    if (err instanceof MalformedUrlError) throw new Errors.CLIError(err.message, { exit: EXIT_USAGE })
+    throw err
   }
 }
 
 /** A command that calls a node's consensus RPC over HTTP. */
 export abstract class CometCommand extends ClientCommand {
   static override enableJsonFlag = true
-  static override baseFlags = cometFlags
+  static override baseFlags = connectionFlags
 
   protected override describeError(err: unknown): string | undefined {
     return describeCometError(err)
   }
 
-  /** An HTTP client for the consensus RPC chosen by `--rpc` / `--home`. */
-  protected async cometClient(flags: CometEndpointFlags): Promise<HttpRpcClient> {
+  /** An HTTP client for the consensus RPC chosen by `--comet-url` / `--home`. */
+  protected async cometClient(flags: ConnectionFlags): Promise<HttpRpcClient> {
     const { http } = await cometEndpointsOf(flags)
     return new HttpRpcClient(http)
   }

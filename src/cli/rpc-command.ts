@@ -6,7 +6,7 @@
  */
 import { Command, Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError, NodeUnreachableError, ProtocolError } from '../rpc/client/index.js'
-import { resolveEndpoints, type Endpoints } from './endpoints.js'
+import { MalformedUrlError, resolveEndpoints, type ConnectionFlags, type Endpoints } from './endpoints.js'
 import { loadAuthHeaders, mayAuthenticate } from './jwt-auth.js'
 
 /** Exit status of a failed client command. */
@@ -14,18 +14,35 @@ export const EXIT_FAILURE = 1
 /** Exit status of a command given an unusable flag value (oclif's own parse errors exit 2 too). */
 export const EXIT_USAGE = 2
 
-/** The connection flags: query/filter commands take --node and --home, subscribe commands --ws and --home. */
-export const endpointFlags = {
-  node: Flags.string({
-    summary: 'HTTP JSON-RPC URL of the node [default: app.toml [json-rpc] address of --home, else http://127.0.0.1:8545].',
+/**
+ * The connection flags every client command takes (endpoints.ts), as cast names the first: a command
+ * that does not use one accepts it all the same. `--node`, `--ws` and `--rpc`, their former names, still work.
+ */
+export const connectionFlags = {
+  'rpc-url': Flags.string({
+    char: 'r',
+    aliases: ['node'],
+    summary:
+      'EVM JSON-RPC over HTTP: host:port or http(s)://… [default: $NODECTL_RPC_URL, $ETH_RPC_URL, the running node of --home, ' +
+      'its app.toml [json-rpc] address, http://127.0.0.1:8545].',
     helpGroup: 'CONNECTION',
   }),
-  ws: Flags.string({
-    summary: 'WebSocket JSON-RPC URL of the node [default: app.toml [json-rpc] ws-address of --home, else ws://127.0.0.1:8546].',
+  'ws-url': Flags.string({
+    aliases: ['ws'],
+    summary:
+      'EVM JSON-RPC over WebSocket (subscriptions): host:port or ws(s)://… [default: $NODECTL_WS_URL, the running node of --home, ' +
+      'its app.toml [json-rpc] ws-address, ws://127.0.0.1:8546].',
+    helpGroup: 'CONNECTION',
+  }),
+  'comet-url': Flags.string({
+    aliases: ['rpc'],
+    summary:
+      'Consensus (CometBFT) RPC: host:port, tcp://… or http(s)://… [default: $NODECTL_COMET_URL, the running node of --home, ' +
+      'its config.toml [rpc] laddr, http://127.0.0.1:26657].',
     helpGroup: 'CONNECTION',
   }),
   home: Flags.string({
-    summary: 'Node home whose app.toml gives the default URLs [default: $NODECTL_HOME, else ~/.nodectl].',
+    summary: 'Node home whose running node or files give the default URLs [default: $NODECTL_HOME, else ~/.nodectl].',
     helpGroup: 'CONNECTION',
   }),
 }
@@ -41,9 +58,14 @@ export function describeClientError(err: unknown): string | undefined {
 
 /** A command that talks to a running node: endpoints, tokens and error rendering (no flags of its own). */
 export abstract class ClientCommand extends Command {
-  /** Endpoints from the parsed flags (see endpoints.ts). */
-  protected endpoints(flags: { node?: string; ws?: string; home?: string }): Promise<Endpoints> {
-    return resolveEndpoints(flags)
+  /** Endpoints from the parsed flags and the environment (see endpoints.ts); a malformed URL is a usage error. */
+  protected async endpoints(flags: ConnectionFlags): Promise<Endpoints> {
+    try {
+      return await resolveEndpoints(flags)
+    } catch (err) {
+      if (err instanceof MalformedUrlError) throw new Errors.CLIError(err.message, { exit: EXIT_USAGE })
+      throw err
+    }
   }
 
   /** Authorization headers for `url` (empty when no token may or can be sent). */
@@ -73,13 +95,13 @@ export abstract class ClientCommand extends Command {
   }
 }
 
-/** A command that talks to a running node over HTTP JSON-RPC (`--node`, `--home`, `--json`). */
+/** A command that talks to a running node over HTTP JSON-RPC (`--rpc-url`, `--home`, `--json`). */
 export abstract class RpcCommand extends ClientCommand {
   static override enableJsonFlag = true
-  static override baseFlags = { node: endpointFlags.node, home: endpointFlags.home }
+  static override baseFlags = connectionFlags
 
   /** An HTTP client for the node chosen by the flags, sending a JWT when the home has jwt.hex (jwt-auth.ts). */
-  protected async httpClient(flags: { node?: string; ws?: string; home?: string }): Promise<HttpRpcClient> {
+  protected async httpClient(flags: ConnectionFlags): Promise<HttpRpcClient> {
     const endpoints = await this.endpoints(flags)
     return new HttpRpcClient(endpoints.http, { headers: await this.authHeaders(endpoints.http, endpoints.home, flags.home !== undefined) })
   }

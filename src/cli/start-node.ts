@@ -12,6 +12,7 @@ import { resolveHome } from '../config/home.js'
 import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
+import { removeListenRecord, writeListenRecord } from '../config/listen-record.js'
 import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../config/node-config.js'
 import type { SyncProgress } from '../consensus/block-sync.js'
 import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
@@ -22,6 +23,7 @@ import { formatEther } from '../primitives/ether.js'
 import { bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
 import { createLogger, type Logger } from '../utils/logger.js'
+import { normalizeUrl } from './endpoints.js'
 
 /** The parsed flags of `nodectl start`: --home, --dev, --abci, the hidden --unsafe-double-sign-at and one per setting. */
 export interface StartFlags {
@@ -79,6 +81,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
     const running =
       flags.abci === true ? await startAbciNode(config, log, version, out) : await startNode(config, log, version, temporary, flags, out)
+    await recordListeners(config, running.addresses)
     if (out.serving) await out.serving(running.addresses)
     else {
       const ended = await Promise.race([signals.stopRequested, running.node.halted])
@@ -86,6 +89,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
       out.logToStderr(`${ended} received, stopping`)
     }
     phase = 'stop'
+    await removeListenRecord(config.paths.dataDir)
     await running.node.stop()
   } catch (err) {
     if (err instanceof StartFailure) throw err
@@ -95,6 +99,16 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     signals.dispose()
     if (temporary) await rm(home, { recursive: true, force: true })
   }
+}
+
+/** Tells client commands given this home where the node listens (config/listen-record.ts). */
+async function recordListeners(config: NodeConfig, addresses: NodeAddresses): Promise<void> {
+  await writeListenRecord(config.paths.dataDir, {
+    pid: process.pid,
+    jsonRpcHttp: addresses.jsonRpcHttp,
+    jsonRpcWs: addresses.jsonRpcWs,
+    cometRpc: addresses.cometRpc === undefined ? undefined : normalizeUrl(addresses.cometRpc, 'http', 'the consensus RPC'),
+  })
 }
 
 /** A started node of either kind, as runNode waits on it. */
@@ -148,7 +162,8 @@ async function startAbciNode(config: NodeConfig, log: Logger, version: string, o
   out.log(renderAbciBanner(config, addresses, version))
   return {
     node,
-    addresses: { jsonRpcHttp: addresses.jsonRpcHttp, jsonRpcWs: addresses.jsonRpcWs, cometRpc: undefined },
+    // Under CometBFT the consensus RPC is CometBFT's.
+    addresses: { jsonRpcHttp: addresses.jsonRpcHttp, jsonRpcWs: addresses.jsonRpcWs, cometRpc: addresses.cometRpc },
     haltedMessage: (err) =>
       `the application stopped: ${err.message}; CometBFT stops too: fix the cause and start both again (CometBFT replays what is missing)`,
   }

@@ -7,7 +7,8 @@
  */
 import { Flags } from '@oclif/core'
 import { WsRpcClient, type Subscription, type SubscriptionDialect } from '../rpc/client/index.js'
-import { ClientCommand, endpointFlags } from './rpc-command.js'
+import type { ConnectionFlags } from './endpoints.js'
+import { ClientCommand, connectionFlags } from './rpc-command.js'
 
 /** Result of a subscribe command (returned to callers; the stream itself is what is printed). */
 export interface SubscribeResult {
@@ -111,12 +112,12 @@ export abstract class StreamCommand extends ClientCommand {
   }
 }
 
-/** An `eth_subscribe` command (`--ws`, `--home`). */
+/** An `eth_subscribe` command (`--ws-url`, `--home`). */
 export abstract class SubscriptionCommand extends StreamCommand {
-  static override baseFlags = { ws: endpointFlags.ws, home: endpointFlags.home, ...streamFlags }
+  static override baseFlags = { ...connectionFlags, ...streamFlags }
 
-  /** Subscribes with `eth_subscribe` at `--ws` and prints until stopped; see the file comment. */
-  protected async stream(flags: StreamFlags & { ws?: string; home?: string }, spec: StreamSpec): Promise<SubscribeResult> {
+  /** Subscribes with `eth_subscribe` at `--ws-url` and prints until stopped; see the file comment. */
+  protected async stream(flags: StreamFlags & ConnectionFlags, spec: StreamSpec): Promise<SubscribeResult> {
     const { ws, home } = await this.endpoints(flags)
     return this.streamFrom({ url: ws, headers: await this.authHeaders(ws, home, flags.home !== undefined) }, flags, spec)
   }

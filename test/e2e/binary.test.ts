@@ -200,6 +200,18 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(idLine).toMatch(/^id=0x[0-9a-f]+$/)
     expect(Array.isArray(JSON.parse(changes.join('\n')))).toBe(true)
 
+    // Started on port 0, the node is found from its home alone (data/listen.json), for every endpoint;
+    // and `-r host:port` (cast's flag, no scheme) names it too.
+    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    const chainId = cli('chain-id', '--home', home)
+    expect(chainId.stdout.trim(), chainId.stderr).toBe('31337')
+    const status = cli('query', 'status', '--home', home, '--json')
+    expect(JSON.parse(status.stdout).node_info.network, status.stderr).toBe('nodectl_31337-1')
+    expect(cli('block-number', '-r', url!.replace('http://', '')).status).toBe(0)
+    const malformed = cli('block-number', '--rpc-url', 'ftp://x:1')
+    expect(malformed.status).toBe(2)
+    expect(malformed.stderr.replace(/\s+›\s+/g, ' ')).toContain('malformed URL "ftp://x:1" for --rpc-url')
+
     child.kill('SIGINT')
     const { code, signal } = await exited
     expect({ code, signal }, `stderr:\n${stderr}`).toEqual({ code: 0, signal: null })

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { describeCometError, encodeCometInt } from '../../../src/cli/comet-command.js'
-import { cometWsUrlOf, parseCometUrl, resolveCometEndpoints } from '../../../src/cli/comet-endpoints.js'
+import { cometWsUrlOf, resolveCometEndpoints } from '../../../src/cli/comet-endpoints.js'
 import { describeEventLine, eventNameOf } from '../../../src/cli/comet-event-line.js'
 import {
   blockIdFlagName,
@@ -41,24 +41,12 @@ const txResult = {
 }
 
 describe('consensus RPC endpoints', () => {
-  it('--rpc: tcp:// means http://, http(s) kept, bare host:port accepted, wildcards on loopback', () => {
-    expect(parseCometUrl('tcp://127.0.0.1:26657')).toBe('http://127.0.0.1:26657')
-    expect(parseCometUrl('tcp://0.0.0.0:26657')).toBe('http://127.0.0.1:26657')
-    expect(parseCometUrl('tcp://[::]:26657')).toBe('http://[::1]:26657')
-    expect(parseCometUrl('http://10.0.0.5:26657/')).toBe('http://10.0.0.5:26657')
-    expect(parseCometUrl('https://rpc.example.org/comet')).toBe('https://rpc.example.org/comet')
-    expect(parseCometUrl('http://0.0.0.0:1')).toBe('http://127.0.0.1:1')
-    expect(parseCometUrl('localhost:26657')).toBe('http://localhost:26657')
-    expect(() => parseCometUrl('ws://x:1')).toThrow(/invalid --rpc "ws:\/\/x:1": unsupported scheme "ws"/)
-    expect(() => parseCometUrl('tcp://x')).toThrow(/invalid --rpc "tcp:\/\/x": want tcp:\/\/host:port/)
-  })
-
   it('WebSocket URL: same host and path plus /websocket', () => {
     expect(cometWsUrlOf('http://127.0.0.1:26657')).toBe('ws://127.0.0.1:26657/websocket')
     expect(cometWsUrlOf('https://rpc.example.org/comet/')).toBe('wss://rpc.example.org/comet/websocket')
   })
 
-  it('the flag wins; else config.toml [rpc] laddr of the home; else tcp://127.0.0.1:26657', async () => {
+  it('--comet-url wins; else config.toml [rpc] laddr of the home; else tcp://127.0.0.1:26657', async () => {
     const home = await mkdtemp(join(tmpdir(), 'nodectl-comet-endpoints-'))
     try {
       expect(await resolveCometEndpoints({ home }, {})).toEqual({
@@ -72,7 +60,7 @@ describe('consensus RPC endpoints', () => {
         http: 'http://127.0.0.1:36657',
         ws: 'ws://127.0.0.1:36657/websocket',
       })
-      expect(await resolveCometEndpoints({ home, rpc: 'tcp://10.1.1.1:1' }, {})).toMatchObject({ http: 'http://10.1.1.1:1' })
+      expect(await resolveCometEndpoints({ home, 'comet-url': 'tcp://10.1.1.1:1' }, {})).toMatchObject({ http: 'http://10.1.1.1:1' })
       await writeFile(join(home, 'config/config.toml'), '[rpc]\nladdr = ""\n')
       expect((await resolveCometEndpoints({ home }, {})).http).toBe('http://127.0.0.1:26657')
     } finally {
