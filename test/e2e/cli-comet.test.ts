@@ -230,7 +230,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(run.error?.message).toMatch(/^cannot reach node at http:\/\/127\.0\.0\.1:1\b/)
     expect(run.exitCode).toBe(1)
     const unusable = await runCli(QueryStatus, ['--comet-url', 'ftp://127.0.0.1:1'])
-    expect(unusable.error?.message).toBe('malformed URL "ftp://127.0.0.1:1" for --comet-url: unsupported scheme "ftp", want http, https, tcp or host:port')
+    expect(unusable.error?.message).toBe(
+      'malformed URL "ftp://127.0.0.1:1" for --comet-url: unsupported scheme "ftp", want http, https, tcp or host:port',
+    )
     expect(unusable.exitCode).toBe(2)
     const sub = await runCli(SubscribeEvents, ["tm.event='NewBlock'", '--rpc', 'tcp://127.0.0.1:1'])
     expect(sub.error?.message).toMatch(/^cannot reach node at ws:\/\/127\.0\.0\.1:1\/websocket\b/)
