@@ -10,6 +10,7 @@ import type { HttpRpcClient } from '../rpc/client/index.js'
 import { EXIT_FAILURE, RpcCommand } from './rpc-command.js'
 import { describeSenderError, senderOf, signerFlags } from './sender-key.js'
 import { getRevertReason, submitTx, waitForReceipt, type TxRequest } from './tx-signing.js'
+import { durationFlag } from './duration-flag.js'
 import { parseValue } from './tx-values.js'
 
 /** Result of `tx send`; the receipt fields are there with `--wait`. */
@@ -65,7 +66,7 @@ export const txFlags = {
   }),
   legacy: Flags.boolean({ summary: 'Send a legacy (type 0) transaction even where the chain has a base fee, as cast.' }),
   wait: Flags.boolean({ summary: 'Wait for the receipt and print it.' }),
-  timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt with --wait.', default: 60_000 }),
+  timeout: durationFlag({ name: 'timeout', summary: 'How long --wait waits for the receipt.', default: '60s' }),
   ...signerFlags,
 }
 
