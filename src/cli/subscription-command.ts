@@ -9,6 +9,7 @@ import { Flags } from '@oclif/core'
 import { WsRpcClient, type Subscription, type SubscriptionDialect } from '../rpc/client/index.js'
 import type { ConnectionFlags } from './endpoints.js'
 import { ClientCommand, connectionFlags } from './rpc-command.js'
+import { durationFlag } from './duration-flag.js'
 
 /** Result of a subscribe command (returned to callers; the stream itself is what is printed). */
 export interface SubscribeResult {
@@ -44,7 +45,12 @@ export interface StreamTarget {
 export const streamFlags = {
   json: Flags.boolean({ summary: 'Print each event as one JSON line.' }),
   count: Flags.integer({ summary: 'Stop after this many events [default: run until Ctrl-C].', min: 1 }),
-  'max-reconnect-delay': Flags.integer({ summary: 'Longest wait between reconnection attempts, in ms.', default: 5_000, min: 10 }),
+  'max-reconnect-delay': durationFlag({
+    name: 'max-reconnect-delay',
+    summary: 'Longest wait between reconnection attempts.',
+    default: '5s',
+    minMs: 10,
+  }),
 }
 
 /** Parsed {@link streamFlags}. */

@@ -6,9 +6,11 @@
 import { Flags, type Interfaces } from '@oclif/core'
 import { formatEther } from '../primitives/ether.js'
 import { keyValueTable } from './render.js'
+import type { HttpRpcClient } from '../rpc/client/index.js'
 import { EXIT_FAILURE, RpcCommand } from './rpc-command.js'
 import { describeSenderError, senderOf, signerFlags } from './sender-key.js'
 import { getRevertReason, submitTx, waitForReceipt, type TxRequest } from './tx-signing.js'
+import { durationFlag } from './duration-flag.js'
 import { parseValue } from './tx-values.js'
 
 /** Result of `tx send`; the receipt fields are there with `--wait`. */
@@ -64,7 +66,7 @@ export const txFlags = {
   }),
   legacy: Flags.boolean({ summary: 'Send a legacy (type 0) transaction even where the chain has a base fee, as cast.' }),
   wait: Flags.boolean({ summary: 'Wait for the receipt and print it.' }),
-  timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt with --wait.', default: 60_000 }),
+  timeout: durationFlag({ name: 'timeout', summary: 'How long --wait waits for the receipt.', default: '60s' }),
   ...signerFlags,
 }
 
@@ -106,6 +108,7 @@ export abstract class TxCommand extends RpcCommand {
       if (!this.jsonEnabled()) this.log(sent.hash)
       return result
     }
+    if (!this.jsonEnabled()) this.logToStderr(await this.waitingLine(client, sent.hash, sent.from, sent.nonce))
     const mined = await waitForReceipt(client, sent.hash, flags.timeout)
     const revertReason = mined.status === 1 ? null : ((await getRevertReason(client, sent, mined.blockNumber)) ?? null)
     Object.assign(result, {
@@ -122,6 +125,18 @@ export abstract class TxCommand extends RpcCommand {
       process.exitCode = EXIT_FAILURE
     }
     return result
+  }
+
+  /**
+   * What --wait says at once: the hash, and why the transaction may wait long: a nonce above the
+   * account's next one (the pending nonce counts the pool's executable transactions) sits queued
+   * until the gap fills.
+   */
+  private async waitingLine(client: HttpRpcClient, hash: string, from: string, nonce: bigint): Promise<string> {
+    const next = BigInt(await client.call<string>('eth_getTransactionCount', [from, 'pending']))
+    if (nonce <= next) return `sent ${hash}; waiting for its receipt…`
+    const missing = nonce - next === 1n ? `nonce ${next}` : `nonces ${next}–${nonce - 1n}`
+    return `sent ${hash}; it is queued: its nonce ${nonce} waits for ${missing} of ${from} to be sent first (waiting for its receipt…)`
   }
 
   protected override describeError(err: unknown): string | undefined {

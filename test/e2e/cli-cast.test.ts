@@ -2,7 +2,8 @@
  * The commands cast users reach for, against a real dev node through oclif's runner: `call` with a
  * human signature (decoded uint256 and string returns, raw hex without return types, `--data` and
  * `--data @file`), `send` of a contract call signed from the key store then read back with `call`,
- * `estimate`, `chain-id` and `block-number`, and their `--json` forms.
+ * `send --wait` on a gapped nonce saying what it waits for, `estimate`, `chain-id` and `block-number`,
+ * and their `--json` forms.
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -15,7 +16,7 @@ import Estimate from '../../src/commands/estimate.js'
 import Send from '../../src/commands/send.js'
 import type { TxSendResult } from '../../src/cli/tx-command.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
-import { jsonOf, runCli } from '../helpers/cli.js'
+import { jsonOf, runCli, startCli } from '../helpers/cli.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { compileContracts } from '../helpers/solidity.js'
 
@@ -78,6 +79,28 @@ describe('cast-like commands against a dev node', () => {
     expect(sent.status).toBe(1)
     expect(sent.to?.toLowerCase()).toBe(token.toLowerCase())
     expect((await runCli(Call, [token, 'balanceOf(address)(uint256)', BOB!.address, ...node()])).stdout).toEqual(['250'])
+  })
+
+  it('send --wait says at once that a gapped nonce is queued and what it waits for, then finishes when the gap fills', async () => {
+    const wallet = new Wallet(ALICE!.privateKey, provider)
+    const next = await provider.getTransactionCount(ALICE!.address, 'pending')
+    const cli = startCli(Send, [
+      BOB!.address,
+      '--value',
+      '1',
+      '--from',
+      ALICE!.privateKey,
+      '--nonce',
+      String(next + 1),
+      '--wait',
+      ...node(),
+    ])
+    const line = await cli.line('stderr', (l) => l.includes('queued'))
+    expect(line).toMatch(new RegExp(`^sent 0x[0-9a-f]{64}; it is queued: its nonce ${next + 1} waits for nonce ${next} of 0x`, 'i'))
+    await (await wallet.sendTransaction({ to: BOB!.address, value: 1n, nonce: next })).wait()
+    const done = await cli.done
+    expect(done.error).toBeUndefined()
+    expect(done.stdout.join('\n')).toContain('success')
   })
 
   it('estimate prints the gas of a call; chain-id and block-number print one decimal number', async () => {

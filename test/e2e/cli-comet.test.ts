@@ -225,7 +225,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     )
   })
 
-  it('an unreachable node: "cannot reach node at URL" and exit 1', async () => {
+  it('an unreachable node: "cannot reach node at URL" and exit 1 (an unknown tm.event is warned about first)', async () => {
     const run = await runCli(QueryStatus, ['--rpc', 'tcp://127.0.0.1:1'])
     expect(run.error?.message).toMatch(/^cannot reach node at http:\/\/127\.0\.0\.1:1\b/)
     expect(run.exitCode).toBe(1)
@@ -234,6 +234,9 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
       'malformed URL "ftp://127.0.0.1:1" for --comet-url: unsupported scheme "ftp", want http, https, tcp or host:port',
     )
     expect(unusable.exitCode).toBe(2)
+    const misspelt = await runCli(SubscribeEvents, ["tm.event='NewBlok' OR tm.event='Tx'", '--comet-url', 'tcp://127.0.0.1:1'])
+    expect(misspelt.stderr.join('\n')).toMatch(/no event is named "NewBlok": tm.event='NewBlok' never matches \(known: NewBlock,/)
+    expect(misspelt.stderr.join('\n')).not.toMatch(/"Tx"/)
     const sub = await runCli(SubscribeEvents, ["tm.event='NewBlock'", '--rpc', 'tcp://127.0.0.1:1'])
     expect(sub.error?.message).toMatch(/^cannot reach node at ws:\/\/127\.0\.0\.1:1\/websocket\b/)
     expect(sub.exitCode).toBe(1)

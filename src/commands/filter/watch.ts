@@ -5,6 +5,7 @@
  * installs the filter again when the node no longer knows it (a restarted node forgets filters).
  */
 import { Args, Flags } from '@oclif/core'
+import { durationFlag } from '../../cli/duration-flag.js'
 import type { RpcLog } from '../../cli/eth-types.js'
 import { renderFilterLine } from '../../cli/filter-render.js'
 import { logFilterFlags } from '../../cli/log-flags.js'
@@ -44,7 +45,7 @@ export default class FilterWatch extends RpcCommand {
   static override flags = {
     from: Flags.string({ summary: 'First block of a logs filter (number or tag) [default: latest].' }),
     ...logFilterFlags,
-    interval: Flags.integer({ summary: 'Polling interval in ms.', default: 1_000, min: 10 }),
+    interval: durationFlag({ name: 'interval', summary: 'Polling interval.', default: '1s', minMs: 10 }),
     count: Flags.integer({ summary: 'Stop after this many changes [default: run until Ctrl-C].', min: 1 }),
     json: Flags.boolean({ summary: 'Print each change as one JSON line.' }),
   }

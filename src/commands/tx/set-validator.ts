@@ -1,5 +1,6 @@
 /** `nodectl tx set-validator --pubkey --power --from`: a validator update through the validator-admin system contract. */
 import { Flags } from '@oclif/core'
+import { durationFlag } from '../../cli/duration-flag.js'
 import { keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 import { describeSenderError, senderOf, signerFlags } from '../../cli/sender-key.js'
@@ -45,7 +46,7 @@ export default class TxSetValidator extends RpcCommand {
       summary: 'The validator admin: key-store name or address (any letter case), or its private key (64 hex digits) or a file holding it.',
       required: true,
     }),
-    timeout: Flags.integer({ summary: 'Milliseconds to wait for the receipt.', default: 30_000 }),
+    timeout: durationFlag({ name: 'timeout', summary: 'How long to wait for the receipt.', default: '30s' }),
     ...signerFlags,
   }
 
