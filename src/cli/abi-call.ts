@@ -8,8 +8,9 @@ import { readFile } from 'node:fs/promises'
 import { keccak256 } from '../crypto/hash.js'
 import { toChecksumAddress } from '../primitives/address.js'
 import { type AbiType, type AbiValue, decodeAbi, encodeAbi, formatAbiType, parseAbiType, splitTopLevel } from '../primitives/abi.js'
-import { concatBytes, utf8ToBytes } from '../primitives/hex.js'
-import { parseData, parseTo } from './tx-values.js'
+import { bytesToHex, concatBytes, utf8ToBytes } from '../primitives/hex.js'
+import { parseAddress } from './params.js'
+import { parseData, parseTo, parseValue } from './tx-values.js'
 
 /** A parsed `name(inputs)(outputs)` signature. */
 export interface CallSignature {
@@ -148,4 +149,17 @@ export async function readCallTarget(argv: readonly string[], dataFlag: string |
   if (sigText === undefined) return { to, data: new Uint8Array(), signature: undefined }
   const signature = parseCallSignature(sigText)
   return { to, data: encodeCall(signature, args), signature }
+}
+
+/** The eth_call / eth_estimateGas request of a target, with `--from` and `--value` when given. */
+export function callRequestOf(
+  target: CallTarget,
+  flags: { from?: string | undefined; value?: string | undefined },
+): Record<string, string> {
+  return {
+    to: bytesToHex(target.to),
+    ...(target.data.length > 0 ? { data: bytesToHex(target.data) } : {}),
+    ...(flags.from === undefined ? {} : { from: parseAddress(flags.from) }),
+    ...(flags.value === undefined ? {} : { value: `0x${parseValue(flags.value).toString(16)}` }),
+  }
 }

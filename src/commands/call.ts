@@ -1,11 +1,10 @@
 /** `nodectl call <to> "balanceOf(address)(uint256)" 0x…`: a read-only call, as `cast call`. */
 import { Flags } from '@oclif/core'
-import { decodeResult, readCallTarget } from '../cli/abi-call.js'
-import { parseAddress, parseBlockNumber } from '../cli/params.js'
+import { callRequestOf, decodeResult, readCallTarget } from '../cli/abi-call.js'
+import { parseBlockNumber } from '../cli/params.js'
 import { RpcCommand } from '../cli/rpc-command.js'
-import { parseValue } from '../cli/tx-values.js'
 import { formatAbiType } from '../primitives/abi.js'
-import { bytesToHex, hexToBytes } from '../primitives/hex.js'
+import { hexToBytes } from '../primitives/hex.js'
 
 /** Result of `call`. */
 export interface CallResult {
@@ -40,12 +39,7 @@ export default class Call extends RpcCommand {
   async run(): Promise<CallResult> {
     const { argv, flags } = await this.parse(Call)
     const target = await readCallTarget(argv as string[], flags.data)
-    const request = {
-      to: bytesToHex(target.to),
-      data: bytesToHex(target.data),
-      ...(flags.from === undefined ? {} : { from: parseAddress(flags.from) }),
-      ...(flags.value === undefined ? {} : { value: `0x${parseValue(flags.value).toString(16)}` }),
-    }
+    const request = callRequestOf(target, flags)
     const data = await (await this.httpClient(flags)).call<string>('eth_call', [request, parseBlockNumber(flags.block)])
     const outputs = target.signature?.outputs
     if (outputs === undefined) {

@@ -1,10 +1,8 @@
 /** `nodectl estimate <to> "transfer(address,uint256)" 0x… 5`: the gas a call needs (eth_estimateGas), as `cast estimate`. */
 import { Flags } from '@oclif/core'
-import { readCallTarget } from '../cli/abi-call.js'
-import { parseAddress, parseBlockNumber } from '../cli/params.js'
+import { callRequestOf, readCallTarget } from '../cli/abi-call.js'
+import { parseBlockNumber } from '../cli/params.js'
 import { RpcCommand } from '../cli/rpc-command.js'
-import { parseValue } from '../cli/tx-values.js'
-import { bytesToHex } from '../primitives/hex.js'
 
 export default class Estimate extends RpcCommand {
   static override summary = 'Estimate the gas of a call or transaction (eth_estimateGas), as cast estimate.'
@@ -27,12 +25,7 @@ export default class Estimate extends RpcCommand {
   async run(): Promise<{ gas: string }> {
     const { argv, flags } = await this.parse(Estimate)
     const target = await readCallTarget(argv as string[], flags.data)
-    const request = {
-      to: bytesToHex(target.to),
-      ...(target.data.length > 0 ? { data: bytesToHex(target.data) } : {}),
-      ...(flags.from === undefined ? {} : { from: parseAddress(flags.from) }),
-      ...(flags.value === undefined ? {} : { value: `0x${parseValue(flags.value).toString(16)}` }),
-    }
+    const request = callRequestOf(target, flags)
     const gas = BigInt(await (await this.httpClient(flags)).call<string>('eth_estimateGas', [request, parseBlockNumber(flags.block)]))
     if (!this.jsonEnabled()) this.log(gas.toString())
     return { gas: gas.toString() }
