@@ -12,7 +12,7 @@ import { resolveHome } from '../config/home.js'
 import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
-import { removeListenRecord, writeListenRecord } from '../config/listen-record.js'
+import { readListenRecord, removeListenRecord, writeListenRecord } from '../config/listen-record.js'
 import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../config/node-config.js'
 import type { SyncProgress } from '../consensus/block-sync.js'
 import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
@@ -77,6 +77,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
   try {
     const written = dev && !(await isHomeInitialised(home)) ? await initDevHome(home) : undefined
     const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
+    await refuseHomeInUse(config)
     if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
     const running =
@@ -99,6 +100,17 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     signals.dispose()
     if (temporary) await rm(home, { recursive: true, force: true })
   }
+}
+
+/** A home another running nodectl serves is refused with its pid and addresses, as a busy port is. */
+async function refuseHomeInUse(config: NodeConfig): Promise<void> {
+  const running = await readListenRecord(config.paths.dataDir)
+  if (!running || running.pid === process.pid) return
+  const where = [running.jsonRpcHttp, running.cometRpc].filter(Boolean).join(', ')
+  throw new StartFailure(
+    `${config.home} is in use by another nodectl (pid ${running.pid}${where ? `, serving ${where}` : ''}); stop it first or choose another --home`,
+    1,
+  )
 }
 
 /** Tells client commands given this home where the node listens (config/listen-record.ts). */

@@ -26,7 +26,7 @@ export default class ShowNodeId extends Command {
     const path = homePaths(resolveHome(flags.home)).nodeKey
     const key = await loadNodeKey(path).catch((err: unknown) => this.error(`cannot read ${path}: ${(err as Error).message}`, { exit: 1 }))
     const nodeId = nodeIdOf(key)
-    this.log(nodeId)
+    if (!this.jsonEnabled()) this.log(nodeId)
     return { nodeId }
   }
 }

@@ -21,6 +21,7 @@ export default class ShowValidator extends Command {
     '{"type":"tendermint/PubKeyEd25519","value":"<base64>"} (the Cosmos SDK writes the same key as ' +
     '{"@type":"/cosmos.crypto.ed25519.PubKey","key":"<base64>"}). Give the value to "nodectl genesis add-validator".'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --home ./testnet/node1']
+  static override enableJsonFlag = true
   static override flags = {
     home: Flags.string({ description: 'Node home directory [default: $NODECTL_HOME, else ~/.nodectl]' }),
   }
@@ -32,7 +33,8 @@ export default class ShowValidator extends Command {
       this.error(`cannot read ${path}: ${(err as Error).message}`, { exit: 1 }),
     )
     const result: ShowValidatorResult = { type: PUBKEY_ED25519_TYPE, value: bytesToBase64(key.publicKey) }
-    this.log(JSON.stringify(result))
+    // CometBFT's output is this JSON already; --json prints it pretty-printed.
+    if (!this.jsonEnabled()) this.log(JSON.stringify(result))
     return result
   }
 }

@@ -212,6 +212,11 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(malformed.status).toBe(2)
     expect(malformed.stderr.replace(/\s+›\s+/g, ' ')).toContain('malformed URL "ftp://x:1" for --rpc-url')
 
+    // A second node on the same home is refused, naming the one that serves it.
+    const second = cli('start', '--home', home)
+    expect(second.status).toBe(1)
+    expect(second.stderr.replace(/\s+›\s+/g, ' ')).toContain(`${home} is in use by another nodectl (pid ${child.pid}, serving ${url}`)
+
     child.kill('SIGINT')
     const { code, signal } = await exited
     expect({ code, signal }, `stderr:\n${stderr}`).toEqual({ code: 0, signal: null })

@@ -137,6 +137,12 @@ describe('nodectl testnet init-files', () => {
     const validator = await runCli(ShowValidator, ['--home', home])
     const key = await loadValidatorKey(join(home, 'config/priv_validator_key.json'))
     expect(validator.stdout).toEqual([JSON.stringify({ type: 'tendermint/PubKeyEd25519', value: bytesToBase64(key.publicKey) })])
+    // --json on both, the same values as one JSON document each.
+    expect(jsonOf(await runCli(ShowValidator, ['--home', home, '--json']))).toEqual({
+      type: 'tendermint/PubKeyEd25519',
+      value: bytesToBase64(key.publicKey),
+    })
+    expect(jsonOf(await runCli(ShowNodeId, ['--home', home, '--json']))).toEqual({ nodeId: result!.nodes[0]!.nodeId })
 
     await writeFile(join(home, 'config/node_key.json'), '{}')
     const broken = await runCli(ShowNodeId, ['--home', home])
