@@ -56,6 +56,13 @@ describe('--testnet', () => {
     expect(() => parseBenchArgs(['--testnet', '4', '--workloads', 'reads'])).toThrow('takes no --workloads')
   })
 
+  it('runs our engine unless --engine cometbft, which is for --testnet only', () => {
+    expect(parseBenchArgs(['--testnet', '4']).engine).toBe('nodectl')
+    expect(parseBenchArgs(['--testnet', '4', '--engine', 'cometbft']).engine).toBe('cometbft')
+    expect(() => parseBenchArgs(['--testnet', '4', '--engine', 'tendermint'])).toThrow('--engine: want nodectl or cometbft')
+    expect(() => parseBenchArgs(['--engine', 'cometbft'])).toThrow('a single node under CometBFT is --compare cometbft')
+  })
+
   it("keeps the last node's ports (--port + 10·(N−1) + 3) within 65535", () => {
     expect(parseBenchArgs(['--testnet', '4', '--port', '65500']).testnet).toBe(4)
     expect(() => parseBenchArgs(['--testnet', '5', '--port', '65500'])).toThrow('up to port 65543')
@@ -63,7 +70,8 @@ describe('--testnet', () => {
 })
 
 describe('parseCompareTarget', () => {
-  it('knows anvil', () => {
+  it('knows anvil and cometbft', () => {
     expect(parseCompareTarget('anvil')).toBe('anvil')
+    expect(parseCompareTarget('cometbft')).toBe('cometbft')
   })
 })
