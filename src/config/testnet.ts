@@ -4,8 +4,9 @@
  * accounts funded as `--dev` funds them), distinct loopback ports per node and `[p2p] persistent_peers`
  * naming every other node.
  *
- * Ports: node i listens on P + 10·i + {0: JSON-RPC HTTP, 1: JSON-RPC WebSocket, 2: consensus RPC, 3: p2p},
- * P being the starting port (default 26600), so node0 uses 26600-26603 and node1 26610-26613.
+ * Ports: node i listens on P + 10·i + {0: JSON-RPC HTTP, 1: JSON-RPC WebSocket, 2: consensus RPC, 3: p2p,
+ * 4: ABCI (`nodectl start --abci`, CometBFT's proxy_app)}, P being the starting port (default 26600), so
+ * node0 uses 26600-26604 and node1 26610-26614.
  */
 import { readdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -27,6 +28,8 @@ export const DEFAULT_TESTNET_STARTING_PORT = 26600
 export const TESTNET_PORTS_PER_NODE = 10
 /** Offsets of each listener within a node's block of ports. */
 export const TESTNET_PORT_OFFSETS = { jsonRpc: 0, webSocket: 1, cometRpc: 2, p2p: 3, abci: 4 } as const
+/** The highest offset: the last node's last port must be a TCP port too. */
+const LAST_PORT_OFFSET = Math.max(...Object.values(TESTNET_PORT_OFFSETS))
 /** Every node listens on loopback only. */
 const TESTNET_HOST = '127.0.0.1'
 /** Highest TCP port. */
@@ -105,7 +108,7 @@ export async function initTestnetFiles(opts: TestnetOptions): Promise<TestnetRes
   if (!Number.isSafeInteger(nonValidators) || nonValidators < 0)
     throw new ConfigError('--non-validators', `want 0 or more, got ${nonValidators}`)
   const count = opts.validators + nonValidators
-  const lastPort = testnetPort(startingPort, count - 1, 'p2p')
+  const lastPort = startingPort + TESTNET_PORTS_PER_NODE * (count - 1) + LAST_PORT_OFFSET
   if (!Number.isSafeInteger(startingPort) || startingPort < 1 || lastPort > MAX_PORT)
     throw new ConfigError('--starting-port', `want ports ${startingPort}..${lastPort} within 1..${MAX_PORT}`)
   const chainId = opts.chainId ?? DEFAULT_CHAIN_ID

@@ -1,8 +1,10 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { parse } from 'smol-toml'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import Init from '../../../src/commands/init.js'
+import { loadNodeConfig } from '../../../src/config/load.js'
 
 /** Temporary directories made by this file, removed after it. */
 const made: string[] = []
@@ -59,6 +61,34 @@ describe('nodectl init', () => {
     }
     expect(err.message).toMatch(/^--chain-id: invalid chain id "nodectl_9000"/)
     expect(err.oclif?.exit).toBe(1)
+  })
+
+  it('--engine cometbft adds proxy_app (= app.toml [abci] laddr) and abci = "socket"; the default engine writes neither', async () => {
+    const dir = await tempDir(join(tmpdir(), 'nodectl-cmd-init-'))
+    const ours = await Init.run(['a', '--home', join(dir, 'ours')], ROOT)
+    const comet = await Init.run(['a', '--home', join(dir, 'comet'), '--engine', 'cometbft'], ROOT)
+    const readToml = async (path: string): Promise<Record<string, unknown>> => parse(await readFile(path, 'utf8'))
+    const oursConfig = await readToml(ours.files.configToml)
+    const { proxy_app, abci, ...rest } = await readToml(comet.files.configToml)
+    const app = (await readToml(comet.files.appToml)) as { abci: { laddr: string } }
+    expect(proxy_app).toBe('tcp://127.0.0.1:26658')
+    expect(proxy_app).toBe(app.abci.laddr)
+    expect(abci).toBe('socket')
+    // Everything else is what the default engine writes: one node needs none of CometBFT's loopback p2p keys.
+    expect(rest).toEqual(oursConfig)
+    expect(oursConfig).not.toHaveProperty('proxy_app')
+    expect(oursConfig).not.toHaveProperty('abci')
+
+    const warnings: string[] = []
+    const config = await loadNodeConfig({ home: comet.home, env: {}, onWarning: (m) => warnings.push(m) })
+    expect(warnings).toEqual([])
+    expect(config.abci.laddr).toEqual({ host: '127.0.0.1', port: 26658 })
+  })
+
+  it('refuses an unknown --engine', async () => {
+    const home = await tempDir(join(tmpdir(), 'nodectl-cmd-init-'))
+    const err = (await Init.run(['a', '--home', home, '--engine', 'tendermint'], ROOT).catch((e: unknown) => e)) as Error
+    expect(err.message).toMatch(/--engine.*nodectl, cometbft/s)
   })
 
   it('uses NODECTL_HOME when --home is absent', async () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parse } from 'smol-toml'
 import { afterAll, describe, expect, it } from 'vitest'
 import ShowNodeId from '../../../src/commands/show-node-id.js'
 import ShowValidator from '../../../src/commands/show-validator.js'
@@ -101,6 +102,44 @@ describe('nodectl testnet init-files', () => {
     }
   })
 
+  it('--engine cometbft: each home names its own [abci] laddr as proxy_app, with abci = "socket" and the loopback p2p keys', async () => {
+    const out = await tempDir()
+    const run = await runCli(TestnetInitFiles, [
+      '--validators',
+      '2',
+      '--non-validators',
+      '1',
+      '-o',
+      out,
+      '--starting-port',
+      '41000',
+      '--engine',
+      'cometbft',
+    ])
+    expect(run.error).toBeUndefined()
+    for (const [i, node] of run.result!.nodes.entries()) {
+      const config = parse(await readFile(join(node.home, 'config/config.toml'), 'utf8')) as {
+        proxy_app: string
+        abci: string
+        p2p: { allow_duplicate_ip: boolean; addr_book_strict: boolean }
+      }
+      const app = parse(await readFile(join(node.home, 'config/app.toml'), 'utf8')) as { abci: { laddr: string } }
+      expect(node.abci).toBe(`tcp://127.0.0.1:${41004 + 10 * i}`)
+      expect(config.proxy_app).toBe(node.abci)
+      expect(app.abci.laddr).toBe(node.abci)
+      expect(config.abci).toBe('socket')
+      expect(config.p2p).toMatchObject({ allow_duplicate_ip: true, addr_book_strict: false })
+      const warnings: string[] = []
+      await loadNodeConfig({ home: node.home, env: {}, onWarning: (m) => warnings.push(m) })
+      expect(warnings).toEqual([])
+    }
+
+    const ours = await runCli(TestnetInitFiles, ['--validators', '1', '-o', join(out, 'ours')])
+    const text = await readFile(join(ours.result!.nodes[0]!.home, 'config/config.toml'), 'utf8')
+    for (const key of ['proxy_app', 'abci', 'allow_duplicate_ip', 'addr_book_strict'])
+      expect(text).not.toMatch(new RegExp(`^${key} =`, 'm'))
+  })
+
   it('prints a table without --json, and refuses a non-empty output folder unless --overwrite', async () => {
     const out = await tempDir()
     const first = await runCli(TestnetInitFiles, ['--validators', '2', '--output-dir', out])
@@ -124,8 +163,11 @@ describe('nodectl testnet init-files', () => {
     expect(chain.error?.message).toMatch(/^--chain-id: invalid chain id "nodectl_9000"/)
     expect(chain.exitCode).toBe(1)
     const run = await runCli(TestnetInitFiles, ['--validators', '4', '-o', out, '--starting-port', '65530'])
-    expect(run.error?.message).toBe('--starting-port: want ports 65530..65563 within 1..65535')
+    expect(run.error?.message).toBe('--starting-port: want ports 65530..65564 within 1..65535')
     expect(run.exitCode).toBe(1)
+    // The last node's p2p port is 65535, its ABCI port would be 65536.
+    const abci = await runCli(TestnetInitFiles, ['--validators', '4', '-o', out, '--starting-port', '65502'])
+    expect(abci.error?.message).toBe('--starting-port: want ports 65502..65536 within 1..65535')
   })
 
   it('show-node-id and show-validator print the keys of a home as CometBFT does', async () => {
