@@ -11,7 +11,7 @@
  * every interface (0.0.0.0, ::) is reached on loopback.
  */
 import { homePaths, resolveHome } from '../config/home.js'
-import { formatHostPort, parseHostPort, parseLaddr } from '../config/listen-address.js'
+import { parseHostPort, parseLaddr, urlOfListenAddress } from '../config/listen-address.js'
 import { readListenRecord } from '../config/listen-record.js'
 import type { HostPort } from '../config/node-config.js'
 import { isTable, readTomlFile } from '../config/read-toml.js'
@@ -82,12 +82,6 @@ export function normalizeUrl(text: string, kind: Kind, source: string): string {
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1'
   else if (url.hostname === '[::]') url.hostname = '[::1]'
   return url.href.replace(/\/$/, '')
-}
-
-/** A listen address as a URL to connect to: wildcard hosts become loopback. */
-export function urlOfListenAddress(scheme: Kind, addr: HostPort): string {
-  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host
-  return `${scheme}://${formatHostPort({ host, port: addr.port })}`
 }
 
 /** Resolves the three endpoints; see the file comment for the order. Throws MalformedUrlError. */

@@ -67,3 +67,9 @@ export function parseSocketAddress(input: string): SocketAddress {
 export function formatSocketAddress(addr: SocketAddress): string {
   return 'path' in addr ? `unix://${addr.path}` : formatLaddr(addr)
 }
+
+/** A listen address as a URL to connect to: wildcard hosts become loopback. */
+export function urlOfListenAddress(scheme: 'http' | 'ws', addr: HostPort): string {
+  const host = addr.host === '0.0.0.0' ? '127.0.0.1' : addr.host === '::' ? '::1' : addr.host
+  return `${scheme}://${formatHostPort({ host, port: addr.port })}`
+}

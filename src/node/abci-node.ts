@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises'
 import { AbciServer } from '../abci/server.js'
 import { validatorAddress } from '../comet/validator-set.js'
+import { urlOfListenAddress } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
 import { Database } from '../db/database.js'
 import { loadValidatorKey } from '../keystore/validator-key.js'
@@ -59,8 +60,7 @@ export class AbciNode {
     if (!config.rpc.laddr) {
       throw new Error("config.toml [rpc] laddr is empty: nodectl start --abci sends transactions to CometBFT's RPC there")
     }
-    const host = ['0.0.0.0', '::', ''].includes(config.rpc.laddr.host) ? '127.0.0.1' : config.rpc.laddr.host
-    const client = new CometClient(`http://${host.includes(':') ? `[${host}]` : host}:${config.rpc.laddr.port}`)
+    const client = new CometClient(urlOfListenAddress('http', config.rpc.laddr))
     await mkdir(config.paths.dataDir, { recursive: true })
     const db = new Database({ path: config.paths.db })
     await db.open()
