@@ -11,6 +11,17 @@ import { resolveCometEndpoints, type CometEndpoints } from './comet-endpoints.js
 import { MalformedUrlError, type ConnectionFlags } from './endpoints.js'
 import { ClientCommand, connectionFlags, describeClientError, EXIT_USAGE } from './rpc-command.js'
 
+/** The connection flags of the consensus commands: `-r` is accepted and ignored, as the help says. */
+export const cometConnectionFlags = {
+  ...connectionFlags,
+  'rpc-url': Flags.string({
+    char: 'r',
+    aliases: ['node'],
+    summary: 'Not used by the consensus commands, which talk to --comet-url; accepted so the same flags work on every command.',
+    helpGroup: 'CONNECTION',
+  }),
+}
+
 /** Pagination of `tx_search`, `block_search` and `validators` (CometBFT: page from 1; 30 per page by default, at most 100). */
 export const pageFlags = {
   page: Flags.integer({ summary: 'Page number, from 1 [default: 1].', min: 1 }),
@@ -45,7 +56,7 @@ export async function cometEndpointsOf(flags: ConnectionFlags): Promise<CometEnd
 /** A command that calls a node's consensus RPC over HTTP. */
 export abstract class CometCommand extends ClientCommand {
   static override enableJsonFlag = true
-  static override baseFlags = connectionFlags
+  static override baseFlags = cometConnectionFlags
 
   protected override describeError(err: unknown): string | undefined {
     return describeCometError(err)

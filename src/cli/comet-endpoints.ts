@@ -25,6 +25,6 @@ export function cometWsUrlOf(http: string): string {
 
 /** Resolves the consensus RPC endpoints. Throws MalformedUrlError. */
 export async function resolveCometEndpoints(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<CometEndpoints> {
-  const { comet, home } = await resolveEndpoints(flags, env)
+  const { comet, home } = await resolveEndpoints(flags, env, 'comet')
   return { http: comet, ws: cometWsUrlOf(comet), home }
 }

@@ -84,14 +84,32 @@ export function normalizeUrl(text: string, kind: Kind, source: string): string {
   return url.href.replace(/\/$/, '')
 }
 
-/** Resolves the three endpoints; see the file comment for the order. Throws MalformedUrlError. */
-export async function resolveEndpoints(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Promise<Endpoints> {
+/** The three endpoints, by the `Endpoints` key. */
+export type EndpointName = 'http' | 'ws' | 'comet'
+
+/**
+ * Resolves the three endpoints; see the file comment for the order. Throws MalformedUrlError for a
+ * malformed flag or variable of `use` (every endpoint when `use` is not given); a command that talks to
+ * one endpoint ignores the others' values, malformed or not, as it ignores their flags.
+ */
+export async function resolveEndpoints(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  use?: EndpointName,
+): Promise<Endpoints> {
   const home = resolveHome(flags.home, env)
-  const given = (pairs: [string | undefined, string][], kind: Kind): string | undefined => {
+  const given = (name: EndpointName, pairs: [string | undefined, string][], kind: Kind): string | undefined => {
     const hit = pairs.find(([value]) => value !== undefined && value !== '')
-    return hit ? normalizeUrl(hit[0]!, kind, hit[1]) : undefined
+    if (!hit) return undefined
+    try {
+      return normalizeUrl(hit[0]!, kind, hit[1])
+    } catch (err) {
+      if (use === undefined || use === name) throw err
+      return undefined
+    }
   }
   const http = given(
+    'http',
     [
       [flags['rpc-url'], '--rpc-url'],
       [env.NODECTL_RPC_URL, 'NODECTL_RPC_URL'],
@@ -100,19 +118,22 @@ export async function resolveEndpoints(flags: ConnectionFlags, env: NodeJS.Proce
     'http',
   )
   const ws = given(
+    'ws',
     [
       [flags['ws-url'], '--ws-url'],
       [env.NODECTL_WS_URL, 'NODECTL_WS_URL'],
     ],
     'ws',
   )
+  // A consensus subscription URL pasted as the RPC (`ws://host:port/websocket`) names the same server.
   const comet = given(
+    'comet',
     [
       [flags['comet-url'], '--comet-url'],
       [env.NODECTL_COMET_URL, 'NODECTL_COMET_URL'],
     ],
     'http',
-  )
+  )?.replace(/\/websocket\/?$/, '')
   if (http && ws && comet) return { http, ws, comet, home }
   const paths = homePaths(home)
   const running = await readListenRecord(paths.dataDir)

@@ -6,7 +6,7 @@
  */
 import { Command, Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError, NodeUnreachableError, ProtocolError } from '../rpc/client/index.js'
-import { MalformedUrlError, resolveEndpoints, type ConnectionFlags, type Endpoints } from './endpoints.js'
+import { MalformedUrlError, resolveEndpoints, type ConnectionFlags, type EndpointName, type Endpoints } from './endpoints.js'
 import { loadAuthHeaders, mayAuthenticate } from './jwt-auth.js'
 
 /** Exit status of a failed client command. */
@@ -58,10 +58,13 @@ export function describeClientError(err: unknown): string | undefined {
 
 /** A command that talks to a running node: endpoints, tokens and error rendering (no flags of its own). */
 export abstract class ClientCommand extends Command {
-  /** Endpoints from the parsed flags and the environment (see endpoints.ts); a malformed URL is a usage error. */
-  protected async endpoints(flags: ConnectionFlags): Promise<Endpoints> {
+  /**
+   * Endpoints from the parsed flags and the environment (see endpoints.ts); a malformed URL of `use`, the
+   * endpoint the command talks to, is a usage error.
+   */
+  protected async endpoints(flags: ConnectionFlags, use: EndpointName): Promise<Endpoints> {
     try {
-      return await resolveEndpoints(flags)
+      return await resolveEndpoints(flags, process.env, use)
     } catch (err) {
       if (err instanceof MalformedUrlError) throw new Errors.CLIError(err.message, { exit: EXIT_USAGE })
       throw err
@@ -102,7 +105,7 @@ export abstract class RpcCommand extends ClientCommand {
 
   /** An HTTP client for the node chosen by the flags, sending a JWT when the home has jwt.hex (jwt-auth.ts). */
   protected async httpClient(flags: ConnectionFlags): Promise<HttpRpcClient> {
-    const endpoints = await this.endpoints(flags)
+    const endpoints = await this.endpoints(flags, 'http')
     return new HttpRpcClient(endpoints.http, { headers: await this.authHeaders(endpoints.http, endpoints.home, flags.home !== undefined) })
   }
 }

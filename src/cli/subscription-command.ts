@@ -124,7 +124,7 @@ export abstract class SubscriptionCommand extends StreamCommand {
 
   /** Subscribes with `eth_subscribe` at `--ws-url` and prints until stopped; see the file comment. */
   protected async stream(flags: StreamFlags & ConnectionFlags, spec: StreamSpec): Promise<SubscribeResult> {
-    const { ws, home } = await this.endpoints(flags)
+    const { ws, home } = await this.endpoints(flags, 'ws')
     return this.streamFrom({ url: ws, headers: await this.authHeaders(ws, home, flags.home !== undefined) }, flags, spec)
   }
 }

@@ -168,7 +168,7 @@ export abstract class TraceCommand extends RpcCommand {
 
   /** An HTTP client whose call timeout outlasts the trace's (a whole block's traces with `block`). */
   protected async traceClient(flags: { node?: string; home?: string }, request: TraceRequest, block = false): Promise<HttpRpcClient> {
-    const endpoints = await this.endpoints(flags)
+    const endpoints = await this.endpoints(flags, 'http')
     const traceMs = Math.ceil(request.timeoutMs ?? 0)
     const timeoutMs = Math.min(
       MAX_CALL_TIMEOUT_MS,

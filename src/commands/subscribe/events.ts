@@ -2,8 +2,7 @@
 import { Args } from '@oclif/core'
 import { SUBSCRIBABLE_EVENTS } from '../../api/comet/events/event-payloads.js'
 import { cometSubscriptions } from '../../rpc/client/index.js'
-import { cometEndpointsOf, describeCometError } from '../../cli/comet-command.js'
-import { connectionFlags } from '../../cli/rpc-command.js'
+import { cometConnectionFlags, cometEndpointsOf, describeCometError } from '../../cli/comet-command.js'
 import { describeEventLine } from '../../cli/comet-event-line.js'
 import type { CometEventMessage } from '../../cli/comet-types.js'
 import { StreamCommand, streamFlags, type SubscribeResult } from '../../cli/subscription-command.js'
@@ -28,7 +27,7 @@ export default class SubscribeEvents extends StreamCommand {
     `<%= config.bin %> <%= command.id %> "tm.event='Tx' AND ethereum.recipient='0x70997970c51812dc3a010c7d01b50e0d17dc79c8'" --json`,
     `<%= config.bin %> <%= command.id %> "tm.event='Vote'" --comet-url tcp://10.0.0.5:26657 --count 10`,
   ]
-  static override baseFlags = { ...connectionFlags, ...streamFlags }
+  static override baseFlags = { ...cometConnectionFlags, ...streamFlags }
   static override args = { query: Args.string({ description: `Event query, e.g. "tm.event='NewBlock'"`, required: true }) }
 
   protected override describeError(err: unknown): string | undefined {
