@@ -2,23 +2,17 @@
  * The entry of the start bundle (src/cli/bundle-loader.ts): `nodectl start` with a well-formed argv,
  * without oclif. Reading its configuration and manifest and evaluating its modules took about a sixth of
  * spawn → a serving node; here the argv is read by cli/start-argv.ts and the node run by
- * cli/start-node.ts, as the oclif command runs them. oclif is loaded (from node_modules, outside the
- * bundle) only to print a failure or a warning its own way. Outside the layers: it only composes.
+ * cli/start-node.ts, as the oclif command runs them, and failures and warnings printed as every command
+ * prints them (cli/failure.ts). Outside the layers: it only composes.
  */
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { EXIT_FAILURE, printError, printWarning } from './cli/failure.js'
 import { parseStartArgv } from './cli/start-argv.js'
 import { runNode, StartFailure } from './cli/start-node.js'
 import { HttpRpcClient } from './rpc/client/http-client.js'
-
-/** What the bundle uses of @oclif/core when something is to be reported. */
-interface Oclif {
-  Errors: { CLIError: new (message: string, options: { exit: number }) => Error; warn(message: string): void }
-  handle(err: Error): Promise<void>
-}
 
 /**
  * Runs `nodectl start` with `argv` (the arguments after `start`) and exits; `root` is the package
@@ -28,20 +22,17 @@ interface Oclif {
 export async function runStart(argv: string[], root: string): Promise<boolean> {
   const flags = parseStartArgv(argv)
   if (!flags) return false
-  let oclif: Oclif | undefined
-  const loadOclif = (): Oclif => (oclif ??= createRequire(join(root, 'package.json'))('@oclif/core') as Oclif)
   const version = packageVersion(root)
   try {
     await runNode(flags, version, {
       log: (line) => process.stdout.write(`${line}\n`),
       logToStderr: (line) => process.stderr.write(`${line}\n`),
-      warn: (message) => loadOclif().Errors.warn(message),
+      warn: printWarning,
     })
   } catch (err) {
-    const { Errors, handle } = loadOclif()
-    // As the oclif command: this.error(message, { exit }) for a failure, anything else as thrown.
-    await handle(err instanceof StartFailure ? new Errors.CLIError(err.message, { exit: err.exit }) : (err as Error))
-    return true
+    // As the oclif command (cli/nodectl-command.ts): the message, with the stack under DEBUG.
+    printError(process.env.DEBUG && err instanceof Error && err.stack ? err.stack : (err as Error).message)
+    process.exit(err instanceof StartFailure ? err.exit : EXIT_FAILURE)
   }
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
   process.exit(0)

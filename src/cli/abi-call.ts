@@ -11,6 +11,7 @@ import { type AbiType, type AbiValue, decodeAbi, encodeAbi, formatAbiType, parse
 import { bytesToHex, concatBytes, utf8ToBytes } from '../primitives/hex.js'
 import { parseAddress } from './params.js'
 import { parseData, parseTo, parseValue } from './tx-values.js'
+import { UsageError } from './failure.js'
 
 /** A parsed `name(inputs)(outputs)` signature. */
 export interface CallSignature {
@@ -25,16 +26,17 @@ export interface CallSignature {
 /** Parses `transfer(address,uint256)` or `balanceOf(address)(uint256)`; throws naming what is wrong. */
 export function parseCallSignature(text: string): CallSignature {
   const m = /^\s*([A-Za-z_$][A-Za-z0-9_$]*)\s*(\(.*\))\s*$/.exec(text)
-  if (!m) throw new Error(`invalid signature "${text}": want name(type,…) or name(type,…)(returns,…), e.g. "balanceOf(address)(uint256)"`)
+  if (!m)
+    throw new UsageError(`invalid signature "${text}": want name(type,…) or name(type,…)(returns,…), e.g. "balanceOf(address)(uint256)"`)
   const groups = topLevelGroups(m[2]!, text)
-  if (groups.length > 2) throw new Error(`invalid signature "${text}": at most an argument list and a return list`)
+  if (groups.length > 2) throw new UsageError(`invalid signature "${text}": at most an argument list and a return list`)
   try {
     const inputs = splitTopLevel(groups[0]!).map(parseAbiType)
     const outputs = groups[1] === undefined ? undefined : splitTopLevel(groups[1]).map(parseAbiType)
     const canonical = `${m[1]}(${inputs.map(formatAbiType).join(',')})`
     return { name: m[1]!, inputs, outputs, selector: keccak256(utf8ToBytes(canonical)).subarray(0, 4) }
   } catch (err) {
-    throw new Error(`invalid signature "${text}": ${(err as Error).message}`)
+    throw new UsageError(`invalid signature "${text}": ${(err as Error).message}`)
   }
 }
 
@@ -55,14 +57,14 @@ function topLevelGroups(text: string, signature: string): string[] {
     } else if (depth === 0 && c.trim() !== '') depth = -1
     if (depth < 0) break
   }
-  if (depth !== 0) throw new Error(`invalid signature "${signature}": unbalanced or stray characters in the parentheses`)
+  if (depth !== 0) throw new UsageError(`invalid signature "${signature}": unbalanced or stray characters in the parentheses`)
   return groups
 }
 
 /** The call data: selector, then the arguments (as text) encoded for the signature's inputs. */
 export function encodeCall(sig: CallSignature, args: readonly string[]): Uint8Array {
   if (args.length !== sig.inputs.length)
-    throw new Error(`${sig.name} takes ${sig.inputs.length} argument${sig.inputs.length === 1 ? '' : 's'}, got ${args.length}`)
+    throw new UsageError(`${sig.name} takes ${sig.inputs.length} argument${sig.inputs.length === 1 ? '' : 's'}, got ${args.length}`)
   const values = sig.inputs.map((t, i) => parseArgument(t, args[i]!))
   return concatBytes(sig.selector, encodeAbi(sig.inputs, values))
 }
@@ -71,7 +73,7 @@ export function encodeCall(sig: CallSignature, args: readonly string[]): Uint8Ar
 export function parseArgument(t: AbiType, text: string): AbiValue {
   const s = text.trim()
   const fail = (want: string): never => {
-    throw new Error(`invalid ${formatAbiType(t)} argument "${text}": want ${want}`)
+    throw new UsageError(`invalid ${formatAbiType(t)} argument "${text}": want ${want}`)
   }
   switch (t.kind) {
     case 'uint':
@@ -139,10 +141,10 @@ export interface CallTarget {
  */
 export async function readCallTarget(argv: readonly string[], dataFlag: string | undefined): Promise<CallTarget> {
   const [toText, sigText, ...args] = argv
-  if (toText === undefined) throw new Error('give the contract address first')
+  if (toText === undefined) throw new UsageError('give the contract address first')
   const to = parseTo(toText)
   if (dataFlag !== undefined) {
-    if (sigText !== undefined) throw new Error('give either a signature with its arguments or --data, not both')
+    if (sigText !== undefined) throw new UsageError('give either a signature with its arguments or --data, not both')
     const text = dataFlag.startsWith('@') ? (await readFile(dataFlag.slice(1), 'utf8')).trim() : dataFlag
     return { to, data: parseData(text), signature: undefined }
   }

@@ -9,7 +9,8 @@ import { Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'
 import { resolveCometEndpoints, type CometEndpoints } from './comet-endpoints.js'
 import { MalformedUrlError, type ConnectionFlags } from './endpoints.js'
-import { ClientCommand, connectionFlags, describeClientError, EXIT_USAGE } from './rpc-command.js'
+import { ClientCommand, connectionFlags, describeClientError } from './rpc-command.js'
+import { EXIT_USAGE } from './failure.js'
 
 /** The connection flags of the consensus commands: `-r` is accepted and ignored, as the help says. */
 export const cometConnectionFlags = {

@@ -5,15 +5,14 @@
  * line with exit status 1, or `{"error": {"message"}}` with `--json`. Nothing here prints a passphrase
  * or a private key.
  */
-import { Args, Command, Errors, Flags, ux } from '@oclif/core'
+import { Args, Errors, Flags, ux } from '@oclif/core'
 import { homePaths, resolveHome } from '../config/home.js'
 import { KeyFileFormatError, LIGHT_SCRYPT, STANDARD_SCRYPT, WrongPassphraseError } from '../keystore/key-file.js'
 import { KeyStore, KeyStoreError, type KeyInfo } from '../keystore/key-store.js'
+import { EXIT_FAILURE } from './failure.js'
+import { NodectlCommand } from './nodectl-command.js'
 import { confirmAction, isInteractive, PassphraseError, readPassphrase } from './passphrase.js'
 import { isTerminal } from './render.js'
-
-/** Exit status of a failed key command (oclif's own usage errors exit 2). */
-export const EXIT_FAILURE = 1
 
 /** The flags every `keys` command takes. */
 export const keystoreFlags = {
@@ -77,7 +76,7 @@ export function describeKeystoreError(err: unknown): string | undefined {
 }
 
 /** A `nodectl keys` command: see the file comment. */
-export abstract class KeystoreCommand extends Command {
+export abstract class KeystoreCommand extends NodectlCommand {
   static override enableJsonFlag = true
   static override baseFlags = keystoreFlags
 
@@ -115,11 +114,6 @@ export abstract class KeystoreCommand extends Command {
     if (yes) return
     if (!isInteractive()) this.error(`${refusal}: there is no terminal to confirm on; pass --yes to confirm`, { exit: EXIT_FAILURE })
     if (!(await confirmAction(question, true))) this.error(`${refusal}: not confirmed`, { exit: EXIT_FAILURE })
-  }
-
-  /** `--json` errors: `{"error": {"message"}}` (oclif's default would drop the message). */
-  protected override toErrorJson(err: unknown): unknown {
-    return { error: { message: (err as { message?: string }).message ?? String(err) } }
   }
 
   /** Key-store errors become one clear line and exit status 1. */

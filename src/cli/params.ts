@@ -3,6 +3,7 @@
  * topics. Errors are plain `Error`s whose message names the value and what is wanted; commands
  * turn them into one line.
  */
+import { UsageError } from './failure.js'
 
 /** Block tags of the execution-apis `BlockTag`. */
 export const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const
@@ -25,18 +26,18 @@ export function parseBlockNumber(input: string): BlockNumberOrTag {
   if ((BLOCK_TAGS as readonly string[]).includes(lower)) return lower as BlockNumberOrTag
   if (/^[0-9]+$/.test(input)) return `0x${BigInt(input).toString(16)}`
   if (/^0x[0-9a-fA-F]{1,16}$/.test(input)) return `0x${BigInt(input).toString(16)}`
-  throw new Error(`invalid block "${input}": want a number, a block hash or one of ${BLOCK_TAGS.join(', ')}`)
+  throw new UsageError(`invalid block "${input}": want a number, a block hash or one of ${BLOCK_TAGS.join(', ')}`)
 }
 
 /** Checks a 20-byte hex address. */
 export function parseAddress(input: string): `0x${string}` {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(input)) throw new Error(`invalid address "${input}": want 0x followed by 40 hex digits`)
+  if (!/^0x[0-9a-fA-F]{40}$/.test(input)) throw new UsageError(`invalid address "${input}": want 0x followed by 40 hex digits`)
   return input as `0x${string}`
 }
 
 /** Checks a 32-byte hex hash. */
 export function parseHash(input: string, what = 'hash'): `0x${string}` {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(input)) throw new Error(`invalid ${what} "${input}": want 0x followed by 64 hex digits`)
+  if (!/^0x[0-9a-fA-F]{64}$/.test(input)) throw new UsageError(`invalid ${what} "${input}": want 0x followed by 64 hex digits`)
   return input as `0x${string}`
 }
 
@@ -44,7 +45,7 @@ export function parseHash(input: string, what = 'hash'): `0x${string}` {
 export function parseSlot(input: string): `0x${string}` {
   if (/^[0-9]+$/.test(input)) return `0x${BigInt(input).toString(16)}`
   if (/^0x[0-9a-fA-F]{1,64}$/.test(input)) return input as `0x${string}`
-  throw new Error(`invalid storage slot "${input}": want a number or up to 32 hex bytes`)
+  throw new UsageError(`invalid storage slot "${input}": want a number or up to 32 hex bytes`)
 }
 
 /**

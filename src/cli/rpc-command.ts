@@ -4,15 +4,12 @@
  * subscribe commands build on ClientCommand in subscription-command.ts. Every failure is one clear line:
  * `cannot reach node at URL`, or the node's JSON-RPC error with its code, with a non-zero exit.
  */
-import { Command, Errors, Flags } from '@oclif/core'
+import { Errors, Flags } from '@oclif/core'
 import { HttpRpcClient, JsonRpcClientError, NodeUnreachableError, ProtocolError } from '../rpc/client/index.js'
 import { MalformedUrlError, resolveEndpoints, type ConnectionFlags, type EndpointName, type Endpoints } from './endpoints.js'
+import { EXIT_FAILURE, EXIT_USAGE } from './failure.js'
 import { loadAuthHeaders, mayAuthenticate } from './jwt-auth.js'
-
-/** Exit status of a failed client command. */
-export const EXIT_FAILURE = 1
-/** Exit status of a command given an unusable flag value (oclif's own parse errors exit 2 too). */
-export const EXIT_USAGE = 2
+import { NodectlCommand } from './nodectl-command.js'
 
 /**
  * The connection flags every client command takes (endpoints.ts), as cast names the first: a command
@@ -57,7 +54,7 @@ export function describeClientError(err: unknown): string | undefined {
 }
 
 /** A command that talks to a running node: endpoints, tokens and error rendering (no flags of its own). */
-export abstract class ClientCommand extends Command {
+export abstract class ClientCommand extends NodectlCommand {
   /**
    * Endpoints from the parsed flags and the environment (see endpoints.ts); a malformed URL of `use`, the
    * endpoint the command talks to, is a usage error.

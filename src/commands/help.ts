@@ -1,7 +1,8 @@
 /** `nodectl help [command...]`: the help of nodectl or of a command, as `nodectl <command> --help`. */
-import { Args, Command, Help } from '@oclif/core'
+import { Args, Help } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 
-export default class HelpCommand extends Command {
+export default class HelpCommand extends NodectlCommand {
   static override summary = 'Show the help of nodectl or of a command.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> query balance']
   static override strict = false

@@ -2,7 +2,8 @@
  * `nodectl init <moniker>`: writes a new home (config.toml, app.toml, genesis.json with this node as
  * the one validator, keys, sign state, JWT secret, key store), as `cometbft init` / `evmosd init`.
  */
-import { Args, Command, Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 import { DEFAULT_CHAIN_ID } from '../config/chain-id.js'
 import { resolveHome } from '../config/home.js'
 import { HomeExistsError, initHome, type InitHomeResult } from '../config/init-home.js'
@@ -39,7 +40,7 @@ export interface InitResult {
 }
 
 /** `nodectl init <moniker>`: see the file comment. */
-export default class Init extends Command {
+export default class Init extends NodectlCommand {
   static override summary = 'Initialise a node home: configuration, genesis and keys.'
   static override description =
     `Writes <home>/config/{config.toml, app.toml, genesis.json, node_key.json, priv_validator_key.json, jwt.hex}, ` +

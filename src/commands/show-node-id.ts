@@ -1,5 +1,6 @@
 /** `nodectl show-node-id`: the node id of the home's node key, as `cometbft show-node-id` prints it. */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 import { homePaths, resolveHome } from '../config/home.js'
 import { loadNodeKey, nodeIdOf } from '../keystore/validator-key.js'
 
@@ -10,7 +11,7 @@ export interface ShowNodeIdResult {
 }
 
 /** `nodectl show-node-id`: see the file comment. */
-export default class ShowNodeId extends Command {
+export default class ShowNodeId extends NodectlCommand {
   static override summary = "Print this node's id (for <node id>@host:port peer addresses)."
   static override description =
     'Reads <home>/config/node_key.json and prints its node id: the lower-case hex of the first 20 bytes of SHA-256 of its ed25519 ' +

@@ -1,5 +1,6 @@
 /** `nodectl show-validator`: the validator's ed25519 public key, as `cometbft show-validator` prints it. */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 import { homePaths, resolveHome } from '../config/home.js'
 import { PUBKEY_ED25519_TYPE } from '../config/genesis.js'
 import { loadValidatorKey } from '../keystore/validator-key.js'
@@ -14,7 +15,7 @@ export interface ShowValidatorResult {
 }
 
 /** `nodectl show-validator`: see the file comment. */
-export default class ShowValidator extends Command {
+export default class ShowValidator extends NodectlCommand {
   static override summary = "Print this node's validator public key, as CometBFT prints it."
   static override description =
     "Reads <home>/config/priv_validator_key.json and prints its public key in CometBFT's form, " +

@@ -6,14 +6,15 @@
  * bin/run.js runs a well-formed `start` from the start bundle, without this class; help, bad flags and
  * the hidden test flags come here.
  */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 import { buildSettingFlags } from '../cli/setting-flags.js'
 import { normalizeBooleanArgs } from '../cli/start-argv.js'
 import { runNode, StartFailure, type StartFlags } from '../cli/start-node.js'
 import { DEV_MNEMONIC } from '../keystore/dev-accounts.js'
 
 /** `nodectl start`: see the file comment. */
-export default class Start extends Command {
+export default class Start extends NodectlCommand {
   static override summary = 'Run the node.'
   static override description =
     `Starts consensus and the RPC servers of the node in --home (default $NODECTL_HOME, else ~/.nodectl; create it with "nodectl init"). Every config.toml/app.toml key can be overridden with the flag --<table>.<key> or the environment variable NODECTL_<TABLE>_<KEY>; flags win over the environment, which wins over the files. With --dev, runs a throw-away chain: chain id nodectl_31337-1, the 10 accounts of "${DEV_MNEMONIC}" funded with 10,000 ETH each, all JSON-RPC namespaces on 127.0.0.1:8545 (HTTP) and :8546 (WebSocket), consensus RPC on 127.0.0.1:26657, a block as soon as transactions wait; in a temporary home deleted on exit, or in --home (initialised if empty; a home made by "nodectl init", whose chain does not fund the dev accounts, is refused). Stop with Ctrl-C.`

@@ -1,5 +1,5 @@
 /** `nodectl version`: the version line `--version` prints (`nodectl/<version> <platform>-<arch> node-<version>`). */
-import { Command } from '@oclif/core'
+import { NodectlCommand } from '../cli/nodectl-command.js'
 
 /** What `version --json` prints. */
 export interface VersionResult {
@@ -9,7 +9,7 @@ export interface VersionResult {
   node: string
 }
 
-export default class Version extends Command {
+export default class Version extends NodectlCommand {
   static override summary = 'Print the version of nodectl, the platform and Node.js.'
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json']
   static override enableJsonFlag = true

@@ -5,6 +5,7 @@
  */
 import type { Hook } from '@oclif/core'
 import { Errors } from '@oclif/core'
+import { EXIT_USAGE, printError } from '../cli/failure.js'
 
 /** At most this many suggestions. */
 const SUGGESTIONS = 3
@@ -19,7 +20,8 @@ const hook: Hook.CommandNotFound = async (opts) => {
     .slice(0, SUGGESTIONS)
     .map((c) => `"${c.id}"`)
   const hint = close.length > 0 ? `; did you mean ${close.join(' or ')}?` : ''
-  throw new Errors.CLIError(`unknown command "${typed}"${hint} (nodectl help lists the commands)`, { exit: 2 })
+  printError(`unknown command "${typed}"${hint} (nodectl help lists the commands)`)
+  throw new Errors.ExitError(EXIT_USAGE)
 }
 
 /** Levenshtein distance. */

@@ -157,10 +157,10 @@ describe('nodectl tx send against a dev node', () => {
     }
   })
 
-  it('rejects bad --value amounts with one line naming --value, before any key is read', async () => {
+  it('rejects bad --value amounts as a usage error (exit 2) in one line naming --value, before any key is read', async () => {
     for (const value of ['1.5wei', 'abc', '1.0000000001gwei', '-1', '1.5eth', '0.0000000000000000001ether']) {
       const run = await runCli(TxSend, ['--from', 'alice', '--to', ADMIN!.address, `--value=${value}`, ...common()])
-      expect(run.exitCode, value).toBe(1)
+      expect(run.exitCode, value).toBe(2)
       expect(run.error?.message, value).toMatch(/^invalid --value ".*": /)
       expect(run.error?.message, value).not.toContain('\n')
     }

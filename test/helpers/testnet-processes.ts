@@ -45,12 +45,11 @@ const LISTENERS = Object.keys(TESTNET_PORT_OFFSETS) as Listener[]
 
 /**
  * The port `nodectl start` found taken, from its error: `--rpc.laddr: 127.0.0.1:P is already in use …`
- * for the RPC listeners, libp2p's `listen EADDRINUSE: address already in use 127.0.0.1:P` for p2p (oclif
- * wraps either over several ` ›   ` lines); undefined for any other failure.
+ * for the RPC listeners, libp2p's `listen EADDRINUSE: address already in use 127.0.0.1:P` for p2p;
+ * undefined for any other failure.
  */
 export function busyPortOf(output: string): number | undefined {
-  const text = output.replace(/\s*\n\s*›\s*/g, ' ')
-  const m = /:(\d+)\s+is\s+already\s+in\s+use/.exec(text) ?? /EADDRINUSE:\s+address\s+already\s+in\s+use\s+\S*:(\d+)/.exec(text)
+  const m = /:(\d+) is already in use/.exec(output) ?? /EADDRINUSE: address already in use \S*:(\d+)/.exec(output)
   return m ? Number(m[1]) : undefined
 }
 

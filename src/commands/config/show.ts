@@ -2,7 +2,7 @@
  * `nodectl config show [--home] [--<table>.<key> VALUE]...`: the settings `nodectl start` would run
  * with (defaults < config.toml/app.toml < NODECTL_* < flags) and where each came from.
  */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { isTerminal, listTable } from '../../cli/render.js'
 import { buildSettingFlags } from '../../cli/setting-flags.js'
 import { normalizeBooleanArgs } from '../../cli/start-argv.js'
@@ -12,6 +12,7 @@ import { formatTomlValue } from '../../config/render-toml.js'
 import type { NodeSettings } from '../../config/defaults.js'
 import { SETTINGS, type Setting } from '../../config/settings.js'
 import { ConfigError } from '../../utils/errors.js'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 
 /** One setting as `config show` reports it. */
 export interface ShownSetting {
@@ -27,7 +28,7 @@ export interface ShownSetting {
   source: string
 }
 
-export default class ConfigShow extends Command {
+export default class ConfigShow extends NodectlCommand {
   static override summary = 'Show the effective settings and where each comes from.'
   static override description =
     'Resolves the settings of --home as "nodectl start" would, with the same flags and NODECTL_* variables (defaults < ' +

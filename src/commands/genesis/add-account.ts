@@ -2,7 +2,8 @@
  * `nodectl genesis add-account <address|key name> <amount>`: funds an account in genesis.json (the Cosmos
  * SDK's `genesis add-genesis-account`).
  */
-import { Args, Command, Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 import { parseValue } from '../../cli/tx-values.js'
 import { addGenesisAccount } from '../../config/genesis-edit.js'
 import { homePaths, resolveHome } from '../../config/home.js'
@@ -21,7 +22,7 @@ export interface AddAccountResult {
 }
 
 /** `nodectl genesis add-account`: see the file comment. */
-export default class GenesisAddAccount extends Command {
+export default class GenesisAddAccount extends NodectlCommand {
   static override summary = 'Fund an account in genesis.json.'
   static override description =
     'Adds {address, balance} to app_state.evm.accounts of <home>/config/genesis.json. The account is an address or the name of a ' +

@@ -1,5 +1,6 @@
 /** `nodectl genesis add-validator <pubkey> <power>`: adds a validator to genesis.json (CometBFT's `validators` list). */
-import { Args, Command, Flags } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 import { parseEd25519PubKey } from '../../cli/tx-values.js'
 import { addGenesisValidator } from '../../config/genesis-edit.js'
 import { homePaths, resolveHome } from '../../config/home.js'
@@ -20,7 +21,7 @@ export interface AddValidatorResult {
 }
 
 /** `nodectl genesis add-validator`: see the file comment. */
-export default class GenesisAddValidator extends Command {
+export default class GenesisAddValidator extends NodectlCommand {
   static override summary = 'Add a validator to genesis.json.'
   static override description =
     'Appends {address, pub_key, power, name} to the validators of <home>/config/genesis.json. The public key is the ed25519 key ' +

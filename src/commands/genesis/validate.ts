@@ -1,5 +1,6 @@
 /** `nodectl genesis validate`: checks genesis.json with the node's own decoders (CometBFT's `genesis validate`). */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 import { GenesisError, parseAppState } from '../../evm/genesis.js'
 import { loadGenesis } from '../../config/genesis.js'
 import { homePaths, resolveHome } from '../../config/home.js'
@@ -17,7 +18,7 @@ export interface ValidateGenesisResult {
 }
 
 /** `nodectl genesis validate`: see the file comment. */
-export default class GenesisValidate extends Command {
+export default class GenesisValidate extends NodectlCommand {
   static override summary = 'Check genesis.json as the node reads it.'
   static override description =
     'Decodes <home>/config/genesis.json with the decoders the node starts with: the chain id (<name>_<EVM chain id>-<version>), ' +

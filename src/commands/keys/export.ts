@@ -4,7 +4,8 @@
  */
 import { open, rm, type FileHandle } from 'node:fs/promises'
 import { Flags } from '@oclif/core'
-import { accountArgs, describeAccount, EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { accountArgs, describeAccount, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { EXIT_FAILURE } from '../../cli/failure.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { wipe } from '../../crypto/index.js'
 import { serializeKeyFile, type KeyFileV3 } from '../../keystore/key-file.js'

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
-import { EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { EXIT_FAILURE } from '../../cli/failure.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { parseKeyFile } from '../../keystore/key-file.js'
 import { toChecksumAddress } from '../../primitives/address.js'

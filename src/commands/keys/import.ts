@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
-import { EXIT_FAILURE, KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
+import { EXIT_FAILURE } from '../../cli/failure.js'
 import { isInteractive, promptSecret } from '../../cli/passphrase.js'
 import { withSpinner } from '../../cli/spinner.js'
 import { isValidPrivateKey, privateKeyToAddress, wipe } from '../../crypto/index.js'

@@ -2,7 +2,7 @@
  * `nodectl testnet init-files`: writes the homes of a local network (CometBFT's `testnet` command):
  * one genesis shared by every node, distinct loopback ports and persistent peers filled in.
  */
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { listTable } from '../../cli/render.js'
 import { DEFAULT_CHAIN_ID } from '../../config/chain-id.js'
 import {
@@ -14,9 +14,10 @@ import {
 } from '../../config/testnet.js'
 import { ConfigError } from '../../utils/errors.js'
 import { ENGINES, type Engine } from '../../config/cometbft-keys.js'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 
 /** `nodectl testnet init-files`: see the file comment. */
-export default class TestnetInitFiles extends Command {
+export default class TestnetInitFiles extends NodectlCommand {
   static override summary = 'Write the homes of a local testnet: node0, node1… with one shared genesis.'
   static override description =
     `Writes <output-dir>/node0…node{N+M-1}, each a home as "nodectl init" writes it. The genesis, identical in every home, has the ` +

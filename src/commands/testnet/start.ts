@@ -4,10 +4,11 @@
  * (src/cli/testnet-runner.ts), until Ctrl-C stops them all.
  */
 import { join, resolve } from 'node:path'
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 import { findTestnetHomes, selectTestnetHomes, type TestnetHome } from '../../cli/testnet-homes.js'
 import { DEFAULT_GRACE_PERIOD_MS, shouldColor, TestnetRunner } from '../../cli/testnet-runner.js'
 import { ConfigError } from '../../utils/errors.js'
+import { NodectlCommand } from '../../cli/nodectl-command.js'
 
 /**
  * Signals that stop the nodes. SIGHUP too: the nodes run in their own process group, so a closed
@@ -16,7 +17,7 @@ import { ConfigError } from '../../utils/errors.js'
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 /** `nodectl testnet start`: see the file comment. */
-export default class TestnetStart extends Command {
+export default class TestnetStart extends NodectlCommand {
   static override summary = 'Run every node of a local testnet in this terminal, their output prefixed with the moniker.'
   static override description =
     `Starts "nodectl start --home <home>" for each home node0, node1… of <output-dir> (written by "nodectl testnet init-files") ` +
