@@ -265,9 +265,14 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     ])
     const unknown = cli('query', 'statuss')
     expect(unknown.status).toBe(2)
-    expect(lines(unknown.stderr)).toEqual(['Error: unknown command "query statuss"; did you mean "query status"? (nodectl help lists the commands)'])
+    expect(lines(unknown.stderr)).toEqual([
+      'Error: unknown command "query statuss"; did you mean "query status"? (nodectl help lists the commands)',
+    ])
     // A path longer than any terminal stays on the one line of the error (the bundle prints it).
-    const home = join(mkdtempSync(join(tmpdir(), 'nodectl-binary-')), 'a-home-whose-path-is-long-enough-to-have-been-wrapped-in-the-middle'.repeat(2))
+    const home = join(
+      mkdtempSync(join(tmpdir(), 'nodectl-binary-')),
+      'a-home-whose-path-is-long-enough-to-have-been-wrapped-in-the-middle'.repeat(2),
+    )
     try {
       const noGenesis = cli('start', '--home', home)
       expect(noGenesis.status).toBe(1)
@@ -286,9 +291,7 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
       expect(run('init', 'node0', '--home', home).status).toBe(0)
       const dev = run('start', '--dev', '--home', home)
       expect(dev.status).toBe(1)
-      expect(dev.stderr).toContain(
-        `--dev: ${home} holds chain nodectl_9000-1, which does not fund the 10 dev accounts`,
-      )
+      expect(dev.stderr).toContain(`--dev: ${home} holds chain nodectl_9000-1, which does not fund the 10 dev accounts`)
       expect(dev.stdout).not.toContain('Available Accounts')
       expect(readdirSync(join(home, 'keystore'))).toEqual([])
     } finally {
