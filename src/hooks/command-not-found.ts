@@ -12,7 +12,7 @@ const SUGGESTIONS = 3
 
 const hook: Hook.CommandNotFound = async (opts) => {
   const typed = opts.id.replaceAll(':', ' ')
-  const known = opts.config.commandIDs.map((id) => id.replaceAll(':', ' '))
+  const known = opts.config.commands.filter((c) => !c.hidden).map((c) => c.id.replaceAll(':', ' '))
   const close = known
     .map((id) => ({ id, distance: editDistance(typed, id) }))
     .filter((c) => c.distance <= Math.max(2, Math.floor(typed.length / 3)) || c.id.startsWith(`${typed} `))

@@ -284,6 +284,19 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     }
   })
 
+  it('names commands in kebab-case, the Ethereum subscription names still working as hidden aliases', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    const topic = cli('subscribe', '--help')
+    expect(topic.stdout).toMatch(/subscribe new-heads +Stream new blocks/)
+    expect(topic.stdout).toMatch(/subscribe new-pending-transactions +Stream pending transactions/)
+    expect(topic.stdout).not.toContain('newHeads')
+    for (const alias of ['newHeads', 'newPendingTransactions']) {
+      const help = cli('subscribe', alias, '--help')
+      expect(help.status, alias).toBe(0)
+      expect(help.stdout, alias).toContain('Stream ')
+    }
+  })
+
   it('refuses --dev on a home made by nodectl init with status 1, its key store left empty', () => {
     const home = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
     const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })

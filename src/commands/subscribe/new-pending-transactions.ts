@@ -1,4 +1,4 @@
-/** `nodectl subscribe newPendingTransactions [--full]`: stream transactions entering the pool. */
+/** `nodectl subscribe new-pending-transactions [--full]`: stream transactions entering the pool. */
 import { Flags } from '@oclif/core'
 import type { RpcTransaction } from '../../cli/eth-types.js'
 import { decimalOf } from '../../cli/render.js'
@@ -6,6 +6,8 @@ import { SubscriptionCommand, type SubscribeResult } from '../../cli/subscriptio
 
 export default class SubscribeNewPendingTransactions extends SubscriptionCommand {
   static override summary = 'Stream pending transactions.'
+  /** The Ethereum subscription's name, as it was spelled before the commands were all kebab-case. */
+  static override hiddenAliases = ['subscribe:newPendingTransactions']
   static override description =
     'Prints the hash of each transaction entering the pool (eth_subscribe newPendingTransactions over WebSocket) until Ctrl-C; --full ' +
     'prints sender, recipient, value and nonce.'

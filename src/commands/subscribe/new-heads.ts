@@ -1,4 +1,4 @@
-/** `nodectl subscribe newHeads [--include-transactions]`: stream new block headers (eth_subscribe newHeads). */
+/** `nodectl subscribe new-heads [--include-transactions]`: stream new block headers (eth_subscribe newHeads). */
 import { Flags } from '@oclif/core'
 import type { RpcBlock } from '../../cli/eth-types.js'
 import { decimalOf } from '../../cli/render.js'
@@ -6,6 +6,8 @@ import { SubscriptionCommand, type SubscribeResult } from '../../cli/subscriptio
 
 export default class SubscribeNewHeads extends SubscriptionCommand {
   static override summary = 'Stream new blocks.'
+  /** The Ethereum subscription's name, as it was spelled before the commands were all kebab-case. */
+  static override hiddenAliases = ['subscribe:newHeads']
   static override description =
     'Prints one line per new block (eth_subscribe newHeads over WebSocket) until Ctrl-C. --include-transactions asks for the ' +
     'transactions too. Reconnects with back-off if the node restarts.'
