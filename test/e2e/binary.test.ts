@@ -297,6 +297,32 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     }
   })
 
+  it('completes commands and flags in bash (nodectl autocomplete)', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
+    try {
+      const env = { ...process.env, XDG_CACHE_HOME: cache }
+      const setup = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), 'autocomplete', 'bash'], { cwd: ROOT, encoding: 'utf8', env })
+      expect(setup.status, setup.stderr).toBe(0)
+      expect(setup.stdout).toContain('nodectl autocomplete script bash')
+      // What bash does on <TAB>: the completion function over the words typed so far.
+      const complete = (...words: string[]) =>
+        spawnSync(
+          'bash',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…}, not a template
+          ['-c', 'source "$FN"; COMP_WORDS=($WORDS); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _nodectl_autocomplete; echo "${COMPREPLY[*]}"'],
+          {
+            encoding: 'utf8',
+            env: { ...env, FN: join(cache, 'nodectl/autocomplete/functions/bash/nodectl.bash'), WORDS: ['nodectl', ...words].join(' ') },
+          },
+        ).stdout.trim()
+      expect(complete('query', 'bal')).toBe('balance')
+      expect(complete('query', 'balance', '--rp')).toBe('--rpc-url')
+      expect(complete('keys', 'imp').split(' ')).toEqual(['import', 'import-keystore'])
+    } finally {
+      rmSync(cache, { recursive: true, force: true })
+    }
+  })
+
   it('refuses --dev on a home made by nodectl init with status 1, its key store left empty', () => {
     const home = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
     const run = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })

@@ -1,5 +1,6 @@
-/** `nodectl keys add [--name N]`: a new random key, encrypted into the key store (geth `account new`). */
-import { Flags } from '@oclif/core'
+/** `nodectl keys add [NAME]`: a new random key, encrypted into the key store (geth `account new`, `evmosd keys add`). */
+import { Args, Flags } from '@oclif/core'
+import { EXIT_USAGE } from '../../cli/failure.js'
 import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
 import { withSpinner } from '../../cli/spinner.js'
 
@@ -11,19 +12,25 @@ export default class KeysAdd extends KeystoreCommand {
     'file opens in geth, ethers and Foundry. A running node sees the key at once. Keep the passphrase: without it the key cannot be ' +
     'recovered.'
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --name alice',
+    '<%= config.bin %> <%= command.id %> alice',
     'NODECTL_PASSWORD=dev <%= config.bin %> <%= command.id %> --home ./node0 --light-kdf --json',
   ]
+  static override args = {
+    name: Args.string({ description: 'A label for the key, usable wherever an address is (letters, digits, _ . @ -); as evmosd keys add.' }),
+  }
   static override flags = {
-    name: Flags.string({ summary: 'A label for the key, usable wherever an address is (letters, digits, _ . @ -).' }),
+    name: Flags.string({ summary: 'The label, as a flag (the argument is the same).' }),
   }
 
   async run(): Promise<KeyResult> {
-    const { flags } = await this.parse(KeysAdd)
+    const { args, flags } = await this.parse(KeysAdd)
+    if (args.name !== undefined && flags.name !== undefined && args.name !== flags.name)
+      this.error(`two names given: "${args.name}" and --name "${flags.name}"`, { exit: EXIT_USAGE })
+    const name = args.name ?? flags.name
     const store = this.openKeyStore(flags)
-    await store.checkNew(undefined, flags.name)
+    await store.checkNew(undefined, name)
     const passphrase = await this.passphrase(flags, 'Passphrase for the new key', true)
-    const account = await withSpinner('Encrypting the new key', () => store.create(passphrase, { name: flags.name }))
+    const account = await withSpinner('Encrypting the new key', () => store.create(passphrase, { name }))
     const result = keyResultOf(account)
     this.reportAccount('Created', result)
     return result

@@ -118,13 +118,17 @@ describe('nodectl keys', () => {
     const again = await runCli(KeysImport, keys(DEV_KEY.slice(2).toUpperCase()))
     expect(again.error?.message).toMatch(new RegExp(`^account ${DEV_ADDRESS} is already in the key store as "x"`))
     expect(again.exitCode).toBe(1)
+    const twoNames = await runCli(KeysAdd, keys('y', '--name', 'z'))
+    expect(twoNames.exitCode).toBe(2)
+    expect(twoNames.error?.message).toBe('two names given: "y" and --name "z"')
     const taken = await runCli(KeysAdd, keys('--name', 'x', '--json'))
     expect(jsonOf<{ error: { message: string } }>(taken).error.message).toBe(`the name "x" is already used by ${DEV_ADDRESS}`)
     expect(jsonOf(await runCli(KeysList, keys('--json')))).toHaveLength(1)
   })
 
   it('show finds an account by name or by address in any case', async () => {
-    const added = (await runCli(KeysAdd, keys('--name', 'alice'))).result!
+    // The name as evmosd keys add takes it: an argument (--name works too).
+    const added = (await runCli(KeysAdd, keys('alice'))).result!
     expect(added.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
     for (const form of ['alice', added.address.toLowerCase(), '0x' + added.address.slice(2).toUpperCase()]) {
       const shown = await runCli(KeysShow, keys(form, '--json'))
