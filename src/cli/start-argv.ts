@@ -7,8 +7,8 @@ import { SETTINGS } from '../config/settings.js'
 import type { StartFlags } from './start-node.js'
 
 /** Flags whose value is a boolean (`--x`, `--no-x`, and here also `--x=true|false`, as cobra accepts). */
-const BOOLEAN_FLAGS = new Set(['dev', 'abci', ...SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag)])
-/** Boolean flags that also take `--no-<flag>` (every setting; not --dev or --abci). */
+const BOOLEAN_FLAGS = new Set(['dev', 'abci', 'json', ...SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag)])
+/** Boolean flags that also take `--no-<flag>` (every setting; not --dev, --abci or --json). */
 const NEGATABLE_FLAGS = new Set(SETTINGS.filter((s) => s.flagKind === 'boolean').map((s) => s.flag))
 /** Flags that take a value. */
 const VALUE_FLAGS = new Set(['home', ...SETTINGS.filter((s) => s.flagKind !== 'boolean').map((s) => s.flag)])

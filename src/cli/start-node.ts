@@ -7,29 +7,26 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { formatDuration } from '../config/duration.js'
 import { resolveHome } from '../config/home.js'
 import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
 import { readListenRecord, removeListenRecord, writeListenRecord } from '../config/listen-record.js'
-import type { ConsensusConfig, HostPort, JsonRpcConfig, NodeConfig } from '../config/node-config.js'
+import type { HostPort, NodeConfig } from '../config/node-config.js'
 import type { SyncProgress } from '../consensus/block-sync.js'
-import { ETH_DERIVATION_PREFIX } from '../crypto/hd.js'
-import { DEV_MNEMONIC, devAccounts } from '../keystore/dev-accounts.js'
 import { AbciNode, type AbciNodeAddresses } from '../node/abci-node.js'
 import { Node, type NodeAddresses } from '../node/node.js'
-import { formatEther } from '../primitives/ether.js'
-import { bytesToUpperHex } from '../primitives/hex.js'
 import { ConfigError } from '../utils/errors.js'
 import { createLogger, type Logger } from '../utils/logger.js'
 import { normalizeUrl } from './endpoints.js'
+import { abciBannerJson, renderAbciBanner, renderStartBanner, renderSyncProgress, startBannerJson } from './start-banner.js'
 
-/** The parsed flags of `nodectl start`: --home, --dev, --abci, the hidden --unsafe-double-sign-at and one per setting. */
+/** The parsed flags of `nodectl start`: --home, --dev, --abci, --json, the hidden --unsafe-double-sign-at and one per setting. */
 export interface StartFlags {
   home?: string
   dev?: boolean
   abci?: boolean
+  json?: boolean
   'unsafe-double-sign-at'?: number
   [flag: string]: unknown
 }
@@ -81,7 +78,9 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
     const log = createLogger({ level: config.logLevel, format: config.logFormat })
     const running =
-      flags.abci === true ? await startAbciNode(config, log, version, out) : await startNode(config, log, version, temporary, flags, out)
+      flags.abci === true
+        ? await startAbciNode(config, log, version, flags.json === true, out)
+        : await startNode(config, log, version, temporary, flags, out)
     await recordListeners(config, running.addresses)
     if (out.serving) await out.serving(running.addresses)
     else {
@@ -148,10 +147,12 @@ async function startNode(
     await node.stop().catch(() => {})
     throw explainAddressInUse(err, config) ?? err
   }
-  out.log(renderStartBanner({ config, addresses, version, temporaryHome }))
+  const json = flags.json === true
+  const banner = { config, addresses, version, temporaryHome }
+  out.log(json ? JSON.stringify(startBannerJson(banner)) : renderStartBanner(banner))
   node.events.on(
     'syncProgress',
-    throttleProgress((line) => out.log(line)),
+    throttleProgress((p) => out.log(renderSyncProgress(p, json))),
   )
   return {
     node,
@@ -162,7 +163,7 @@ async function startNode(
 }
 
 /** `--abci`: the application for an external CometBFT; prints its banner. */
-async function startAbciNode(config: NodeConfig, log: Logger, version: string, out: StartOutput): Promise<RunningNode> {
+async function startAbciNode(config: NodeConfig, log: Logger, version: string, json: boolean, out: StartOutput): Promise<RunningNode> {
   const node = await AbciNode.create(config, log)
   let addresses: AbciNodeAddresses
   try {
@@ -171,7 +172,7 @@ async function startAbciNode(config: NodeConfig, log: Logger, version: string, o
     await node.stop().catch(() => {})
     throw explainAddressInUse(err, config) ?? err
   }
-  out.log(renderAbciBanner(config, addresses, version))
+  out.log(json ? JSON.stringify(abciBannerJson(config, addresses, version)) : renderAbciBanner(config, addresses, version))
   return {
     node,
     // Under CometBFT the consensus RPC is CometBFT's.
@@ -198,14 +199,14 @@ function refuseDevOnChain(config: NodeConfig): StartFailure {
 /** Block sync progress is printed at most this often (and once the sync reaches its target). */
 const PROGRESS_EVERY_MS = 1000
 
-/** `synced 1200/5000 blocks, 310 blocks/s`, at most once a second and at the target. */
-function throttleProgress(print: (line: string) => void, clock: () => number = Date.now): (p: SyncProgress) => void {
+/** Calls `print` at most once a second, and at the target. */
+function throttleProgress(print: (p: SyncProgress) => void, clock: () => number = Date.now): (p: SyncProgress) => void {
   let last = Number.NEGATIVE_INFINITY
   return (p) => {
     const t = clock()
     if (p.height < p.target && t - last < PROGRESS_EVERY_MS) return
     last = t
-    print(`synced ${p.height}/${p.target} blocks, ${Math.round(p.blocksPerSecond)} blocks/s`)
+    print(p)
   }
 }
 
@@ -250,118 +251,4 @@ function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | un
     hit ? `--${hit[0]}` : 'listen address',
     `${where} is already in use (is another node running?); choose another address${hit ? ` with --${hit[0]}` : ''} or stop the other process`,
   )
-}
-
-/** The banner of `start --abci`: what CometBFT must be told, and where EVM clients connect. */
-function renderAbciBanner(config: NodeConfig, addresses: AbciNodeAddresses, version: string): string {
-  const lines: string[] = ['', `nodectl ${version} — EVM application for CometBFT (ABCI)`, '']
-  const row = (label: string, value: string): void => {
-    lines.push(`${(label + ':').padEnd(20)}${value}`)
-  }
-  row('Chain ID', config.chainId)
-  row('EVM chain ID', config.evmChainId.toString())
-  row('Home', config.home)
-  row('Height', 'the last committed one is replayed from CometBFT on connection')
-  row('ABCI', `${addresses.abci} (start CometBFT with: cometbft start --home ${config.home} --proxy_app ${addresses.abci})`)
-  row('Transactions to', `${addresses.cometRpc} (CometBFT's broadcast_tx_sync)`)
-  row('EVM JSON-RPC', addresses.jsonRpcHttp ? `${addresses.jsonRpcHttp} (${config.jsonRpc.api.join(', ')})` : 'off (--json-rpc.enable)')
-  row('EVM WebSocket', addresses.jsonRpcWs ?? 'off (--json-rpc.enable)')
-  lines.push('', 'Press Ctrl-C to stop.', '')
-  return lines.join('\n')
-}
-
-/** What the banner shows. */
-interface StartBannerInput {
-  config: NodeConfig
-  addresses: NodeAddresses
-  /** nodectl's version. */
-  version: string
-  /** The home is a temporary directory deleted on exit. */
-  temporaryHome: boolean
-}
-
-/** The Anvil-like text printed once the node listens. */
-function renderStartBanner({ config, addresses, version, temporaryHome }: StartBannerInput): string {
-  const lines: string[] = ['', `nodectl ${version}${config.dev ? ' — development chain' : ''}`, '']
-  const heading = (title: string): void => {
-    lines.push(title, '='.repeat(title.length))
-  }
-  const row = (label: string, value: string): void => {
-    lines.push(`${(label + ':').padEnd(20)}${value}`)
-  }
-  if (config.dev) {
-    const accounts = devAccounts()
-    const funded = readGenesisBalances(config)
-    heading('Available Accounts')
-    for (const a of accounts) lines.push(`(${a.index}) ${a.address} (${formatEther(funded.get(a.address.toLowerCase()) ?? 0n)} ETH)`)
-    lines.push('')
-    heading('Private Keys')
-    for (const a of accounts) lines.push(`(${a.index}) ${a.privateKey}`)
-    lines.push('')
-    heading('Wallet')
-    row('Mnemonic', DEV_MNEMONIC)
-    row('Derivation path', ETH_DERIVATION_PREFIX + '<i>')
-    row('Key store', `${config.paths.keystoreDir} (passphrase "")`)
-    if (addresses.jsonRpcHttp || addresses.jsonRpcWs) {
-      row('Unlocked', 'all 10 accounts, until the node stops: eth_accounts lists them, and eth_sendTransaction, eth_sign,')
-      lines.push(`${''.padEnd(20)}a JsonRpcSigner or \`cast send --unlocked --from <account>\` sign with them at once`)
-    } else row('Unlocked', 'none can be used: the EVM JSON-RPC is off (turn it on with --json-rpc.enable)')
-    lines.push('')
-  }
-  heading('Chain')
-  row('Chain ID', config.chainId)
-  row('EVM chain ID', config.evmChainId.toString())
-  row('Home', config.home + (temporaryHome ? ' (temporary, deleted on exit)' : ''))
-  for (const v of config.genesis.validators)
-    row('Validator', `${bytesToUpperHex(v.address)} ${v.name ? `"${v.name}" ` : ''}(power ${v.power})`)
-  row('Block gas limit', config.genesis.consensusParams.block.maxGas.toString())
-  row('Min gas price', `${config.minGasPrice} wei`)
-  lines.push('')
-  heading('Blocks')
-  row('Production', describeBlockProduction(config.consensus))
-  row('Timeouts', describeTimeouts(config.consensus))
-  lines.push('')
-  heading('Listening')
-  row('EVM JSON-RPC', addresses.jsonRpcHttp ? `${addresses.jsonRpcHttp} (${config.jsonRpc.api.join(', ')})` : 'off (--json-rpc.enable)')
-  row('EVM WebSocket', addresses.jsonRpcWs ?? 'off (--json-rpc.enable)')
-  if (addresses.jsonRpcHttp || addresses.jsonRpcWs) row('Browser pages', describeBrowserOrigins(config.jsonRpc))
-  const comet = addresses.cometRpc?.replace(/^tcp:\/\//, '')
-  row('Consensus RPC', comet ? `http://${comet} (WebSocket ws://${comet}/websocket)` : 'off (--rpc.laddr)')
-  lines.push('', 'Press Ctrl-C to stop.', '')
-  return lines.join('\n')
-}
-
-/**
- * Which web pages' origins may use the EVM JSON-RPC: said in the banner because `--dev` is no more
- * permissive than a node (geth's CORS default, issue 27): a dapp served from its own origin needs it named.
- */
-export function describeBrowserOrigins(c: Pick<JsonRpcConfig, 'enabledUnsafeCors' | 'httpCorsDomain' | 'wsOrigins'>): string {
-  const http = c.enabledUnsafeCors
-    ? 'any origin (enabled-unsafe-cors)'
-    : c.httpCorsDomain.length === 0
-      ? 'no other origin (name one with --json-rpc.http-corsdomain)'
-      : c.httpCorsDomain.join(', ')
-  const ws = c.wsOrigins.length === 0 ? 'http://localhost' : c.wsOrigins.join(', ')
-  return `HTTP ${http}; WebSocket ${ws}`
-}
-
-/** Genesis balances by lower-case address (app_state.evm.accounts, checked by config/genesis.ts). */
-function readGenesisBalances(config: NodeConfig): Map<string, bigint> {
-  const evm = config.genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
-  return new Map((evm?.accounts ?? []).map((a) => [a.address.toLowerCase(), BigInt(a.balance)]))
-}
-
-/** When blocks are proposed, in CometBFT's terms (`WaitForTxs` = !create_empty_blocks || interval > 0). */
-export function describeBlockProduction(c: ConsensusConfig): string {
-  const waitsForTxs = !c.createEmptyBlocks || c.createEmptyBlocksInterval > 0
-  if (!waitsForTxs)
-    return `a block every height, ${c.skipTimeoutCommit ? 'the next one as soon as all precommits are in' : `${formatDuration(c.timeoutCommit)} after the previous commit`}`
-  if (c.createEmptyBlocksInterval > 0)
-    return `as soon as transactions wait; an empty block after ${formatDuration(c.createEmptyBlocksInterval)} without any`
-  return 'only when transactions wait'
-}
-
-function describeTimeouts(c: ConsensusConfig): string {
-  const d = formatDuration
-  return `propose ${d(c.timeoutPropose)} (+${d(c.timeoutProposeDelta)}/round), prevote ${d(c.timeoutPrevote)}, precommit ${d(c.timeoutPrecommit)}, commit ${d(c.timeoutCommit)}${c.skipTimeoutCommit ? ' (skipped once all precommits are in)' : ''}`
 }

@@ -33,6 +33,12 @@ export interface TestnetRunnerOptions {
   write: (line: string) => void
   /** Colour each node's prefix with ANSI escapes. */
   color: boolean
+  /**
+   * Write JSON objects instead of prefixed lines, each with the node's `moniker` and an `event`: the
+   * children run with `--json`, so their banner comes as `serving` with its fields; any other line is
+   * `output` (`stream`, `line`); then `exited` (`code`, `signal`), `killed` (`reason`), `error` (`message`).
+   */
+  json?: boolean
   /** Time (ms) each node has to exit after stop() sends SIGINT; default {@link DEFAULT_GRACE_PERIOD_MS}. */
   gracePeriodMs?: number
   /** Executable of the children (default `process.execPath`, the running Node.js). */
@@ -59,6 +65,13 @@ export interface TestnetOutcome {
   /** 0 when stop() was called and every node then exited with status 0 by itself; 1 otherwise. */
   exitCode: 0 | 1
 }
+
+/** What the runner reports about a node, beside the node's own JSON objects. */
+type RunnerEvent =
+  | { event: 'output'; stream: 'stdout' | 'stderr'; line: string }
+  | { event: 'error'; message: string }
+  | { event: 'exited'; code: number | null; signal: NodeJS.Signals | null }
+  | { event: 'killed'; reason: string }
 
 /** A node and its process. */
 interface Running {
@@ -122,18 +135,18 @@ export class TestnetRunner {
   }
 
   private spawnNode(r: Running): void {
-    const child = spawn(this.opts.execPath ?? process.execPath, [this.opts.binPath, 'start', '--home', r.node.home], {
+    const args = [this.opts.binPath, 'start', '--home', r.node.home, ...(this.opts.json ? ['--json'] : [])]
+    const child = spawn(this.opts.execPath ?? process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so that Ctrl-C in the terminal reaches the runner alone and each node gets
       // one SIGINT (a second one would read as "press Ctrl-C again"). Windows has no process groups.
       detached: process.platform !== 'win32',
     })
     r.child = child
-    const emit = (line: string): void => this.opts.write(line === '' ? r.prefix : `${r.prefix} ${line}`)
-    forwardLines(child.stdout!, emit)
-    forwardLines(child.stderr!, emit)
+    forwardLines(child.stdout!, (line) => this.output(r, 'stdout', line))
+    forwardLines(child.stderr!, (line) => this.output(r, 'stderr', line))
     child.once('error', (err) => {
-      emit(`${r.node.moniker}: ${err.message}`)
+      this.report(r, { event: 'error', message: err.message })
       // No process was created, so no 'close' follows.
       if (child.pid === undefined) this.onExit(r, null, null)
     })
@@ -144,7 +157,7 @@ export class TestnetRunner {
   private onExit(r: Running, code: number | null, signal: NodeJS.Signals | null): void {
     if (r.exit) return
     r.exit = { moniker: r.node.moniker, code, signal, onItsOwn: !this.stopping, killed: r.killed }
-    this.opts.write(`${r.prefix} ${r.node.moniker} exited with ${signal ? `signal ${signal}` : `code ${code}`}`)
+    this.report(r, { event: 'exited', code, signal })
     if (this.alive().length > 0) return
     clearTimeout(this.graceTimer)
     const nodes = this.running.map((x) => x.exit!)
@@ -157,8 +170,30 @@ export class TestnetRunner {
     for (const r of this.alive()) {
       if (r.killed) continue
       r.killed = true
-      this.opts.write(`${r.prefix} ${r.node.moniker} ${reason}: sending SIGKILL`)
+      this.report(r, { event: 'killed', reason })
       r.child!.kill('SIGKILL')
+    }
+  }
+
+  /** A line of a node: with `json`, a JSON object the node printed (its banner) is passed on with the moniker. */
+  private output(r: Running, stream: 'stdout' | 'stderr', line: string): void {
+    const object = this.opts.json && stream === 'stdout' ? parseEventObject(line) : undefined
+    if (object) this.opts.write(JSON.stringify({ moniker: r.node.moniker, ...object }))
+    else this.report(r, { event: 'output', stream, line })
+  }
+
+  private report(r: Running, e: RunnerEvent): void {
+    if (this.opts.json) return this.opts.write(JSON.stringify({ moniker: r.node.moniker, ...e }))
+    const { prefix, node } = r
+    switch (e.event) {
+      case 'output':
+        return this.opts.write(e.line === '' ? prefix : `${prefix} ${e.line}`)
+      case 'error':
+        return this.opts.write(`${prefix} ${node.moniker}: ${e.message}`)
+      case 'exited':
+        return this.opts.write(`${prefix} ${node.moniker} exited with ${e.signal ? `signal ${e.signal}` : `code ${e.code}`}`)
+      case 'killed':
+        return this.opts.write(`${prefix} ${node.moniker} ${e.reason}: sending SIGKILL`)
     }
   }
 
@@ -172,6 +207,17 @@ export class TestnetRunner {
 function formatPrefix(moniker: string, width: number, index: number, color: boolean): string {
   const text = `${moniker.padEnd(width)} |`
   return color ? `\x1b[${PREFIX_COLORS[index % PREFIX_COLORS.length]}m${text}\x1b[0m` : text
+}
+
+/** A line that is a JSON object with an `event` (a node's `start --json` output), else undefined. */
+function parseEventObject(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined
+  try {
+    const value = JSON.parse(line) as unknown
+    return typeof value === 'object' && value !== null && 'event' in value ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Calls `emit` with each whole line of `stream` (a partial line waits for its end; CRLF read as LF). */

@@ -33,6 +33,7 @@ export default class Start extends NodectlCommand {
         'Run only the EVM application, for an external CometBFT: listen for its ABCI connections on --abci.laddr and send transactions to its RPC at --rpc.laddr (docs/abci.md).',
       exclusive: ['dev'],
     }),
+    json: Flags.boolean({ summary: 'Print the banner as one JSON object ({"event": "serving", …}), and sync progress as JSON lines.' }),
     // Fault tests only: a byzantine validator that signs one conflicting prevote at the first height ≥ H.
     'unsafe-double-sign-at': Flags.integer({ hidden: true, min: 1 }),
     ...buildSettingFlags(),

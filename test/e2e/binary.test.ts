@@ -224,6 +224,54 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(existsSync(home)).toBe(false)
   }, 60_000)
 
+  it('start --json prints the banner as one JSON object a script can read, and logs stay on stderr', async () => {
+    const anyPort = '127.0.0.1:0'
+    const json = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/run.js'), 'start', '--dev', '--json', '--json-rpc.address', anyPort, '--json-rpc.ws-address', anyPort],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NODECTL_RPC_LADDR: `tcp://${anyPort}`, NODECTL_P2P_LADDR: `tcp://${anyPort}` },
+      },
+    )
+    let stderr = ''
+    json.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const exited = new Promise<number | null>((resolve) => json.once('exit', (code) => resolve(code)))
+    try {
+      const line = (
+        await readStdoutUntil(
+          json,
+          (text) => text.includes('\n'),
+          () => stderr,
+        )
+      ).split('\n')[0]!
+      const banner = JSON.parse(line) as {
+        event: string
+        dev: boolean
+        evmChainId: number
+        temporaryHome: boolean
+        jsonRpc: { http: string; ws: string }
+        cometRpc: { http: string; websocket: string }
+        accounts: { address: string; privateKey: string; balance: string }[]
+      }
+      expect(banner).toMatchObject({ event: 'serving', engine: 'nodectl', dev: true, evmChainId: 31337, temporaryHome: true })
+      expect(banner.accounts.map((a) => a.address)).toEqual(devAccounts().map((a) => a.address))
+      expect(banner.accounts[0]!.privateKey).toBe(devAccounts()[0]!.privateKey)
+      // Every URL is the bound one (port 0 resolved), and answers.
+      expect((await rpc<string>(banner.jsonRpc.http, 'eth_getBalance', [banner.accounts[0]!.address, 'latest'])).result).toBe(
+        `0x${BigInt(banner.accounts[0]!.balance).toString(16)}`,
+      )
+      expect(banner.jsonRpc.ws).toMatch(/^ws:\/\/127\.0\.0\.1:[1-9]\d*$/)
+      const health = await fetch(`${banner.cometRpc.http}/health`)
+      expect(health.status).toBe(200)
+      expect(banner.cometRpc.websocket).toBe(`${banner.cometRpc.http.replace('http', 'ws')}/websocket`)
+    } finally {
+      json.kill('SIGINT')
+    }
+    expect(await exited, stderr).toBe(0)
+  }, 60_000)
+
   it('is the start bundle, compiled from a code cache this Node.js accepts', () => {
     // In a plain `node` as bin/run.js runs (V8 refuses a cache made under other flags, such as a test worker's).
     const check = spawnSync(

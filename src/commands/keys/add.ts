@@ -16,7 +16,9 @@ export default class KeysAdd extends KeystoreCommand {
     'NODECTL_PASSWORD=dev <%= config.bin %> <%= command.id %> --home ./node0 --light-kdf --json',
   ]
   static override args = {
-    name: Args.string({ description: 'A label for the key, usable wherever an address is (letters, digits, _ . @ -); as evmosd keys add.' }),
+    name: Args.string({
+      description: 'A label for the key, usable wherever an address is (letters, digits, _ . @ -); as evmosd keys add.',
+    }),
   }
   static override flags = {
     name: Flags.string({ summary: 'The label, as a flag (the argument is the same).' }),

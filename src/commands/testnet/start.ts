@@ -25,10 +25,19 @@ export default class TestnetStart extends NodectlCommand {
     `terminal unless NO_COLOR is set. A node that exits is reported and the others keep running. Ctrl-C (or SIGTERM) ` +
     `sends SIGINT to every node and waits for them; a node still running after ${DEFAULT_GRACE_PERIOD_MS / 1000} s is ` +
     `killed, and a second Ctrl-C kills them all at once. Exits with 0 when every node stopped cleanly, else 1.`
-  static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> -o ./net --nodes 0,2']
+  static override examples = [
+    '<%= config.bin %> <%= command.id %>',
+    '<%= config.bin %> <%= command.id %> -o ./net --nodes 0,2',
+    '<%= config.bin %> <%= command.id %> -o ./net --json | jq -c \'select(.event == "serving") | {moniker, rpc: .jsonRpc.http}\'',
+  ]
   static override flags = {
     'output-dir': Flags.string({ char: 'o', description: 'Folder holding the homes, as given to init-files.', default: './testnet' }),
     nodes: Flags.string({ description: 'Start only these homes, by index (0,2 starts node0 and node2) [default: all].' }),
+    json: Flags.boolean({
+      description:
+        'One JSON object per line instead of prefixed text, each with "moniker" and "event": "node" for each home, "serving" with ' +
+        'the node\'s start --json banner, "output" for its other lines, "exited", "killed"; last {"event": "stopped", "exitCode"}.',
+    }),
   }
 
   async run(): Promise<void> {
@@ -44,13 +53,17 @@ export default class TestnetStart extends NodectlCommand {
         throw err
       }
     }
-    for (const line of describeHomes(homes)) this.log(line)
+    const json = flags.json
+    if (json)
+      for (const h of homes) this.log(JSON.stringify({ moniker: h.moniker, event: 'node', home: h.home, jsonRpc: h.jsonRpc ?? null }))
+    else for (const line of describeHomes(homes)) this.log(line)
 
     const runner = new TestnetRunner({
       nodes: homes,
       binPath: join(this.config.root, 'bin/run.js'),
       write: (line) => this.log(line),
-      color: shouldColor(),
+      color: !json && shouldColor(),
+      json,
     })
     let signals = 0
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -69,6 +82,7 @@ export default class TestnetStart extends NodectlCommand {
       const outcome = await runner.exited
       exitCode = outcome.exitCode
       if (signals === 0) this.logToStderr('every node has exited')
+      if (json) this.log(JSON.stringify({ event: 'stopped', exitCode }))
     } finally {
       for (const s of STOP_SIGNALS) process.off(s, onSignal)
       void runner.kill()

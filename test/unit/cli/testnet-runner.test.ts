@@ -17,6 +17,7 @@ const FAKE_NODE = `
 const home = process.argv[process.argv.indexOf('--home') + 1]
 const crash = /^crash-(\\d+)$/.exec(home)
 console.log('args ' + process.argv.slice(2).join(' '))
+if (process.argv.includes('--json')) console.log(JSON.stringify({ event: 'serving', jsonRpc: { http: 'http://127.0.0.1:1' } }))
 if (crash) process.exit(Number(crash[1]))
 if (home === 'stubborn') process.on('SIGINT', () => console.log('ignoring SIGINT'))
 else process.on('SIGINT', () => { console.log('stopping'); process.exit(0) })
@@ -46,7 +47,7 @@ afterAll(async () => {
 })
 
 /** A runner over the fake node whose printed lines are kept; `line()` waits for one. */
-function startRunner(nodes: TestnetRunnerNode[], opts: { color?: boolean; gracePeriodMs?: number } = {}) {
+function startRunner(nodes: TestnetRunnerNode[], opts: { color?: boolean; gracePeriodMs?: number; json?: boolean } = {}) {
   const lines: string[] = []
   const waiters = new Set<() => void>()
   const runner = new TestnetRunner({
@@ -54,6 +55,7 @@ function startRunner(nodes: TestnetRunnerNode[], opts: { color?: boolean; graceP
     binPath: fakeNode,
     color: opts.color ?? false,
     gracePeriodMs: opts.gracePeriodMs,
+    json: opts.json,
     write: (line) => {
       lines.push(line)
       for (const waiter of [...waiters]) waiter()
@@ -87,6 +89,18 @@ function isAlive(pid: number): boolean {
 }
 
 describe('TestnetRunner', () => {
+  it("with json, writes one object per line: the node's own banner object, its other lines, its exit", async () => {
+    const { runner, lines, line } = startRunner([{ moniker: 'node0', home: 'plain' }], { json: true })
+    await line('"pid ')
+    const outcome = await runner.stop()
+    expect(outcome.exitCode).toBe(0)
+    const objects = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(objects[0]).toEqual({ moniker: 'node0', event: 'output', stream: 'stdout', line: 'args start --home plain --json' })
+    expect(objects[1]).toEqual({ moniker: 'node0', event: 'serving', jsonRpc: { http: 'http://127.0.0.1:1' } })
+    expect(objects).toContainEqual({ moniker: 'node0', event: 'output', stream: 'stdout', line: 'stopping' })
+    expect(objects.at(-1)).toEqual({ moniker: 'node0', event: 'exited', code: 0, signal: null })
+  })
+
   it('prefixes whole lines of stdout and stderr, and stop() ends every node with SIGINT (exit 0)', async () => {
     const { runner, lines, line, pidOf } = startRunner([
       { moniker: 'node0', home: 'split' },

@@ -20,7 +20,7 @@ vi.mock('../../../src/node/node.js', () => ({
 }))
 
 const { default: Start } = await import('../../../src/commands/start.js')
-const { describeBlockProduction } = await import('../../../src/cli/start-node.js')
+const { describeBlockProduction } = await import('../../../src/cli/start-banner.js')
 const { formatEther } = await import('../../../src/primitives/ether.js')
 const { normalizeBooleanArgs } = await import('../../../src/cli/start-argv.js')
 const { initHome } = await import('../../../src/config/init-home.js')
