@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises'
 import { keccak256 } from '../crypto/hash.js'
 import { toChecksumAddress } from '../primitives/address.js'
 import { type AbiType, type AbiValue, decodeAbi, encodeAbi, formatAbiType, parseAbiType, splitTopLevel } from '../primitives/abi.js'
-import { bytesToHex, concatBytes, utf8ToBytes } from '../primitives/hex.js'
-import { parseAddress } from './params.js'
-import { parseData, parseTo, parseValue } from './tx-values.js'
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '../primitives/hex.js'
+import { resolveAddress } from './address-names.js'
+import { parseData, parseValue } from './tx-values.js'
 import { UsageError } from './failure.js'
 
 /** A parsed `name(inputs)(outputs)` signature. */
@@ -139,10 +139,10 @@ export interface CallTarget {
  * Reads the positional arguments and `--data` (0x hex, or `@file` holding it) of a call-like command;
  * a signature and `--data` exclude each other.
  */
-export async function readCallTarget(argv: readonly string[], dataFlag: string | undefined): Promise<CallTarget> {
+export async function readCallTarget(argv: readonly string[], dataFlag: string | undefined, home: string | undefined): Promise<CallTarget> {
   const [toText, sigText, ...args] = argv
   if (toText === undefined) throw new UsageError('give the contract address first')
-  const to = parseTo(toText)
+  const to = hexToBytes(await resolveAddress(toText, 'address', home))
   if (dataFlag !== undefined) {
     if (sigText !== undefined) throw new UsageError('give either a signature with its arguments or --data, not both')
     const text = dataFlag.startsWith('@') ? (await readFile(dataFlag.slice(1), 'utf8')).trim() : dataFlag
@@ -153,15 +153,15 @@ export async function readCallTarget(argv: readonly string[], dataFlag: string |
   return { to, data: encodeCall(signature, args), signature }
 }
 
-/** The eth_call / eth_estimateGas request of a target, with `--from` and `--value` when given. */
-export function callRequestOf(
+/** The eth_call / eth_estimateGas request of a target, with `--from` (an address or key name) and `--value` when given. */
+export async function callRequestOf(
   target: CallTarget,
-  flags: { from?: string | undefined; value?: string | undefined },
-): Record<string, string> {
+  flags: { from?: string | undefined; value?: string | undefined; home?: string | undefined },
+): Promise<Record<string, string>> {
   return {
     to: bytesToHex(target.to),
     ...(target.data.length > 0 ? { data: bytesToHex(target.data) } : {}),
-    ...(flags.from === undefined ? {} : { from: parseAddress(flags.from) }),
+    ...(flags.from === undefined ? {} : { from: await resolveAddress(flags.from, '--from', flags.home) }),
     ...(flags.value === undefined ? {} : { value: `0x${parseValue(flags.value).toString(16)}` }),
   }
 }

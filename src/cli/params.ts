@@ -30,7 +30,7 @@ export function parseBlockNumber(input: string): BlockNumberOrTag {
 }
 
 /** Checks a 20-byte hex address. */
-export function parseAddress(input: string): `0x${string}` {
+function parseAddress(input: string): `0x${string}` {
   if (!/^0x[0-9a-fA-F]{40}$/.test(input)) throw new UsageError(`invalid address "${input}": want 0x followed by 40 hex digits`)
   return input as `0x${string}`
 }

@@ -62,7 +62,7 @@ export function renderStartBanner({ config, addresses, version, temporaryHome }:
     heading('Wallet')
     row('Mnemonic', DEV_MNEMONIC)
     row('Derivation path', ETH_DERIVATION_PREFIX + '<i>')
-    row('Key store', `${config.paths.keystoreDir} (passphrase "")`)
+    row('Key store', `${config.paths.keystoreDir} (named dev0…dev9, passphrase "")`)
     if (addresses.jsonRpcHttp || addresses.jsonRpcWs) {
       row('Unlocked', 'all 10 accounts, until the node stops: eth_accounts lists them, and eth_sendTransaction, eth_sign,')
       lines.push(`${''.padEnd(20)}a JsonRpcSigner or \`cast send --unlocked --from <account>\` sign with them at once`)

@@ -10,7 +10,7 @@ import { Flags } from '@oclif/core'
 import { parseDuration } from '../config/duration.js'
 import { bytesToHex } from '../primitives/hex.js'
 import { DEFAULT_CALL_TIMEOUT_MS, HttpRpcClient, JsonRpcClientError } from '../rpc/client/index.js'
-import { parseAddress } from './params.js'
+import { resolveAddress } from './address-names.js'
 import { RpcCommand } from './rpc-command.js'
 import { EXIT_USAGE } from './failure.js'
 import type { TraceView } from './trace-render.js'
@@ -138,16 +138,17 @@ export async function buildTraceRequest(flags: TraceFlags, json: boolean): Promi
 }
 
 /** `trace call`'s flags as debug_traceCall's transaction arguments (absent flags stay absent: the node's defaults). */
-export function callArgsOf(flags: {
+export async function callArgsOf(flags: {
+  home?: string | undefined
   from?: string | undefined
   to?: string | undefined
   data?: string | undefined
   value?: string | undefined
   gas?: number | undefined
-}): Record<string, string> {
+}): Promise<Record<string, string>> {
   const args: Record<string, string> = {}
-  if (flags.from !== undefined) args.from = parseAddress(flags.from)
-  if (flags.to !== undefined) args.to = parseAddress(flags.to)
+  if (flags.from !== undefined) args.from = await resolveAddress(flags.from, 'address', flags.home)
+  if (flags.to !== undefined) args.to = await resolveAddress(flags.to, 'address', flags.home)
   if (flags.data !== undefined) args.data = bytesToHex(parseData(flags.data))
   const value = flags.value === undefined ? 0n : parseValue(flags.value)
   if (value !== 0n) args.value = `0x${value.toString(16)}`

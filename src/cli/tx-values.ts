@@ -1,5 +1,3 @@
-/** The values the transaction commands parse from their flags: `--value`, `--to`, `--data`, `--pubkey`. */
-import { looksLikeAddress } from '../keystore/key-store.js'
 import { base64ToBytes, hexToBytes } from '../primitives/hex.js'
 import { UsageError } from './failure.js'
 
@@ -35,12 +33,6 @@ export function parseValue(input: string, label = '--value'): bigint {
   const wei = BigInt(m[1]!) * 10n ** BigInt(decimals) + (fraction ? BigInt(fraction.padEnd(decimals, '0')) : 0n)
   if (wei > MAX_UINT256) throw new UsageError(`invalid ${label} "${input}": more than 2^256-1 wei`)
   return wei
-}
-
-/** `--to`: a 20-byte address. */
-export function parseTo(input: string): Uint8Array {
-  if (!looksLikeAddress(input)) throw new UsageError(`invalid --to "${input}": want an address (0x followed by 40 hex digits)`)
-  return hexToBytes(input)
 }
 
 /** `--data`: hex bytes, 0x optional. */

@@ -38,8 +38,8 @@ export default class Call extends RpcCommand {
 
   async run(): Promise<CallResult> {
     const { argv, flags } = await this.parse(Call)
-    const target = await readCallTarget(argv as string[], flags.data)
-    const request = callRequestOf(target, flags)
+    const target = await readCallTarget(argv as string[], flags.data, flags.home)
+    const request = await callRequestOf(target, flags)
     const data = await (await this.httpClient(flags)).call<string>('eth_call', [request, parseBlockNumber(flags.block)])
     const outputs = target.signature?.outputs
     if (outputs === undefined) {

@@ -24,8 +24,8 @@ export default class Estimate extends RpcCommand {
 
   async run(): Promise<{ gas: string }> {
     const { argv, flags } = await this.parse(Estimate)
-    const target = await readCallTarget(argv as string[], flags.data)
-    const request = callRequestOf(target, flags)
+    const target = await readCallTarget(argv as string[], flags.data, flags.home)
+    const request = await callRequestOf(target, flags)
     const gas = BigInt(await (await this.httpClient(flags)).call<string>('eth_estimateGas', [request, parseBlockNumber(flags.block)]))
     if (!this.jsonEnabled()) this.log(gas.toString())
     return { gas: gas.toString() }

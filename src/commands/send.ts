@@ -27,7 +27,7 @@ export default class Send extends TxCommand {
 
   async run(): Promise<TxSendResult> {
     const { argv, flags } = await this.parse(Send)
-    const target = await readCallTarget(argv as string[], flags.data)
+    const target = await readCallTarget(argv as string[], flags.data, flags.home)
     return this.submit(flags, { to: target.to, data: target.data.length > 0 ? target.data : undefined })
   }
 }

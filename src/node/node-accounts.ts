@@ -143,14 +143,17 @@ export class NodeAccounts implements AccountsBackend {
     return this.devAddresses.includes(id) || (await this.store.lookup(id)) !== undefined
   }
 
-  /** One file at a time in derivation order (each change takes the key store's lock anyway). */
+  /** One file at a time in derivation order (each change takes the key store's lock anyway), named dev<i>. */
   private async saveDevKeys(accounts: readonly DevAccount[]): Promise<void> {
     let written = 0
     for (const a of accounts) {
       const key = hexToBytes(a.privateKey)
       try {
         if (await this.store.lookup(a.address)) continue
-        await this.store.importKey(key, DEV_KEY_PASSPHRASE, { address: a.address })
+        // Named dev0…dev9, so commands take the name wherever an address goes; unnamed if the name is taken.
+        const name = `dev${a.index}`
+        const named = (await this.store.lookup(name)) === undefined
+        await this.store.importKey(key, DEV_KEY_PASSPHRASE, { address: a.address, ...(named ? { name } : {}) })
         written++
       } catch (err) {
         if (!(err instanceof DuplicateAccountError))

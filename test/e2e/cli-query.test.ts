@@ -3,6 +3,7 @@
  * output is the node's answer, the human output is a table, and failures are one line with a
  * non-zero exit (`cannot reach node at URL`, the node's JSON-RPC error with its code).
  */
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers'
 import { compileContracts } from '../helpers/solidity.js'
@@ -91,6 +92,22 @@ describe('nodectl query / filter against a dev node', () => {
     expect(code.size).toBeGreaterThan(0)
     const slot0 = jsonOf<StorageResult>(await runCli(QueryStorage, [storeAddress, '0', ...node, '--json']))
     expect(BigInt(slot0.value)).toBe(42n)
+  })
+
+  it('takes a key-store name wherever an address goes: a --dev home names its accounts dev0…dev9', async () => {
+    await t.node.components.accounts.whenDevKeysSaved()
+    const home = ['--home', t.home]
+    const byName = jsonOf<BalanceResult>(await runCli(QueryBalance, ['dev0', ...node, ...home, '--json']))
+    expect(byName.address).toBe(A0!.address)
+    expect(byName.wei).toBe(jsonOf<BalanceResult>(await runCli(QueryBalance, [A0!.address, ...node, '--json'])).wei)
+    expect(jsonOf<NonceResult>(await runCli(QueryNonce, ['dev0', ...node, ...home, '--json'])).nonce).toBe(2)
+    const unknown = await runCli(QueryBalance, ['nobody', ...node, ...home])
+    expect(unknown.exitCode).toBe(2)
+    expect(unknown.error?.message).toBe(
+      `invalid address "nobody": not an address (0x followed by 40 hex digits), nor a key name in ${join(t.home, 'keystore')} (see nodectl keys list)`,
+    )
+    const short = await runCli(QueryBalance, ['0x12', ...node, ...home])
+    expect(short.error?.message).toBe('invalid address "0x12": want 0x followed by 40 hex digits')
   })
 
   it('query logs filters by address and topic', async () => {

@@ -96,6 +96,25 @@ describe('nodectl tx send against a dev node', () => {
     expect(await balanceOf(to)).toBe(before + (15n * ETHER) / 10n)
   })
 
+  it('takes --to as a key-store name (dev2, as a --dev home names the third dev account)', async () => {
+    const dev2 = devAccounts(3)[2]!.address
+    const run = await runCli(TxSend, [
+      '--from',
+      'alice',
+      '--to',
+      'dev2',
+      '--value',
+      '1wei',
+      '--wait',
+      '--json',
+      '--password-file',
+      pwFile,
+      ...common(),
+    ])
+    expect(run.error).toBeUndefined()
+    expect(jsonOf<TxSendResult>(run)).toMatchObject({ from: ALICE!.address, to: dev2, value: '1', status: 1 })
+  })
+
   it('takes --from as an address in lower case, the passphrase from NODECTL_PASSWORD, and prints the hash', async () => {
     vi.stubEnv('NODECTL_PASSWORD', 'pw')
     const to = Wallet.createRandom().address

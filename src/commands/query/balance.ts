@@ -1,6 +1,7 @@
 /** `nodectl query balance <address> [--block]`: an account's balance (eth_getBalance). */
 import { Args, Flags } from '@oclif/core'
-import { parseAddress, parseBlockNumber } from '../../cli/params.js'
+import { parseBlockNumber } from '../../cli/params.js'
+import { resolveAddress } from '../../cli/address-names.js'
 import { keyValueTable } from '../../cli/render.js'
 import { formatEther } from '../../primitives/ether.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
@@ -28,7 +29,7 @@ export default class QueryBalance extends RpcCommand {
 
   async run(): Promise<BalanceResult> {
     const { args, flags } = await this.parse(QueryBalance)
-    const address = parseAddress(args.address)
+    const address = await resolveAddress(args.address, 'address', flags.home)
     const block = parseBlockNumber(flags.block)
     const wei = BigInt(await (await this.httpClient(flags)).call<string>('eth_getBalance', [address, block]))
     const result = { address, block, wei: wei.toString(), ether: formatEther(wei) }

@@ -1,6 +1,7 @@
 /** `nodectl query code <address> [--block]`: a contract's bytecode (eth_getCode). */
 import { Args, Flags } from '@oclif/core'
-import { parseAddress, parseBlockNumber } from '../../cli/params.js'
+import { parseBlockNumber } from '../../cli/params.js'
+import { resolveAddress } from '../../cli/address-names.js'
 import { keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
@@ -26,7 +27,7 @@ export default class QueryCode extends RpcCommand {
 
   async run(): Promise<CodeResult> {
     const { args, flags } = await this.parse(QueryCode)
-    const address = parseAddress(args.address)
+    const address = await resolveAddress(args.address, 'address', flags.home)
     const block = parseBlockNumber(flags.block)
     const code = await (await this.httpClient(flags)).call<string>('eth_getCode', [address, block])
     const result = { address, block, code, size: (code.length - 2) / 2 }

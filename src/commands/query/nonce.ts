@@ -1,6 +1,7 @@
 /** `nodectl query nonce <address> [--block]`: an account's nonce (eth_getTransactionCount). */
 import { Args, Flags } from '@oclif/core'
-import { parseAddress, parseBlockNumber } from '../../cli/params.js'
+import { parseBlockNumber } from '../../cli/params.js'
+import { resolveAddress } from '../../cli/address-names.js'
 import { keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
@@ -25,7 +26,7 @@ export default class QueryNonce extends RpcCommand {
 
   async run(): Promise<NonceResult> {
     const { args, flags } = await this.parse(QueryNonce)
-    const address = parseAddress(args.address)
+    const address = await resolveAddress(args.address, 'address', flags.home)
     const block = parseBlockNumber(flags.block)
     const nonce = Number(await (await this.httpClient(flags)).call<string>('eth_getTransactionCount', [address, block]))
     if (!this.jsonEnabled())

@@ -1,6 +1,7 @@
 /** `nodectl query storage <address> <slot> [--block]`: one storage slot (eth_getStorageAt). */
 import { Args, Flags } from '@oclif/core'
-import { parseAddress, parseBlockNumber, parseSlot } from '../../cli/params.js'
+import { parseBlockNumber, parseSlot } from '../../cli/params.js'
+import { resolveAddress } from '../../cli/address-names.js'
 import { keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
@@ -28,7 +29,7 @@ export default class QueryStorage extends RpcCommand {
 
   async run(): Promise<StorageResult> {
     const { args, flags } = await this.parse(QueryStorage)
-    const address = parseAddress(args.address)
+    const address = await resolveAddress(args.address, 'address', flags.home)
     const slot = parseSlot(args.slot)
     const block = parseBlockNumber(flags.block)
     const value = await (await this.httpClient(flags)).call<string>('eth_getStorageAt', [address, slot, block])

@@ -28,7 +28,7 @@ export default class TraceCall extends TraceCommand {
     const { flags } = await this.parse(TraceCall)
     if (flags.to === undefined && flags.data === undefined)
       this.error('give --to (and --data), or --data without --to to trace a contract creation', { exit: 2 })
-    const args = callArgsOf(flags)
+    const args = await callArgsOf(flags)
     const request = await this.traceRequest(flags)
     const result = await (await this.traceClient(flags, request)).call<unknown>('debug_traceCall', [
       args,

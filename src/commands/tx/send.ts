@@ -1,7 +1,10 @@
 /** `nodectl tx send --from --to --value [--data] [--wait]`: sign locally with a key-store account and submit. */
 import { Flags } from '@oclif/core'
 import { TxCommand, txFlags, type TxSendResult } from '../../cli/tx-command.js'
-import { parseData, parseTo } from '../../cli/tx-values.js'
+import { resolveAddress } from '../../cli/address-names.js'
+import { UsageError } from '../../cli/failure.js'
+import { parseData } from '../../cli/tx-values.js'
+import { hexToBytes } from '../../primitives/hex.js'
 
 export type { TxSendResult } from '../../cli/tx-command.js'
 
@@ -30,9 +33,9 @@ export default class TxSend extends TxCommand {
 
   async run(): Promise<TxSendResult> {
     const { flags } = await this.parse(TxSend)
-    if (flags.to === undefined && flags.data === undefined) throw new Error('give --to, or --data without --to to create a contract')
+    if (flags.to === undefined && flags.data === undefined) throw new UsageError('give --to, or --data without --to to create a contract')
     return this.submit(flags, {
-      to: flags.to === undefined ? undefined : parseTo(flags.to),
+      to: flags.to === undefined ? undefined : hexToBytes(await resolveAddress(flags.to, '--to', flags.home)),
       data: flags.data === undefined ? undefined : parseData(flags.data),
     })
   }

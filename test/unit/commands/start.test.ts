@@ -92,7 +92,7 @@ describe('nodectl start', () => {
     expect(text).toContain('(0) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)')
     expect(text).toContain('(0) 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
     expect(text).toContain('EVM chain ID:       31337')
-    expect(text).toContain(`Key store:          ${config.paths.keystoreDir} (passphrase "")`)
+    expect(text).toContain(`Key store:          ${config.paths.keystoreDir} (named dev0…dev9, passphrase "")`)
     expect(text).toContain('Unlocked:           all 10 accounts, until the node stops')
     expect(text).toContain('http://127.0.0.1:8545 (web3, net, eth, personal, debug, miner, txpool)')
     expect(text).toContain('as soon as transactions wait; an empty block after 5s without any')
