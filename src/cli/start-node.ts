@@ -19,6 +19,7 @@ import { Node, type NodeAddresses } from '../node/node.js'
 import { ConfigError } from '../utils/errors.js'
 import { createLogger, type Logger } from '../utils/logger.js'
 import { normalizeUrl } from './endpoints.js'
+import { shouldColor } from './color.js'
 import { abciBannerJson, renderAbciBanner, renderStartBanner, renderSyncProgress, startBannerJson } from './start-banner.js'
 
 /** The parsed flags of `nodectl start`: --home, --dev, --abci, --json, the hidden --unsafe-double-sign-at and one per setting. */
@@ -76,7 +77,7 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
     await refuseHomeInUse(config)
     if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
-    const log = createLogger({ level: config.logLevel, format: config.logFormat })
+    const log = createLogger({ level: config.logLevel, format: config.logFormat, color: shouldColor(process.stderr) })
     const running =
       flags.abci === true
         ? await startAbciNode(config, log, version, flags.json === true, out)

@@ -82,11 +82,6 @@ interface Running {
   killed: boolean
 }
 
-/** True when output to `stream` may be coloured: a terminal, and `NO_COLOR` unset or empty (no-color.org). */
-export function shouldColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
-  return stream.isTTY === true && !env.NO_COLOR
-}
-
 /** Runs the nodes as child processes; see the file comment. */
 export class TestnetRunner {
   /** Resolves once every node has exited (never rejects). */

@@ -21,9 +21,19 @@ export interface LoggerOptions {
   format: LogFormat
   /** Where lines go; defaults to process.stderr. */
   write?: (line: string) => void
+  /** Plain lines with ANSI colours: the level by severity, the keys dimmed (a terminal; default false). */
+  color?: boolean
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, none: 100 }
+
+/** ANSI colours of the levels: grey, green, yellow, red. */
+const LEVEL_COLOR: Record<LogLevel, number> = { debug: 90, info: 32, warn: 33, error: 31, none: 0 }
+const DIM = 2
+
+function paint(code: number, text: string): string {
+  return `\x1b[${code}m${text}\x1b[0m`
+}
 
 function formatValue(v: unknown): string {
   if (typeof v === 'bigint') return v.toString()
@@ -54,10 +64,14 @@ export function createLogger(opts: LoggerOptions, fields: LogContext = {}): Logg
       return
     }
     const time = new Date().toISOString().slice(11, 23)
+    // A field without a value (undefined or null) is left out rather than printed as `key=null`.
     const kv = Object.entries(all)
-      .map(([k, v]) => `${k}=${formatValue(v)}`)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([k, v]) => (opts.color ? `${paint(DIM, `${k}=`)}${formatValue(v)}` : `${k}=${formatValue(v)}`))
       .join(' ')
-    write(`${time} ${level.toUpperCase().padEnd(5)} ${msg}${kv ? ' ' + kv : ''}`)
+    const label = level.toUpperCase().padEnd(5)
+    const head = opts.color ? `${paint(DIM, time)} ${paint(LEVEL_COLOR[level], label)}` : `${time} ${label}`
+    write(`${head} ${msg}${kv ? ' ' + kv : ''}`)
   }
   return {
     debug: (m, c) => emit('debug', m, c),

@@ -6,7 +6,8 @@
 import { join, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { findTestnetHomes, selectTestnetHomes, type TestnetHome } from '../../cli/testnet-homes.js'
-import { DEFAULT_GRACE_PERIOD_MS, shouldColor, TestnetRunner } from '../../cli/testnet-runner.js'
+import { shouldColor } from '../../cli/color.js'
+import { DEFAULT_GRACE_PERIOD_MS, TestnetRunner } from '../../cli/testnet-runner.js'
 import { ConfigError } from '../../utils/errors.js'
 import { NodectlCommand } from '../../cli/nodectl-command.js'
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestnetHomes, selectTestnetHomes } from '../../../src/cli/testnet-homes.js'
-import { shouldColor, TestnetRunner, type TestnetRunnerNode } from '../../../src/cli/testnet-runner.js'
+import { shouldColor } from '../../../src/cli/color.js'
+import { TestnetRunner, type TestnetRunnerNode } from '../../../src/cli/testnet-runner.js'
 import { initTestnetFiles } from '../../../src/config/testnet.js'
 
 const FAKE_NODE = `
