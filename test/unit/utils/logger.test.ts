@@ -20,7 +20,9 @@ describe('logger', () => {
     const { log, lines } = capture({ color: true })
     log.warn('slow', { ms: 5 })
     log.error('failed')
-    expect(lines[0]).toMatch(/^\x1b\[2m\d\d:\d\d:\d\d\.\d{3}\x1b\[0m \x1b\[33mWARN \x1b\[0m slow \x1b\[2mms=\x1b\[0m5$/)
+    expect(lines[0]!.replaceAll('\x1b', 'ESC')).toMatch(
+      /^ESC\[2m\d\d:\d\d:\d\d\.\d{3}ESC\[0m ESC\[33mWARN ESC\[0m slow ESC\[2mms=ESC\[0m5$/,
+    )
     expect(lines[1]).toContain('\x1b[31mERROR\x1b[0m failed')
     const plain = capture()
     plain.log.warn('slow', { ms: 5 })
