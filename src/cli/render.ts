@@ -26,15 +26,25 @@ export function cellOf(value: unknown): string {
   return String(value)
 }
 
-/** A two-column table, one row per entry. */
+/** What a command whose answer is one value prints: the value alone into a pipe (as cast), `onTerminal()` on a terminal. */
+export function answerOr(answer: string, onTerminal: () => string): string {
+  return isTerminal() ? onTerminal() : answer
+}
+
+/**
+ * A two-column table, one row per entry, on a terminal; into a pipe, `key<TAB>value` lines
+ * (`nodectl query receipt $tx | grep status | cut -f2`).
+ */
 export function keyValueTable(rows: [string, unknown][]): string {
+  if (!isTerminal()) return rows.map(([key, value]) => `${key}\t${cellOf(value)}`).join('\n')
   const table = new Table({ style: { head: [], border: [] }, wordWrap: true })
   for (const [key, value] of rows) table.push({ [key]: cellOf(value) })
   return table.toString()
 }
 
-/** A table with a header row. */
+/** A table with a header row on a terminal; into a pipe, one tab-separated line per row, no header. */
 export function listTable(head: string[], rows: unknown[][]): string {
+  if (!isTerminal()) return rows.map((row) => row.map(cellOf).join('\t')).join('\n')
   const table = new Table({ head, style: { head: [], border: [] } })
   for (const row of rows) table.push(row.map(cellOf))
   return table.toString()

@@ -5,7 +5,7 @@
  */
 import { Flags, type Interfaces } from '@oclif/core'
 import { formatEther } from '../primitives/ether.js'
-import { keyValueTable } from './render.js'
+import { isTerminal, keyValueTable } from './render.js'
 import type { HttpRpcClient } from '../rpc/client/index.js'
 import { RpcCommand } from './rpc-command.js'
 import { EXIT_FAILURE } from './failure.js'
@@ -119,7 +119,8 @@ export abstract class TxCommand extends RpcCommand {
       contractAddress: mined.contractAddress ?? null,
       revertReason,
     })
-    if (!this.jsonEnabled()) this.log(renderReceipt(result))
+    // Into a pipe the hash alone, as without --wait (`tx=$(nodectl tx send … --wait)`); the receipt on a terminal.
+    if (!this.jsonEnabled()) this.log(isTerminal() ? renderReceipt(result) : sent.hash)
     if (mined.status !== 1) {
       const line = `transaction ${sent.hash} failed in block ${mined.blockNumber}${revertReason ? `: ${revertReason}` : ''}`
       if (!this.jsonEnabled()) this.error(line, { exit: EXIT_FAILURE })

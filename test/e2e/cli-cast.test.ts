@@ -100,7 +100,10 @@ describe('cast-like commands against a dev node', () => {
     await (await wallet.sendTransaction({ to: BOB!.address, value: 1n, nonce: next })).wait()
     const done = await cli.done
     expect(done.error).toBeUndefined()
-    expect(done.stdout.join('\n')).toContain('success')
+    // Into a pipe the hash alone, once mined (`tx=$(nodectl send … --wait)`).
+    expect(done.stdout).toEqual([line.split(' ')[1]!.replace(';', '')])
+    const receipt = await provider.getTransactionReceipt(done.stdout[0]!)
+    expect(receipt?.status).toBe(1)
   })
 
   it('estimate prints the gas of a call; chain-id and block-number print one decimal number', async () => {

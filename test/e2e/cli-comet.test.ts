@@ -34,7 +34,7 @@ import type {
   CometValidators,
 } from '../../src/cli/comet-types.js'
 import { startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
-import { jsonOf, runCli, startCli } from '../helpers/cli.js'
+import { jsonOf, runCli, runCliOnTerminal, startCli } from '../helpers/cli.js'
 import { pickPort, withPortRetry } from '../helpers/ports.js'
 
 const [A0, A1, A2] = devAccounts(3)
@@ -93,7 +93,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
       height: String(receipt.blockNumber),
       tx_result: { code: 0, gas_used: '21000' },
     })
-    const human = await runCli(QueryTxSearch, [query, ...rpc])
+    const human = await runCliOnTerminal(QueryTxSearch, [query, ...rpc])
     expect(human.error).toBeUndefined()
     expect(out(human)).toContain('1 matching transaction(s)')
     const row = human.stdout
@@ -106,6 +106,16 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
         .map((c) => c.trim())
         .filter(Boolean),
     ).toEqual([String(receipt.blockNumber), String(receipt.index), consensusHash, receipt.hash, '0', '21000'])
+    // Into a pipe: the same row as tab-separated fields, for cut and awk.
+    const piped = (await runCli(QueryTxSearch, [query, ...rpc])).stdout.join('\n').split('\n')
+    expect(piped.find((l) => l.includes(consensusHash))!.split('\t')).toEqual([
+      String(receipt.blockNumber),
+      String(receipt.index),
+      consensusHash,
+      receipt.hash,
+      '0',
+      '21000',
+    ])
   })
 
   it('tx-search pages, orders and proves', async () => {
@@ -115,7 +125,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(page2.txs.map((x: { hash: string }) => x.hash)).toEqual([sent[1]!.consensusHash])
     const desc = jsonOf<CometTxSearch>(await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1', '--order-by', 'desc', '--json']))
     expect(desc.txs[0].hash).toBe(sent[1]!.consensusHash)
-    const human = await runCli(QueryTxSearch, [query, ...rpc, '--per-page', '1'])
+    const human = await runCliOnTerminal(QueryTxSearch, [query, ...rpc, '--per-page', '1'])
     expect(out(human)).toContain('2 matching transaction(s), 1 on page 1')
     const proved = jsonOf<{ txs: { proof: { data: string } }[] }>(
       await runCli(QueryTxSearch, [`tx.hash='${sent[0]!.consensusHash}'`, ...rpc, '--prove', '--json']),
@@ -129,7 +139,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(json.total_count).toBe('1')
     expect(json.blocks[0].block.header.height).toBe(String(h))
     expect(json.blocks[0].block.data.txs).toContain(Buffer.from(getBytes(sent[0]!.raw)).toString('base64'))
-    const human = await runCli(QueryBlockSearch, [`block.height>=1 AND block.height<=${h}`, ...rpc, '--order-by', 'asc'])
+    const human = await runCliOnTerminal(QueryBlockSearch, [`block.height>=1 AND block.height<=${h}`, ...rpc, '--order-by', 'asc'])
     expect(out(human)).toContain(`${h} matching block(s)`)
     expect(out(human)).toContain(json.blocks[0].block_id.hash)
   })
@@ -144,7 +154,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     try {
       await mkdir(join(home, 'config'))
       await writeFile(join(home, 'config/config.toml'), `[rpc]\nladdr = "${t.addresses.cometRpc!.replace('127.0.0.1', '0.0.0.0')}"\n`)
-      const human = await runCli(QueryStatus, ['--home', home])
+      const human = await runCliOnTerminal(QueryStatus, ['--home', home])
       expect(human.error).toBeUndefined()
       expect(out(human)).toMatch(new RegExp(`chain id\\s*│ ${t.node.config.chainId}`))
       expect(out(human)).toMatch(/latest height\s*│ \d+/)
@@ -161,7 +171,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(json).toMatchObject({ count: '1', total: '1', validators: [{ address, voting_power: '10' }] })
     const atOne = jsonOf<CometValidators>(await runCli(QueryValidators, [...rpc, '--height', '1', '--json']))
     expect(atOne.block_height).toBe('1')
-    const human = await runCli(QueryValidators, [...rpc, '--height', '1'])
+    const human = await runCliOnTerminal(QueryValidators, [...rpc, '--height', '1'])
     expect(out(human)).toContain('validators at height 1: 1 of 1')
     expect(out(human)).toMatch(new RegExp(`${address}\\s*│ tendermint/PubKeyEd25519 \\S+\\s*│ 10`))
   })
@@ -171,7 +181,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const json = jsonOf<CometBlockResults>(await runCli(QueryBlockResults, [String(receipt.blockNumber), ...rpc, '--json']))
     expect(json.height).toBe(String(receipt.blockNumber))
     expect(json.txs_results![receipt.index]).toMatchObject({ code: 0, gas_used: '21000' })
-    const human = await runCli(QueryBlockResults, [String(receipt.blockNumber), ...rpc])
+    const human = await runCliOnTerminal(QueryBlockResults, [String(receipt.blockNumber), ...rpc])
     expect(out(human)).toContain(receipt.hash)
     expect(out(human)).toMatch(/fee_market\s*│ base_fee=\d+/)
     expect(out(human)).toMatch(/bloom=0x0*… \(514 chars\)/)
@@ -184,7 +194,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     expect(json.canonical).toBe(true)
     expect(json.signed_header.header.height).toBe(String(h))
     expect(json.signed_header.commit.signatures![0]).toMatchObject({ block_id_flag: 2, validator_address: address })
-    const human = await runCli(QueryCommit, [String(h), ...rpc])
+    const human = await runCliOnTerminal(QueryCommit, [String(h), ...rpc])
     expect(out(human)).toContain(json.signed_header.commit.block_id.hash)
     expect(out(human)).toMatch(new RegExp(`${address}\\s*│ commit`))
     const latest = jsonOf<CometSignedHeader>(await runCli(QueryCommit, [...rpc, '--json']))
@@ -195,7 +205,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const json = jsonOf<CometConsensusState>(await runCli(QueryConsensusState, [...rpc, '--json']))
     const [height] = json.round_state['height/round/step'].split('/').map(Number)
     expect(height).toBeGreaterThan(sent[1]!.receipt.blockNumber)
-    const human = await runCli(QueryConsensusState, [...rpc])
+    const human = await runCliOnTerminal(QueryConsensusState, [...rpc])
     expect(out(human)).toMatch(/step\s*│ RoundStep[A-Za-z]+/)
     expect(out(human)).toContain(`${bytesToUpperHex(t.node.components.engine.validatorAddress!)} (index 0)`)
   })
@@ -204,7 +214,7 @@ describe('nodectl consensus-RPC commands against a dev node', () => {
     const json = jsonOf<CometNetInfo>(await runCli(QueryNetInfo, [...rpc, '--json']))
     expect(json).toMatchObject({ n_peers: '0', peers: [] })
     expect(typeof json.listening).toBe('boolean')
-    expect(out(await runCli(QueryNetInfo, [...rpc]))).toMatch(/peers\s*│ 0/)
+    expect(out(await runCliOnTerminal(QueryNetInfo, [...rpc]))).toMatch(/peers\s*│ 0/)
   })
 
   it("the node's errors are one line with code and data, exit 1; --json gives {error}", async () => {
@@ -327,7 +337,7 @@ describe('nodectl consensus-RPC commands against a node that waits between block
       total_bytes: String(getBytes(raw).length),
       txs: [Buffer.from(getBytes(raw)).toString('base64')],
     })
-    const human = await runCli(QueryUnconfirmed, [...rpc(), '--limit', '5'])
+    const human = await runCliOnTerminal(QueryUnconfirmed, [...rpc(), '--limit', '5'])
     expect(out(human)).toContain('1 unconfirmed transaction(s)')
     expect(out(human)).toMatch(new RegExp(`${bytesToUpperHex(hashTx(getBytes(raw)))}\\s*│ ${pending.hash}\\s*│ ${getBytes(raw).length}`))
     await pending.wait()

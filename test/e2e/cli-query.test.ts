@@ -28,7 +28,7 @@ import FilterNewPending from '../../src/commands/filter/new-pending.js'
 import FilterUninstall from '../../src/commands/filter/uninstall.js'
 import FilterWatch from '../../src/commands/filter/watch.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
-import { jsonOf, nextAnswer, runCli, withStdoutTerminal } from '../helpers/cli.js'
+import { jsonOf, nextAnswer, runCli, runCliOnTerminal, withStdoutTerminal } from '../helpers/cli.js'
 
 const [A0] = devAccounts(1)
 
@@ -66,7 +66,7 @@ describe('nodectl query / filter against a dev node', () => {
     expect(run.result).toEqual(block)
     const byHash = await runCli(QueryBlock, [block.hash, ...node, '--full', '--json'])
     expect(jsonOf<RpcBlock>(byHash).number).toBe(block.number)
-    const human = await runCli(QueryBlock, [String(Number(block.number)), ...node])
+    const human = await runCliOnTerminal(QueryBlock, [String(Number(block.number)), ...node])
     expect(human.stdout.join('\n')).toContain(block.hash)
     expect(human.stdout.join('\n')).toMatch(/number\s*│\s*\d+/)
   })

@@ -18,7 +18,7 @@ import { bumpFee } from '../../src/cli/tx-fees.js'
 import TxSetValidator, { type SetValidatorResult } from '../../src/commands/tx/set-validator.js'
 import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { rpc, startTestNode, waitFor, type TestNode } from '../helpers/dev-node.js'
-import { jsonOf, runCli } from '../helpers/cli.js'
+import { jsonOf, runCli, runCliOnTerminal } from '../helpers/cli.js'
 
 const [ADMIN, ALICE] = devAccounts(2)
 const ETHER = 10n ** 18n
@@ -201,7 +201,7 @@ describe('nodectl tx send against a dev node', () => {
 
     // `set(13, …)` reverts with "unlucky number"; --gas skips the estimate, which would refuse it up front
     const data = store.encodeFunctionData('set', [13n, 'x'])
-    const human = await runCli(TxSend, [
+    const human = await runCliOnTerminal(TxSend, [
       '--from',
       'alice',
       '--to',

@@ -85,6 +85,11 @@ export function startCli<T>(command: CommandClass<T>, argv: string[]): StartedCl
   return { stdout, stderr, line, done }
 }
 
+/** Runs a command to completion with stdout seen as a terminal: the human tables (into a pipe they are tab-separated lines). */
+export function runCliOnTerminal<T>(command: CommandClass<T>, argv: string[]): Promise<CliRun<Awaited<T>>> {
+  return withStdoutTerminal(true, () => runCli(command, argv))
+}
+
 /** Runs a command to completion. */
 export function runCli<T>(command: CommandClass<T>, argv: string[]): Promise<CliRun<Awaited<T>>> {
   return startCli(command, argv).done

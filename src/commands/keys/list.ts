@@ -1,6 +1,6 @@
 /** `nodectl keys list`: the accounts of the key store (geth `account list`). */
 import { KeystoreCommand, keyResultOf, type KeyResult } from '../../cli/keystore-command.js'
-import { listTable } from '../../cli/render.js'
+import { isTerminal, listTable } from '../../cli/render.js'
 
 export default class KeysList extends KeystoreCommand {
   static override summary = 'List the accounts of the key store.'
@@ -14,7 +14,8 @@ export default class KeysList extends KeystoreCommand {
     const { flags } = await this.parse(KeysList)
     const store = this.openKeyStore(flags)
     const keys = (await store.list()).map(keyResultOf)
-    if (keys.length === 0) this.log(`No keys in ${store.dir}`)
+    // Into a pipe an empty list is no line at all; the note goes to stderr.
+    if (keys.length === 0) isTerminal() ? this.log(`No keys in ${store.dir}`) : this.logToStderr(`No keys in ${store.dir}`)
     else
       this.log(
         listTable(

@@ -2,7 +2,7 @@
 import { Args, Flags } from '@oclif/core'
 import { parseBlockNumber } from '../../cli/params.js'
 import { resolveAddress } from '../../cli/address-names.js'
-import { keyValueTable } from '../../cli/render.js'
+import { answerOr, keyValueTable } from '../../cli/render.js'
 import { formatEther } from '../../primitives/ether.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
@@ -35,12 +35,14 @@ export default class QueryBalance extends RpcCommand {
     const result = { address, block, wei: wei.toString(), ether: formatEther(wei) }
     if (!this.jsonEnabled())
       this.log(
-        keyValueTable([
-          ['address', address],
-          ['block', flags.block],
-          ['balance (ether)', result.ether],
-          ['balance (wei)', result.wei],
-        ]),
+        answerOr(result.wei, () =>
+          keyValueTable([
+            ['address', address],
+            ['block', flags.block],
+            ['balance (ether)', result.ether],
+            ['balance (wei)', result.wei],
+          ]),
+        ),
       )
     return result
   }

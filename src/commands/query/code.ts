@@ -2,7 +2,7 @@
 import { Args, Flags } from '@oclif/core'
 import { parseBlockNumber } from '../../cli/params.js'
 import { resolveAddress } from '../../cli/address-names.js'
-import { keyValueTable } from '../../cli/render.js'
+import { answerOr, keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
 /** Result of `query code`. */
@@ -31,13 +31,18 @@ export default class QueryCode extends RpcCommand {
     const block = parseBlockNumber(flags.block)
     const code = await (await this.httpClient(flags)).call<string>('eth_getCode', [address, block])
     const result = { address, block, code, size: (code.length - 2) / 2 }
+    // The code itself is never put in a box (a contract's would make it thousands of columns wide).
     if (!this.jsonEnabled())
       this.log(
-        keyValueTable([
-          ['address', address],
-          ['size (bytes)', result.size],
-          ['code', code],
-        ]),
+        answerOr(code, () =>
+          [
+            keyValueTable([
+              ['address', address],
+              ['size (bytes)', result.size],
+            ]),
+            code,
+          ].join('\n'),
+        ),
       )
     return result
   }

@@ -1,5 +1,5 @@
 /** `nodectl query gas-price`: the suggested gas price and priority fee (eth_gasPrice, eth_maxPriorityFeePerGas). */
-import { decimalOf, keyValueTable } from '../../cli/render.js'
+import { answerOr, decimalOf, keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
 /** Result of `query gas-price`, in wei (decimal strings). */
@@ -23,10 +23,12 @@ export default class QueryGasPrice extends RpcCommand {
     if (tip !== undefined) result.maxPriorityFeePerGas = decimalOf(tip)
     if (!this.jsonEnabled())
       this.log(
-        keyValueTable([
-          ['gas price (wei)', result.gasPrice],
-          ['max priority fee (wei)', result.maxPriorityFeePerGas ?? 'n/a'],
-        ]),
+        answerOr(result.gasPrice, () =>
+          keyValueTable([
+            ['gas price (wei)', result.gasPrice],
+            ['max priority fee (wei)', result.maxPriorityFeePerGas ?? 'n/a'],
+          ]),
+        ),
       )
     return result
   }

@@ -2,7 +2,7 @@
 import { Args, Flags } from '@oclif/core'
 import { parseBlockNumber } from '../../cli/params.js'
 import { resolveAddress } from '../../cli/address-names.js'
-import { keyValueTable } from '../../cli/render.js'
+import { answerOr, keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
 /** Result of `query nonce`. */
@@ -31,11 +31,13 @@ export default class QueryNonce extends RpcCommand {
     const nonce = Number(await (await this.httpClient(flags)).call<string>('eth_getTransactionCount', [address, block]))
     if (!this.jsonEnabled())
       this.log(
-        keyValueTable([
-          ['address', address],
-          ['block', flags.block],
-          ['nonce', nonce],
-        ]),
+        answerOr(String(nonce), () =>
+          keyValueTable([
+            ['address', address],
+            ['block', flags.block],
+            ['nonce', nonce],
+          ]),
+        ),
       )
     return { address, block, nonce }
   }

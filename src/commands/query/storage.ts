@@ -2,7 +2,7 @@
 import { Args, Flags } from '@oclif/core'
 import { parseBlockNumber, parseSlot } from '../../cli/params.js'
 import { resolveAddress } from '../../cli/address-names.js'
-import { keyValueTable } from '../../cli/render.js'
+import { answerOr, keyValueTable } from '../../cli/render.js'
 import { RpcCommand } from '../../cli/rpc-command.js'
 
 /** Result of `query storage`. */
@@ -35,12 +35,14 @@ export default class QueryStorage extends RpcCommand {
     const value = await (await this.httpClient(flags)).call<string>('eth_getStorageAt', [address, slot, block])
     if (!this.jsonEnabled())
       this.log(
-        keyValueTable([
-          ['address', address],
-          ['slot', slot],
-          ['block', flags.block],
-          ['value', value],
-        ]),
+        answerOr(value, () =>
+          keyValueTable([
+            ['address', address],
+            ['slot', slot],
+            ['block', flags.block],
+            ['value', value],
+          ]),
+        ),
       )
     return { address, slot, block, value }
   }

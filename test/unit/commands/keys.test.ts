@@ -75,7 +75,9 @@ describe('nodectl keys', () => {
     const opened = await decryptKeystoreJson(await readFile(listed[0].file, 'utf8'), PASS)
     expect(opened.privateKey).toBe(DEV_KEY)
 
-    const table = await runCli(KeysList, keys())
+    const table = await withStdoutTerminal(true, () => runCli(KeysList, keys()))
+    const piped = await runCli(KeysList, keys())
+    expect(piped.stdout.join('\n')).toMatch(/^x\t0x[0-9a-fA-F]{40}\t\//)
     expect(table.stdout.join('\n')).toMatch(/name.*address.*file/)
     expect(table.stdout.join('\n')).toContain(DEV_ADDRESS)
   })

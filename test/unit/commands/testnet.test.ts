@@ -12,7 +12,7 @@ import { sha256 } from '../../../src/crypto/index.js'
 import { devAccounts } from '../../../src/keystore/dev-accounts.js'
 import { loadNodeKey, loadValidatorKey } from '../../../src/keystore/validator-key.js'
 import { bytesToBase64, bytesToHex } from '../../../src/primitives/hex.js'
-import { jsonOf, runCli } from '../../helpers/cli.js'
+import { jsonOf, runCli, runCliOnTerminal } from '../../helpers/cli.js'
 import { rpc, startTestNode, waitForBlock } from '../../helpers/dev-node.js'
 
 /** Temporary directories made by this file, removed after it. */
@@ -142,7 +142,7 @@ describe('nodectl testnet init-files', () => {
 
   it('prints a table without --json, and refuses a non-empty output folder unless --overwrite', async () => {
     const out = await tempDir()
-    const first = await runCli(TestnetInitFiles, ['--validators', '2', '--output-dir', out])
+    const first = await runCliOnTerminal(TestnetInitFiles, ['--validators', '2', '--output-dir', out])
     expect(first.error).toBeUndefined()
     const text = first.stdout.join('\n')
     expect(text).toContain(`Wrote 2 homes in ${out}`)
