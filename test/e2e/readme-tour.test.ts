@@ -115,7 +115,7 @@ describe.skipIf(!BUILT)('the README tour', () => {
       ).toBe(true)
     // One bash: the variables of a line (tx, id) reach the next ones. A marker on stdout and stderr before each line.
     const script = ['set -eo pipefail', 'nodectl() { node "$BIN" "$@"; }']
-    lines.forEach((line, i) => script.push(`echo "@@@ ${i}"; echo "@@@ ${i}" >&2`, line))
+    for (const [i, line] of lines.entries()) script.push(`echo "@@@ ${i}"; echo "@@@ ${i}" >&2`, line)
     // Not spawnSync: the node's output must keep being read while the tour runs.
     const run = await runBash(script.join('\n'), dir, { ...process.env, BIN })
     const outputs = run.stdout.split(/^@@@ \d+\n/m).slice(1)
