@@ -345,6 +345,15 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     }
   })
 
+  it('takes -h as --help, for nodectl and every command', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+    for (const args of [['-h'], ['query', 'balance', '-h'], ['start', '-h']]) {
+      const help = cli(...args)
+      expect(help.status, args.join(' ')).toBe(0)
+      expect(help.stdout, args.join(' ')).toContain('USAGE')
+    }
+  })
+
   it('completes commands and flags in bash (nodectl autocomplete)', () => {
     const cache = mkdtempSync(join(tmpdir(), 'nodectl-binary-'))
     try {
