@@ -29,6 +29,7 @@ import { EvidencePool } from './evidence-pool.js'
 import { handshake } from './handshake.js'
 import { validateConsensusConfig } from './options.js'
 import type { PrivValidator } from './privval.js'
+import type { MineRun, MiningControl } from './mining-control.js'
 import type { PeerRoundState } from './peer-state.js'
 import { ConsensusReactor } from './reactor.js'
 import { ConsensusState, type RoundStateSummary } from './state-machine.js'
@@ -69,6 +70,8 @@ export interface ConsensusEngineOptions {
   onSyncProgress?: (progress: SyncProgress) => void
   /** Called with each evidence that becomes pending (gossip it to peers). */
   onPendingEvidence?: (ev: DuplicateVoteEvidence) => void
+  /** A dev chain's mining settings (mining-control.ts); absent on every other chain. */
+  mining?: MiningControl
 }
 
 /**
@@ -217,6 +220,7 @@ export class ConsensusEngine {
       events: this.events,
       logger: this.log,
       onFatal: (err) => this.resolveHalted(err),
+      ...(opts.mining ? { mining: opts.mining } : {}),
     })
     this.cs = cs
     this.reactor!.attach(cs)
@@ -302,6 +306,19 @@ export class ConsensusEngine {
   /** Resolves once everything queued for the state machine before the call has been handled (`ConsensusState.drained`). */
   drained(): Promise<void> {
     return this.requireCs().drained()
+  }
+
+  /**
+   * A dev chain: makes `run.blocks` heights now, whatever the mining settings (`ConsensusState.mine`);
+   * resolves once the last is committed.
+   */
+  mine(run: MineRun): Promise<void> {
+    return this.requireCs().mine(run)
+  }
+
+  /** A dev chain whose automine was just turned on: propose what the pool holds, as if it had just arrived. */
+  proposePending(): void {
+    if (this.mode === 'consensus') this.cs?.notifyTxsAvailable()
   }
 
   /** The latest committed chain state (a copy). */

@@ -43,6 +43,11 @@ export interface PrivValidator {
   /** Returns the signed vote; its timestamp may be the one signed earlier for the same step. */
   signVote(chainId: string, vote: Vote): Promise<Vote>
   signProposal(chainId: string, proposal: Proposal): Promise<Proposal>
+  /**
+   * Runs `signing` with the state file written once at its end instead of after each signature: a dev
+   * chain's run of heights (mining-control.ts), whose signatures nobody sees before the run is over.
+   */
+  deferStateWrites?<T>(signing: () => Promise<T>): Promise<T>
 }
 
 /**
@@ -66,6 +71,8 @@ export class FilePV implements PrivValidator {
   private lock: Promise<unknown> = Promise.resolve()
   /** The state file's folder was created (once per process, not per signature). */
   private dirReady = false
+  /** Inside `deferStateWrites`: signatures update the state in memory only. */
+  private deferring = false
   private readonly writeState: SignStateWriter
 
   constructor(
@@ -163,9 +170,20 @@ export class FilePV implements PrivValidator {
     throw new DoubleSignError(`conflicting data: already signed a different message at height ${height} round ${round} step ${step}`)
   }
 
+  async deferStateWrites<T>(signing: () => Promise<T>): Promise<T> {
+    this.deferring = true
+    try {
+      return await signing()
+    } finally {
+      this.deferring = false
+      await this.serialize(() => this.saveState())
+    }
+  }
+
   private async saveSigned(height: number, round: number, step: SignStep, signBytes: Uint8Array, signature: Uint8Array): Promise<void> {
     const previous = this.lss
     this.lss = { height, round, step, signature, signBytes }
+    if (this.deferring) return
     try {
       await this.saveState()
     } catch (err) {

@@ -192,7 +192,7 @@ describe('loadNodeConfig', () => {
       [
         'unknown namespace',
         { 'json-rpc.api': 'eth,foo' },
-        '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)',
+        '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool, evm, anvil, hardhat)',
       ],
       ['repeated namespace', { 'json-rpc.api': 'eth,net,eth' }, '--json-rpc.api: repeated API namespace "eth"'],
       [
