@@ -189,6 +189,16 @@ export class BlockExecutor {
     return makeBlock(state, height, prepared.txs, lastCommit, evidence, proposerAddress)
   }
 
+  /** Keeps every stage's writes in memory until `releaseWrites` (`Database.holdWrites`): a dev chain's run of heights. */
+  holdWrites(): void {
+    this.opts.db.holdWrites()
+  }
+
+  /** Writes what `holdWrites` kept, in one atomic batch. */
+  releaseWrites(): Promise<void> {
+    return this.opts.db.releaseWrites()
+  }
+
   /** `ValidateBlock`: throws with CometBFT's reason when the block cannot follow `state` or its evidence is not valid. */
   async validateBlock(state: ChainState, block: Block): Promise<void> {
     const hash = blockHash(block)

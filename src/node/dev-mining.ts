@@ -51,7 +51,8 @@ export class DevMining implements MiningBackend {
           if (timestamp !== undefined) headers.setNextTimestamp(timestamp)
           return
         }
-        if (interval === undefined) return
+        // viem sends interval 0 when none is given: the chain's clock then, as without one.
+        if (interval === undefined || interval === 0n) return
         const latest = await this.app.getBlock(this.app.latestHeight())
         if (latest) headers.setNextTimestamp(BigInt(latest.timestamp) + interval)
       },

@@ -87,7 +87,7 @@ describe('nodectl start', () => {
     expect(config.dev).toBe(true)
     expect(config.chainId).toBe('nodectl_31337-1')
     expect(config.jsonRpc.enable).toBe(true)
-    expect(config.jsonRpc.api).toHaveLength(7)
+    expect(config.jsonRpc.api).toHaveLength(10)
     const text = out.join('')
     expect(text).toContain('(0) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)')
     expect(text).toContain('(0) 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')

@@ -154,7 +154,7 @@ describe('loadNodeConfig', () => {
     await rm(join(bare, 'config', 'config.toml'))
     const dev = await loadNodeConfig({ home: bare, env: {}, dev: true })
     expect(dev.jsonRpc.enable).toBe(true)
-    expect(dev.jsonRpc.api).toHaveLength(7)
+    expect(dev.jsonRpc.api).toHaveLength(10)
     expect(dev.consensus).toMatchObject({
       timeoutCommit: 0,
       skipTimeoutCommit: true,
