@@ -130,6 +130,8 @@ export function makeBlock(
  */
 export interface BlockIndexHook {
   stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
+  /** Stages the removal of what `stageBlock` staged for the block (a dev chain's revert). */
+  stageRemoval(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {

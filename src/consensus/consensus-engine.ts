@@ -16,6 +16,7 @@ import { BlockIDFlag } from '../abci/types.js'
 import type { ValidatorSet } from '../comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { equalBytes } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
@@ -37,6 +38,14 @@ import { StateStore } from './state-store.js'
 import { LoopbackTransport, type ConsensusTransport } from './transport.js'
 import { voteSetFromCommit, type VoteSet } from './vote-set.js'
 import { Wal } from './wal.js'
+
+/** The application's side of `ConsensusEngine.rewind`. */
+export interface RewindableApp {
+  /** Stages the removal of the heights above `height` and `height` as the head again. */
+  stageRollback(stage: WriteStage, height: number): Promise<void>
+  /** Reloads the head once the stage is written. */
+  rewound(): Promise<void>
+}
 
 export interface ConsensusEngineOptions {
   /** Timeouts and empty-block behaviour (`[consensus]`). */
@@ -111,6 +120,8 @@ export class ConsensusEngine {
   private readonly syncAbort = new AbortController()
   private lastSync: SyncProgress | undefined
   private fatal: Error | undefined
+  /** The batch of a dev chain's rewind (created at the first). */
+  private rewindStage: WriteStage | undefined
   private resolveHalted: (err: Error) => void = () => {}
   /**
    * Resolves with the error once consensus stops on an unrecoverable one (the height's batch could not be
@@ -314,6 +325,52 @@ export class ConsensusEngine {
    */
   mine(run: MineRun): Promise<void> {
     return this.requireCs().mine(run)
+  }
+
+  /**
+   * A dev chain's revert (docs/dev-chain.md, "Snapshots"): pauses consensus, rolls every store back to
+   * `state` (the chain state saved at its height) in one atomic batch, and runs again at the next height.
+   * `app` stages the application's side into the same batch and reloads once it is written. Before the
+   * batch, the WAL gets a #ENDHEIGHT of that height (a restart replays from there) and the signer may sign
+   * that height's successor again: a crash at any point restarts on the old chain or on the reverted
+   * one, never on a mix. `beforeResume` runs with the stores rolled back, before consensus runs again.
+   */
+  async rewind(state: ChainState, app: RewindableApp, beforeResume: () => Promise<void>): Promise<void> {
+    const cs = this.requireCs()
+    if (this.mode !== 'consensus' || this.switching || this.stopping || !cs.isRunning) throw new Error('consensus is not running')
+    const height = state.lastBlockHeight
+    const top = this.opts.blockStore.height()
+    if (height > top) throw new Error(`cannot rewind to height ${height}: the chain is at ${top}`)
+    this.reactor!.detach()
+    await cs.stop()
+    if (cs.fatalError) throw cs.fatalError
+    const { blockStore, indexer, privValidator } = this.opts
+    await this.wal!.writeSync({ type: 'endHeight', height })
+    await privValidator?.rewindTo?.(height)
+    this.rewindStage ??= this.opts.db.createStage()
+    const stage = this.rewindStage
+    try {
+      // Each owner reads what it removes before staging the removal: reads see the stage first.
+      for (let h = height + 1; h <= top && indexer; h++) {
+        const [block, response] = await Promise.all([blockStore.loadBlock(h), this.stateStore.loadFinalizeBlockResponse(h)])
+        if (block && response) await indexer.stageRemoval(stage, block, response)
+      }
+      await app.stageRollback(stage, height)
+      await this.stateStore.stageRollback(stage, state, top)
+      await blockStore.stageRollback(stage, height)
+      await stage.write()
+    } catch (err) {
+      // Nothing was written: the chain is as it was, and runs on from where it was.
+      stage.discard()
+      await this.startConsensus(copyState(cs.roundState.state), await this.reconstructLastCommit(cs.roundState.state))
+      throw err
+    }
+    await blockStore.open()
+    this.evidencePool!.rewind(copyState(state))
+    await app.rewound()
+    await beforeResume()
+    this.log.info('chain rewound', { height, removed: top - height })
+    await this.startConsensus(state, await this.reconstructLastCommit(state))
   }
 
   /** A dev chain whose automine was just turned on: propose what the pool holds, as if it had just arrived. */

@@ -48,6 +48,8 @@ export interface PrivValidator {
    * chain's run of heights (mining-control.ts), whose signatures nobody sees before the run is over.
    */
   deferStateWrites?<T>(signing: () => Promise<T>): Promise<T>
+  /** A dev chain's revert to `height` (docs/dev-chain.md): the next signature may be for `height + 1` again. */
+  rewindTo?(height: number): Promise<void>
 }
 
 /**
@@ -178,6 +180,13 @@ export class FilePV implements PrivValidator {
       this.deferring = false
       await this.serialize(() => this.saveState())
     }
+  }
+
+  async rewindTo(height: number): Promise<void> {
+    await this.serialize(async () => {
+      this.lss = { height, round: 0, step: SignStep.None }
+      await this.saveState()
+    })
   }
 
   private async saveSigned(height: number, round: number, step: SignStep, signBytes: Uint8Array, signature: Uint8Array): Promise<void> {

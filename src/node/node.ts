@@ -27,6 +27,7 @@ import { openAppParts, type AppPartsOptions } from './app-parts.js'
 import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import { DevMining, type DevMiningSettings } from './dev-mining.js'
+import { DevSnapshots } from './dev-snapshots.js'
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
@@ -67,8 +68,9 @@ interface Components {
   accounts: NodeAccounts
   /** The p2p host and consensus transport; undefined for a node with no one to talk to (a single validator). */
   p2p: NodeP2P | undefined
-  /** Mining control of a dev chain (`--dev` only). */
+  /** Mining control and snapshots of a dev chain (`--dev` only). */
   devMining: DevMining | undefined
+  devSnapshots: DevSnapshots | undefined
 }
 
 export class Node {
@@ -156,8 +158,11 @@ export class Node {
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
-      const devMining = miningSettings && new DevMining(miningSettings, engine, app, log.child({ module: 'dev' }))
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining }, events, options)
+      const devLog = log.child({ module: 'dev' })
+      const devMining = miningSettings && new DevMining(miningSettings, engine, app, devLog)
+      const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, devLog) : undefined
+      const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots }
+      return new Node(config, log, components, events, options)
     } catch (err) {
       await db.close()
       throw err
@@ -270,9 +275,9 @@ export class Node {
 
   /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
   private devBackends(): DevBackends {
-    const { devMining } = this.c
-    if (!devMining) throw new Error('the dev methods need a node started with --dev')
-    return { mining: devMining }
+    const { devMining, devSnapshots } = this.c
+    if (!devMining || !devSnapshots) throw new Error('the dev methods need a node started with --dev')
+    return { mining: devMining, snapshots: devSnapshots }
   }
 
   /** The components, for tests and in-process tools. */

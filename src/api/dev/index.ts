@@ -8,10 +8,13 @@ import type { MethodTable } from '../../rpc/method-table.js'
 import type { MiningBackend } from './mining-backend.js'
 import { createMiningMethods } from './mining.js'
 import { refuseOutsideDev } from './refusal.js'
+import type { SnapshotBackend } from './snapshot-backend.js'
+import { createSnapshotMethods } from './snapshots.js'
 
 export type { MiningBackend } from './mining-backend.js'
 export { MAX_MINE_BLOCKS } from './mining.js'
 export { notDevChainError } from './refusal.js'
+export type { SnapshotBackend } from './snapshot-backend.js'
 
 /** The namespaces of the dev methods (served with `--dev`; refused elsewhere). */
 export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
@@ -19,11 +22,12 @@ export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
 /** What the dev methods need from the node: one backend per topic. */
 export interface DevBackends {
   mining: MiningBackend
+  snapshots: SnapshotBackend
 }
 
 /** Every table of the dev namespaces over the node's backends. */
 export function createDevApi(backends: DevBackends): MethodTable[] {
-  return [createMiningMethods(backends.mining)]
+  return [createMiningMethods(backends.mining), createSnapshotMethods(backends.snapshots)]
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * Snapshots of a dev chain (docs/dev-chain.md, "Snapshots"): a snapshot is the chain state at a height
+ * (kept in memory, as Anvil's and Hardhat's) with the pool's transactions of that moment; a revert rolls
+ * every store back to that height with the engine paused (`ConsensusEngine.rewind`), then refills the
+ * pool with what it held.
+ */
+import type { SnapshotBackend } from '../api/dev/index.js'
+import type { ChainState, ConsensusEngine } from '../consensus/index.js'
+import type { EvmApplication } from '../evm/app.js'
+import type { TxPool } from '../txpool/index.js'
+import type { Logger } from '../utils/logger.js'
+
+interface Snapshot {
+  id: bigint
+  state: ChainState
+  /** The pool's transactions when it was taken (raw bytes, in nonce order per sender). */
+  pool: Uint8Array[]
+}
+
+export class DevSnapshots implements SnapshotBackend {
+  /** Hardhat's first id is 1; ids only grow, so a stale id never names a newer snapshot. */
+  private nextId = 1n
+  /** Oldest first. */
+  private snapshots: Snapshot[] = []
+  /** One snapshot or revert at a time. */
+  private exclusive: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    private readonly engine: ConsensusEngine,
+    private readonly app: EvmApplication,
+    private readonly pool: TxPool,
+    private readonly log: Logger,
+  ) {}
+
+  snapshot(): Promise<bigint> {
+    return this.runExclusive(async () => {
+      const id = this.nextId++
+      const pool = [...this.pool.pending().values(), ...this.pool.queued().values()].flat().map((tx) => tx.raw)
+      this.snapshots.push({ id, state: this.engine.getState(), pool })
+      return id
+    })
+  }
+
+  revert(id: bigint): Promise<boolean> {
+    return this.runExclusive(async () => {
+      const index = this.snapshots.findIndex((s) => s.id === id)
+      if (index < 0) return false
+      const snapshot = this.snapshots[index]!
+      this.snapshots = this.snapshots.slice(0, index)
+      await this.engine.rewind(snapshot.state, this.app, () => this.refillPool(snapshot.pool))
+      return true
+    })
+  }
+
+  /** The pool as it was: emptied, then given back the snapshot's transactions (checked against the state again). */
+  private async refillPool(raws: readonly Uint8Array[]): Promise<void> {
+    this.pool.flush()
+    for (const raw of raws) {
+      await this.pool.add(raw).catch((err: unknown) => this.log.debug('snapshot transaction not restored', { err }))
+    }
+  }
+
+  private runExclusive<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(op)
+    this.exclusive = run.catch(() => undefined)
+    return run
+  }
+}
