@@ -138,10 +138,12 @@ export class BlockStore {
 
   /**
    * Stages the removal of every block above `height` (a dev chain's revert): the blocks, metas, hash keys,
-   * canonical and seen commits; `height` is the head again, with its seen commit. Call `open` once written.
+   * canonical and seen commits; `height` is the head again, with its seen commit (0: the store is empty
+   * again). Call `open` once written.
    */
   async stageRollback(stage: WriteStage, height: number): Promise<void> {
-    if (height < this.baseHeight || height > this.headHeight) throw new Error(`cannot roll the block store back to height ${height}`)
+    if ((height < this.baseHeight && height !== 0) || height > this.headHeight)
+      throw new Error(`cannot roll the block store back to height ${height}`)
     for (let h = height + 1; h <= this.headHeight; h++) {
       const meta = await this.loadBlockMeta(h)
       if (meta) stage.del(prefixedKey(Prefix.blockHash, meta.blockId.hash))
@@ -150,7 +152,7 @@ export class BlockStore {
       stage.del(heightKey(Prefix.commit, h - 1))
       stage.del(heightKey(Prefix.seenCommit, h))
     }
-    stage.put(STATE_KEY, encodeStoreState({ base: this.baseHeight, height }))
+    stage.put(STATE_KEY, encodeStoreState({ base: height === 0 ? 0 : this.baseHeight, height }))
   }
 
   private inRange(height: number): boolean {

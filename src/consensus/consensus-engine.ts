@@ -11,6 +11,7 @@
  * previous height, so a node further behind could never catch up without this.
  */
 import type { BlockStore } from '../comet/block-store.js'
+import { hashTxResults } from '../comet/hash.js'
 import type { DuplicateVoteEvidence } from '../comet/types.js'
 import { BlockIDFlag } from '../abci/types.js'
 import type { ValidatorSet } from '../comet/validator-set.js'
@@ -24,7 +25,7 @@ import type { Application } from '../abci/application.js'
 import type { Mempool } from './mempool.js'
 import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
 import { BlockSyncer, type BlockSyncSource, type SyncProgress } from './block-sync.js'
-import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
+import { copyState, makeGenesisState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
 import { EvidencePool } from './evidence-pool.js'
 import { handshake } from './handshake.js'
@@ -371,6 +372,16 @@ export class ConsensusEngine {
     await beforeResume()
     this.log.info('chain rewound', { height, removed: top - height })
     await this.startConsensus(state, await this.reconstructLastCommit(state))
+  }
+
+  /**
+   * The chain state before the first block, as the handshake makes it after InitChain, for a chain whose
+   * application returned no validators there (a dev chain's reset to genesis): `appHash` is the
+   * application's genesis state root.
+   */
+  genesisState(appHash: Uint8Array): ChainState {
+    const { appVersion } = this.requireCs().roundState.state
+    return { ...makeGenesisState(this.opts.genesis), appVersion, appHash, lastResultsHash: hashTxResults([]) }
   }
 
   /** A dev chain whose automine was just turned on: propose what the pool holds, as if it had just arrived. */

@@ -2,7 +2,7 @@
  * Snapshots of a dev chain (docs/dev-chain.md, "Snapshots"): a snapshot is the chain state at a height
  * (kept in memory, as Anvil's and Hardhat's) with the pool's transactions of that moment; a revert rolls
  * every store back to that height with the engine paused (`ConsensusEngine.rewind`), then refills the
- * pool with what it held.
+ * pool with what it held. A reset is a revert to the state before the first block.
  */
 import type { SnapshotBackend } from '../api/dev/index.js'
 import type { ChainState, ConsensusEngine } from '../consensus/index.js'
@@ -49,6 +49,15 @@ export class DevSnapshots implements SnapshotBackend {
       this.snapshots = this.snapshots.slice(0, index)
       await this.engine.rewind(snapshot.state, this.app, () => this.refillPool(snapshot.pool))
       return true
+    })
+  }
+
+  reset(): Promise<void> {
+    return this.runExclusive(async () => {
+      const genesis = await this.app.getBlock(this.app.earliestHeight())
+      if (!genesis) throw new Error('the genesis block of the EVM view is missing')
+      this.snapshots = []
+      await this.engine.rewind(this.engine.genesisState(genesis.stateRoot), this.app, () => this.refillPool([]))
     })
   }
 

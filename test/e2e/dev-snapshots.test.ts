@@ -11,7 +11,7 @@ import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts, type DevAccount } from '../../src/keystore/dev-accounts.js'
 import { compileContracts } from '../helpers/solidity.js'
-import { cometRpc, rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+import { cometRpc, committed, rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 
 interface CometBlock {
   block_id: { hash: string }
@@ -161,6 +161,29 @@ describe('snapshots of a dev chain', () => {
     await rpc(t.url, 'evm_mine')
     expect(await receipt(kept)).not.toBeNull()
     await rpc(t.url, 'evm_setAutomine', [true])
+  })
+
+  it('anvil_reset/hardhat_reset go back to genesis; forking is refused', async () => {
+    const test = createTestClient({ chain: foundry, mode: 'hardhat', transport: http(t.url) })
+    const sent = await send(a0!, a2!.address, 3n)
+    await mined(sent)
+    const id = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    expect((await rpc(t.url, 'hardhat_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:8545' } }])).error).toEqual({
+      code: -32602,
+      message: 'invalid argument 0: forking.jsonRpcUrl: forking is not supported; nodectl start --dev resets to its own genesis',
+    })
+    await test.reset()
+    // As a new chain: the first block comes at once, with nothing in it.
+    await committed(t, 1)
+    await expectHead(1)
+    expect(await nonce(a0!.address)).toBe(0)
+    expect(await balance(a2!.address)).toBe(10n ** 22n)
+    expect(await receipt(sent)).toBeNull()
+    expect((await rpc(t.url, 'evm_revert', [id])).result).toBe(false)
+    expect((await rpc(t.url, 'anvil_reset', [])).result).toBeNull()
+    await committed(t, 1)
+    await mined(await send(a0!, a2!.address, 3n))
+    await expectHead(2)
   })
 
   it('a restart after a revert comes back on the reverted chain', async () => {

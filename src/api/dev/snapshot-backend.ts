@@ -7,4 +7,6 @@ export interface SnapshotBackend {
    * unknown (or already used) id, and nothing changes.
    */
   revert(id: bigint): Promise<boolean>
+  /** Back to the genesis of the chain: every block gone, the pool emptied, every snapshot gone. */
+  reset(): Promise<void>
 }
