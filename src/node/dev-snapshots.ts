@@ -9,6 +9,7 @@ import type { ChainState, ConsensusEngine } from '../consensus/index.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { TxPool } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
+import type { NodeEvents } from './node-events.js'
 
 interface Snapshot {
   id: bigint
@@ -29,6 +30,7 @@ export class DevSnapshots implements SnapshotBackend {
     private readonly engine: ConsensusEngine,
     private readonly app: EvmApplication,
     private readonly pool: TxPool,
+    private readonly events: NodeEvents,
     private readonly log: Logger,
   ) {}
 
@@ -47,7 +49,7 @@ export class DevSnapshots implements SnapshotBackend {
       if (index < 0) return false
       const snapshot = this.snapshots[index]!
       this.snapshots = this.snapshots.slice(0, index)
-      await this.engine.rewind(snapshot.state, this.app, () => this.refillPool(snapshot.pool))
+      await this.rewind(snapshot.state, snapshot.pool)
       return true
     })
   }
@@ -57,7 +59,15 @@ export class DevSnapshots implements SnapshotBackend {
       const genesis = await this.app.getBlock(this.app.earliestHeight())
       if (!genesis) throw new Error('the genesis block of the EVM view is missing')
       this.snapshots = []
-      await this.engine.rewind(this.engine.genesisState(genesis.stateRoot), this.app, () => this.refillPool([]))
+      await this.rewind(this.engine.genesisState(genesis.stateRoot), [])
+    })
+  }
+
+  private async rewind(state: ChainState, pool: readonly Uint8Array[]): Promise<void> {
+    // Told before consensus runs again, so no block of the new chain comes before it.
+    await this.engine.rewind(state, this.app, async () => {
+      await this.refillPool(pool)
+      this.events.emit('chainRewound', { height: state.lastBlockHeight })
     })
   }
 

@@ -160,7 +160,7 @@ export class Node {
       if (p2p) connectNodeP2P(p2p, engine, pool)
       const devLog = log.child({ module: 'dev' })
       const devMining = miningSettings && new DevMining(miningSettings, engine, app, devLog)
-      const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, devLog) : undefined
+      const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
       const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots }
       return new Node(config, log, components, events, options)
     } catch (err) {

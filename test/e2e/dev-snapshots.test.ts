@@ -148,6 +148,23 @@ describe('snapshots of a dev chain', () => {
     }
   })
 
+  it('polling filters lose what they collected from the removed blocks', async () => {
+    const blockFilter = (await rpc<string>(t.url, 'eth_newBlockFilter')).result!
+    const logFilter = (await rpc<string>(t.url, 'eth_newFilter', [{}])).result!
+    await rpc(t.url, 'hardhat_mine', ['0x1'])
+    const kept = (await evmBlock(await head()))!.hash
+    const id = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    const account = privateKeyToAccount(a0!.privateKey as Hex)
+    const wallet = createWalletClient({ account, chain: { ...foundry, id: Number(chainId) }, transport: http(t.url) })
+    await mined(await wallet.deployContract({ abi: Token!.abi as Abi, bytecode: Token!.bytecode as Hex, args: [5n] }))
+    await rpc(t.url, 'hardhat_mine', ['0x2'])
+    expect((await rpc(t.url, 'evm_revert', [id])).result).toBe(true)
+    expect((await rpc(t.url, 'eth_getFilterChanges', [blockFilter])).result).toEqual([kept])
+    expect((await rpc(t.url, 'eth_getFilterChanges', [logFilter])).result).toEqual([])
+    await rpc(t.url, 'hardhat_mine', ['0x1'])
+    expect((await rpc(t.url, 'eth_getFilterChanges', [blockFilter])).result).toEqual([(await evmBlock(await head()))!.hash])
+  })
+
   it('brings the pool back: what was pending stays, what came after goes', async () => {
     const { pool } = t.node.components
     await rpc(t.url, 'evm_setAutomine', [false])
