@@ -48,8 +48,9 @@ export class DevSnapshots implements SnapshotBackend {
       const index = this.snapshots.findIndex((s) => s.id === id)
       if (index < 0) return false
       const snapshot = this.snapshots[index]!
-      this.snapshots = this.snapshots.slice(0, index)
       await this.rewind(snapshot.state, snapshot.pool)
+      // Gone once used (a failed revert keeps them: the chain is as it was).
+      this.snapshots = this.snapshots.slice(0, index)
       return true
     })
   }
@@ -58,8 +59,8 @@ export class DevSnapshots implements SnapshotBackend {
     return this.runExclusive(async () => {
       const genesis = await this.app.getBlock(this.app.earliestHeight())
       if (!genesis) throw new Error('the genesis block of the EVM view is missing')
-      this.snapshots = []
       await this.rewind(this.engine.genesisState(genesis.stateRoot), [])
+      this.snapshots = []
     })
   }
 

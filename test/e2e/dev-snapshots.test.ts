@@ -203,6 +203,38 @@ describe('snapshots of a dev chain', () => {
     await expectHead(2)
   })
 
+  it('a revert whose batch cannot be written leaves the old chain, which runs on, also after a restart', async () => {
+    const id = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    await rpc(t.url, 'hardhat_mine', ['0x5'])
+    const height = await head()
+    const level = (t.node.components.db as unknown as { level: { batch: (...args: unknown[]) => Promise<void> } }).level
+    const batch = level.batch
+    level.batch = () => Promise.reject(new Error('disk full'))
+    let reply: Awaited<ReturnType<typeof rpc>>
+    try {
+      reply = await rpc(t.url, 'evm_revert', [id])
+    } finally {
+      level.batch = batch
+    }
+    expect(reply.error).toBeDefined()
+    await expectHead(height)
+    // The snapshot is still there (used below, then gone).
+    const retry = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    expect((await rpc(t.url, 'evm_revert', [id])).result).toBe(true)
+    expect((await rpc(t.url, 'evm_revert', [retry])).result).toBe(false)
+    await expectHead(height - 5)
+    await rpc(t.url, 'hardhat_mine', ['0x5'])
+    await rpc(t.url, 'hardhat_mine', ['0x1'])
+    await expectHead(height + 1)
+    const hash = (await evmBlock(height + 1))!.hash
+    await t.stop()
+    t = await startTestNode({ home: t.home })
+    await expectHead(height + 1)
+    expect((await evmBlock(height + 1))!.hash).toBe(hash)
+    await rpc(t.url, 'hardhat_mine', ['0x1'])
+    await expectHead(height + 2)
+  })
+
   it('a restart after a revert comes back on the reverted chain', async () => {
     const id = (await rpc<string>(t.url, 'evm_snapshot')).result!
     const height = await head()
