@@ -30,6 +30,7 @@ import type { ConsensusConfig } from '../config/node-config.js'
 import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
+import { NodeError } from '../utils/errors.js'
 import type { Logger } from '../utils/logger.js'
 import { addMillis, compareTime, GO_ZERO_TIME, now, toNanos, type Timestamp } from '../utils/time.js'
 import type { Mempool } from './mempool.js'
@@ -64,12 +65,7 @@ export class ProposalError extends Error {
 }
 
 /** A run of heights asked at a moment or on a chain where it cannot be made; nothing was changed. */
-export class MineRefusedError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'MineRefusedError'
-  }
-}
+export class MineRefusedError extends NodeError {}
 
 export interface ConsensusStateOptions {
   config: ConsensusConfig

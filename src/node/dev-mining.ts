@@ -5,6 +5,7 @@
 import type { MiningBackend } from '../api/dev/index.js'
 import type { ConsensusEngine } from '../consensus/index.js'
 import type { EvmApplication } from '../evm/app.js'
+import { NodeError } from '../utils/errors.js'
 import type { Logger } from '../utils/logger.js'
 import type { DevHeaderOverrides } from './dev-header-overrides.js'
 
@@ -42,7 +43,7 @@ export class DevMining implements MiningBackend {
   async mine(blocks: number, opts: { timestamp?: bigint; interval?: bigint }): Promise<void> {
     const { timestamp, interval } = opts
     const headers = this.headers
-    if (timestamp !== undefined && !headers) throw new Error('block timestamps cannot be set on this node')
+    if (timestamp !== undefined && !headers) throw new NodeError('block timestamps cannot be set on this node')
     await this.engine.mine({
       blocks,
       beforeBlock: async (index) => {
