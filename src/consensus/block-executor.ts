@@ -188,6 +188,8 @@ export class BlockExecutor {
     })
     const size = txsProtoSize(prepared.txs)
     if (size > maxData) throw new Error(`transaction data size exceeds maximum ${maxData}: PrepareProposal returned ${size} bytes`)
+    // The same txs (an application that keeps the pool's choice): the draft is the block.
+    if (prepared.txs.length === txs.length && prepared.txs.every((tx, i) => tx === txs[i])) return draft
     return makeBlock(state, height, prepared.txs, lastCommit, evidence, proposerAddress)
   }
 

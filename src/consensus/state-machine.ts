@@ -1237,8 +1237,9 @@ export class ConsensusState {
       // Not `validateBlock`: the block is ours, just built from the state, and checking it would mostly
       // verify the signature we have just made (the bulk of a run's time).
       const block = await blockExec.createProposalBlock(this.state, height, lastCommit, pv.address)
-      const parts = BlockParts.fromPartSet(makeBlockId(block).partSet)
-      const blockId: BlockID = { hash: blockHash(block), partSetHeader: parts.header }
+      const made = makeBlockId(block)
+      const parts = BlockParts.fromPartSet(made.partSet)
+      const blockId = made.blockId
       const earliest = addMillis(block.header.time, 1)
       const unsigned: Vote = {
         type: SignedMsgType.Precommit,
