@@ -36,6 +36,9 @@ export class DevSnapshots implements SnapshotBackend {
 
   snapshot(): Promise<bigint> {
     return this.runExclusive(async () => {
+      // A height whose receipts are readable may still be finishing in the engine: let it finish, so the
+      // snapshot's state is the height the caller has seen.
+      await this.engine.drained()
       const id = this.nextId++
       const pool = [...this.pool.pending().values(), ...this.pool.queued().values()].flat().map((tx) => tx.raw)
       this.snapshots.push({ id, state: this.engine.getState(), pool })
