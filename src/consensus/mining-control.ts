@@ -11,6 +11,11 @@ export interface MiningControl {
    * state is current without it). Off: round 0 waits, transactions or not, until a run is asked.
    */
   readonly automine: boolean
+  /**
+   * True while something must have its block now, automine or not (a dev set: docs/dev-chain.md): round 0
+   * then proposes as with automine on.
+   */
+  blockWanted?(): boolean
 }
 
 /** A run of heights made on demand (`ConsensusEngine.mine`). */

@@ -1190,9 +1190,10 @@ export class ConsensusState {
   // A dev chain's mining on demand (mining-control.ts)
   // ===================================================================================================
 
-  /** Automine is off: round 0 proposes only for a run asked with `mine`. */
+  /** Automine is off and nothing wants a block: round 0 proposes only for a run asked with `mine`. */
   private miningHeld(): boolean {
-    return this.opts.mining !== undefined && !this.opts.mining.automine
+    const mining = this.opts.mining
+    return mining !== undefined && !mining.automine && !mining.blockWanted?.()
   }
 
   /**

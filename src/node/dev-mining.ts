@@ -12,6 +12,8 @@ import type { DevHeaderOverrides } from './dev-header-overrides.js'
 /** The automine setting, shared by the engine (which reads it) and {@link DevMining} (which sets it). */
 export interface DevMiningSettings {
   automine: boolean
+  /** Something must have its block now even with automine off (the dev operations' queue). */
+  blockWanted?(): boolean
 }
 
 export class DevMining implements MiningBackend {
