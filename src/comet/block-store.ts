@@ -136,6 +136,25 @@ export class BlockStore {
     this.headHeight = height
   }
 
+  /**
+   * Stages the removal of every block above `height` (a dev chain's revert): the blocks, metas, hash keys,
+   * canonical and seen commits; `height` is the head again, with its seen commit (0: the store is empty
+   * again). Call `open` once written.
+   */
+  async stageRollback(stage: WriteStage, height: number): Promise<void> {
+    if ((height < this.baseHeight && height !== 0) || height > this.headHeight)
+      throw new Error(`cannot roll the block store back to height ${height}`)
+    for (let h = height + 1; h <= this.headHeight; h++) {
+      const meta = await this.loadBlockMeta(h)
+      if (meta) stage.del(prefixedKey(Prefix.blockHash, meta.blockId.hash))
+      stage.del(heightKey(Prefix.block, h))
+      stage.del(heightKey(Prefix.block, h, META_SUFFIX))
+      stage.del(heightKey(Prefix.commit, h - 1))
+      stage.del(heightKey(Prefix.seenCommit, h))
+    }
+    stage.put(STATE_KEY, encodeStoreState({ base: height === 0 ? 0 : this.baseHeight, height }))
+  }
+
   private inRange(height: number): boolean {
     return height >= this.baseHeight && height <= this.headHeight && height > 0
   }

@@ -130,6 +130,8 @@ export function makeBlock(
  */
 export interface BlockIndexHook {
   stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
+  /** Stages the removal of what `stageBlock` staged for the block (a dev chain's revert). */
+  stageRemoval(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {
@@ -186,7 +188,19 @@ export class BlockExecutor {
     })
     const size = txsProtoSize(prepared.txs)
     if (size > maxData) throw new Error(`transaction data size exceeds maximum ${maxData}: PrepareProposal returned ${size} bytes`)
+    // The same txs (an application that keeps the pool's choice): the draft is the block.
+    if (prepared.txs.length === txs.length && prepared.txs.every((tx, i) => tx === txs[i])) return draft
     return makeBlock(state, height, prepared.txs, lastCommit, evidence, proposerAddress)
+  }
+
+  /** Keeps every stage's writes in memory until `releaseWrites` (`Database.holdWrites`): a dev chain's run of heights. */
+  holdWrites(): void {
+    this.opts.db.holdWrites()
+  }
+
+  /** Writes what `holdWrites` kept, in one atomic batch. */
+  releaseWrites(): Promise<void> {
+    return this.opts.db.releaseWrites()
   }
 
   /** `ValidateBlock`: throws with CometBFT's reason when the block cannot follow `state` or its evidence is not valid. */

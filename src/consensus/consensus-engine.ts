@@ -11,11 +11,13 @@
  * previous height, so a node further behind could never catch up without this.
  */
 import type { BlockStore } from '../comet/block-store.js'
+import { hashTxResults } from '../comet/hash.js'
 import type { DuplicateVoteEvidence } from '../comet/types.js'
 import { BlockIDFlag } from '../abci/types.js'
 import type { ValidatorSet } from '../comet/validator-set.js'
 import type { ConsensusConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
+import type { WriteStage } from '../db/write-stage.js'
 import { equalBytes } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
@@ -23,12 +25,13 @@ import type { Application } from '../abci/application.js'
 import type { Mempool } from './mempool.js'
 import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
 import { BlockSyncer, type BlockSyncSource, type SyncProgress } from './block-sync.js'
-import { copyState, type ChainState, type ConsensusGenesis } from './chain-state.js'
+import { copyState, makeGenesisState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
 import { EvidencePool } from './evidence-pool.js'
 import { handshake } from './handshake.js'
 import { validateConsensusConfig } from './options.js'
 import type { PrivValidator } from './privval.js'
+import type { MineRun, MiningControl } from './mining-control.js'
 import type { PeerRoundState } from './peer-state.js'
 import { ConsensusReactor } from './reactor.js'
 import { ConsensusState, type RoundStateSummary } from './state-machine.js'
@@ -36,6 +39,14 @@ import { StateStore } from './state-store.js'
 import { LoopbackTransport, type ConsensusTransport } from './transport.js'
 import { voteSetFromCommit, type VoteSet } from './vote-set.js'
 import { Wal } from './wal.js'
+
+/** The application's side of `ConsensusEngine.rewind`. */
+export interface RewindableApp {
+  /** Stages the removal of the heights above `height` and `height` as the head again. */
+  stageRollback(stage: WriteStage, height: number): Promise<void>
+  /** Reloads the head once the stage is written. */
+  rewound(): Promise<void>
+}
 
 export interface ConsensusEngineOptions {
   /** Timeouts and empty-block behaviour (`[consensus]`). */
@@ -69,6 +80,8 @@ export interface ConsensusEngineOptions {
   onSyncProgress?: (progress: SyncProgress) => void
   /** Called with each evidence that becomes pending (gossip it to peers). */
   onPendingEvidence?: (ev: DuplicateVoteEvidence) => void
+  /** A dev chain's mining settings (mining-control.ts); absent on every other chain. */
+  mining?: MiningControl
 }
 
 /**
@@ -108,6 +121,8 @@ export class ConsensusEngine {
   private readonly syncAbort = new AbortController()
   private lastSync: SyncProgress | undefined
   private fatal: Error | undefined
+  /** The batch of a dev chain's rewind (created at the first). */
+  private rewindStage: WriteStage | undefined
   private resolveHalted: (err: Error) => void = () => {}
   /**
    * Resolves with the error once consensus stops on an unrecoverable one (the height's batch could not be
@@ -217,6 +232,7 @@ export class ConsensusEngine {
       events: this.events,
       logger: this.log,
       onFatal: (err) => this.resolveHalted(err),
+      ...(opts.mining ? { mining: opts.mining } : {}),
     })
     this.cs = cs
     this.reactor!.attach(cs)
@@ -302,6 +318,75 @@ export class ConsensusEngine {
   /** Resolves once everything queued for the state machine before the call has been handled (`ConsensusState.drained`). */
   drained(): Promise<void> {
     return this.requireCs().drained()
+  }
+
+  /**
+   * A dev chain: makes `run.blocks` heights now, whatever the mining settings (`ConsensusState.mine`);
+   * resolves once the last is committed.
+   */
+  mine(run: MineRun): Promise<void> {
+    return this.requireCs().mine(run)
+  }
+
+  /**
+   * A dev chain's revert (docs/dev-chain.md, "Snapshots"): pauses consensus, rolls every store back to
+   * `state` (the chain state saved at its height) in one atomic batch, and runs again at the next height.
+   * `app` stages the application's side into the same batch and reloads once it is written. Before the
+   * batch, the WAL gets a #ENDHEIGHT of that height (a restart replays from there) and the signer may sign
+   * that height's successor again: a crash at any point restarts on the old chain or on the reverted
+   * one, never on a mix. `beforeResume` runs with the stores rolled back, before consensus runs again.
+   */
+  async rewind(state: ChainState, app: RewindableApp, beforeResume: () => Promise<void>): Promise<void> {
+    const cs = this.requireCs()
+    if (this.mode !== 'consensus' || this.switching || this.stopping || !cs.isRunning) throw new Error('consensus is not running')
+    const height = state.lastBlockHeight
+    const top = this.opts.blockStore.height()
+    if (height > top) throw new Error(`cannot rewind to height ${height}: the chain is at ${top}`)
+    this.reactor!.detach()
+    await cs.stop()
+    if (cs.fatalError) throw cs.fatalError
+    const { blockStore, indexer, privValidator } = this.opts
+    await this.wal!.writeSync({ type: 'endHeight', height })
+    await privValidator?.rewindTo?.(height)
+    this.rewindStage ??= this.opts.db.createStage()
+    const stage = this.rewindStage
+    try {
+      // Each owner reads what it removes before staging the removal: reads see the stage first.
+      for (let h = height + 1; h <= top && indexer; h++) {
+        const [block, response] = await Promise.all([blockStore.loadBlock(h), this.stateStore.loadFinalizeBlockResponse(h)])
+        if (block && response) await indexer.stageRemoval(stage, block, response)
+      }
+      await app.stageRollback(stage, height)
+      await this.stateStore.stageRollback(stage, state, top)
+      await blockStore.stageRollback(stage, height)
+      await stage.write()
+    } catch (err) {
+      // Nothing was written: the chain is as it was, and runs on from where it was.
+      stage.discard()
+      await this.startConsensus(copyState(cs.roundState.state), await this.reconstructLastCommit(cs.roundState.state))
+      throw err
+    }
+    await blockStore.open()
+    this.evidencePool!.rewind(copyState(state))
+    await app.rewound()
+    await beforeResume()
+    this.log.info('chain rewound', { height, removed: top - height })
+    await this.startConsensus(state, await this.reconstructLastCommit(state))
+  }
+
+  /**
+   * The chain state before the first block, as the handshake makes it after InitChain, for a chain whose
+   * application returned no validators there (a dev chain's reset to genesis): `appHash` is the
+   * application's genesis state root.
+   */
+  genesisState(appHash: Uint8Array): ChainState {
+    const { appVersion } = this.requireCs().roundState.state
+    return { ...makeGenesisState(this.opts.genesis), appVersion, appHash, lastResultsHash: hashTxResults([]) }
+  }
+
+  /** A dev chain whose automine was just turned on: propose what the pool holds, as if it had just arrived. */
+  proposePending(): void {
+    if (this.mode === 'consensus') this.cs?.notifyTxsAvailable()
   }
 
   /** The latest committed chain state (a copy). */

@@ -168,6 +168,15 @@ export class EvidencePool implements ConflictingVoteReporter {
   }
 
   /**
+   * A dev chain's revert (`ConsensusEngine.rewind`): the chain is back at `state`. A dev chain has one
+   * validator and so no evidence; what is pending was about the removed heights and is dropped.
+   */
+  rewind(state: ChainState): void {
+    this.state = state
+    this.pending.clear()
+  }
+
+  /**
    * `Update` after a block was committed (its batch written): the buffered conflicting votes become
    * evidence (their heights are now committed, so the block time is known), the committed evidence
    * leaves the pending set, and expired evidence is pruned.

@@ -3,7 +3,7 @@ export type { Application, FinalizeBlockResponse, CommitInfo, InfoResponse, Misb
 export type { Mempool } from './mempool.js'
 export { EvidencePool, type ConflictingVoteReporter } from './evidence-pool.js'
 export { InvalidEvidenceError, newDuplicateVoteEvidence, validateEvidenceBasic, verifyDuplicateVote } from './evidence.js'
-export { ConsensusEngine, type ConsensusEngineOptions } from './consensus-engine.js'
+export { ConsensusEngine, type ConsensusEngineOptions, type RewindableApp } from './consensus-engine.js'
 export { makeGenesisState, genesisFromDoc, updateState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 export { StateStore } from './state-store.js'
 export { FilePV, DoubleSignError, type PrivValidator, type LastSignState } from './privval.js'

@@ -43,6 +43,13 @@ export interface PrivValidator {
   /** Returns the signed vote; its timestamp may be the one signed earlier for the same step. */
   signVote(chainId: string, vote: Vote): Promise<Vote>
   signProposal(chainId: string, proposal: Proposal): Promise<Proposal>
+  /**
+   * Runs `signing` with the state file written once at its end instead of after each signature: a dev
+   * chain's run of heights (mining-control.ts), whose signatures nobody sees before the run is over.
+   */
+  deferStateWrites?<T>(signing: () => Promise<T>): Promise<T>
+  /** A dev chain's revert to `height` (docs/dev-chain.md): the next signature may be for `height + 1` again. */
+  rewindTo?(height: number): Promise<void>
 }
 
 /**
@@ -66,6 +73,8 @@ export class FilePV implements PrivValidator {
   private lock: Promise<unknown> = Promise.resolve()
   /** The state file's folder was created (once per process, not per signature). */
   private dirReady = false
+  /** Inside `deferStateWrites`: signatures update the state in memory only. */
+  private deferring = false
   private readonly writeState: SignStateWriter
 
   constructor(
@@ -163,9 +172,27 @@ export class FilePV implements PrivValidator {
     throw new DoubleSignError(`conflicting data: already signed a different message at height ${height} round ${round} step ${step}`)
   }
 
+  async deferStateWrites<T>(signing: () => Promise<T>): Promise<T> {
+    this.deferring = true
+    try {
+      return await signing()
+    } finally {
+      this.deferring = false
+      await this.serialize(() => this.saveState())
+    }
+  }
+
+  async rewindTo(height: number): Promise<void> {
+    await this.serialize(async () => {
+      this.lss = { height, round: 0, step: SignStep.None }
+      await this.saveState()
+    })
+  }
+
   private async saveSigned(height: number, round: number, step: SignStep, signBytes: Uint8Array, signature: Uint8Array): Promise<void> {
     const previous = this.lss
     this.lss = { height, round, step, signature, signBytes }
+    if (this.deferring) return
     try {
       await this.saveState()
     } catch (err) {

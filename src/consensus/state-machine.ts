@@ -30,6 +30,7 @@ import type { ConsensusConfig } from '../config/node-config.js'
 import { ed25519Verify } from '../crypto/index.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
+import { NodeError } from '../utils/errors.js'
 import type { Logger } from '../utils/logger.js'
 import { addMillis, compareTime, GO_ZERO_TIME, now, toNanos, type Timestamp } from '../utils/time.js'
 import type { Mempool } from './mempool.js'
@@ -42,6 +43,7 @@ import type { ConflictingVoteReporter } from './evidence-pool.js'
 import { HeightVoteSet, UnwantedRoundError } from './height-vote-set.js'
 import { messageHeightRound, type ConsensusMessage } from './messages.js'
 import { precommitTimeout, prevoteTimeout, proposeTimeout, waitForTxs } from './options.js'
+import type { MineRun, MiningControl } from './mining-control.js'
 import type { PrivValidator } from './privval.js'
 import { RoundStep, roundStepName } from './round-step.js'
 import type { RoundStateView } from './round-state-view.js'
@@ -61,6 +63,9 @@ export class ProposalError extends Error {
     this.name = 'ProposalError'
   }
 }
+
+/** A run of heights asked at a moment or on a chain where it cannot be made; nothing was changed. */
+export class MineRefusedError extends NodeError {}
 
 export interface ConsensusStateOptions {
   config: ConsensusConfig
@@ -82,6 +87,8 @@ export interface ConsensusStateOptions {
   logger: Logger
   /** Told once when the loop stops on an unrecoverable error (`fatalError`). */
   onFatal?: (err: Error) => void
+  /** A dev chain's mining settings (mining-control.ts); absent on every other chain. */
+  mining?: MiningControl
 }
 
 /** Which parts of a block's part set are in (`dump_consensus_state`). */
@@ -137,6 +144,7 @@ type QueueItem =
   | { kind: 'txsAvailable' }
   | { kind: 'commitRetry'; height: number }
   | { kind: 'drained'; resolve: () => void }
+  | { kind: 'mine'; run: MineRun; resolve: () => void; reject: (err: Error) => void }
 
 export class ConsensusState {
   // ---- RoundState (CometBFT consensus/types/round_state.go); read from outside through `roundState` ----
@@ -219,6 +227,15 @@ export class ConsensusState {
   }
 
   /**
+   * Makes `run.blocks` heights at once (a dev chain: docs/dev-chain.md, "Mining"); resolves once the last
+   * is committed. Refused unless we are the chain's one validator.
+   */
+  mine(run: MineRun): Promise<void> {
+    if (this.stopping) return Promise.reject(new Error('consensus is stopping'))
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'mine', run, resolve, reject }, false))
+  }
+
+  /**
    * Resolves once every item queued before the call (peer messages, timeouts, txs-available notices) has
    * been handled, with the own messages they led to (those come first), or once the loop stops: the
    * point after which nothing happens without a new message, timeout or tx.
@@ -283,7 +300,10 @@ export class ConsensusState {
       }
     }
     await this.persistUnhandledOwnMessages()
-    for (const item of this.external) if (item.kind === 'drained') item.resolve()
+    for (const item of this.external) {
+      if (item.kind === 'drained') item.resolve()
+      if (item.kind === 'mine') item.reject(new Error('consensus stopped before the blocks were made'))
+    }
   }
 
   /**
@@ -335,6 +355,14 @@ export class ConsensusState {
         return
       case 'drained':
         item.resolve()
+        return
+      case 'mine':
+        await this.mineRun(item.run).then(item.resolve, (err: unknown) => {
+          const error = err instanceof Error ? err : new Error(String(err))
+          item.reject(error)
+          // A height that could not be written stops the node, as in finalizeCommit.
+          if (!(err instanceof MineRefusedError)) throw error
+        })
         return
     }
   }
@@ -472,6 +500,7 @@ export class ConsensusState {
       proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)?.index ?? -1 },
     })
 
+    if (round === 0 && this.miningHeld()) return
     const wait = waitForTxs(this.cfg) && round === 0 && !(await this.needProofBlock(height))
     if (wait && this.opts.mempool.size() === 0) {
       if (this.cfg.createEmptyBlocksInterval > 0)
@@ -837,6 +866,7 @@ export class ConsensusState {
         return
       case RoundStep.NewRound:
         // The create-empty-blocks interval elapsed while waiting for txs.
+        if (this.miningHeld()) return
         await this.enterPropose(ti.height, ti.round)
         return
       case RoundStep.Propose:
@@ -863,7 +893,7 @@ export class ConsensusState {
    * would make an empty block without waiting (the pool is asked again, not trusted from the event).
    */
   private async handleTxsAvailable(): Promise<void> {
-    if (this.round !== 0 || this.opts.mempool.size() === 0) return
+    if (this.round !== 0 || this.opts.mempool.size() === 0 || this.miningHeld()) return
     if (this.step === RoundStep.NewRound) await this.enterPropose(this.height, 0)
   }
 
@@ -1141,15 +1171,97 @@ export class ConsensusState {
     return compareTime(t, min) > 0 ? t : min
   }
 
-  /** `needProofBlock`: the first height, or the previous block changed the app hash. */
+  /**
+   * `needProofBlock`: the first height, or the previous block changed the app hash. A dev chain makes no
+   * proof block after the first (mining-control.ts): a block per transaction, as Anvil and Hardhat.
+   */
   private async needProofBlock(height: number): Promise<boolean> {
     if (height === this.state.initialHeight) return true
+    if (this.opts.mining) return false
     if (this.proofBlockCache?.height === height) return this.proofBlockCache.needed
     const meta = await this.opts.blockStore.loadBlockMeta(height - 1)
     if (!meta) throw new Error(`needProofBlock: last block meta for height ${height - 1} not found`)
     const needed = !equalBytes(this.state.appHash, meta.header.appHash)
     this.proofBlockCache = { height, needed }
     return needed
+  }
+
+  // ===================================================================================================
+  // A dev chain's mining on demand (mining-control.ts)
+  // ===================================================================================================
+
+  /** Automine is off and nothing wants a block: round 0 proposes only for a run asked with `mine`. */
+  private miningHeld(): boolean {
+    const mining = this.opts.mining
+    return mining !== undefined && !mining.automine && !mining.blockWanted?.()
+  }
+
+  /**
+   * Makes `run.blocks` heights in a row, between two rounds (round 0 of the current height, nothing
+   * proposed yet). We are the one validator, so each height's decision is our block and our precommit:
+   * the path of a normal round without the proposal and prevote messages, their WAL writes, the
+   * signer's writes and a batch per height. Each block is still built by PrepareProposal (the pool's
+   * transactions and the dev operations ride in the first), signed, applied, stored with its seen commit
+   * and published like any other. The heights are written in one batch (`holdWrites`), each #ENDHEIGHT
+   * goes to the WAL, synced once at the end, and the signer's state file is written once
+   * (`deferStateWrites`): nobody else sees these signatures before the run is over.
+   */
+  private async mineRun(run: MineRun): Promise<void> {
+    const pv = this.opts.privValidator
+    if (!pv || this.validators.size !== 1 || !this.validators.getByAddress(pv.address))
+      throw new MineRefusedError('mining on demand needs a chain whose one validator is this node')
+    if (this.round !== 0 || this.step > RoundStep.NewRound || this.proposal)
+      throw new MineRefusedError(`a round is in progress at height ${this.height} (round ${this.round}); try again`)
+    // Durable in this order: the heights (one batch), the signer's state, the WAL's #ENDHEIGHT markers. A
+    // crash before the batch leaves none of the run; after it, a signer's state or WAL that lags is safe
+    // (the next signatures are for later heights; the WAL replays nothing for heights already stored).
+    const make = async () => {
+      this.opts.blockExec.holdWrites()
+      try {
+        await this.mineHeights(run, pv)
+      } finally {
+        await this.opts.blockExec.releaseWrites()
+      }
+    }
+    await (pv.deferStateWrites ? pv.deferStateWrites(make) : make())
+    await this.opts.wal.flushAndSync()
+    this.scheduleRound0()
+  }
+
+  private async mineHeights(run: MineRun, pv: PrivValidator): Promise<void> {
+    const { blockExec, wal } = this.opts
+    for (let index = 0; index < run.blocks; index++) {
+      await run.beforeBlock?.(index)
+      const height = this.height
+      const lastCommit = height === this.state.initialHeight ? emptyCommit() : this.lastCommit?.makeCommit()
+      if (!lastCommit) throw new Error(`cannot mine height ${height} without the commit of the previous block`)
+      // Not `validateBlock`: the block is ours, just built from the state, and checking it would mostly
+      // verify the signature we have just made (the bulk of a run's time).
+      const block = await blockExec.createProposalBlock(this.state, height, lastCommit, pv.address)
+      const made = makeBlockId(block)
+      const parts = BlockParts.fromPartSet(made.partSet)
+      const blockId = made.blockId
+      const earliest = addMillis(block.header.time, 1)
+      const unsigned: Vote = {
+        type: SignedMsgType.Precommit,
+        height,
+        round: 0,
+        blockId,
+        timestamp: compareTime(now(), earliest) > 0 ? now() : earliest,
+        validatorAddress: pv.address,
+        validatorIndex: 0,
+        signature: new Uint8Array(0),
+      }
+      this.votes.addVote(await pv.signVote(this.state.chainId, unsigned), '')
+      this.proposalBlock = block
+      this.proposalBlockParts = parts
+      this.updateRoundStep(0, RoundStep.Commit)
+      this.commitRound = 0
+      this.commitTime = now()
+      wal.write({ type: 'endHeight', height })
+      const seenCommit = this.votes.precommits(0)!.makeCommit()
+      this.updateToState(await blockExec.applyBlock(copyState(this.state), blockId, block, parts.byteSize, seenCommit))
+    }
   }
 
   // ===================================================================================================

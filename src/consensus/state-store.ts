@@ -71,6 +71,23 @@ export class StateStore {
     stage.put(heightKey(Key.params, h), encodeTaggedJson(state.consensusParams))
   }
 
+  /**
+   * Stages a dev chain's revert (docs/dev-chain.md, "Snapshots"): the results, validator sets and params
+   * of the heights after `state`'s up to `top` removed, and `state` (the chain state at its height, as it
+   * was then) the latest again.
+   */
+  async stageRollback(stage: WriteStage, state: ChainState, top: number): Promise<void> {
+    const height = state.lastBlockHeight
+    for (let h = height + 1; h <= top; h++) {
+      const response = await this.loadFinalizeBlockResponse(h)
+      stage.del(heightKey(Key.response, h))
+      for (let index = 0; index < (response?.txResults.length ?? 0); index++) stage.del(txResultKey(h, index))
+      stage.del(heightKey(Key.validators, h + 2))
+      stage.del(heightKey(Key.params, h + 1))
+    }
+    this.save(stage, state)
+  }
+
   /** The validator set that signs block `height` (with its proposer priorities at the start of the height). */
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
     const bytes = await this.db.get(heightKey(Key.validators, height))

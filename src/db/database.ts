@@ -23,9 +23,13 @@ export class Database {
   private readonly level: Level<Bytes, Bytes>
   /** Every owner's stage, looked up by reads. */
   private readonly stages: WriteStage[] = []
+  /** The stages' writes kept by `holdWrites`, looked up after the stages (they are older). */
+  private readonly held: WriteStage
+  private holding = false
 
   constructor(readonly opts: DatabaseOptions) {
     this.level = new Level<Bytes, Bytes>(opts.path, { keyEncoding: 'view', valueEncoding: 'view', multithreading: true })
+    this.held = new WriteStage((ops: BatchOp[]) => this.level.batch(ops))
   }
 
   async open(): Promise<void> {
@@ -38,9 +42,33 @@ export class Database {
 
   /** A new stage for one owner's writes, written by its own `write()` in one atomic batch. */
   createStage(): WriteStage {
-    const stage = new WriteStage((ops: BatchOp[]) => this.level.batch(ops))
+    const stage = new WriteStage((ops: BatchOp[]) => this.writeOrHold(ops))
     this.stages.push(stage)
     return stage
+  }
+
+  /**
+   * From now until `releaseWrites`, each stage's `write` is kept in memory (read as staged data) instead
+   * of being written: a dev chain's run of heights (docs/dev-chain.md, "Mining") is written with one
+   * atomic batch, so a crash leaves all of its heights or none, and thousands of heights do not cost
+   * thousands of batches. Scans (`keys`, `iterate`) see the held writes once released, as any stage's.
+   */
+  holdWrites(): void {
+    this.holding = true
+  }
+
+  /** Writes what `holdWrites` kept, in one atomic batch, and writes through again. */
+  async releaseWrites(): Promise<void> {
+    this.holding = false
+    await this.held.write()
+  }
+
+  private async writeOrHold(ops: BatchOp[]): Promise<void> {
+    if (!this.holding) return this.level.batch(ops)
+    for (const op of ops) {
+      if (op.type === 'put') this.held.put(op.key, op.value)
+      else this.held.del(op.key)
+    }
   }
 
   /** Reads a value, seeing staged (unwritten) writes first. */
@@ -72,7 +100,8 @@ export class Database {
       const entry = stage.find(id)
       if (entry) return entry
     }
-    return undefined
+    if (this.held.isEmpty) return undefined
+    return this.held.find(id ?? keyId(key))
   }
 
   /** Writes immediately (outside any stage): for data that is not part of a height. */

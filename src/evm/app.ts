@@ -456,6 +456,29 @@ export class EvmApplication implements Application {
   }
 
   /**
+   * Stages into `stage` the application's side of a dev chain's revert to `height` (docs/dev-chain.md,
+   * "Snapshots"): the heights above it removed, `height` the head again. The state is kept per height, so
+   * going back is moving the head to that height's root. Nothing is pending (the engine is paused).
+   */
+  async stageRollback(stage: WriteStage, height: number): Promise<void> {
+    await this.open()
+    if (this.pending) throw new Error('cannot roll back while a height is being executed')
+    const block = await this.store.getBlock(height)
+    if (!block) throw new Error(`EVM store: block ${height} missing`)
+    await this.store.stageRollback(stage, height, this.latestHeight())
+    this.store.stageHead(stage, { height, stateRoot: block.stateRoot })
+  }
+
+  /** After a rollback staged by `stageRollback` is written: the head, the state and the caches are back at it. */
+  async rewound(): Promise<void> {
+    this.committed = undefined
+    this.opening = this.load()
+    await this.opening
+    if (this.head) this.store.rewindHead(this.head.block)
+    this.calls.invalidate()
+  }
+
+  /**
    * The block committed last in this process, with its transactions, receipts and logs (what newHeads,
    * log subscriptions and filters need); built on demand, undefined before the first Commit.
    */

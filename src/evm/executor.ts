@@ -101,7 +101,8 @@ export function createExecutionBlock(env: BlockEnv, common: Common): Block {
  */
 export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly (DecodedTx | Error)[]): Promise<BlockExecution> {
   const sm = vm.stateManager as MerkleStateManager
-  const block = createExecutionBlock(env, common)
+  // Built at the first transaction: an empty block (a dev chain mines thousands in a row) needs none.
+  let block: Block | undefined
   const outcomes: TxOutcome[] = []
   const executed: ExecutedTx[] = []
   const receipts: Uint8Array[] = []
@@ -123,6 +124,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
       }
       let result: RunTxResult
       try {
+        block ??= createExecutionBlock(env, common)
         result = await runTx(vm, { tx: tx.tx, block, blockGasUsed: gasUsed, skipBlockGasLimitValidation: false })
       } catch (err) {
         const [code, log] = classifyRunTxError(err, tx, env.baseFee)

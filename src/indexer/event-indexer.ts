@@ -9,6 +9,7 @@
  * event sequence numbers make them (since v0.34.26).
  */
 import type { Database } from '../db/database.js'
+import { DeletingStage } from '../db/deleting-stage.js'
 import type { WriteStage } from '../db/write-stage.js'
 import { prefixEnd } from '../db/prefixes.js'
 import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../primitives/hex.js'
@@ -71,6 +72,11 @@ export class EventIndexer {
     const hashes = block.txs.map(hashTx)
     if (response.txResults.every((r) => r.code === 0)) return this.stage(stage, block.header.height, hashes, response, undefined)
     return this.supersededFailures(hashes, response).then((skip) => this.stage(stage, block.header.height, hashes, response, skip))
+  }
+
+  /** Stages the removal of what `stageBlock` staged for this block (a dev chain's revert). */
+  stageRemoval(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+    return this.stageBlock(new DeletingStage(stage), block, response)
   }
 
   /** Indexes of failed txs whose hash is indexed (earlier, or earlier in this block) as successful. */

@@ -228,6 +228,10 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return this.deps.events.on('EvmBlock', listener)
   }
 
+  onRewind(listener: (height: number) => void): () => void {
+    return this.deps.events.on('chainRewound', (e) => listener(e.height))
+  }
+
   /** Transactions entering the pool (pending or queued), decoded to the RPC view only when asked. */
   onPendingTransaction(listener: (event: EthPendingTxEvent) => void): () => void {
     return this.deps.pool.on('newPendingTx', (tx) => listener({ hash: tx.hash, transaction: () => pendingTx(tx) }))

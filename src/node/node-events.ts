@@ -18,6 +18,8 @@ export type NodeEventMap = ConsensusEvents & {
   EvmBlock: CommittedEvmBlock
   /** After each block applied by block sync. */
   syncProgress: SyncProgress
+  /** A dev chain went back to this height (evm_revert, anvil_reset): the blocks above it are gone. */
+  chainRewound: { height: number }
 }
 
 export type NodeEvents = TypedEmitter<NodeEventMap>

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
+import type { DevBackends } from '../api/dev/index.js'
 import { BlockStore } from '../comet/block-store.js'
 import type { EvmApplication } from '../evm/app.js'
 import { EventIndexer } from '../indexer/event-indexer.js'
@@ -25,6 +26,8 @@ import { NodeCometBackend } from './comet-backend.js'
 import { openAppParts, type AppPartsOptions } from './app-parts.js'
 import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
+import { DevMining, type DevMiningSettings } from './dev-mining.js'
+import { DevSnapshots } from './dev-snapshots.js'
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
@@ -65,6 +68,9 @@ interface Components {
   accounts: NodeAccounts
   /** The p2p host and consensus transport; undefined for a node with no one to talk to (a single validator). */
   p2p: NodeP2P | undefined
+  /** Mining control and snapshots of a dev chain (`--dev` only). */
+  devMining: DevMining | undefined
+  devSnapshots: DevSnapshots | undefined
 }
 
 export class Node {
@@ -126,6 +132,7 @@ export class Node {
               (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
             )
       const events: NodeEvents = new TypedEmitter<NodeEventMap>()
+      const miningSettings: DevMiningSettings | undefined = config.dev ? { automine: true } : undefined
       const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(config.genesis),
@@ -139,6 +146,7 @@ export class Node {
         logger: log,
         events,
         onCommitted: (height) => publishEvmBlock(events, app, height),
+        ...(miningSettings ? { mining: miningSettings } : {}),
         ...(indexer ? { indexer } : {}),
         ...(p2p
           ? {
@@ -150,7 +158,11 @@ export class Node {
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, events, options)
+      const devLog = log.child({ module: 'dev' })
+      const devMining = miningSettings && new DevMining(miningSettings, engine, app, devLog)
+      const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
+      const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots }
+      return new Node(config, log, components, events, options)
     } catch (err) {
       await db.close()
       throw err
@@ -182,6 +194,7 @@ export class Node {
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           overrides: this.options.jsonRpc,
+          ...(config.dev ? { dev: this.devBackends() } : {}),
         })
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
         addresses.jsonRpcWs = this.evmRpc.wsUrl
@@ -247,6 +260,7 @@ export class Node {
 
   private async shutdown(): Promise<void> {
     this.memoryReducer?.stop()
+    this.c.devMining?.stop()
     this.cometSubscriptions?.close()
     await this.cometRpc?.close(1000)
     await this.evmRpc?.close()
@@ -257,6 +271,13 @@ export class Node {
     await this.c.p2p?.host.stop()
     await this.c.db.close()
     this.log.info('node stopped')
+  }
+
+  /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
+  private devBackends(): DevBackends {
+    const { devMining, devSnapshots } = this.c
+    if (!devMining || !devSnapshots) throw new Error('the dev methods need a node started with --dev')
+    return { mining: devMining, snapshots: devSnapshots }
   }
 
   /** The components, for tests and in-process tools. */

@@ -13,7 +13,8 @@ import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-
 describe('empty blocks while waiting for transactions', () => {
   let t: TestNode
   beforeAll(async () => {
-    t = await startTestNode({ flags: { 'consensus.create_empty_blocks_interval': '30s' } })
+    // Not a dev chain: that one makes no proof block (dev-mining.test.ts), a block per transaction.
+    t = await startTestNode({ dev: false, flags: { 'consensus.create_empty_blocks_interval': '30s' } })
   })
   afterAll(() => t.destroy())
 

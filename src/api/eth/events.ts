@@ -25,6 +25,8 @@ export interface EthPendingTxEvent {
 export interface EthEvents {
   onBlock(listener: (event: EthBlockEvent) => void): () => void
   onPendingTransaction(listener: (event: EthPendingTxEvent) => void): () => void
+  /** A dev chain went back to a height (evm_revert, anvil_reset): blocks above it are gone. */
+  onRewind?(listener: (height: number) => void): () => void
 }
 
 /**

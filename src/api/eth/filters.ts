@@ -52,7 +52,7 @@ export type FilterChanges = { kind: 'hashes'; hashes: string[] } | { kind: 'logs
 
 type Filter =
   | { kind: 'logs'; criteria: LogFilter; entries: EvmLog[]; lastPoll: number }
-  | { kind: 'blocks'; entries: Uint8Array[]; lastPoll: number }
+  | { kind: 'blocks'; entries: { hash: Uint8Array; number: number }[]; lastPoll: number }
   | { kind: 'pendingTransactions'; entries: Uint8Array[]; lastPoll: number }
 
 /** geth `errFilterNotFound` (its text, without Evmos' `filter <id> not found`). */
@@ -79,7 +79,14 @@ export class FilterSystem {
     private readonly now: () => number = () => performance.now(),
   ) {
     this.opts = { ...defaultFilterOptions, ...options }
-    this.blocks = new LazyListener(() => events.onBlock((event) => this.onBlock(event)))
+    this.blocks = new LazyListener(() => {
+      const offBlock = events.onBlock((event) => this.onBlock(event))
+      const offRewind = events.onRewind?.((height) => this.onRewind(height))
+      return () => {
+        offBlock()
+        offRewind?.()
+      }
+    })
     this.pending = new LazyListener(() => events.onPendingTransaction((event) => this.onPendingTx(event)))
   }
 
@@ -128,7 +135,7 @@ export class FilterSystem {
       filter.entries = []
       return { kind: 'logs', logs }
     }
-    const hashes = filter.entries.map(encodeData)
+    const hashes = filter.kind === 'blocks' ? filter.entries.map((e) => encodeData(e.hash)) : filter.entries.map(encodeData)
     filter.entries = []
     return { kind: 'hashes', hashes }
   }
@@ -206,11 +213,17 @@ export class FilterSystem {
   }
 
   private onBlock(event: EthBlockEvent): void {
-    for (const filter of this.blockFilters) this.append(filter.entries, event.block.hash)
+    for (const filter of this.blockFilters) this.append(filter.entries, { hash: event.block.hash, number: event.block.number })
     if (this.logFilters.size === 0 || event.logs.length === 0) return
     for (const filter of this.logFilters) {
       for (const log of event.logs) if (matchesLogFilter(log, filter.criteria)) this.append(filter.entries, log)
     }
+  }
+
+  /** A dev chain went back to `height`: what the filters collected from the removed blocks is gone with them. */
+  private onRewind(height: number): void {
+    for (const filter of this.blockFilters) filter.entries = filter.entries.filter((e) => e.number <= height)
+    for (const filter of this.logFilters) filter.entries = filter.entries.filter((log) => log.blockNumber <= height)
   }
 
   private onPendingTx(event: EthPendingTxEvent): void {

@@ -120,6 +120,11 @@ export class BlockLogsCache {
     while (this.count > this.size || this.blocks.size > this.maxBlocks) this.delete(this.blocks.keys().next().value!)
   }
 
+  /** Forgets every height above `height` (a dev chain's revert removed them). */
+  forgetAbove(height: number): void {
+    for (const h of [...this.blocks.keys()]) if (h > height) this.delete(h)
+  }
+
   private delete(height: number): void {
     const old = this.blocks.get(height)
     if (!old) return

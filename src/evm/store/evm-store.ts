@@ -20,6 +20,7 @@ import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
 import type { WriteStage } from '../../db/write-stage.js'
 import { Prefix, heightKey, metaKey, prefixedKey } from '../../db/prefixes.js'
+import { sha256 } from '../../crypto/index.js'
 import { bytesToBigint } from '../../primitives/hex.js'
 import { bloomContains, bloomIsEmpty } from './bloom.js'
 import { LogLimitError } from '../errors.js'
@@ -130,6 +131,37 @@ export class EvmStore {
 
   stageParams(stage: WriteStage, params: ChainParams): void {
     stage.put(metaKey('evm/params'), RLP.encode([params.gasLimit, params.genesisHeight]))
+  }
+
+  /**
+   * Stages the removal of the heights above `height` up to `top` (a dev chain's revert, docs/dev-chain.md):
+   * their blocks, hash keys, transaction indexes, log index keys and logs; the caller stages the head.
+   */
+  async stageRollback(stage: WriteStage, height: number, top: number): Promise<void> {
+    for (let h = height + 1; h <= top; h++) {
+      const block = await this.getBlock(h)
+      if (!block) continue
+      stage.del(heightKey(Prefix.evmBlock, h))
+      stage.del(blockHashKey(block.hash))
+      stage.del(heightKey(Prefix.evmLogs, h))
+      for (const tx of await this.getBlockTxs(block)) {
+        stage.del(prefixedKey(Prefix.evmTxIndex, tx.hash))
+        stage.del(prefixedKey(Prefix.cometTxIndex, sha256(tx.raw)))
+        // The index key names the first transaction with the value; every candidate is deleted.
+        for (const log of tx.logs) {
+          stage.del(logKey(0, log.address, h, tx.index))
+          for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) stage.del(logKey(1 + i, log.topics[i]!, h, tx.index))
+        }
+      }
+    }
+  }
+
+  /** After a rollback is written: `block` is the head again, nothing above it is cached. */
+  rewindHead(block: EvmBlock): void {
+    for (const h of [...this.blocks.keys()]) if (h > block.number) this.blocks.delete(h)
+    this.logs.forgetAbove(block.number)
+    this.stagedLogs = undefined
+    this.head = block.number
   }
 
   /** Marks `block` committed (its stage is written): it becomes the newest cached block. */
