@@ -127,7 +127,8 @@ describe('architecture', () => {
         // Within a layer: L0 and L1 folders may use each other, and commands/ and hooks/ use the
         // helpers of cli/. Elsewhere a folder never imports a sibling of its layer, not even a type:
         // the consensus engine and the EVM application meet only in abci/.
-        const sideways = LAYER[target] === LAYER[from] && LAYER[from]! > 1 && !((from === 'commands' || from === 'hooks') && target === 'cli')
+        const sideways =
+          LAYER[target] === LAYER[from] && LAYER[from]! > 1 && !((from === 'commands' || from === 'hooks') && target === 'cli')
         if (upward || sideways)
           violations.push(`${relative(SRC, file)} imports ${spec} (${from} L${LAYER[from]} → ${target} L${LAYER[target]})`)
       }
