@@ -8,7 +8,7 @@ import type { LogFormat, LogLevel } from '../utils/logger.js'
 import type { GenesisDoc } from './genesis.js'
 
 /** The seven EVM JSON-RPC namespaces (docs/decisions.md). */
-export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool'] as const
+export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool', 'evm', 'anvil', 'hardhat'] as const
 /** One of {@link EVM_NAMESPACES}. */
 export type EvmNamespace = (typeof EVM_NAMESPACES)[number]
 

@@ -5,6 +5,7 @@
  */
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { createDebugApi } from '../api/debug/index.js'
+import { DEV_NAMESPACES, createDevApi, createDevRefusals, type DevBackends } from '../api/dev/index.js'
 import { renderEvmApiError } from '../api/evm-errors.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { EvmApplication } from '../evm/app.js'
@@ -37,6 +38,8 @@ export interface EvmRpcDeps extends Omit<EthBackendDeps, 'txFeeCap'> {
   accounts: NodeAccounts
   /** Test settings of the listeners, filters and subscriptions. */
   overrides: EvmRpcOverrides | undefined
+  /** The dev methods' backends, on a `--dev` node only; elsewhere those methods are refused. */
+  dev?: DevBackends
 }
 
 export class EvmRpc {
@@ -78,8 +81,12 @@ export class EvmRpc {
         tracerConcurrency: config.jsonRpc.tracerConcurrency,
         traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,
       }),
+      ...(deps.dev ? createDevApi(deps.dev) : createDevRefusals()),
     ]
-    const dispatcher = new Dispatcher(tables, dispatcherOptionsFromConfig(config.jsonRpc), rpcLog, renderEvmApiError)
+    const dispatcherOptions = dispatcherOptionsFromConfig(config.jsonRpc)
+    // The refusals are heard whatever `api` lists: they say why the method is not there.
+    if (!deps.dev) dispatcherOptions.namespaces = [...dispatcherOptions.namespaces, ...DEV_NAMESPACES]
+    const dispatcher = new Dispatcher(tables, dispatcherOptions, rpcLog, renderEvmApiError)
     let http: HttpRpcServer | undefined
     try {
       const auth = createCallerAuth(

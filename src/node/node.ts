@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
+import type { DevBackends } from '../api/dev/index.js'
 import { BlockStore } from '../comet/block-store.js'
 import type { EvmApplication } from '../evm/app.js'
 import { EventIndexer } from '../indexer/event-indexer.js'
@@ -23,6 +24,7 @@ import type { Logger } from '../utils/logger.js'
 import { MemoryReducer } from '../utils/memory-reducer.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { openAppParts, type AppPartsOptions } from './app-parts.js'
+import { DevPool } from './dev-pool.js'
 import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import type { MinerSettings } from './miner-settings.js'
@@ -182,6 +184,7 @@ export class Node {
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           overrides: this.options.jsonRpc,
+          ...(config.dev ? { dev: this.devBackends() } : {}),
         })
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
         addresses.jsonRpcWs = this.evmRpc.wsUrl
@@ -257,6 +260,11 @@ export class Node {
     await this.c.p2p?.host.stop()
     await this.c.db.close()
     this.log.info('node stopped')
+  }
+
+  /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
+  private devBackends(): DevBackends {
+    return { pool: new DevPool(this.c.pool) }
   }
 
   /** The components, for tests and in-process tools. */

@@ -1,0 +1,34 @@
+/**
+ * The dev namespaces `evm`, `anvil` and `hardhat` (docs/dev-chain.md): the methods test suites call on a
+ * development node (Anvil's names and their aliases), each topic in its own file over its own narrow
+ * backend interface. A `--dev` node serves `createDevApi`; every other node serves `createDevRefusals`,
+ * the same names answering -32601 with the reason.
+ */
+import type { MethodTable } from '../../rpc/method-table.js'
+import type { DevPoolBackend } from './pool-backend.js'
+import { createPoolMethods } from './pool.js'
+import { refuseOutsideDev } from './refusal.js'
+
+export type { DevPoolBackend } from './pool-backend.js'
+export { notDevChainError } from './refusal.js'
+
+/** The namespaces of the dev methods (served with `--dev`; refused elsewhere). */
+export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
+
+/** What the dev methods need from the node: one backend per topic. */
+export interface DevBackends {
+  pool: DevPoolBackend
+}
+
+/** Every table of the dev namespaces over the node's backends. */
+export function createDevApi(backends: DevBackends): MethodTable[] {
+  return [createPoolMethods(backends.pool)]
+}
+
+/**
+ * The tables' names for a node that is not a dev chain. Built over no backends: the refusal replaces
+ * every handler, so none of them ever reaches a backend.
+ */
+export function createDevRefusals(): MethodTable[] {
+  return createDevApi({} as DevBackends).map(refuseOutsideDev)
+}
