@@ -77,6 +77,7 @@ import { installValidatorAdmin, readOnlyValidatorAdmin } from './validators/vali
 import { collectValidatorUpdates } from './validators/validator-updates.js'
 import { ValidatorRegistry } from './validators/validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
+import type { ContractConsole } from './tracing/contract-console.js'
 import { mapAwaitable, type Awaitable } from '../utils/awaitable.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
@@ -118,6 +119,8 @@ export interface EvmApplicationOptions {
    * updates recorded by the validator-admin system contract (validator-admin.ts).
    */
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
+  /** A dev chain's contract console (tracing/contract-console.ts): prints the console.log calls of executed transactions. */
+  contractConsole?: ContractConsole
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
   /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
@@ -265,6 +268,7 @@ export class EvmApplication implements Application {
     const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
+    this.opts.contractConsole?.attach(vm)
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
@@ -409,7 +413,7 @@ export class EvmApplication implements Application {
     decoded: (DecodedTx | Error)[],
     started: number,
   ): Promise<FinalizeBlockResponse> {
-    const exec = await executeBlock(this.vm!, this.common, env, decoded)
+    const exec = await executeBlock(this.vm!, this.common, env, decoded, this.opts.contractConsole?.beginTx)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)

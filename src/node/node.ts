@@ -9,6 +9,7 @@ import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions
 import type { DevBackends } from '../api/dev/index.js'
 import { BlockStore } from '../comet/block-store.js'
 import type { EvmApplication } from '../evm/app.js'
+import type { ContractConsole } from '../evm/tracing/contract-console.js'
 import { EventIndexer } from '../indexer/event-indexer.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
@@ -67,6 +68,8 @@ interface Components {
   accounts: NodeAccounts
   /** The p2p host and consensus transport; undefined for a node with no one to talk to (a single validator). */
   p2p: NodeP2P | undefined
+  /** Contract console.log printing (`--dev` only). */
+  contractConsole: ContractConsole | undefined
 }
 
 export class Node {
@@ -98,7 +101,7 @@ export class Node {
     const db = new Database({ path: config.paths.db })
     await db.open()
     try {
-      const { app, pool, miner, accounts } = await openAppParts(config, db, log, options)
+      const { app, pool, miner, accounts, contractConsole } = await openAppParts(config, db, log, options)
       const blockStore = new BlockStore(db)
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
@@ -152,7 +155,7 @@ export class Node {
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
-      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p }, events, options)
+      return new Node(config, log, { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, contractConsole }, events, options)
     } catch (err) {
       await db.close()
       throw err
@@ -264,7 +267,16 @@ export class Node {
 
   /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
   private devBackends(): DevBackends {
-    return { pool: new DevPool(this.c.pool) }
+    const { contractConsole } = this.c
+    if (!contractConsole) throw new Error('the dev methods need a node started with --dev')
+    return {
+      pool: new DevPool(this.c.pool),
+      logging: {
+        setLoggingEnabled: (on) => {
+          contractConsole.enabled = on
+        },
+      },
+    }
   }
 
   /** The components, for tests and in-process tools. */

@@ -5,10 +5,13 @@
  * the same names answering -32601 with the reason.
  */
 import type { MethodTable } from '../../rpc/method-table.js'
+import type { DevLoggingBackend } from './logging-backend.js'
+import { createLoggingMethods } from './logging.js'
 import type { DevPoolBackend } from './pool-backend.js'
 import { createPoolMethods } from './pool.js'
 import { refuseOutsideDev } from './refusal.js'
 
+export type { DevLoggingBackend } from './logging-backend.js'
 export type { DevPoolBackend } from './pool-backend.js'
 export { notDevChainError } from './refusal.js'
 
@@ -18,11 +21,12 @@ export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
 /** What the dev methods need from the node: one backend per topic. */
 export interface DevBackends {
   pool: DevPoolBackend
+  logging: DevLoggingBackend
 }
 
 /** Every table of the dev namespaces over the node's backends. */
 export function createDevApi(backends: DevBackends): MethodTable[] {
-  return [createPoolMethods(backends.pool)]
+  return [createPoolMethods(backends.pool), createLoggingMethods(backends.logging)]
 }
 
 /**
