@@ -54,7 +54,7 @@ import {
   type StateAt,
 } from './calls/calls.js'
 import { CallWorkers } from './calls/call-workers.js'
-import { getCommon } from './common.js'
+import { getCommon, type DevChainRules } from './common.js'
 import { UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
 import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './store/block-view.js'
@@ -119,6 +119,8 @@ export interface EvmApplicationOptions {
    * updates recorded by the validator-admin system contract (validator-admin.ts).
    */
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
+  /** A dev chain's changes to the rules of execution (common.ts); none by default. */
+  devRules?: DevChainRules
   /** A dev chain's contract console (tracing/contract-console.ts): prints the console.log calls of executed transactions. */
   contractConsole?: ContractConsole
   /** eth_call / estimateGas limits. */
@@ -188,7 +190,7 @@ export class EvmApplication implements Application {
 
   constructor(private readonly opts: EvmApplicationOptions) {
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
-    this.common = getCommon(this.evmChainId)
+    this.common = getCommon(this.evmChainId, opts.devRules)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
     if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
     this.stage = opts.db.createStage()
@@ -207,6 +209,7 @@ export class EvmApplication implements Application {
             data: {
               dbPath: opts.db.opts.path,
               evmChainId: this.evmChainId,
+              devRules: opts.devRules ?? {},
               validatorAdmin: opts.genesis.validatorAdmin,
               calls: this.callOptions,
               trieNodeCacheBytes: trieNodeCacheOf(opts.db).capacityBytes,
@@ -344,6 +347,7 @@ export class EvmApplication implements Application {
       gasLimit: this.gasLimit,
       minGasPrice: this.opts.minGasPrice ?? 0n,
       allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
+      unlimitedCodeSize: this.opts.devRules?.unlimitedCodeSize === true,
     })
   }
 

@@ -9,6 +9,7 @@ import type { Common } from '@ethereumjs/common'
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { bytesToHex } from '../../primitives/hex.js'
+import { isCodeSizeUnlimited } from '../common.js'
 import { CallArgsError } from '../errors.js'
 import type { EvmAccessListItem } from '../store/views.js'
 
@@ -68,7 +69,7 @@ export function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: 
     address: bytesToHex(i.address) as `0x${string}`,
     storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`),
   }))
-  const opts = { common, freeze: false }
+  const opts = { common, freeze: false, allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common) }
   let tx: TypedTransaction
   if (fees.dynamic) tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, accessList }, opts)
   else if (accessList.length > 0) tx = createAccessList2930Tx({ ...base, gasPrice: fees.gasPrice, accessList }, opts)

@@ -8,7 +8,7 @@ import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
-import { recoveryIdOf, txCommonOf } from '../common.js'
+import { isCodeSizeUnlimited, recoveryIdOf, txCommonOf } from '../common.js'
 import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
@@ -79,7 +79,11 @@ function parseRawTx(raw: Uint8Array, common: Common): TypedTransaction {
   if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common: txCommonOf(common), freeze: false }) as TypedTransaction
+    tx = createTxFromRLP(raw, {
+      common: txCommonOf(common),
+      freeze: false,
+      allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common),
+    }) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
