@@ -25,6 +25,7 @@ import type { Logger } from '../utils/logger.js'
 import { MemoryReducer } from '../utils/memory-reducer.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { openAppParts, type AppPartsOptions } from './app-parts.js'
+import { DevNodeInfo } from './dev-node-info.js'
 import { DevPool } from './dev-pool.js'
 import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
@@ -276,6 +277,8 @@ export class Node {
           contractConsole.enabled = on
         },
       },
+      // The snapshot list comes with the snapshot backend; none until it is wired.
+      nodeInfo: new DevNodeInfo(this.c.app, () => []),
     }
   }
 

@@ -7,11 +7,14 @@
 import type { MethodTable } from '../../rpc/method-table.js'
 import type { DevLoggingBackend } from './logging-backend.js'
 import { createLoggingMethods } from './logging.js'
+import type { DevNodeInfoBackend } from './node-info-backend.js'
+import { createNodeInfoMethods } from './node-info.js'
 import type { DevPoolBackend } from './pool-backend.js'
 import { createPoolMethods } from './pool.js'
 import { refuseOutsideDev } from './refusal.js'
 
 export type { DevLoggingBackend } from './logging-backend.js'
+export type { DevNodeInfoBackend, SnapshotEntry } from './node-info-backend.js'
 export type { DevPoolBackend } from './pool-backend.js'
 export { notDevChainError } from './refusal.js'
 
@@ -22,11 +25,12 @@ export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
 export interface DevBackends {
   pool: DevPoolBackend
   logging: DevLoggingBackend
+  nodeInfo: DevNodeInfoBackend
 }
 
 /** Every table of the dev namespaces over the node's backends. */
 export function createDevApi(backends: DevBackends): MethodTable[] {
-  return [createPoolMethods(backends.pool), createLoggingMethods(backends.logging)]
+  return [createPoolMethods(backends.pool), createLoggingMethods(backends.logging), createNodeInfoMethods(backends.nodeInfo)]
 }
 
 /**
