@@ -13,9 +13,14 @@ import { installFastIsActivatedEIP } from './state/ethereumjs-patches.js'
  * so every node replaying the chain must hold the same: only `start --dev` (one validator) sets them.
  */
 export interface DevChainRules {
+  /** EIP-7702 set-code transactions (type 4) on top of Cancun. */
+  setCode?: boolean
   /** No EIP-170 limit on deployed code (24,576 bytes) nor EIP-3860 limit on init code (49,152 bytes). */
   unlimitedCodeSize?: boolean
 }
+
+/** EIP-7702: set-code transactions, the one Prague EIP a dev chain runs. */
+export const SET_CODE_EIP = 7702
 
 /** Own property marking a Common without the code size limits; `copy()` (an Object.assign) keeps it. */
 const UNLIMITED_CODE_SIZE = Symbol('unlimitedCodeSize')
@@ -39,11 +44,13 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
 /** The Common for `chainId` (and a dev chain's `rules`), created once per process. */
 export function getCommon(chainId: bigint, rules: DevChainRules = {}): Common {
   const unlimitedCodeSize = rules.unlimitedCodeSize === true
-  const key = `${chainId}${unlimitedCodeSize ? '/unlimited-code-size' : ''}`
+  const setCode = rules.setCode === true
+  const key = `${chainId}${setCode ? '/set-code' : ''}${unlimitedCodeSize ? '/unlimited-code-size' : ''}`
   let common = cache.get(key)
   if (!common) {
     common = createCustomCommon({ chainId: Number(chainId), name: `nodectl-${chainId}` }, Mainnet, {
       hardfork: Hardfork.Cancun,
+      ...(setCode ? { eips: [SET_CODE_EIP] } : {}),
       customCrypto: { ecrecover, keccak256, sha256 },
     })
     // Merge the tx parameters once: every tx constructor otherwise deep-copies them into its Common

@@ -64,7 +64,7 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
     ...(contractConsole ? { contractConsole } : {}),
-    devRules: { unlimitedCodeSize: config.evm.disableCodeSizeLimit },
+    devRules: { setCode: config.dev, unlimitedCodeSize: config.evm.disableCodeSizeLimit },
     callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
     logger: log.child({ module: 'evm' }),
   })

@@ -2,17 +2,23 @@
  * Limits a test suite needs on a dev chain (docs/dev-chain.md, "Limits"): `--evm.disable-code-size-limit`
  * lifts EIP-170's 24,576-byte limit on deployed code and EIP-3860's 49,152-byte limit on init code for
  * execution, eth_call and eth_estimateGas alike, as Anvil's `--disable-code-size-limit`; without it the
- * limits hold; a node that is not a dev chain refuses the setting.
+ * limits hold; a node that is not a dev chain refuses the setting. EIP-7702 set-code transactions
+ * (type 4) run on a dev chain end to end: signed with viem's signAuthorization, the authority's code
+ * becomes the delegation 0xef0100 ‖ address and calls to it run the delegate's code in its storage.
  */
 import { Wallet } from 'ethers'
+import { createPublicClient, createWalletClient, getAddress, http, type Abi, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ReceiptJson } from '../../src/api/eth/format.js'
 import { loadNodeConfig } from '../../src/config/load.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+import { compileContracts } from '../helpers/solidity.js'
 
 const CHAIN_ID = 31337n
-const [A] = devAccounts(1)
+const [A, B] = devAccounts(2)
 const wallet = new Wallet(A!.privateKey)
 /** EIP-170's limit on deployed code, in bytes. */
 const MAX_CODE_SIZE = 24_576
@@ -98,5 +104,57 @@ describe('contract size limits on a dev chain', () => {
     await expect(loadNodeConfig({ home: limited.home, dev: false, env: {}, flags: UNLIMITED })).rejects.toThrow(
       '--evm.disable-code-size-limit: allowed on a dev chain only (nodectl start --dev)',
     )
+  })
+})
+
+describe('EIP-7702 set-code transactions on a dev chain', () => {
+  let t: TestNode
+  const { Store } = compileContracts('Store.sol')
+  const abi = Store!.abi as Abi
+  const relay = privateKeyToAccount(A!.privateKey as Hex)
+  const authority = privateKeyToAccount(B!.privateKey as Hex)
+
+  beforeAll(async () => {
+    t = await startTestNode()
+  })
+  afterAll(async () => {
+    await t?.destroy()
+  })
+
+  it("delegates the authority's code to a contract; eth_getTransactionByHash shows the authorization; calls run the delegate's code", async () => {
+    const wallet = createWalletClient({ account: relay, chain: foundry, transport: http(t.url) })
+    const reader = createPublicClient({ chain: foundry, transport: http(t.url) })
+    const deployed = await mined(t, await wallet.deployContract({ abi, bytecode: Store!.bytecode as Hex, args: [1n] }))
+    const delegate = deployed.contractAddress as Hex
+
+    const authorization = await wallet.signAuthorization({ account: authority, contractAddress: delegate })
+    const hash = await wallet.writeContract({
+      address: authority.address,
+      abi,
+      functionName: 'set',
+      args: [42n, 'through the delegation'],
+      authorizationList: [authorization],
+      gas: 200_000n,
+    })
+    const receipt = await mined(t, hash)
+    expect(receipt).toMatchObject({ status: '0x1', type: '0x4', to: authority.address.toLowerCase() })
+    expect((await rpc<string>(t.url, 'eth_getCode', [authority.address, 'latest'])).result).toBe(
+      `0xef0100${delegate.slice(2).toLowerCase()}`,
+    )
+    expect(await reader.readContract({ address: authority.address, abi, functionName: 'value' })).toBe(42n)
+    expect(await reader.readContract({ address: delegate, abi, functionName: 'value' })).toBe(1n)
+
+    const tx = (
+      await rpc<{ type: string; authorizationList: { address: string; nonce: string; chainId: string }[] }>(
+        t.url,
+        'eth_getTransactionByHash',
+        [hash],
+      )
+    ).result!
+    expect(tx.type).toBe('0x4')
+    expect(tx.authorizationList).toEqual([
+      expect.objectContaining({ address: delegate.toLowerCase(), nonce: `0x${authorization.nonce.toString(16)}`, chainId: '0x7a69' }),
+    ])
+    expect(getAddress((await reader.getTransaction({ hash })).to!)).toBe(authority.address)
   })
 })

@@ -2,7 +2,8 @@
  * Intrinsic gas under Cancun rules (geth `core.IntrinsicGas`): the gas charged before any code runs,
  * which a transaction's gas limit must at least cover. 21,000 per transaction (53,000 for a creation,
  * EIP-2), 4 per zero and 16 per non-zero calldata byte (EIP-2028), 2 per init-code word (EIP-3860),
- * 2,400 per access-list address and 1,900 per storage key (EIP-2930). The one computation of the node:
+ * 2,400 per access-list address and 1,900 per storage key (EIP-2930), and on a dev chain 25,000 per
+ * authorization of a set-code transaction (EIP-7702's PER_EMPTY_ACCOUNT_COST). The one computation of the node:
  * CheckTx, eth_call / eth_estimateGas and tracing all use it.
  */
 import type { DecodedTx } from './tx.js'
@@ -14,6 +15,8 @@ const NONZERO_BYTE_GAS = 16n
 const INITCODE_WORD_GAS = 2n
 const ACCESS_LIST_ADDRESS_GAS = 2_400n
 const ACCESS_LIST_KEY_GAS = 1_900n
+/** EIP-7702 PER_EMPTY_ACCOUNT_COST: charged per authorization (part refunded when the account exists). */
+const AUTHORIZATION_GAS = 25_000n
 
 /** The access list as ethereumjs holds it on a decoded transaction: `[address, storageKeys[]]` pairs. */
 type AccessListBytes = ReadonlyArray<readonly [Uint8Array, readonly Uint8Array[]]>
@@ -31,10 +34,11 @@ export function intrinsicGas(data: Uint8Array, isCreate: boolean, accessList: re
 
 /** Intrinsic gas of a decoded transaction. */
 export function computeIntrinsicGas(tx: DecodedTx): bigint {
-  const accessList = (tx.tx as { accessList?: AccessListBytes }).accessList ?? []
-  return intrinsicGas(
+  const { accessList = [], authorizationList = [] } = tx.tx as { accessList?: AccessListBytes; authorizationList?: readonly unknown[] }
+  const gas = intrinsicGas(
     tx.tx.data,
     tx.to === undefined,
     accessList.map(([, storageKeys]) => ({ storageKeys })),
   )
+  return gas + BigInt(authorizationList.length) * AUTHORIZATION_GAS
 }
