@@ -240,6 +240,7 @@ function toAppArgs(args: CallArgs) {
     input: args.input,
     nonce: args.nonce,
     accessList: args.accessList,
+    authorizationList: args.authorizationList,
   }
 }
 

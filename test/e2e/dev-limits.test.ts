@@ -3,7 +3,8 @@
  * lifts EIP-170's 24,576-byte limit on deployed code and EIP-3860's 49,152-byte limit on init code for
  * execution, eth_call and eth_estimateGas alike, as Anvil's `--disable-code-size-limit`; without it the
  * limits hold; a node that is not a dev chain refuses the setting. EIP-7702 set-code transactions
- * (type 4) run on a dev chain end to end: signed with viem's signAuthorization, the authority's code
+ * (type 4) run on a dev chain end to end: signed with viem's signAuthorization, estimated by
+ * eth_estimateGas with the authorization list, the authority's code
  * becomes the delegation 0xef0100 ‖ address and calls to it run the delegate's code in its storage.
  */
 import { Wallet } from 'ethers'
@@ -121,7 +122,7 @@ describe('EIP-7702 set-code transactions on a dev chain', () => {
     await t?.destroy()
   })
 
-  it("delegates the authority's code to a contract; eth_getTransactionByHash shows the authorization; calls run the delegate's code", async () => {
+  it("delegates the authority's code to a contract (gas estimated with the authorizations); eth_getTransactionByHash shows the authorization; calls run the delegate's code", async () => {
     const wallet = createWalletClient({ account: relay, chain: foundry, transport: http(t.url) })
     const reader = createPublicClient({ chain: foundry, transport: http(t.url) })
     const deployed = await mined(t, await wallet.deployContract({ abi, bytecode: Store!.bytecode as Hex, args: [1n] }))
@@ -134,7 +135,6 @@ describe('EIP-7702 set-code transactions on a dev chain', () => {
       functionName: 'set',
       args: [42n, 'through the delegation'],
       authorizationList: [authorization],
-      gas: 200_000n,
     })
     const receipt = await mined(t, hash)
     expect(receipt).toMatchObject({ status: '0x1', type: '0x4', to: authority.address.toLowerCase() })

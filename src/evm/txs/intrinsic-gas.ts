@@ -21,24 +21,29 @@ const AUTHORIZATION_GAS = 25_000n
 /** The access list as ethereumjs holds it on a decoded transaction: `[address, storageKeys[]]` pairs. */
 type AccessListBytes = ReadonlyArray<readonly [Uint8Array, readonly Uint8Array[]]>
 
-/** Intrinsic gas of a call (`isCreate` false) or creation with this calldata (or init code) and access list. */
-export function intrinsicGas(data: Uint8Array, isCreate: boolean, accessList: readonly { storageKeys: readonly unknown[] }[] = []): bigint {
+/** Intrinsic gas of a call (`isCreate` false) or creation with this calldata (or init code), access list and authorizations. */
+export function intrinsicGas(
+  data: Uint8Array,
+  isCreate: boolean,
+  accessList: readonly { storageKeys: readonly unknown[] }[] = [],
+  authorizations = 0,
+): bigint {
   let gas = isCreate ? TX_GAS_CREATE : TX_GAS
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   gas += BigInt(zeros) * ZERO_BYTE_GAS + BigInt(data.length - zeros) * NONZERO_BYTE_GAS
   if (isCreate) gas += BigInt(Math.ceil(data.length / 32)) * INITCODE_WORD_GAS
   for (const item of accessList) gas += ACCESS_LIST_ADDRESS_GAS + BigInt(item.storageKeys.length) * ACCESS_LIST_KEY_GAS
-  return gas
+  return gas + BigInt(authorizations) * AUTHORIZATION_GAS
 }
 
 /** Intrinsic gas of a decoded transaction. */
 export function computeIntrinsicGas(tx: DecodedTx): bigint {
   const { accessList = [], authorizationList = [] } = tx.tx as { accessList?: AccessListBytes; authorizationList?: readonly unknown[] }
-  const gas = intrinsicGas(
+  return intrinsicGas(
     tx.tx.data,
     tx.to === undefined,
     accessList.map(([, storageKeys]) => ({ storageKeys })),
+    authorizationList.length,
   )
-  return gas + BigInt(authorizationList.length) * AUTHORIZATION_GAS
 }
