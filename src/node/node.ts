@@ -271,7 +271,7 @@ export class Node {
     const { contractConsole } = this.c
     if (!contractConsole) throw new Error('the dev methods need a node started with --dev')
     return {
-      pool: new DevPool(this.c.pool),
+      pool: new DevPool(this.c.pool, this.c.app),
       logging: {
         setLoggingEnabled: (on) => {
           contractConsole.enabled = on

@@ -98,5 +98,10 @@ describe('dropping pooled transactions on a dev chain', () => {
     const receipt = await waitForBlock(t, async () => (await rpc<ReceiptJson | null>(t.url, 'eth_getTransactionReceipt', [again])).result)
     expect(receipt.status).toBe('0x1')
     expect(await status()).toEqual({ pending: '0x0', queued: '0x0' })
+    expect((await rpc(t.url, 'anvil_dropTransaction', [again])).result).toBeNull()
+    expect((await rpc(t.url, 'hardhat_dropTransaction', [again])).error).toEqual({
+      code: -32602,
+      message: `Transaction ${again} cannot be dropped because it's already mined`,
+    })
   })
 })
