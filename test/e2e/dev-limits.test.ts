@@ -19,7 +19,7 @@ import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-
 import { compileContracts } from '../helpers/solidity.js'
 
 const CHAIN_ID = 31337n
-const [A, B] = devAccounts(2)
+const [A, B, C] = devAccounts(3)
 const wallet = new Wallet(A!.privateKey)
 /** EIP-170's limit on deployed code, in bytes. */
 const MAX_CODE_SIZE = 24_576
@@ -156,5 +156,24 @@ describe('EIP-7702 set-code transactions on a dev chain', () => {
       expect.objectContaining({ address: delegate.toLowerCase(), nonce: `0x${authorization.nonce.toString(16)}`, chainId: '0x7a69' }),
     ])
     expect(getAddress((await reader.getTransaction({ hash })).to!)).toBe(authority.address)
+  })
+
+  it("eth_sendTransaction from a node account carries the authorization list (hardhat-ethers' signers send so)", async () => {
+    const local = createWalletClient({ account: relay, chain: foundry, transport: http(t.url) })
+    const nodeSigned = createWalletClient({ account: A!.address as Hex, chain: foundry, transport: http(t.url) })
+    const reader = createPublicClient({ chain: foundry, transport: http(t.url) })
+    const deployed = await mined(t, await local.deployContract({ abi, bytecode: Store!.bytecode as Hex, args: [1n] }))
+    const delegate = deployed.contractAddress as Hex
+    const signer = privateKeyToAccount(C!.privateKey as Hex)
+    const authorization = await local.signAuthorization({ account: signer, contractAddress: delegate })
+    const hash = await nodeSigned.writeContract({
+      address: signer.address,
+      abi,
+      functionName: 'set',
+      args: [7n, 'signed by the node'],
+      authorizationList: [authorization],
+    })
+    expect((await mined(t, hash)).type).toBe('0x4')
+    expect(await reader.readContract({ address: signer.address, abi, functionName: 'value' })).toBe(7n)
   })
 })
