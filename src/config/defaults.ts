@@ -142,7 +142,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     jsonRpc: defaultJsonRpcConfig(),
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
-    evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB },
+    evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },
     p2p: {

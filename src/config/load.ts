@@ -88,6 +88,10 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     return chosen.get(setting)?.label ?? `--${flag}`
   }
   validateSettings(settings, labelOf)
+  if (settings.evm.disableCodeSizeLimit && opts.dev !== true) {
+    // A rule of execution: validators that disagreed on it would compute different blocks.
+    throw new ConfigError(labelOf('evm.disable-code-size-limit'), 'allowed on a dev chain only (nodectl start --dev)')
+  }
   opts.onResolved?.(settings, new Map([...chosen].map(([setting, { label }]) => [setting, label])))
 
   const paths = homePaths(home, settings.files)

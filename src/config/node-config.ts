@@ -196,6 +196,8 @@ export interface NodeConfig {
   evm: {
     /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */
     trieNodeCacheMb: number
+    /** `disable-code-size-limit`: no EIP-170 / EIP-3860 size limits; a dev chain only (default false). */
+    disableCodeSizeLimit: boolean
   }
   /** app.toml `[abci]`: where `nodectl start --abci` listens for CometBFT (default tcp://127.0.0.1:26658). */
   abci: { laddr: SocketAddress }

@@ -539,6 +539,17 @@ export const SETTINGS: readonly Setting[] = [
   ),
 
   evm(
+    'disable-code-size-limit',
+    c.booleanCodec,
+    'Run without the 24,576-byte limit on deployed code (EIP-170) and the 49,152-byte limit on init code (EIP-3860), as ' +
+      "Anvil's --disable-code-size-limit; a dev chain only (start --dev), every block replayed under it (default false).",
+    (s) => s.evm.disableCodeSizeLimit,
+    (s, v) => {
+      s.evm.disableCodeSizeLimit = v
+    },
+  ),
+
+  evm(
     'trie-node-cache-mb',
     uint,
     `Memory for state trie nodes, shared by block execution and RPC reads (eth_call, balances, proofs), in MiB; 0 turns ` +

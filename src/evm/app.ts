@@ -54,7 +54,7 @@ import {
   type StateAt,
 } from './calls/calls.js'
 import { CallWorkers } from './calls/call-workers.js'
-import { getCommon } from './common.js'
+import { getCommon, type DevChainRules } from './common.js'
 import { UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
 import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './store/block-view.js'
@@ -77,6 +77,7 @@ import { installValidatorAdmin, readOnlyValidatorAdmin } from './validators/vali
 import { collectValidatorUpdates } from './validators/validator-updates.js'
 import { ValidatorRegistry } from './validators/validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
+import type { ContractConsole } from './tracing/contract-console.js'
 import { mapAwaitable, type Awaitable } from '../utils/awaitable.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
@@ -118,6 +119,10 @@ export interface EvmApplicationOptions {
    * updates recorded by the validator-admin system contract (validator-admin.ts).
    */
   validatorUpdates?: (height: number, execution: BlockExecution) => ValidatorUpdate[]
+  /** A dev chain's changes to the rules of execution (common.ts); none by default. */
+  devRules?: DevChainRules
+  /** A dev chain's contract console (tracing/contract-console.ts): prints the console.log calls of executed transactions. */
+  contractConsole?: ContractConsole
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
   /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
@@ -185,7 +190,7 @@ export class EvmApplication implements Application {
 
   constructor(private readonly opts: EvmApplicationOptions) {
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
-    this.common = getCommon(this.evmChainId)
+    this.common = getCommon(this.evmChainId, opts.devRules)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
     if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
     this.stage = opts.db.createStage()
@@ -204,6 +209,7 @@ export class EvmApplication implements Application {
             data: {
               dbPath: opts.db.opts.path,
               evmChainId: this.evmChainId,
+              devRules: opts.devRules ?? {},
               validatorAdmin: opts.genesis.validatorAdmin,
               calls: this.callOptions,
               trieNodeCacheBytes: trieNodeCacheOf(opts.db).capacityBytes,
@@ -265,6 +271,7 @@ export class EvmApplication implements Application {
     const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
+    this.opts.contractConsole?.attach(vm)
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
@@ -340,6 +347,7 @@ export class EvmApplication implements Application {
       gasLimit: this.gasLimit,
       minGasPrice: this.opts.minGasPrice ?? 0n,
       allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
+      unlimitedCodeSize: this.opts.devRules?.unlimitedCodeSize === true,
     })
   }
 
@@ -409,7 +417,7 @@ export class EvmApplication implements Application {
     decoded: (DecodedTx | Error)[],
     started: number,
   ): Promise<FinalizeBlockResponse> {
-    const exec = await executeBlock(this.vm!, this.common, env, decoded)
+    const exec = await executeBlock(this.vm!, this.common, env, decoded, this.opts.contractConsole?.beginTx)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)

@@ -8,7 +8,24 @@ import { paramsTx } from '@ethereumjs/tx'
 import { keccak256, recoverPublicKey, sha256 } from '../crypto/index.js'
 import { installFastIsActivatedEIP } from './state/ethereumjs-patches.js'
 
-const cache = new Map<bigint, Common>()
+/**
+ * What a dev chain may change in Cancun's rules (docs/dev-chain.md, "Limits"). A rule of execution,
+ * so every node replaying the chain must hold the same: only `start --dev` (one validator) sets them.
+ */
+export interface DevChainRules {
+  /** EIP-7702 set-code transactions (type 4) on top of Cancun. */
+  setCode?: boolean
+  /** No EIP-170 limit on deployed code (24,576 bytes) nor EIP-3860 limit on init code (49,152 bytes). */
+  unlimitedCodeSize?: boolean
+}
+
+/** EIP-7702: set-code transactions, the one Prague EIP a dev chain runs. */
+export const SET_CODE_EIP = 7702
+
+/** Own property marking a Common without the code size limits; `copy()` (an Object.assign) keeps it. */
+const UNLIMITED_CODE_SIZE = Symbol('unlimitedCodeSize')
+
+const cache = new Map<string, Common>()
 /** The transaction Common of each process Common (see `txCommonOf`). */
 const txCommons = new WeakMap<Common, Common>()
 
@@ -24,21 +41,37 @@ function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array,
   return recoverPublicKey(msgHash, r, s, recovery).subarray(1)
 }
 
-/** The Common for `chainId`, created once per process. */
-export function getCommon(chainId: bigint): Common {
-  let common = cache.get(chainId)
+/** The Common for `chainId` (and a dev chain's `rules`), created once per process. */
+export function getCommon(chainId: bigint, rules: DevChainRules = {}): Common {
+  const unlimitedCodeSize = rules.unlimitedCodeSize === true
+  const setCode = rules.setCode === true
+  const key = `${chainId}${setCode ? '/set-code' : ''}${unlimitedCodeSize ? '/unlimited-code-size' : ''}`
+  let common = cache.get(key)
   if (!common) {
     common = createCustomCommon({ chainId: Number(chainId), name: `nodectl-${chainId}` }, Mainnet, {
       hardfork: Hardfork.Cancun,
+      ...(setCode ? { eips: [SET_CODE_EIP] } : {}),
       customCrypto: { ecrecover, keccak256, sha256 },
     })
     // Merge the tx parameters once: every tx constructor otherwise deep-copies them into its Common
     // copy (JSON round trip), about half of the decoding time.
     common.updateParams(paramsTx)
     installFastIsActivatedEIP(common)
-    cache.set(chainId, common)
+    if (unlimitedCodeSize) Object.defineProperty(common, UNLIMITED_CODE_SIZE, { value: true, enumerable: true })
+    cache.set(key, common)
   }
   return common
+}
+
+/** Whether `common` (or a copy of it) runs without the code size limits ({@link DevChainRules}). */
+export function isCodeSizeUnlimited(common: Common): boolean {
+  return (common as Common & { [UNLIMITED_CODE_SIZE]?: boolean })[UNLIMITED_CODE_SIZE] === true
+}
+
+/** The EVM options of a VM running under `common`'s size limits. */
+export function evmSizeOptions(common: Common): { allowUnlimitedContractSize: boolean; allowUnlimitedInitCodeSize: boolean } {
+  const unlimited = isCodeSizeUnlimited(common)
+  return { allowUnlimitedContractSize: unlimited, allowUnlimitedInitCodeSize: unlimited }
 }
 
 /**

@@ -98,8 +98,15 @@ export function createExecutionBlock(env: BlockEnv, common: Common): Block {
 /**
  * Runs `txs` (already decoded; an Error stands for bytes that did not decode) on `vm`, committing the
  * block's state changes into the application's stage. On an unexpected failure the state is reverted.
+ * `beforeTx` is told of each transaction about to run (a dev chain's contract console names it).
  */
-export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: readonly (DecodedTx | Error)[]): Promise<BlockExecution> {
+export async function executeBlock(
+  vm: VM,
+  common: Common,
+  env: BlockEnv,
+  txs: readonly (DecodedTx | Error)[],
+  beforeTx?: (tx: DecodedTx) => void,
+): Promise<BlockExecution> {
   const sm = vm.stateManager as MerkleStateManager
   // Built at the first transaction: an empty block (a dev chain mines thousands in a row) needs none.
   let block: Block | undefined
@@ -123,6 +130,7 @@ export async function executeBlock(vm: VM, common: Common, env: BlockEnv, txs: r
         continue
       }
       let result: RunTxResult
+      beforeTx?.(tx)
       try {
         block ??= createExecutionBlock(env, common)
         result = await runTx(vm, { tx: tx.tx, block, blockGasUsed: gasUsed, skipBlockGasLimitValidation: false })

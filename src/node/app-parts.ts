@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { NodeConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
 import { EvmApplication } from '../evm/app.js'
+import { ContractConsole } from '../evm/tracing/contract-console.js'
 import { parseAppState } from '../evm/genesis.js'
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
 import type { UnlockClock } from '../keystore/unlock-manager.js'
@@ -38,6 +39,8 @@ export interface AppParts {
   miner: MinerSettings
   /** The key store (`<home>/keystore`) and the unlocked accounts. */
   accounts: NodeAccounts
+  /** Contract console.log printing, on a dev chain only. */
+  contractConsole: ContractConsole | undefined
 }
 
 /** Builds and opens the application, then the pool, miner settings and key store around it. */
@@ -48,6 +51,7 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     feeRecipientPath: join(config.paths.dataDir, FEE_RECIPIENT_FILE),
     logger: log.child({ module: 'miner' }),
   })
+  const contractConsole = config.dev ? new ContractConsole(log.child({ module: 'console' })) : undefined
   const app = new EvmApplication({
     db,
     chainId: config.chainId,
@@ -59,6 +63,8 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     maxTxBytes: config.mempool.maxTxBytes,
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
+    ...(contractConsole ? { contractConsole } : {}),
+    devRules: { setCode: config.dev, unlimitedCodeSize: config.evm.disableCodeSizeLimit },
     callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
     logger: log.child({ module: 'evm' }),
   })
@@ -82,5 +88,5 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
     logger: log.child({ module: 'accounts' }),
   })
-  return { app, pool, miner, accounts }
+  return { app, pool, miner, accounts, contractConsole }
 }

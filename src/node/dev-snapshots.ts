@@ -4,7 +4,7 @@
  * every store back to that height with the engine paused (`ConsensusEngine.rewind`), then refills the
  * pool with what it held. A reset is a revert to the state before the first block.
  */
-import type { SnapshotBackend } from '../api/dev/index.js'
+import type { SnapshotBackend, SnapshotEntry } from '../api/dev/index.js'
 import type { ChainState, ConsensusEngine } from '../consensus/index.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { TxPool } from '../txpool/index.js'
@@ -14,6 +14,8 @@ import type { NodeEvents } from './node-events.js'
 interface Snapshot {
   id: bigint
   state: ChainState
+  /** The EVM hash of the block it returns to (anvil_metadata lists it). */
+  hash: Uint8Array
   /** The pool's transactions when it was taken (raw bytes, in nonce order per sender). */
   pool: Uint8Array[]
 }
@@ -39,11 +41,19 @@ export class DevSnapshots implements SnapshotBackend {
       // A height whose receipts are readable may still be finishing in the engine: let it finish, so the
       // snapshot's state is the height the caller has seen.
       await this.engine.drained()
+      const state = this.engine.getState()
+      const block = await this.app.getBlock(state.lastBlockHeight)
+      if (!block) throw new Error(`the EVM block of height ${state.lastBlockHeight} is missing`)
       const id = this.nextId++
       const pool = [...this.pool.pending().values(), ...this.pool.queued().values()].flat().map((tx) => tx.raw)
-      this.snapshots.push({ id, state: this.engine.getState(), pool })
+      this.snapshots.push({ id, state, hash: block.hash, pool })
       return id
     })
+  }
+
+  /** The snapshots evm_revert can return to, oldest first. */
+  entries(): SnapshotEntry[] {
+    return this.snapshots.map((s) => ({ id: s.id, height: s.state.lastBlockHeight, hash: s.hash }))
   }
 
   revert(id: bigint): Promise<boolean> {

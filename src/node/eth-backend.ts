@@ -134,14 +134,8 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return (await this.deps.pool.add(raw, { txFeeCap: this.deps.txFeeCap })).hash
   }
 
-  /**
-   * The suggested priority fee: base fee × (elasticity − 1) / denominator (1/8 of the base fee with the
-   * default fee market, as Evmos suggests), never below 1 wei so wallets always offer a tip.
-   */
   async suggestGasTipCap(): Promise<bigint> {
-    const fm = this.deps.app.feeMarket
-    const tip = (this.deps.app.nextBaseFee() * (fm.elasticityMultiplier - 1n)) / fm.baseFeeChangeDenominator
-    return tip > 0n ? tip : 1n
+    return suggestGasTipCap(this.deps.app)
   }
 
   calcNextBaseFee(parent: EvmBlock): bigint {
@@ -250,10 +244,21 @@ function toAppArgs(args: CallArgs) {
     input: args.input,
     nonce: args.nonce,
     accessList: args.accessList,
+    authorizationList: args.authorizationList,
   }
 }
 
 /** A pooled transaction as the RPC shows it. */
 function pendingTx(tx: DecodedTx): EvmTx {
   return toPendingEvmTx(tx.raw, tx.hash, tx.from)
+}
+
+/**
+ * The suggested priority fee: base fee × (elasticity − 1) / denominator (1/8 of the base fee with the
+ * default fee market, as Evmos suggests), never below 1 wei so wallets always offer a tip.
+ */
+export function suggestGasTipCap(app: Pick<EvmApplication, 'feeMarket' | 'nextBaseFee'>): bigint {
+  const fm = app.feeMarket
+  const tip = (app.nextBaseFee() * (fm.elasticityMultiplier - 1n)) / fm.baseFeeChangeDenominator
+  return tip > 0n ? tip : 1n
 }

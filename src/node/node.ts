@@ -9,6 +9,7 @@ import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions
 import type { DevBackends } from '../api/dev/index.js'
 import { BlockStore } from '../comet/block-store.js'
 import type { EvmApplication } from '../evm/app.js'
+import type { ContractConsole } from '../evm/tracing/contract-console.js'
 import { EventIndexer } from '../indexer/event-indexer.js'
 import { formatLaddr } from '../config/listen-address.js'
 import type { NodeConfig } from '../config/node-config.js'
@@ -24,6 +25,8 @@ import type { Logger } from '../utils/logger.js'
 import { MemoryReducer } from '../utils/memory-reducer.js'
 import { NodeCometBackend } from './comet-backend.js'
 import { openAppParts, type AppPartsOptions } from './app-parts.js'
+import { DevNodeInfo } from './dev-node-info.js'
+import { DevPool } from './dev-pool.js'
 import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import { DevMining, type DevMiningSettings } from './dev-mining.js'
@@ -71,6 +74,8 @@ interface Components {
   /** Mining control and snapshots of a dev chain (`--dev` only). */
   devMining: DevMining | undefined
   devSnapshots: DevSnapshots | undefined
+  /** Contract console.log printing (`--dev` only). */
+  contractConsole: ContractConsole | undefined
 }
 
 export class Node {
@@ -102,7 +107,7 @@ export class Node {
     const db = new Database({ path: config.paths.db })
     await db.open()
     try {
-      const { app, pool, miner, accounts } = await openAppParts(config, db, log, options)
+      const { app, pool, miner, accounts, contractConsole } = await openAppParts(config, db, log, options)
       const blockStore = new BlockStore(db)
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
@@ -161,7 +166,7 @@ export class Node {
       const devLog = log.child({ module: 'dev' })
       const devMining = miningSettings && new DevMining(miningSettings, engine, app, devLog)
       const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
-      const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots }
+      const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots, contractConsole }
       return new Node(config, log, components, events, options)
     } catch (err) {
       await db.close()
@@ -275,9 +280,19 @@ export class Node {
 
   /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
   private devBackends(): DevBackends {
-    const { devMining, devSnapshots } = this.c
-    if (!devMining || !devSnapshots) throw new Error('the dev methods need a node started with --dev')
-    return { mining: devMining, snapshots: devSnapshots }
+    const { devMining, devSnapshots, contractConsole } = this.c
+    if (!devMining || !devSnapshots || !contractConsole) throw new Error('the dev methods need a node started with --dev')
+    return {
+      mining: devMining,
+      snapshots: devSnapshots,
+      pool: new DevPool(this.c.pool, this.c.app),
+      logging: {
+        setLoggingEnabled: (on) => {
+          contractConsole.enabled = on
+        },
+      },
+      nodeInfo: new DevNodeInfo(this.c.app, () => devSnapshots.entries()),
+    }
   }
 
   /** The components, for tests and in-process tools. */

@@ -447,6 +447,19 @@ export class TxPool {
     this.blockGasLimit = gas
   }
 
+  /**
+   * Removes one transaction (a dev chain's anvil_dropTransaction): out of the lookup, the price heap and
+   * the counters; a pending one's later nonces move to the queue, as geth's `removeTx` leaves them (they
+   * run once the nonce is sent again). Returns whether the pool held it.
+   */
+  drop(hash: Uint8Array | string): boolean {
+    const pooled = this.store.all.get(normalizeHash(hash))
+    if (pooled === undefined) return false
+    this.store.removeTx(pooled)
+    this.log.debug('dropped transaction', { hash: pooled.tx.hashHex, ...this.status() })
+    return true
+  }
+
   /** Empties the pool (CometBFT unsafe_flush_mempool). */
   flush(): void {
     this.store.clear(this.nextBaseFee())

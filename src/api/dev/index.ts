@@ -5,14 +5,23 @@
  * the same names answering -32601 with the reason.
  */
 import type { MethodTable } from '../../rpc/method-table.js'
+import type { DevLoggingBackend } from './logging-backend.js'
+import { createLoggingMethods } from './logging.js'
 import type { MiningBackend } from './mining-backend.js'
 import { createMiningMethods } from './mining.js'
+import type { DevNodeInfoBackend } from './node-info-backend.js'
+import { createNodeInfoMethods } from './node-info.js'
+import type { DevPoolBackend } from './pool-backend.js'
+import { createPoolMethods } from './pool.js'
 import { refuseOutsideDev } from './refusal.js'
 import type { SnapshotBackend } from './snapshot-backend.js'
 import { createSnapshotMethods } from './snapshots.js'
 
+export type { DevLoggingBackend } from './logging-backend.js'
 export type { MiningBackend } from './mining-backend.js'
 export { MAX_MINE_BLOCKS } from './mining.js'
+export type { DevNodeInfoBackend, SnapshotEntry } from './node-info-backend.js'
+export type { DevPoolBackend } from './pool-backend.js'
 export { notDevChainError } from './refusal.js'
 export type { SnapshotBackend } from './snapshot-backend.js'
 
@@ -23,11 +32,20 @@ export const DEV_NAMESPACES = ['evm', 'anvil', 'hardhat'] as const
 export interface DevBackends {
   mining: MiningBackend
   snapshots: SnapshotBackend
+  pool: DevPoolBackend
+  logging: DevLoggingBackend
+  nodeInfo: DevNodeInfoBackend
 }
 
 /** Every table of the dev namespaces over the node's backends. */
 export function createDevApi(backends: DevBackends): MethodTable[] {
-  return [createMiningMethods(backends.mining), createSnapshotMethods(backends.snapshots)]
+  return [
+    createMiningMethods(backends.mining),
+    createSnapshotMethods(backends.snapshots),
+    createPoolMethods(backends.pool),
+    createLoggingMethods(backends.logging),
+    createNodeInfoMethods(backends.nodeInfo),
+  ]
 }
 
 /**

@@ -8,7 +8,7 @@
  * `NodeError` (utils/errors.ts) with geth's message for expected failures; api/evm-errors.ts maps
  * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
-import type { EvmAccessListItem, EvmBlock, EvmReceipt, EvmTx } from '../../evm/store/views.js'
+import type { EvmAccessListItem, EvmAuthorization, EvmBlock, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import type { LogMatches } from '../../evm/store/log-matches.js'
 import type { Awaitable } from '../../utils/awaitable.js'
 
@@ -29,6 +29,8 @@ export interface CallArgs {
   input: Uint8Array | undefined
   nonce: bigint | undefined
   accessList: EvmAccessListItem[] | undefined
+  /** EIP-7702 authorizations (a set-code call, on a dev chain). */
+  authorizationList?: EvmAuthorization[] | undefined
   chainId: bigint | undefined
 }
 

@@ -4,7 +4,7 @@
  * (`json: cannot unmarshal ... into Go struct field TransactionArgs.gas of type hexutil.Uint64`);
  * the consistency rules are geth's, plus `gasLimit` as another name for `gas` (docs/decisions.md).
  */
-import type { EvmAccessListItem } from '../../evm/store/views.js'
+import type { EvmAccessListItem, EvmAuthorization } from '../../evm/store/views.js'
 import { equalBytes } from '../../primitives/hex.js'
 import { DecodeError, address, data, hash, jsonKind, quantity, structField, uint64, type Codec } from '../../rpc/codecs.js'
 import type { CallArgs } from './backend.js'
@@ -25,6 +25,29 @@ export const accessList: Codec<EvmAccessListItem[]> = (value) => {
     if (tuple.storageKeys === undefined) throw new DecodeError("missing required field 'storageKeys' for AccessTuple")
     if (!Array.isArray(tuple.storageKeys)) throw new DecodeError(jsonKind(tuple.storageKeys), '[]common.Hash')
     return { address: address(tuple.address), storageKeys: tuple.storageKeys.map(hash) }
+  })
+}
+
+/** geth `[]types.SetCodeAuthorization`: `[{chainId, address, nonce, yParity, r, s}...]` (EIP-7702). */
+export const authorizationList: Codec<EvmAuthorization[]> = (value) => {
+  if (!Array.isArray(value)) throw new DecodeError(jsonKind(value), '[]types.SetCodeAuthorization')
+  return value.map((item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new DecodeError(jsonKind(item), 'types.SetCodeAuthorization')
+    const auth = item as Record<string, unknown>
+    const need = <T>(name: string, codec: Codec<T>): T => {
+      const v = structField(auth, 'SetCodeAuthorization', name, codec)
+      if (v === undefined) throw new DecodeError(`missing required field '${name}' for SetCodeAuthorization`)
+      return v
+    }
+    return {
+      chainId: need('chainId', quantity),
+      address: need('address', address),
+      nonce: need('nonce', uint64),
+      yParity: need('yParity', uint64),
+      r: need('r', quantity),
+      s: need('s', quantity),
+    }
   })
 }
 
@@ -61,6 +84,7 @@ export const callArgs: Codec<CallArgs> = (value) => {
     input: input ?? dataField,
     nonce: field(obj, 'nonce', uint64),
     accessList: field(obj, 'accessList', accessList),
+    authorizationList: field(obj, 'authorizationList', authorizationList),
     chainId: field(obj, 'chainId', quantity),
   }
   if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {

@@ -11,7 +11,7 @@ import {
   WITHDRAWALS_ROOT,
   ZERO_NONCE as HEADER_NONCE,
 } from '../../evm/store/block-header.js'
-import type { EvmAccessListItem, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../evm/store/views.js'
+import type { EvmAccessListItem, EvmAuthorization, EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import { toQuantity } from '../../primitives/quantity.js'
 
 /**
@@ -97,6 +97,16 @@ export interface TransactionJson {
   r: string
   s: string
   yParity?: string
+  authorizationList?: AuthorizationJson[]
+}
+
+export interface AuthorizationJson {
+  chainId: string
+  address: string
+  nonce: string
+  yParity: string
+  r: string
+  s: string
 }
 
 /**
@@ -126,7 +136,7 @@ export function formatTransaction(tx: EvmTx, blockTimestamp?: number): Transacti
     r: toQuantity(tx.r),
     s: toQuantity(tx.s),
   }
-  if (tx.type === 2) {
+  if (tx.type === 2 || tx.type === 4) {
     out.maxFeePerGas = toQuantity(tx.maxFeePerGas ?? tx.gasPrice)
     out.maxPriorityFeePerGas = toQuantity(tx.maxPriorityFeePerGas ?? tx.gasPrice)
   }
@@ -134,8 +144,21 @@ export function formatTransaction(tx: EvmTx, blockTimestamp?: number): Transacti
     out.accessList = formatAccessList(tx.accessList)
     out.yParity = toQuantity(tx.v)
   }
+  if (tx.authorizationList !== undefined) out.authorizationList = tx.authorizationList.map(formatAuthorization)
   if (tx.chainId !== undefined && (tx.type !== 0 || tx.chainId !== 0n)) out.chainId = toQuantity(tx.chainId)
   return out
+}
+
+/** An EIP-7702 authorization as geth's `SetCodeAuthorization` JSON. */
+function formatAuthorization(a: EvmAuthorization): AuthorizationJson {
+  return {
+    chainId: toQuantity(a.chainId),
+    address: encodeData(a.address),
+    nonce: toQuantity(a.nonce),
+    yParity: toQuantity(a.yParity),
+    r: toQuantity(a.r),
+    s: toQuantity(a.s),
+  }
 }
 
 export interface ReceiptJson {

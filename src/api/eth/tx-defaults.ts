@@ -22,6 +22,7 @@ const BASE_FEE_HEADROOM = 2n
 
 /** Fills `args` for eth_sendTransaction / personal_sendTransaction. */
 export async function fillTransaction(backend: EthBackend, args: SendArgs, execution: ExecutionOptions): Promise<UnsignedTxFields> {
+  checkSetCode(args)
   const fees = await fillFees(backend, args)
   const chainId = checkChainId(backend, args)
   const input = args.input ?? new Uint8Array(0)
@@ -32,7 +33,17 @@ export async function fillTransaction(backend: EthBackend, args: SendArgs, execu
     // The estimate ignores the nonce (geth skips nonce checks while estimating); a failure is the caller's answer.
     gasLimit = await backend.estimateGas({ ...args, ...fees, nonce: undefined, input }, backend.latestHeight(), execution)
   }
-  return { chainId, nonce, gasLimit, to: args.to, value: args.value ?? 0n, data: input, accessList: args.accessList, ...fees }
+  return {
+    chainId,
+    nonce,
+    gasLimit,
+    to: args.to,
+    value: args.value ?? 0n,
+    data: input,
+    accessList: args.accessList,
+    authorizationList: args.authorizationList,
+    ...fees,
+  }
 }
 
 /**
@@ -40,6 +51,7 @@ export async function fillTransaction(backend: EthBackend, args: SendArgs, execu
  * node's defaults may no longer hold), so gas, fees and nonce must be given; the rest is defaulted.
  */
 export function completeTransaction(backend: EthBackend, args: SendArgs): UnsignedTxFields {
+  checkSetCode(args)
   if (args.gas === undefined) throw new NodeError('gas not specified')
   if (args.gasPrice === undefined && (args.maxPriorityFeePerGas === undefined || args.maxFeePerGas === undefined)) {
     throw new NodeError('missing gasPrice or maxFeePerGas/maxPriorityFeePerGas')
@@ -56,6 +68,7 @@ export function completeTransaction(backend: EthBackend, args: SendArgs): Unsign
     gasPrice: args.gasPrice,
     maxFeePerGas: args.maxFeePerGas,
     maxPriorityFeePerGas: args.maxPriorityFeePerGas,
+    authorizationList: args.authorizationList,
   }
 }
 
@@ -76,6 +89,14 @@ async function fillFees(backend: EthBackend, args: SendArgs): Promise<Fees> {
   }
   if (maxFee < tip) throw new NodeError(`maxFeePerGas (${maxFee}) < maxPriorityFeePerGas (${tip})`)
   return { gasPrice: undefined, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip }
+}
+
+/** An EIP-7702 transaction (an authorization list) has EIP-1559 fee caps and a recipient (geth's wording). */
+function checkSetCode(args: SendArgs): void {
+  if (args.authorizationList === undefined) return
+  if (args.gasPrice !== undefined)
+    throw new NodeError('both gasPrice and authorizationList specified: a set code transaction uses maxFeePerGas')
+  if (args.to === undefined) throw new NodeError('set code transaction must have a destination')
 }
 
 function checkChainId(backend: EthBackend, args: SendArgs): bigint {

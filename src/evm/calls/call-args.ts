@@ -6,11 +6,12 @@
  * are decoded: api/eth/call-args.ts. Arguments reaching here already obey them.
  */
 import type { Common } from '@ethereumjs/common'
-import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
+import { createAccessList2930Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
+import { Address, bigIntToHex } from '@ethereumjs/util'
 import { bytesToHex } from '../../primitives/hex.js'
+import { SET_CODE_EIP, isCodeSizeUnlimited } from '../common.js'
 import { CallArgsError } from '../errors.js'
-import type { EvmAccessListItem } from '../store/views.js'
+import type { EvmAccessListItem, EvmAuthorization } from '../store/views.js'
 
 /** geth TransactionArgs, decoded and checked by api/eth/call-args.ts (`input` is the call data). */
 export interface CallArgs {
@@ -24,6 +25,8 @@ export interface CallArgs {
   input?: Uint8Array
   nonce?: bigint
   accessList?: EvmAccessListItem[]
+  /** EIP-7702 authorizations: the call runs as a set-code transaction (a dev chain's). */
+  authorizationList?: EvmAuthorization[] | undefined
 }
 
 export interface Fees {
@@ -68,13 +71,43 @@ export function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: 
     address: bytesToHex(i.address) as `0x${string}`,
     storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`),
   }))
-  const opts = { common, freeze: false }
+  const opts = { common, freeze: false, allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common) }
   let tx: TypedTransaction
-  if (fees.dynamic) tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, accessList }, opts)
+  if (args.authorizationList !== undefined) tx = buildSetCodeTx(args.authorizationList, { ...base, accessList }, fees, opts)
+  else if (fees.dynamic)
+    tx = createFeeMarket1559Tx({ ...base, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, accessList }, opts)
   else if (accessList.length > 0) tx = createAccessList2930Tx({ ...base, gasPrice: fees.gasPrice, accessList }, opts)
   else tx = createLegacyTx({ ...base, gasPrice: fees.gasPrice }, opts)
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from })
   return tx
+}
+
+/** A set-code call (EIP-7702): refused where the chain does not run it, and without a recipient, as geth. */
+function buildSetCodeTx(
+  authorizations: readonly EvmAuthorization[],
+  fields: {
+    nonce: bigint
+    gasLimit: bigint
+    to: Address | undefined
+    value: bigint
+    data: Uint8Array
+    accessList: { address: `0x${string}`; storageKeys: `0x${string}`[] }[]
+  },
+  fees: Fees,
+  opts: { common: Common; freeze: boolean; allowUnlimitedInitCodeSize: boolean },
+): TypedTransaction {
+  if (!opts.common.isActivatedEIP(SET_CODE_EIP))
+    throw new CallArgsError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
+  if (fields.to === undefined) throw new CallArgsError('set code transaction must not be a create transaction')
+  const authorizationList = authorizations.map((a) => ({
+    chainId: bigIntToHex(a.chainId),
+    address: bytesToHex(a.address) as `0x${string}`,
+    nonce: bigIntToHex(a.nonce),
+    yParity: bigIntToHex(a.yParity),
+    r: bigIntToHex(a.r),
+    s: bigIntToHex(a.s),
+  }))
+  return createEOACode7702Tx({ ...fields, maxFeePerGas: fees.feeCap, maxPriorityFeePerGas: fees.tip, authorizationList }, opts)
 }
 
 /**

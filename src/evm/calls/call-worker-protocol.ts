@@ -5,6 +5,7 @@
  * revert keeps its data).
  */
 import type { CallArgs } from './call-args.js'
+import type { DevChainRules } from '../common.js'
 import type { CallOptions, CallResult } from './calls.js'
 import { CallArgsError, CallTimeoutError, ExecutionRevertedError, UnknownBlockError, VmExecutionError } from '../errors.js'
 import type { StateAt } from '../state/state-copy.js'
@@ -14,6 +15,8 @@ export interface CallWorkerData {
   /** The LevelDB folder, opened again by the worker (the node opened it for several threads). */
   dbPath: string
   evmChainId: bigint
+  /** A dev chain's rules (common.ts). */
+  devRules?: DevChainRules
   /** Genesis `validator_admin` (the system contract a call may reach). */
   validatorAdmin: Uint8Array | undefined
   calls: CallOptions

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const service = new CallService(
     {
       db,
-      common: getCommon(data.evmChainId),
+      common: getCommon(data.evmChainId, data.devRules),
       blockchain: new BlockHashes(new EvmStore(db)),
       resolve: () => Promise.reject(new Error('a call worker runs at the states it is sent')),
       prepareVm: readOnlyValidatorAdmin(data.validatorAdmin, validators),

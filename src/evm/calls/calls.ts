@@ -125,7 +125,7 @@ export class CallService {
     const data = pickData(args)
     const fees = resolveFees(args, copy.state.env.baseFee)
     const gas = capCallGas(args.gas, this.opts.gasCap, copy.state.env.gasLimit)
-    const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList)
+    const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList, args.authorizationList?.length)
     if (gas < intrinsic) throw new CallArgsError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`)
     const from = args.from ? new Address(args.from) : ZERO_ADDRESS
     const value = args.value ?? 0n
@@ -196,7 +196,8 @@ export class CallService {
         throw new VmExecutionError(`gas required exceeds allowance (${hi})`)
       }
       let lo = first.totalGasSpent - 1n
-      const preRefund = first.execResult.executionGasUsed + intrinsicGas(data, args.to === undefined, args.accessList)
+      const preRefund =
+        first.execResult.executionGasUsed + intrinsicGas(data, args.to === undefined, args.accessList, args.authorizationList?.length)
       const optimistic = ((preRefund + CALL_STIPEND) * 64n) / 63n
       if (optimistic < hi) {
         const r = await attempt(optimistic)

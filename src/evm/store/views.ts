@@ -16,15 +16,28 @@ export interface EvmLog {
   removed: boolean
 }
 
+/** The transaction types a chain may hold: legacy, EIP-2930, EIP-1559, and EIP-7702 on a dev chain. */
+export type EvmTxType = 0 | 1 | 2 | 4
+
 export interface EvmAccessListItem {
   address: Uint8Array
   storageKeys: Uint8Array[]
 }
 
+/** One signed authorization of an EIP-7702 set-code transaction: `address`'s code delegated to by its signer. */
+export interface EvmAuthorization {
+  chainId: bigint
+  address: Uint8Array
+  nonce: bigint
+  yParity: bigint
+  r: bigint
+  s: bigint
+}
+
 /** A signed transaction; the location fields are undefined while it is pending. */
 export interface EvmTx {
   hash: Uint8Array
-  type: 0 | 1 | 2
+  type: EvmTxType
   from: Uint8Array
   /** undefined for a contract creation. */
   to: Uint8Array | undefined
@@ -37,6 +50,8 @@ export interface EvmTx {
   maxFeePerGas: bigint | undefined
   maxPriorityFeePerGas: bigint | undefined
   accessList: EvmAccessListItem[] | undefined
+  /** Set-code transactions (type 4) only. */
+  authorizationList?: EvmAuthorization[] | undefined
   /** undefined for an unprotected legacy transaction. */
   chainId: bigint | undefined
   v: bigint
@@ -63,7 +78,7 @@ export interface EvmReceipt {
   logsBloom: Uint8Array
   /** 1 success, 0 failure. */
   status: 0 | 1
-  type: 0 | 1 | 2
+  type: EvmTxType
 }
 
 export interface EvmBlock {

@@ -21,6 +21,8 @@ export interface AdmissionRules {
   /** Node-local minimum tip cap (the gas price of legacy txs), in wei. */
   minGasPrice: bigint
   allowUnprotectedTxs: boolean
+  /** A dev chain without the code size limits (common.ts DevChainRules): no init code limit either. */
+  unlimitedCodeSize?: boolean
 }
 
 /** EIP-3860: a creation's init code may be at most twice the EIP-170 code size limit (2 × 24576 bytes). */
@@ -53,7 +55,7 @@ export function checkTransaction(raw: Uint8Array, tx: DecodedTx | Error, rules: 
     return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', gas)
   }
   if (size > rules.maxTxBytes) return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), gas)
-  if (tx.to === undefined && tx.tx.data.length > MAX_INITCODE_SIZE) {
+  if (tx.to === undefined && tx.tx.data.length > MAX_INITCODE_SIZE && rules.unlimitedCodeSize !== true) {
     return checkResult(TxCode.InvalidRequest, formatInitCodeSize(tx.tx.data.length), gas)
   }
   if (gas > rules.gasLimit) return checkResult(TxCode.OutOfGas, 'exceeds block gas limit', gas)

@@ -8,8 +8,9 @@ import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
-import { recoveryIdOf, txCommonOf } from '../common.js'
+import { SET_CODE_EIP, isCodeSizeUnlimited, recoveryIdOf, txCommonOf } from '../common.js'
 import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
+import type { EvmTxType } from '../store/views.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
@@ -25,7 +26,7 @@ export interface DecodedTx {
   from: Uint8Array
   /** Lower-case 0x address of the sender. */
   fromHex: string
-  type: 0 | 1 | 2
+  type: EvmTxType
   nonce: bigint
   gasLimit: bigint
   /** Lower-case 0x address, undefined for a contract creation. */
@@ -74,12 +75,16 @@ function parseRawTx(raw: Uint8Array, common: Common): TypedTransaction {
   const first = raw[0]!
   if (first === TxType.Blob)
     throw new TxDecodeError('transaction type not supported: blob transactions (EIP-4844) are not accepted by this chain')
-  if (first === TxType.SetCode)
+  if (first === TxType.SetCode && !common.isActivatedEIP(SET_CODE_EIP))
     throw new TxDecodeError('transaction type not supported: set-code transactions (EIP-7702) are not active (Cancun rules)')
-  if (first < 0x7f && first > TxType.DynamicFee) throw new TxDecodeError('transaction type not supported')
+  if (first < 0x7f && first > TxType.DynamicFee && first !== TxType.SetCode) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, { common: txCommonOf(common), freeze: false }) as TypedTransaction
+    tx = createTxFromRLP(raw, {
+      common: txCommonOf(common),
+      freeze: false,
+      allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common),
+    }) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
@@ -102,7 +107,7 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
   }
   const from = sender.bytes
   freezeWithSender(tx, sender, publicKey)
-  const type = tx.type as 0 | 1 | 2
+  const type = tx.type as EvmTxType
   let chainId: bigint | undefined
   if (type === 0) {
     const legacy = tx as TypedTransaction & { v?: bigint }
@@ -130,8 +135,8 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
     gasLimit: tx.gasLimit,
     to: tx.to ? bytesToHex(tx.to.bytes) : undefined,
     value: tx.value,
-    maxFeePerGas: type === 2 ? feeTx.maxFeePerGas! : feeTx.gasPrice!,
-    maxPriorityFeePerGas: type === 2 ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
+    maxFeePerGas: type >= TxType.DynamicFee ? feeTx.maxFeePerGas! : feeTx.gasPrice!,
+    maxPriorityFeePerGas: type >= TxType.DynamicFee ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
     chainId,
     size: raw.length,
   }

@@ -1,12 +1,15 @@
 /**
  * Transactions the node signs for its own accounts (eth_sendTransaction, eth_signTransaction,
- * personal_sendTransaction). The type is chosen as geth's `TransactionArgs.ToTransaction`: fee caps →
- * EIP-1559 (0x2); else an access list → EIP-2930 (0x1); else legacy (0x0), always EIP-155-protected.
+ * personal_sendTransaction). The type is chosen as geth's `TransactionArgs.ToTransaction`: an
+ * authorization list → EIP-7702 (0x4); else fee caps → EIP-1559 (0x2); else an access list → EIP-2930
+ * (0x1); else legacy (0x0), always EIP-155-protected. A set-code transaction is built whatever the
+ * chain: the node's admission refuses it where EIP-7702 is not active (every chain but a dev chain).
  * The signer is outside: this hands out the digest to sign and turns the signature into the raw bytes.
  */
-import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
+import { createAccessList2930Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
+import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 import { getCommon, txCommonOf } from '../common.js'
-import type { EvmAccessListItem } from '../store/views.js'
+import type { EvmAccessListItem, EvmAuthorization, EvmTxType } from '../store/views.js'
 
 /** Every field of a transaction to sign; a fee field that does not apply to the type is undefined. */
 export interface UnsignedTxFields {
@@ -23,11 +26,13 @@ export interface UnsignedTxFields {
   /** EIP-1559. */
   maxFeePerGas: bigint | undefined
   maxPriorityFeePerGas: bigint | undefined
+  /** EIP-7702 (with the EIP-1559 fee caps and a recipient: tx-defaults.ts checks both). */
+  authorizationList?: EvmAuthorization[] | undefined
 }
 
 /** A transaction waiting for its signature. */
 export interface UnsignedTx {
-  type: 0 | 1 | 2
+  type: EvmTxType
   /** The digest the sender signs (keccak256 of the type byte ‖ RLP of the unsigned fields; EIP-155 for legacy). */
   signingHash: Uint8Array
   /** The raw signed transaction (what eth_sendRawTransaction takes) for a signature of `signingHash`. */
@@ -40,7 +45,26 @@ export function createUnsignedTx(fields: UnsignedTxFields): UnsignedTx {
   const accessList = (fields.accessList ?? []).map((item) => [item.address, item.storageKeys] as [Uint8Array, Uint8Array[]])
   let tx: TypedTransaction
   let legacy = false
-  if (fields.maxFeePerGas !== undefined) {
+  if (fields.authorizationList !== undefined) {
+    tx = createEOACode7702Tx(
+      {
+        ...base,
+        chainId: fields.chainId,
+        maxFeePerGas: fields.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 0n,
+        accessList,
+        authorizationList: fields.authorizationList.map((a) => ({
+          chainId: bigIntToHex(a.chainId),
+          address: bytesToHex(a.address),
+          nonce: bigIntToHex(a.nonce),
+          yParity: bigIntToHex(a.yParity),
+          r: bigIntToHex(a.r),
+          s: bigIntToHex(a.s),
+        })),
+      },
+      { common: txCommonOf(getCommon(fields.chainId, { setCode: true })) },
+    )
+  } else if (fields.maxFeePerGas !== undefined) {
     tx = createFeeMarket1559Tx(
       {
         ...base,
@@ -58,7 +82,7 @@ export function createUnsignedTx(fields: UnsignedTxFields): UnsignedTx {
     legacy = true
   }
   return {
-    type: tx.type as 0 | 1 | 2,
+    type: tx.type as EvmTxType,
     signingHash: tx.getHashedMessageToSign(),
     serializeSigned: ({ r, s, recovery }) => {
       // Legacy: `convertV` turns the recovery id into EIP-155's v = 35 + 2·chainId + recovery.
