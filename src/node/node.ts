@@ -27,6 +27,7 @@ import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
+import { withDevOps } from './dev-mempool.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
@@ -133,7 +134,7 @@ export class Node {
         blockStore,
         stateStore,
         app,
-        mempool: pool,
+        mempool: app.devOps ? withDevOps(pool, app.devOps) : pool,
         privValidator,
         walPath: config.paths.wal,
         logger: log,
