@@ -157,7 +157,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
 }
 
 /**
- * The `--dev` preset: JSON-RPC on with all seven namespaces on loopback (127.0.0.1:8545 / :8546),
+ * The `--dev` preset: JSON-RPC on with all ten namespaces on loopback (127.0.0.1:8545 / :8546),
  * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it),
  * {@link devConsensusConfig}, minimum gas price 0.
  */

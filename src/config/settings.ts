@@ -601,7 +601,7 @@ export const SETTINGS: readonly Setting[] = [
   jsonRpc(
     'api',
     c.namespacesCodec,
-    'Comma-separated namespaces to serve: web3, net, eth, personal, debug, miner, txpool (default "eth,net,web3"; dev all seven).',
+    'Comma-separated namespaces to serve: web3, net, eth, personal, debug, miner, txpool, evm, anvil, hardhat (default "eth,net,web3"; dev all ten).',
     (s) => s.jsonRpc.api,
     (s, v) => {
       s.jsonRpc.api = v

@@ -433,7 +433,13 @@ export class EvmApplication implements Application {
     let env: BlockEnv = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
     let dev: { ops: readonly Uint8Array[]; settings: DevSettings } | undefined
     if (this.opts.dev) {
-      const plan = planDevBlock({ ops: devOps, env, parentTimestamp: head.block.timestamp, settings: this.devSettings, common: this.common })
+      const plan = planDevBlock({
+        ops: devOps,
+        env,
+        parentTimestamp: head.block.timestamp,
+        settings: this.devSettings,
+        common: this.common,
+      })
       env = plan.env
       decoded.unshift(...plan.items)
       dev = { ops: devOps, settings: plan.settings }
@@ -551,6 +557,11 @@ export class EvmApplication implements Application {
   /** Height of the newest committed EVM block (the genesis height before the first block). */
   latestHeight(): number {
     return this.head?.height ?? 0
+  }
+
+  /** The newest committed EVM block (the genesis block before the first block); undefined before InitChain. */
+  latestBlock(): EvmBlock | undefined {
+    return this.head?.block
   }
 
   /** Height of the genesis block of the EVM view (`initialHeight - 1`, normally 0). */

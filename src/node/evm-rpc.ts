@@ -5,6 +5,13 @@
  */
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { createDebugApi } from '../api/debug/index.js'
+import {
+  ImpersonatedSender,
+  createDevApi,
+  type DevHeaderBackend,
+  type DevStateBackend,
+  type ImpersonationBackend,
+} from '../api/dev/index.js'
 import { renderEvmApiError } from '../api/evm-errors.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { EvmApplication } from '../evm/app.js'
@@ -37,6 +44,15 @@ export interface EvmRpcDeps extends Omit<EthBackendDeps, 'txFeeCap'> {
   accounts: NodeAccounts
   /** Test settings of the listeners, filters and subscriptions. */
   overrides: EvmRpcOverrides | undefined
+  /** A development chain's dev-method backends; without them the dev methods are refused (api/dev/dev-only.ts). */
+  dev?: DevRpcBackends
+}
+
+/** What the dev methods run on (src/node/dev-*.ts). */
+export interface DevRpcBackends {
+  state: DevStateBackend
+  header: DevHeaderBackend
+  impersonation: ImpersonationBackend
 }
 
 export class EvmRpc {
@@ -72,8 +88,11 @@ export class EvmRpc {
     )
     const subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
     const debugBackend = new NodeDebugBackend({ app: deps.app, pool: deps.pool })
+    const execution = { gasCap: config.jsonRpc.gasCap, timeout: config.jsonRpc.evmTimeout }
+    const keyless = deps.dev ? new ImpersonatedSender(backend, deps.dev.impersonation, execution) : undefined
     const tables = [
-      ...createEthApi(backend, config.jsonRpc, subscriptions, filters, deps.accounts),
+      ...createEthApi(backend, config.jsonRpc, subscriptions, filters, deps.accounts, keyless),
+      ...createDevApi(deps.dev && keyless ? { ...deps.dev, impersonation: keyless } : undefined),
       ...createDebugApi(debugBackend, {
         tracerConcurrency: config.jsonRpc.tracerConcurrency,
         traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,

@@ -28,6 +28,7 @@ import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-even
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
 import { withDevOps } from './dev-mempool.js'
+import { createDevRpcBackends } from './dev-backends.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
@@ -183,6 +184,7 @@ export class Node {
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           overrides: this.options.jsonRpc,
+          ...(c.app.devOps ? { dev: createDevRpcBackends(c.app, c.app.devOps) } : {}),
         })
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
         addresses.jsonRpcWs = this.evmRpc.wsUrl

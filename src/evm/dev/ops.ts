@@ -39,7 +39,15 @@ export type DevOp =
 export type DevOpKind = DevOp['kind']
 
 /** Kinds that change the header of the block carrying them, not the state. */
-export const HEADER_OP_KINDS: ReadonlySet<DevOpKind> = new Set(['nextTimestamp', 'increaseTime', 'setTime', 'nextBaseFee', 'coinbase', 'prevRandao', 'gasLimit'])
+export const HEADER_OP_KINDS: ReadonlySet<DevOpKind> = new Set([
+  'nextTimestamp',
+  'increaseTime',
+  'setTime',
+  'nextBaseFee',
+  'coinbase',
+  'prevRandao',
+  'gasLimit',
+])
 
 /** Bytes that start like a dev operation but do not decode as one. */
 export class DevOpDecodeError extends Error {}

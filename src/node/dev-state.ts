@@ -1,0 +1,88 @@
+/**
+ * The dev methods that change state or the next block's header (api/dev/state.ts), over the
+ * application's dev-operation queue: a set is queued wanting a block and answers once that block is
+ * committed; a header override is queued for the next block, however it is made, and answers at once.
+ */
+import type { DevHeaderBackend, DevStateBackend } from '../api/dev/index.js'
+import type { EvmApplication } from '../evm/app.js'
+import type { DevOpQueue } from '../evm/dev/op-queue.js'
+import type { DevOp } from '../evm/dev/ops.js'
+import { NodeError } from '../utils/errors.js'
+
+export class NodeDevState implements DevStateBackend, DevHeaderBackend {
+  constructor(
+    private readonly app: EvmApplication,
+    private readonly queue: DevOpQueue,
+  ) {}
+
+  setBalance(address: Uint8Array, balance: bigint): Promise<void> {
+    return this.set({ kind: 'setBalance', address, balance })
+  }
+
+  setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
+    return this.set({ kind: 'setCode', address, code })
+  }
+
+  setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
+    return this.set({ kind: 'setNonce', address, nonce })
+  }
+
+  setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.set({ kind: 'setStorageAt', address, slot, value })
+  }
+
+  /** Hardhat's rule and wording: the next block's timestamp must be after the latest block's. */
+  setNextTimestamp(timestamp: bigint): void {
+    const latest = BigInt(this.app.latestBlock()?.timestamp ?? 0)
+    if (timestamp <= latest) {
+      throw new NodeError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`)
+    }
+    this.override({ kind: 'nextTimestamp', timestamp })
+  }
+
+  increaseTime(seconds: bigint): bigint {
+    this.override({ kind: 'increaseTime', seconds })
+    return this.nextTimeOffset()
+  }
+
+  setTime(timestamp: bigint): bigint {
+    this.override({ kind: 'setTime', timestamp })
+    return this.nextTimeOffset()
+  }
+
+  setNextBaseFee(baseFee: bigint): void {
+    this.override({ kind: 'nextBaseFee', baseFee })
+  }
+
+  setCoinbase(address: Uint8Array): void {
+    this.override({ kind: 'coinbase', address })
+  }
+
+  setPrevRandao(value: Uint8Array): void {
+    this.override({ kind: 'prevRandao', value })
+  }
+
+  setBlockGasLimit(gasLimit: bigint): void {
+    this.override({ kind: 'gasLimit', gasLimit })
+  }
+
+  private async set(op: DevOp): Promise<void> {
+    await this.queue.push(op, true)
+  }
+
+  /** Queues a header override; nobody waits for its block. */
+  private override(op: DevOp): void {
+    void this.queue.push(op, false)
+  }
+
+  /** The clock's offset the next block will have: the committed one moved by the queued time operations (now as consensus time). */
+  private nextTimeOffset(): bigint {
+    let offset = this.app.currentDevSettings().timeOffset
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    for (const op of this.queue.pendingOps()) {
+      if (op.kind === 'increaseTime') offset += op.seconds
+      else if (op.kind === 'setTime' || op.kind === 'nextTimestamp') offset = op.timestamp - now
+    }
+    return offset
+  }
+}
