@@ -64,6 +64,10 @@ describe('impersonation', () => {
     const res = await cometRpc<{ block: { data: { txs: string[] } } }>(t, 'block', { height: String(receipt.blockNumber) })
     const ops = res.block.data.txs.map((b64) => decodeDevOp(new Uint8Array(Buffer.from(b64, 'base64'))))
     expect(ops.map((op) => op.kind)).toContain('tx')
+    // Tracing re-executes it with its sender, not the one its placeholder signature would recover.
+    const trace = (await rpc<{ from: string; value: string }>(t.url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).result!
+    expect(trace.from).toBe(WHALE)
+    expect(BigInt(trace.value)).toBe(ETHER)
   })
 
   it('serialises the nonces of transactions sent at once', async () => {

@@ -87,14 +87,14 @@ describe('nodectl start', () => {
     expect(config.dev).toBe(true)
     expect(config.chainId).toBe('nodectl_31337-1')
     expect(config.jsonRpc.enable).toBe(true)
-    expect(config.jsonRpc.api).toHaveLength(7)
+    expect(config.jsonRpc.api).toHaveLength(10)
     const text = out.join('')
     expect(text).toContain('(0) 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (10000 ETH)')
     expect(text).toContain('(0) 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
     expect(text).toContain('EVM chain ID:       31337')
     expect(text).toContain(`Key store:          ${config.paths.keystoreDir} (passphrase "")`)
     expect(text).toContain('Unlocked:           all 10 accounts, until the node stops')
-    expect(text).toContain('http://127.0.0.1:8545 (web3, net, eth, personal, debug, miner, txpool)')
+    expect(text).toContain('http://127.0.0.1:8545 (web3, net, eth, personal, debug, miner, txpool, evm, anvil, hardhat)')
     expect(text).toContain('as soon as transactions wait; an empty block after 5s without any')
     expect(text).toContain('http://127.0.0.1:26657 (WebSocket ws://127.0.0.1:26657/websocket)')
     expect(text).toContain(
@@ -169,7 +169,9 @@ describe('nodectl start', () => {
     const home = await tempDir(join(tmpdir(), 'nodectl-cmd-start-'))
     await initHome({ home, moniker: 'node0' })
     const err = (await Start.run(['--home', home, '--json-rpc.api', 'foo'], ROOT).catch((e: unknown) => e)) as OclifError
-    expect(err.message).toBe('--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)')
+    expect(err.message).toBe(
+      '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool, evm, anvil, hardhat)',
+    )
     expect(err.oclif?.exit).toBe(1)
     expect(fake.create).not.toHaveBeenCalled()
   })

@@ -154,11 +154,11 @@ describe('initDevHome', () => {
       enable: true,
       address: '127.0.0.1:8545',
       'ws-address': '127.0.0.1:8546',
-      api: 'web3,net,eth,personal,debug,miner,txpool',
+      api: 'web3,net,eth,personal,debug,miner,txpool,evm,anvil,hardhat',
     })
     const config = await loadNodeConfig({ home, env: {}, dev: true })
     expect(config.jsonRpc.enable).toBe(true)
-    expect(config.jsonRpc.api).toEqual(['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool'])
+    expect(config.jsonRpc.api).toEqual(['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool', 'evm', 'anvil', 'hardhat'])
     expect(config.rpc.laddr).toEqual({ host: '127.0.0.1', port: 26657 })
     expect(config.consensus).toMatchObject({
       createEmptyBlocks: true,

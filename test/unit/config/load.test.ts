@@ -154,7 +154,7 @@ describe('loadNodeConfig', () => {
     await rm(join(bare, 'config', 'config.toml'))
     const dev = await loadNodeConfig({ home: bare, env: {}, dev: true })
     expect(dev.jsonRpc.enable).toBe(true)
-    expect(dev.jsonRpc.api).toHaveLength(7)
+    expect(dev.jsonRpc.api).toHaveLength(10)
     expect(dev.consensus).toMatchObject({
       timeoutCommit: 0,
       skipTimeoutCommit: true,
@@ -192,7 +192,7 @@ describe('loadNodeConfig', () => {
       [
         'unknown namespace',
         { 'json-rpc.api': 'eth,foo' },
-        '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool)',
+        '--json-rpc.api: unknown namespace "foo" (known: web3, net, eth, personal, debug, miner, txpool, evm, anvil, hardhat)',
       ],
       ['repeated namespace', { 'json-rpc.api': 'eth,net,eth' }, '--json-rpc.api: repeated API namespace "eth"'],
       [
