@@ -79,8 +79,16 @@ import { ValidatorRegistry } from './validators/validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
 import { mapAwaitable, type Awaitable } from '../utils/awaitable.js'
 import { planDevBlock } from './dev/dev-block.js'
-import { createDevOpResult, fitProposalTxs, gasOfDevOps, leadingDevOps, splitDevOps } from './dev/dev-proposal.js'
-import { DEFAULT_DEV_SETTINGS, loadDevSettings, sameDevSettings, stageDevSettings, type DevSettings } from './dev/dev-settings.js'
+import { createDevOpResult, fitProposalTxs, gasOfDevOps, leadingDevOps, splitDevOps, takeProposalOps } from './dev/dev-proposal.js'
+import {
+  DEFAULT_DEV_SETTINGS,
+  loadBlockDevOps,
+  loadDevSettings,
+  sameDevSettings,
+  stageBlockDevOps,
+  stageDevSettings,
+  type DevSettings,
+} from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
@@ -386,8 +394,14 @@ export class EvmApplication implements Application {
    * `proposerFeeRecipient`, the block opens with its declaration (fee-recipient-tx.ts).
    */
   async prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }> {
-    const ops = this.devOps?.pending() ?? []
-    const { gasLimit, opsGas } = gasOfDevOps(this.devOps?.pendingOps() ?? [], this.gasLimit)
+    // A dev chain's queued operations ride in a block that is wanted (op-queue.ts), never in one the engine makes on its own.
+    const queue = this.devOps
+    const wanted = queue !== undefined && (queue.blockWanted() > 0 || req.txs.length > 0)
+    const {
+      raws: ops,
+      gasLimit,
+      opsGas,
+    } = wanted ? takeProposalOps(queue.pendingOps(), queue.pending(), this.gasLimit) : { raws: [], gasLimit: this.gasLimit, opsGas: 0n }
     const selected = selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), gasLimit - opsGas, req.maxTxBytes)
     // A dev chain's queued operations open the block, before the pool's transactions.
     const txs = ops.length > 0 ? fitProposalTxs([...ops, ...selected], req.maxTxBytes) : selected
@@ -483,6 +497,7 @@ export class EvmApplication implements Application {
     this.pending = { block, records }
     if (dev) {
       if (!sameDevSettings(dev.settings, this.devSettings)) stageDevSettings(this.stage, req.height, dev.settings)
+      if (dev.ops.length > 0) stageBlockDevOps(this.stage, req.height, dev.ops)
       this.pending.devOps = dev.ops
       this.pending.devSettings = dev.settings
     }
@@ -703,6 +718,11 @@ export class EvmApplication implements Application {
     const ops = this.devOps?.pendingOps()
     const override = ops?.findLast((op) => op.kind === 'nextBaseFee')
     return override?.kind === 'nextBaseFee' ? override.baseFee : this.computeNextBaseFee()
+  }
+
+  /** The dev operations committed block `height` carried (dev chains; none elsewhere). */
+  async getBlockDevOps(height: number): Promise<Uint8Array[]> {
+    return this.opts.dev && this.isCommitted(height) ? loadBlockDevOps(this.opts.db, height) : []
   }
 
   /** The dev chain's settings after the head (time offset, coinbase, gas limit); the defaults elsewhere. */

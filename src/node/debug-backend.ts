@@ -16,7 +16,9 @@ import { prepareTracer, type JsTracerEngine } from '../evm/tracing/tracer-regist
 import { decodeRawTx, type DecodedTx } from '../evm/txs/tx.js'
 import { decodeImpersonatedTx } from '../evm/dev/impersonated-tx.js'
 import type { TxRecord } from '../evm/store/evm-records.js'
-import { equalBytes } from '../primitives/hex.js'
+import { bytesToHex, equalBytes } from '../primitives/hex.js'
+import { keccak256 } from '../crypto/index.js'
+import { placeStateChanges } from '../evm/dev/dev-block.js'
 import type { EvmBlock } from '../evm/store/views.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
@@ -70,8 +72,14 @@ export class NodeDebugBackend implements DebugBackend {
   private async tracedBlock(height: number): Promise<TracedBlock> {
     const app = this.deps.app
     if (height <= app.earliestHeight()) throw new GenesisNotTraceableError()
-    const [block, parent, records] = await Promise.all([app.getBlock(height), app.getBlock(height - 1), app.getBlockTxRecords(height)])
+    const [block, parent, records, devOps] = await Promise.all([
+      app.getBlock(height),
+      app.getBlock(height - 1),
+      app.getBlockTxRecords(height),
+      app.getBlockDevOps(height),
+    ])
     if (!block || !parent || !records) throw new Error(`block ${height} or its parent is missing`)
+    const executed = new Set(records.map((r) => bytesToHex(r.hash)))
     return {
       env: {
         height,
@@ -84,6 +92,7 @@ export class NodeDebugBackend implements DebugBackend {
       hash: block.hash,
       parentStateRoot: parent.stateRoot,
       txs: records.map((r) => decodeRecordTx(r, app)),
+      changes: placeStateChanges(devOps, (raw) => executed.has(bytesToHex(keccak256(raw)))),
     }
   }
 

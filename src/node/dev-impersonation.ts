@@ -50,6 +50,7 @@ export class NodeImpersonation implements ImpersonationBackend {
   }
 
   async submit(from: Uint8Array, fields: UnsignedTxFields): Promise<Uint8Array> {
+    if (fields.gasLimit > this.app.blockGasLimit()) throw new NodeError('exceeds block gas limit')
     const account = await this.app.getAccount(from)
     const sender = bytesToHex(from)
     if (fields.nonce < account.nonce) {

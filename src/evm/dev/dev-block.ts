@@ -92,6 +92,30 @@ export function planDevBlock(input: DevBlockInput): DevBlockPlan {
   return { env, settings: { timeOffset, coinbase, gasLimit }, items }
 }
 
+/** A state change of a block and the number of the block's EVM transactions that ran before it. */
+export interface PlacedStateChange {
+  before: number
+  change: StateChange
+}
+
+/**
+ * The state changes a dev block's operations make, placed among its EVM transactions (what a trace
+ * re-executes): `executed` says whether an impersonated transaction ran (has its place in the EVM view).
+ */
+export function placeStateChanges(ops: readonly Uint8Array[], executed: (raw: Uint8Array) => boolean): PlacedStateChange[] {
+  const placed: PlacedStateChange[] = []
+  let before = 0
+  for (const raw of ops) {
+    const op = decodeDevOp(raw)
+    if (op.kind === 'tx') {
+      if (executed(op.raw)) before++
+    } else if (op.kind === 'setBalance' || op.kind === 'setNonce' || op.kind === 'setCode' || op.kind === 'setStorageAt') {
+      placed.push({ before, change: { applyTo: (sm) => applyStateOp(sm, op) } })
+    }
+  }
+  return placed
+}
+
 type StateOp = Extract<DevOp, { kind: 'setBalance' | 'setNonce' | 'setCode' | 'setStorageAt' }>
 
 async function applyStateOp(sm: MerkleStateManager, op: StateOp): Promise<void> {

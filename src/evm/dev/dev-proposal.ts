@@ -48,6 +48,34 @@ export function gasOfDevOps(ops: readonly DevOp[], gasLimit: bigint): { gasLimit
   return { gasLimit: limit, opsGas }
 }
 
+/**
+ * The queued operations a proposal takes, in order (`ops` and their encodings `raws`), stopping before
+ * the first transaction whose gas limit would pass the block's (a proposal never carries more gas than
+ * its own ProcessProposal accepts) and after a `mine` (each requested block is a block of its own, with
+ * the operations queued before its request). Returns them with the block's gas limit and their gas.
+ */
+export function takeProposalOps(
+  ops: readonly DevOp[],
+  raws: readonly Uint8Array[],
+  gasLimit: bigint,
+): { raws: Uint8Array[]; gasLimit: bigint; opsGas: bigint } {
+  let limit = gasLimit
+  let opsGas = 0n
+  let n = 0
+  while (n < ops.length) {
+    const op = ops[n]!
+    if (op.kind === 'gasLimit') limit = op.gasLimit
+    if (op.kind === 'tx') {
+      const gas = parseRawTx(op.raw).gas
+      if (opsGas + gas > limit) break
+      opsGas += gas
+    }
+    n++
+    if (op.kind === 'mine') break
+  }
+  return { raws: raws.slice(0, n), gasLimit: limit, opsGas }
+}
+
 /** `txs` without those at the end that pass `maxTxBytes` (protobuf bytes, as the engine counts them; ≤ 0: no limit). */
 export function fitProposalTxs(txs: readonly Uint8Array[], maxTxBytes: number): Uint8Array[] {
   const out: Uint8Array[] = []

@@ -7,7 +7,8 @@
  * Each height that changes them stores a record (key `meta ‖ "evm/dev/" ‖ height`, 8-byte big-endian,
  * value RLP[offsetSign, |offset|, coinbase or empty, gasLimit or empty]); the settings at a height are
  * those of the newest record at or below it, so a chain taken back to an earlier height reads that
- * height's settings.
+ * height's settings. The dev operations of each height that has some are kept too (key
+ * `meta ‖ "evm/dev-ops/" ‖ height`, value RLP[op…]): a trace re-executes the block with its sets.
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
@@ -27,13 +28,18 @@ export interface DevSettings {
 export const DEFAULT_DEV_SETTINGS: DevSettings = { timeOffset: 0n, coinbase: undefined, gasLimit: undefined }
 
 const KEY_PREFIX = metaKey('evm/dev/')
+const OPS_KEY_PREFIX = metaKey('evm/dev-ops/')
 const EMPTY = new Uint8Array(0)
 
-function settingsKey(height: number): Uint8Array {
-  const key = new Uint8Array(KEY_PREFIX.length + 8)
-  key.set(KEY_PREFIX)
-  new DataView(key.buffer).setBigUint64(KEY_PREFIX.length, BigInt(height))
+function keyAt(prefix: Uint8Array, height: number): Uint8Array {
+  const key = new Uint8Array(prefix.length + 8)
+  key.set(prefix)
+  new DataView(key.buffer).setBigUint64(prefix.length, BigInt(height))
   return key
+}
+
+function settingsKey(height: number): Uint8Array {
+  return keyAt(KEY_PREFIX, height)
 }
 
 export function encodeDevSettings(s: DevSettings): Uint8Array {
@@ -67,4 +73,15 @@ export async function loadDevSettings(db: Database, height: number): Promise<Dev
     return decodeDevSettings(value)
   }
   return DEFAULT_DEV_SETTINGS
+}
+
+/** Stages the dev operations block `height` carried (encoded, in order). */
+export function stageBlockDevOps(stage: WriteStage, height: number, ops: readonly Uint8Array[]): void {
+  stage.put(keyAt(OPS_KEY_PREFIX, height), RLP.encode([...ops]))
+}
+
+/** The dev operations block `height` carried; none when it carried none. */
+export async function loadBlockDevOps(db: Database, height: number): Promise<Uint8Array[]> {
+  const raw = await db.get(keyAt(OPS_KEY_PREFIX, height))
+  return raw ? (RLP.decode(raw) as Uint8Array[]) : []
 }

@@ -5,8 +5,11 @@
  * and whoever queued it learns that height.
  *
  * An operation that wants a block of its own (a set, a transaction) counts in `blockWanted()` and
- * tells the `available` listeners, which wake the engine as a new pool transaction does; a header
- * override waits for the next block however it is made.
+ * tells the `available` listeners, which wake the engine as a new pool transaction does; so does a
+ * block asked for by `requestBlock()` (evm_mine). A header override waits for the next block that is
+ * wanted: one with a transaction, a set, or asked for. The blocks the engine makes on its own (the
+ * empty block after a change of app hash, the empty-block interval) do not take it, so an override
+ * set after a transaction's receipt still applies to the next block the caller makes.
  */
 import { equalBytes } from '../../primitives/hex.js'
 import { TypedEmitter } from '../../utils/events.js'
@@ -51,7 +54,16 @@ export class DevOpQueue {
     return this.queued.map((q) => q.op)
   }
 
-  /** Number of queued operations that want a block of their own. */
+  /**
+   * Asks for one block, made even with nothing else to carry, which takes the header overrides queued
+   * before it (a `mine` operation ends the operations a block takes, so n requests make n blocks, each
+   * with the operations queued before its request). Resolves with its height once committed.
+   */
+  requestBlock(): Promise<number> {
+    return this.push({ kind: 'mine' }, true)
+  }
+
+  /** Number of queued operations that want a block of their own (sets, transactions, requested blocks). */
   blockWanted(): number {
     let n = 0
     for (const q of this.queued) if (q.wantsBlock) n++
@@ -63,7 +75,10 @@ export class DevOpQueue {
     return this.events.on('available', listener)
   }
 
-  /** Block `height` was committed carrying `ops` (encoded): each leaves the queue and its waiter learns the height. */
+  /**
+   * Block `height` was committed carrying `ops` (encoded): each leaves the queue and its waiter learns
+   * the height.
+   */
   confirm(ops: readonly Uint8Array[], height: number): void {
     for (const raw of ops) {
       const i = this.queued.findIndex((q) => equalBytes(q.raw, raw))

@@ -35,6 +35,8 @@ export type DevOp =
   | { kind: 'gasLimit'; gasLimit: bigint }
   /** A transaction executed as sent by `from` without its signature (impersonation, eth_sendUnsignedTransaction). */
   | { kind: 'tx'; from: Uint8Array; raw: Uint8Array }
+  /** A block asked for (evm_mine): no change; a block carries at most one. */
+  | { kind: 'mine' }
 
 export type DevOpKind = DevOp['kind']
 
@@ -88,6 +90,8 @@ function fieldsOf(op: DevOp): (Uint8Array | bigint)[] {
       return [op.gasLimit]
     case 'tx':
       return [op.from, op.raw]
+    case 'mine':
+      return []
   }
 }
 
@@ -149,6 +153,9 @@ export function decodeDevOp(raw: Uint8Array): DevOp {
     case 'tx':
       want(2)
       return { kind, from: address(f[0]!), raw: f[1]! }
+    case 'mine':
+      want(0)
+      return { kind }
     default:
       throw new DevOpDecodeError(`unknown dev operation ${JSON.stringify(kind)}`)
   }

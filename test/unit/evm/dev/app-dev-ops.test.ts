@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { encodeDevOp } from '../../../../src/evm/dev/ops.js'
+import { encodeImpersonatedTx } from '../../../../src/evm/dev/impersonated-tx.js'
 import { TxCode } from '../../../../src/evm/txs/tx-codes.js'
 import { ADDRESS2, createHarness, DEV_KEY, sign1559, type Harness } from '../helpers.js'
 import { hexToBytes } from '../../../../src/primitives/hex.js'
@@ -62,6 +63,74 @@ describe('dev operations in the application', () => {
     // The clock continues from the timestamp set.
     await h.finalize([])
     expect((await app.getBlock(2))!.timestamp).toBeGreaterThanOrEqual(1_900_000_002)
+  })
+
+  it('takes queued transactions only while their gas fits the block, leaving the rest for the next one', async () => {
+    h = await createHarness({ app: { dev: true } })
+    const app = h.app
+    const big = (nonce: bigint) =>
+      encodeImpersonatedTx(A, {
+        chainId: app.evmChainId,
+        nonce,
+        gasLimit: 20_000_000n,
+        to: A,
+        value: 0n,
+        data: new Uint8Array(0),
+        accessList: undefined,
+        gasPrice: undefined,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 0n,
+      })
+    void app.devOps!.push({ kind: 'tx', from: A, raw: big(0n) }, true)
+    void app.devOps!.push({ kind: 'tx', from: A, raw: big(1n) }, true)
+    const prepare = () =>
+      app.prepareProposal({
+        maxTxBytes: 1_000_000,
+        txs: [],
+        localLastCommit: { round: 0, votes: [] },
+        height: h!.height,
+        time: { seconds: 0, nanos: 0 },
+        nextValidatorsHash: new Uint8Array(32),
+        proposerAddress: new Uint8Array(20),
+      })
+    const first = await prepare()
+    expect(first.txs).toHaveLength(1)
+    expect((await app.processProposal(proposal(first.txs))).accept).toBe(true)
+    expect((await app.processProposal(proposal(app.devOps!.pending()))).accept).toBe(false)
+    await h.finalize(first.txs)
+    expect(app.devOps!.pending()).toHaveLength(1)
+  })
+
+  it('leaves header overrides for a wanted block: not in an empty block the engine makes on its own, one requested block each', async () => {
+    h = await createHarness({ app: { dev: true } })
+    const app = h.app
+    const queue = app.devOps!
+    const prepare = async () =>
+      (
+        await app.prepareProposal({
+          maxTxBytes: 1_000_000,
+          txs: [],
+          localLastCommit: { round: 0, votes: [] },
+          height: h!.height,
+          time: { seconds: 0, nanos: 0 },
+          nextValidatorsHash: new Uint8Array(32),
+          proposerAddress: new Uint8Array(20),
+        })
+      ).txs
+    void queue.push({ kind: 'nextBaseFee', baseFee: 5n }, false)
+    expect(await prepare()).toEqual([])
+    const first = queue.requestBlock()
+    void queue.push({ kind: 'nextBaseFee', baseFee: 6n }, false)
+    const second = queue.requestBlock()
+    const txs = await prepare()
+    expect(txs).toHaveLength(2)
+    await h.finalize(txs)
+    expect(await first).toBe(1)
+    expect((await app.getBlock(1))!.baseFeePerGas).toBe(5n)
+    await h.finalize(await prepare())
+    expect(await second).toBe(2)
+    expect((await app.getBlock(2))!.baseFeePerGas).toBe(6n)
+    expect(queue.blockWanted()).toBe(0)
   })
 
   it('rejects a proposal whose leading operation does not decode', async () => {

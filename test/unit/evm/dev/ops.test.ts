@@ -20,6 +20,7 @@ const ALL: DevOp[] = [
   { kind: 'prevRandao', value: W },
   { kind: 'gasLimit', gasLimit: 60_000_000n },
   { kind: 'tx', from: A, raw: Uint8Array.of(2, 0xc0) },
+  { kind: 'mine' },
 ]
 
 describe('dev operations', () => {
