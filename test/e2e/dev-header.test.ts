@@ -5,7 +5,9 @@
  * replay of the stored blocks into an application that lost its state gives the same blocks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createTestClient, http, type TestClient } from 'viem'
+import { createPublicClient, createTestClient, createWalletClient, http, type Hex, type TestClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { foundry } from 'viem/chains'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
@@ -18,6 +20,7 @@ const RANDAO = `0x${'ab'.repeat(32)}`
 /** PREVRANDAO PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: returns the block's PREVRANDAO. */
 const RETURNS_PREVRANDAO = '0x4460005260206000f3'
 const READER = '0x00000000000000000000000000000000000ead00'
+const [dev0] = devAccounts(1)
 
 /** Makes a block (a set is a block of its own) and returns it. */
 async function nextBlock(url: string): Promise<BlockJson> {
@@ -54,6 +57,16 @@ describe('dev header overrides', () => {
     expect(BigInt(block.timestamp)).toBe(ts)
     const after = await nextBlock(t.url)
     expect(BigInt(after.timestamp)).toBeGreaterThanOrEqual(ts)
+  })
+
+  it('a timestamp set right after a set applies to the block of the next transaction (not the empty block after the set)', async () => {
+    const latest = await nextBlock(t.url)
+    const ts = BigInt(latest.timestamp) + 500n
+    await anvil.setNextBlockTimestamp({ timestamp: ts })
+    const wallet = createWalletClient({ account: privateKeyToAccount(dev0!.privateKey as Hex), chain: client.chain, transport: http(t.url) })
+    const hash = await wallet.sendTransaction({ to: FILLER, value: 1n, chain: client.chain })
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    expect((await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(ts)
   })
 
   it("refuses a timestamp that is not after the latest block's, with Hardhat's words", async () => {
