@@ -91,6 +91,7 @@ import {
 } from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
+import { loadNotedAccounts, notePreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
@@ -308,6 +309,7 @@ export class EvmApplication implements Application {
     const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
+    if (this.opts.dev) notePreimages(stateManager, this.stage)
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
@@ -723,6 +725,11 @@ export class EvmApplication implements Application {
   /** The dev operations committed block `height` carried (dev chains; none elsewhere). */
   async getBlockDevOps(height: number): Promise<Uint8Array[]> {
     return this.opts.dev && this.isCommitted(height) ? loadBlockDevOps(this.opts.db, height) : []
+  }
+
+  /** The addresses (and their slots) a dev chain's state was written at (anvil_dumpState); none elsewhere. */
+  async devAccounts(): Promise<{ address: Uint8Array; slots: Uint8Array[] }[]> {
+    return this.opts.dev ? loadNotedAccounts(this.opts.db) : []
   }
 
   /** The dev chain's settings after the head (time offset, coinbase, gas limit); the defaults elsewhere. */

@@ -8,6 +8,7 @@ import type { EvmApplication } from '../evm/app.js'
 import type { DevOpQueue } from '../evm/dev/op-queue.js'
 import type { DevOp } from '../evm/dev/ops.js'
 import { NodeError } from '../utils/errors.js'
+import { decodeStateDump, encodeStateDump, type DumpedAccount } from '../evm/dev/state-dump.js'
 
 export class NodeDevState implements DevStateBackend, DevHeaderBackend {
   constructor(
@@ -29,6 +30,34 @@ export class NodeDevState implements DevStateBackend, DevHeaderBackend {
 
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
     return this.set({ kind: 'setStorageAt', address, slot, value })
+  }
+
+  async dumpState(): Promise<Uint8Array> {
+    const accounts: DumpedAccount[] = []
+    for (const { address, slots } of await this.app.devAccounts()) {
+      const [account, code] = await Promise.all([this.app.getAccount(address), this.app.getCode(address)])
+      const values = await Promise.all(slots.map((slot) => this.app.getStorageAt(address, slot)))
+      const storage = slots.flatMap((slot, i): [Uint8Array, Uint8Array][] => (values[i]!.some((b) => b !== 0) ? [[slot, values[i]!]] : []))
+      if (account.nonce === 0n && account.balance === 0n && code.length === 0 && storage.length === 0) continue
+      accounts.push({ address, nonce: account.nonce, balance: account.balance, code, storage })
+    }
+    return encodeStateDump(accounts)
+  }
+
+  /** Queues every account's sets at once (they share blocks), then waits for them all. */
+  async loadState(blob: Uint8Array): Promise<void> {
+    let accounts: DumpedAccount[]
+    try {
+      accounts = decodeStateDump(blob)
+    } catch (err) {
+      throw new NodeError(`failed to load state: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    const sets: Promise<void>[] = []
+    for (const a of accounts) {
+      sets.push(this.setBalance(a.address, a.balance), this.setNonce(a.address, a.nonce), this.setCode(a.address, a.code))
+      for (const [slot, value] of a.storage) sets.push(this.setStorageAt(a.address, slot, value))
+    }
+    await Promise.all(sets)
   }
 
   /** Hardhat's rule and wording: the next block's timestamp must be after the latest block's. */

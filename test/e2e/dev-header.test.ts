@@ -63,7 +63,11 @@ describe('dev header overrides', () => {
     const latest = await nextBlock(t.url)
     const ts = BigInt(latest.timestamp) + 500n
     await anvil.setNextBlockTimestamp({ timestamp: ts })
-    const wallet = createWalletClient({ account: privateKeyToAccount(dev0!.privateKey as Hex), chain: client.chain, transport: http(t.url) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(dev0!.privateKey as Hex),
+      chain: client.chain,
+      transport: http(t.url),
+    })
     const hash = await wallet.sendTransaction({ to: FILLER, value: 1n, chain: client.chain })
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     expect((await client.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(ts)

@@ -14,6 +14,7 @@ import { hashHeaderJson } from '../helpers/eth-header.js'
 import { cometRpc, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { wipeApplicationState } from '../helpers/wipe-app-state.js'
 import { DEV_OP_PREFIX, decodeDevOp, encodeDevOp } from '../../src/evm/dev/ops.js'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
 
 const ALICE = '0x00000000000000000000000000000000000a11ce' as const
 const BOB = '0x0000000000000000000000000000000000000b0b' as const
@@ -176,6 +177,39 @@ describe('dev state across a restart and a replay', () => {
     expect(replayed.blocks.slice(0, height + 1)).toEqual(live.blocks)
     expect({ ...replayed, blocks: undefined }).toEqual({ ...live, blocks: undefined })
     await expectAppHashesAgree(t, replayed.blocks)
+  })
+})
+
+describe('anvil_dumpState and anvil_loadState', () => {
+  const nodes: TestNode[] = []
+  afterAll(async () => {
+    for (const n of nodes) await n.destroy()
+  })
+
+  it('dumps the state of one dev chain and merges it into another', async () => {
+    const a = await startTestNode()
+    nodes.push(a)
+    const [dev0] = devAccounts(1)
+    await rpc(a.url, 'anvil_setBalance', [ALICE, '0xabcdef'])
+    await rpc(a.url, 'anvil_setCode', [BOB, RETURNS_42])
+    await rpc(a.url, 'anvil_setStorageAt', [BOB, '0x2', `0x${'22'.repeat(32)}`])
+    await rpc(a.url, 'anvil_setNonce', [BOB, '0x3'])
+    const blob = (await rpc<string>(a.url, 'anvil_dumpState')).result!
+    expect(blob).toMatch(/^0x1f8b/)
+    const b = await startTestNode()
+    nodes.push(b)
+    await rpc(b.url, 'anvil_setBalance', [dev0!.address, '0x1'])
+    expect((await rpc(b.url, 'hardhat_loadState', [blob])).result).toBe(true)
+    for (const [method, params] of [
+      ['eth_getBalance', [ALICE, 'latest']],
+      ['eth_getBalance', [dev0!.address, 'latest']],
+      ['eth_getCode', [BOB, 'latest']],
+      ['eth_getStorageAt', [BOB, '0x2', 'latest']],
+      ['eth_getTransactionCount', [BOB, 'latest']],
+    ] as const) {
+      expect((await rpc(b.url, method, [...params])).result, method).toEqual((await rpc(a.url, method, [...params])).result)
+    }
+    expect((await rpc(b.url, 'anvil_loadState', ['0x1234'])).error?.message).toMatch(/^failed to load state: /)
   })
 })
 

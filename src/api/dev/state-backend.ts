@@ -16,6 +16,10 @@ export interface DevStateBackend {
   setNonce(address: Uint8Array, nonce: bigint): Promise<void>
   /** `slot` and `value` are 32-byte words. */
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>
+  /** Every account of the latest state as a blob (anvil_dumpState). */
+  dumpState(): Promise<Uint8Array>
+  /** Merges a dump's accounts into the state (a block of sets); throws NodeError for a blob that is not one. */
+  loadState(blob: Uint8Array): Promise<void>
 }
 
 /** Header overrides: queued for the next block, however it is made; they answer at once. */

@@ -14,10 +14,13 @@
  * - hardhat_setPrevRandao(32 bytes): true
  * - evm_setBlockGasLimit / anvil_setBlockGasLimit(gas): true
  * - anvil_setMinGasPrice / hardhat_setMinGasPrice: refused as both refuse it on an EIP-1559 chain
+ * - anvil_dumpState / hardhat_dumpState: the state as a hex blob (gzip of Anvil's JSON shape)
+ * - anvil_loadState / hardhat_loadState(blob): merged into the state as a block of sets; true
  */
 import { address, data, hash, type Codec } from '../../rpc/codecs.js'
 import { defineMethod, required, type MethodDef, type MethodTable } from '../../rpc/method-table.js'
 import { invalidParamsError } from '../../rpc/rpc-errors.js'
+import { bytesToHex } from '../../primitives/hex.js'
 import type { DevHeaderBackend, DevStateBackend } from './state-backend.js'
 import { looseUint256, looseUint64, storageSlot } from './state-codecs.js'
 
@@ -66,6 +69,13 @@ export function createDevStateMethods(state: DevStateBackend, header: DevHeaderB
       defineMethod(name, [required(looseUint64)], ([gas]) => {
         if (gas === 0n) throw invalidParamsError('invalid argument 0: the block gas limit must be above 0')
         header.setBlockGasLimit(gas)
+        return true
+      }),
+    ),
+    ...['anvil_dumpState', 'hardhat_dumpState'].map((name) => defineMethod(name, [], async () => bytesToHex(await state.dumpState()))),
+    ...['anvil_loadState', 'hardhat_loadState'].map((name) =>
+      defineMethod(name, [required(data)], async ([blob]) => {
+        await state.loadState(blob)
         return true
       }),
     ),
