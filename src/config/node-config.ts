@@ -7,7 +7,7 @@
 import type { LogFormat, LogLevel } from '../utils/logger.js'
 import type { GenesisDoc } from './genesis.js'
 
-/** The seven EVM JSON-RPC namespaces (docs/decisions.md). */
+/** The EVM JSON-RPC namespaces (docs/decisions.md); `evm`, `anvil` and `hardhat` hold the dev methods (docs/dev-chain.md). */
 export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool', 'evm', 'anvil', 'hardhat'] as const
 /** One of {@link EVM_NAMESPACES}. */
 export type EvmNamespace = (typeof EVM_NAMESPACES)[number]
@@ -99,7 +99,7 @@ export interface JsonRpcConfig {
   address: HostPort
   /** WebSocket listen address (default 0.0.0.0:8546, the spec's default). */
   wsAddress: HostPort
-  /** Namespaces served (default eth, net, web3; dev all seven). */
+  /** Namespaces served (default eth, net, web3; dev all ten). */
   api: EvmNamespace[]
   /** Gas cap of eth_call / eth_estimateGas; 0 = none (gas, default 25000000). */
   gasCap: bigint

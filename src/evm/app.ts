@@ -61,7 +61,7 @@ import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRec
 import { toEvmReceipt, toEvmTx, type TxRecord } from './store/evm-records.js'
 import { EvmStore, type LogQuery } from './store/evm-store.js'
 import type { LogMatches } from './store/log-matches.js'
-import { executeBlock, type BlockEnv, type BlockExecution } from './executor.js'
+import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
@@ -79,6 +79,21 @@ import { ValidatorRegistry } from './validators/validator-registry.js'
 import { TraceExecutor } from './tracing/trace-executor.js'
 import type { ContractConsole } from './tracing/contract-console.js'
 import { mapAwaitable, type Awaitable } from '../utils/awaitable.js'
+import { planDevBlock } from './dev/dev-block.js'
+import { createDevOpResult, fitProposalTxs, gasOfDevOps, leadingDevOps, splitDevOps, takeProposalOps } from './dev/dev-proposal.js'
+import {
+  DEFAULT_DEV_SETTINGS,
+  loadBlockDevOps,
+  loadDevSettings,
+  sameDevSettings,
+  stageBlockDevOps,
+  stageDevSettings,
+  type DevSettings,
+} from './dev/dev-settings.js'
+import { DevOpQueue } from './dev/op-queue.js'
+import { isDevOp } from './dev/ops.js'
+import { loadNotedAccounts, notePreimages } from './dev/preimages.js'
+import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -86,6 +101,16 @@ export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
 export const APP_VERSION = 1n
 const ZERO_ADDRESS = new Uint8Array(20)
 const EMPTY = new Uint8Array(0)
+/** CheckTx's answer to a dev operation: they are carried only by blocks a dev chain's node proposes. */
+const DEV_OP_REFUSED: CheckTxResponse = {
+  code: TxCode.TxDecode,
+  data: EMPTY,
+  log: 'dev operations are not transactions: only a development chain (nodectl start --dev) puts them in its own blocks',
+  gasWanted: 0n,
+  gasUsed: 0n,
+  events: [],
+  codespace: TX_CODESPACE,
+}
 
 export interface EvmApplicationOptions {
   db: Database
@@ -101,6 +126,12 @@ export interface EvmApplicationOptions {
   allowUnprotectedTxs?: boolean
   /** Largest transaction CheckTx accepts, in encoded bytes (`[mempool] max_tx_bytes`); default geth's 131072. */
   maxTxBytes?: number
+  /**
+   * A development chain (`start --dev`): blocks may open with dev operations (dev/ops.ts), which
+   * PrepareProposal takes from `devOps` and FinalizeBlock applies; default false (such bytes are an
+   * invalid transaction, refused by CheckTx and ProcessProposal).
+   */
+  dev?: boolean
   logger?: Logger
   /**
    * Fee recipient (coinbase) of a proposer, by its consensus address. Consensus-critical: it must
@@ -151,6 +182,9 @@ interface Head {
 interface Pending {
   block: EvmBlock
   records: StoredTx[]
+  /** The dev operations the block carried, encoded, and the dev settings in force after it. */
+  devOps?: readonly Uint8Array[]
+  devSettings?: DevSettings
 }
 
 export class EvmApplication implements Application {
@@ -184,8 +218,15 @@ export class EvmApplication implements Application {
   private pending: Pending | undefined
   /** The last committed height's block and records, for `committedBlock`. */
   private committed: Pending | undefined
+  /** The block gas limit in force: the dev chain's setting, else the consensus one. */
   private gasLimit = DEFAULT_BLOCK_GAS_LIMIT
+  /** The block gas limit of the consensus parameters (`block.max_gas`, or the default). */
+  private consensusGasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
+  /** The dev operations waiting for a block; only on a development chain. */
+  readonly devOps: DevOpQueue | undefined
+  /** The dev chain's settings after the head (dev-settings.ts). */
+  private devSettings: DevSettings = DEFAULT_DEV_SETTINGS
   private opening: Promise<void> | undefined
 
   constructor(private readonly opts: EvmApplicationOptions) {
@@ -200,6 +241,7 @@ export class EvmApplication implements Application {
     this.validators = new ValidatorRegistry(opts.db)
     this.prepareVm = readOnlyValidatorAdmin(opts.genesis.validatorAdmin, this.validators)
     this.callOptions = { ...defaultCallOptions, ...opts.calls }
+    this.devOps = opts.dev ? new DevOpQueue() : undefined
     const workers = opts.callWorkers
     this.callWorkers =
       workers && workers.count > 0
@@ -258,6 +300,7 @@ export class EvmApplication implements Application {
   private async load(): Promise<void> {
     const params = await this.store.loadParams()
     if (params) {
+      this.consensusGasLimit = params.gasLimit
       this.gasLimit = params.gasLimit
       this.genesisHeight = params.genesisHeight
     }
@@ -267,11 +310,13 @@ export class EvmApplication implements Application {
       if (!block) throw new Error(`EVM store: head block ${head.height} missing`)
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
       this.store.setHead(block)
+      if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
     const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
     this.opts.contractConsole?.attach(vm)
+    if (this.opts.dev) notePreimages(stateManager, this.stage)
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
@@ -302,6 +347,7 @@ export class EvmApplication implements Application {
     }
     const maxGas = req.consensusParams.block.maxGas
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
+    this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
     const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
     const block = createGenesisEvmBlock({
@@ -336,6 +382,8 @@ export class EvmApplication implements Application {
    * after a block the pool re-checks nonce, funds and the gas limit itself.
    */
   async checkTx(raw: Uint8Array, _type: CheckTxType): Promise<CheckTxResponse> {
+    // Dev operations reach blocks only through the dev chain's own queue, never through a pool.
+    if (isDevOp(raw)) return { ...DEV_OP_REFUSED }
     let tx: DecodedTx | Error
     try {
       tx = this.txs.decode(raw)
@@ -356,7 +404,17 @@ export class EvmApplication implements Application {
    * `proposerFeeRecipient`, the block opens with its declaration (fee-recipient-tx.ts).
    */
   async prepareProposal(req: PrepareProposalRequest): Promise<{ txs: Uint8Array[] }> {
-    const txs = selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), this.gasLimit, req.maxTxBytes)
+    // A dev chain's queued operations ride in a block that is wanted (op-queue.ts), never in one the engine makes on its own.
+    const queue = this.devOps
+    const wanted = queue !== undefined && (queue.blockWanted() > 0 || req.txs.length > 0)
+    const {
+      raws: ops,
+      gasLimit,
+      opsGas,
+    } = wanted ? takeProposalOps(queue.pendingOps(), queue.pending(), this.gasLimit) : { raws: [], gasLimit: this.gasLimit, opsGas: 0n }
+    const selected = selectProposalTxs(req.txs, (raw) => this.txs.decode(raw), gasLimit - opsGas, req.maxTxBytes)
+    // A dev chain's queued operations open the block, before the pool's transactions.
+    const txs = ops.length > 0 ? fitProposalTxs([...ops, ...selected], req.maxTxBytes) : selected
     const feeRecipient = this.opts.proposerFeeRecipient?.()
     return { txs: feeRecipient ? prependFeeRecipientTx(feeRecipient, txs, req.maxTxBytes) : txs }
   }
@@ -366,7 +424,13 @@ export class EvmApplication implements Application {
    * only) or whose gas limits exceed the block gas limit.
    */
   async processProposal(req: ProcessProposalRequest): Promise<{ accept: boolean }> {
-    return { accept: isAcceptableProposal(splitFeeRecipientTx(req.txs).txs, (raw) => this.txs.decode(raw), this.gasLimit) }
+    const { txs } = splitFeeRecipientTx(req.txs)
+    if (!this.opts.dev) return { accept: isAcceptableProposal(txs, (raw) => this.txs.decode(raw), this.gasLimit) }
+    // A dev block: its operations must decode; their gas and gas limit count with the transactions'.
+    const split = splitDevOps(txs)
+    if (split.ops instanceof Error) return { accept: false }
+    const { gasLimit, opsGas } = gasOfDevOps(split.ops, this.gasLimit)
+    return { accept: opsGas <= gasLimit && isAcceptableProposal(split.txs, (raw) => this.txs.decode(raw), gasLimit - opsGas) }
   }
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
@@ -378,19 +442,34 @@ export class EvmApplication implements Application {
     if (this.pending) await this.abandonHeight(head)
     this.validators.discardBlock()
     const started = performance.now()
-    const { feeRecipient, txs } = splitFeeRecipientTx(req.txs)
-    const decoded: (DecodedTx | Error)[] = txs.map((raw) => {
+    const { feeRecipient, txs: blockTxs } = splitFeeRecipientTx(req.txs)
+    const devOps = this.opts.dev ? leadingDevOps(blockTxs) : []
+    const txs = devOps.length > 0 ? blockTxs.slice(devOps.length) : blockTxs
+    const decoded: BlockItem[] = txs.map((raw) => {
       try {
         return this.txs.decode(raw)
       } catch (err) {
         return err instanceof Error ? err : new TxDecodeError(String(err))
       }
     })
-    const baseFee = this.nextBaseFee()
+    const baseFee = this.computeNextBaseFee()
     const coinbase = feeRecipient ?? this.feeRecipientOf(req.proposerAddress)
-    const env = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
+    let env: BlockEnv = { height: req.height, timestamp: req.time.seconds, gasLimit: this.gasLimit, baseFee, coinbase }
+    let dev: { ops: readonly Uint8Array[]; settings: DevSettings } | undefined
+    if (this.opts.dev) {
+      const plan = planDevBlock({
+        ops: devOps,
+        env,
+        parentTimestamp: head.block.timestamp,
+        settings: this.devSettings,
+        common: this.common,
+      })
+      env = plan.env
+      decoded.unshift(...plan.items)
+      dev = { ops: devOps, settings: plan.settings }
+    }
     try {
-      const res = await this.executeAndStage(req, head, env, decoded, started)
+      const res = await this.executeAndStage(req, head, env, decoded, started, dev)
       // The declaration is the block's first consensus tx: its result comes first too.
       if (feeRecipient) res.txResults.unshift(createFeeRecipientTxResult(req.proposerAddress, feeRecipient))
       return res
@@ -414,8 +493,9 @@ export class EvmApplication implements Application {
     req: FinalizeBlockRequest,
     head: Head,
     env: BlockEnv,
-    decoded: (DecodedTx | Error)[],
+    decoded: BlockItem[],
     started: number,
+    dev: { ops: readonly Uint8Array[]; settings: DevSettings } | undefined,
   ): Promise<FinalizeBlockResponse> {
     const exec = await executeBlock(this.vm!, this.common, env, decoded, this.opts.contractConsole?.beginTx)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
@@ -425,6 +505,12 @@ export class EvmApplication implements Application {
     this.store.stageBlock(this.stage, block, records)
     this.store.stageHead(this.stage, { height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }
+    if (dev) {
+      if (!sameDevSettings(dev.settings, this.devSettings)) stageDevSettings(this.stage, req.height, dev.settings)
+      if (dev.ops.length > 0) stageBlockDevOps(this.stage, req.height, dev.ops)
+      this.pending.devOps = dev.ops
+      this.pending.devSettings = dev.settings
+    }
     this.log.debug('executed block', {
       height: req.height,
       txs: req.txs.length,
@@ -432,9 +518,14 @@ export class EvmApplication implements Application {
       gasUsed: exec.gasUsed,
       ms: Math.round(performance.now() - started),
     })
+    const txResults = createExecTxResults(exec, records)
+    // A dev operation that is not a transaction: its result names its kind.
+    for (let i = 0; i < (dev?.ops.length ?? 0); i++) {
+      if (exec.outcomes[i]!.executed === undefined && txResults[i]!.code === TxCode.OK) txResults[i] = createDevOpResult(dev!.ops[i]!)
+    }
     return {
       events: createBlockEvents(exec.bloom, env.baseFee),
-      txResults: createExecTxResults(exec, records),
+      txResults,
       validatorUpdates: this.opts.validatorUpdates
         ? this.opts.validatorUpdates(req.height, exec)
         : this.validators.finishBlock(this.stage, collectValidatorUpdates(exec)),
@@ -457,6 +548,8 @@ export class EvmApplication implements Application {
     this.head = { height: pending.block.number, stateRoot: pending.block.stateRoot, block: pending.block }
     this.store.setHead(pending.block)
     this.committed = pending
+    if (pending.devSettings) this.applyDevSettings(pending.devSettings)
+    if (pending.devOps) this.devOps?.confirm(pending.devOps, pending.block.number)
     this.calls.invalidate()
     trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
     for (const r of pending.records) this.txs.delete(r.raw)
@@ -480,6 +573,8 @@ export class EvmApplication implements Application {
   /** After a rollback staged by `stageRollback` is written: the head, the state and the caches are back at it. */
   async rewound(): Promise<void> {
     this.committed = undefined
+    // Operations queued on the abandoned chain (a timestamp, a set in flight) do not carry over.
+    this.devOps?.clear('the chain was reverted before a block carried this operation')
     this.opening = this.load()
     await this.opening
     if (this.head) this.store.rewindHead(this.head.block)
@@ -512,6 +607,11 @@ export class EvmApplication implements Application {
   /** Height of the newest committed EVM block (the genesis height before the first block). */
   latestHeight(): number {
     return this.head?.height ?? 0
+  }
+
+  /** The newest committed EVM block (the genesis block before the first block); undefined before InitChain. */
+  latestBlock(): EvmBlock | undefined {
+    return this.head?.block
   }
 
   /** Height of the genesis block of the EVM view (`initialHeight - 1`, normally 0). */
@@ -645,8 +745,37 @@ export class EvmApplication implements Application {
     return this.opts.genesis.feeMarket
   }
 
-  /** Base fee of the next block (EIP-1559 from the head block; the initial base fee after genesis). */
+  /**
+   * Base fee of the next block (EIP-1559 from the head block; the initial base fee after genesis); on a
+   * dev chain, the base fee a queued anvil_setNextBlockBaseFeePerGas gives it.
+   */
   nextBaseFee(): bigint {
+    const ops = this.devOps?.pendingOps()
+    const override = ops?.findLast((op) => op.kind === 'nextBaseFee')
+    return override?.kind === 'nextBaseFee' ? override.baseFee : this.computeNextBaseFee()
+  }
+
+  /** The dev operations committed block `height` carried (dev chains; none elsewhere). */
+  async getBlockDevOps(height: number): Promise<Uint8Array[]> {
+    return this.opts.dev && this.isCommitted(height) ? loadBlockDevOps(this.opts.db, height) : []
+  }
+
+  /** The addresses (and their slots) a dev chain's state was written at (anvil_dumpState); none elsewhere. */
+  async devAccounts(): Promise<{ address: Uint8Array; slots: Uint8Array[] }[]> {
+    return this.opts.dev ? loadNotedAccounts(this.opts.db) : []
+  }
+
+  /** The dev chain's settings after the head (time offset, coinbase, gas limit); the defaults elsewhere. */
+  currentDevSettings(): DevSettings {
+    return this.devSettings
+  }
+
+  private applyDevSettings(settings: DevSettings): void {
+    this.devSettings = settings
+    this.gasLimit = settings.gasLimit ?? this.consensusGasLimit
+  }
+
+  private computeNextBaseFee(): bigint {
     const head = this.head
     const fm = this.opts.genesis.feeMarket
     if (!head || head.height <= this.genesisHeight) return initialBaseFee(fm)
@@ -696,7 +825,14 @@ export class EvmApplication implements Application {
     return {
       height: h,
       stateRoot: block.stateRoot,
-      env: { height: h, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
+      env: {
+        height: h,
+        timestamp: block.timestamp,
+        gasLimit: block.gasLimit,
+        baseFee: block.baseFeePerGas,
+        coinbase: block.miner,
+        mixHash: block.mixHash,
+      },
       // Every height below the head was written by its Commit; the head is unwritten only after InitChain.
       written: this.headWritten,
     }

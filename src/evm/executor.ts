@@ -31,7 +31,20 @@ export interface BlockEnv {
   baseFee: bigint
   /** Fee recipient of the proposer (receives the tips). */
   coinbase: Uint8Array
+  /** PREVRANDAO (the header's mixHash); zero when absent. */
+  mixHash?: Uint8Array
 }
+
+/**
+ * A change of state a block makes that is not a transaction (a development chain's set, dev/ops.ts):
+ * applied in order with the transactions, with no gas, receipt or place in the EVM view.
+ */
+export interface StateChange {
+  applyTo(sm: MerkleStateManager): Promise<void>
+}
+
+/** What a block runs, in order: a decoded transaction, the error of bytes that did not decode, or a state change. */
+export type BlockItem = DecodedTx | Error | StateChange
 
 /** A log as the EVM emits it. */
 export interface RawLog {
@@ -88,7 +101,7 @@ export function createExecutionBlock(env: BlockEnv, common: Common): Block {
         gasLimit: env.gasLimit,
         baseFeePerGas: env.baseFee,
         coinbase: new Address(env.coinbase),
-        mixHash: ZERO_HASH,
+        mixHash: env.mixHash ?? ZERO_HASH,
       },
     },
     { common },
@@ -96,7 +109,7 @@ export function createExecutionBlock(env: BlockEnv, common: Common): Block {
 }
 
 /**
- * Runs `txs` (already decoded; an Error stands for bytes that did not decode) on `vm`, committing the
+ * Runs `txs` (already decoded; an Error stands for bytes that did not decode, a StateChange for a dev set) on `vm`, committing the
  * block's state changes into the application's stage. On an unexpected failure the state is reverted.
  * `beforeTx` is told of each transaction about to run (a dev chain's contract console names it).
  */
@@ -104,7 +117,7 @@ export async function executeBlock(
   vm: VM,
   common: Common,
   env: BlockEnv,
-  txs: readonly (DecodedTx | Error)[],
+  txs: readonly BlockItem[],
   beforeTx?: (tx: DecodedTx) => void,
 ): Promise<BlockExecution> {
   const sm = vm.stateManager as MerkleStateManager
@@ -121,6 +134,11 @@ export async function executeBlock(
     for (const tx of txs) {
       if (tx instanceof Error) {
         outcomes.push(refused(TxCode.TxDecode, tx.message, 0n))
+        continue
+      }
+      if ('applyTo' in tx) {
+        await tx.applyTo(sm)
+        outcomes.push({ code: TxCode.OK, log: '', gasWanted: 0n, gasUsed: 0n, data: new Uint8Array(0), executed: undefined })
         continue
       }
       if (tx.gasLimit > env.gasLimit - gasUsed) {

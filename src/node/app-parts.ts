@@ -61,6 +61,7 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     proposerFeeRecipient: () => miner.etherbase,
     allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
     maxTxBytes: config.mempool.maxTxBytes,
+    dev: config.dev,
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
     ...(contractConsole ? { contractConsole } : {}),

@@ -13,7 +13,12 @@ import { rawTxType } from '../evm/txs/raw-tx.js'
 import { GenesisNotTraceableError, TraceTxNotFoundError } from '../evm/tracing/trace-errors.js'
 import type { TracedBlock } from '../evm/tracing/trace-executor.js'
 import { prepareTracer, type JsTracerEngine } from '../evm/tracing/tracer-registry.js'
-import { decodeRawTx } from '../evm/txs/tx.js'
+import { decodeRawTx, type DecodedTx } from '../evm/txs/tx.js'
+import { decodeImpersonatedTx } from '../evm/dev/impersonated-tx.js'
+import type { TxRecord } from '../evm/store/evm-records.js'
+import { bytesToHex, equalBytes } from '../primitives/hex.js'
+import { keccak256 } from '../crypto/index.js'
+import { placeStateChanges } from '../evm/dev/dev-block.js'
 import type { EvmBlock } from '../evm/store/views.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 
@@ -67,13 +72,27 @@ export class NodeDebugBackend implements DebugBackend {
   private async tracedBlock(height: number): Promise<TracedBlock> {
     const app = this.deps.app
     if (height <= app.earliestHeight()) throw new GenesisNotTraceableError()
-    const [block, parent, records] = await Promise.all([app.getBlock(height), app.getBlock(height - 1), app.getBlockTxRecords(height)])
+    const [block, parent, records, devOps] = await Promise.all([
+      app.getBlock(height),
+      app.getBlock(height - 1),
+      app.getBlockTxRecords(height),
+      app.getBlockDevOps(height),
+    ])
     if (!block || !parent || !records) throw new Error(`block ${height} or its parent is missing`)
+    const executed = new Set(records.map((r) => bytesToHex(r.hash)))
     return {
-      env: { height, timestamp: block.timestamp, gasLimit: block.gasLimit, baseFee: block.baseFeePerGas, coinbase: block.miner },
+      env: {
+        height,
+        timestamp: block.timestamp,
+        gasLimit: block.gasLimit,
+        baseFee: block.baseFeePerGas,
+        coinbase: block.miner,
+        mixHash: block.mixHash,
+      },
       hash: block.hash,
       parentStateRoot: parent.stateRoot,
-      txs: records.map((r) => decodeRawTx(r.raw, app.common)),
+      txs: records.map((r) => decodeRecordTx(r, app)),
+      changes: placeStateChanges(devOps, (raw) => executed.has(bytesToHex(keccak256(raw)))),
     }
   }
 
@@ -99,4 +118,19 @@ export class NodeDebugBackend implements DebugBackend {
   async getRawTransaction(hash: Uint8Array): Promise<Uint8Array | undefined> {
     return (await this.deps.app.getTxRecord(hash))?.raw ?? this.deps.pool.get(hash)?.raw
   }
+}
+
+/**
+ * A stored transaction decoded for re-execution, with the sender its record names: a dev chain's
+ * impersonated transactions carry a placeholder signature that does not recover it (evm/dev/impersonated-tx.ts).
+ */
+function decodeRecordTx(r: TxRecord, app: EvmApplication): DecodedTx {
+  if (!app.devOps) return decodeRawTx(r.raw, app.common)
+  try {
+    const tx = decodeRawTx(r.raw, app.common)
+    if (equalBytes(tx.from, r.from)) return tx
+  } catch {
+    // a placeholder signature may not recover at all
+  }
+  return decodeImpersonatedTx(r.from, r.raw, r.raw, app.common)
 }

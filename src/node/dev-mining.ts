@@ -2,12 +2,11 @@
  * Mining control of a dev chain (docs/dev-chain.md, "Mining"): the `MiningBackend` of the dev methods
  * over the engine's run of heights and the automine setting it reads at round 0 of each height.
  */
-import type { MiningBackend } from '../api/dev/index.js'
+import type { DevHeaderOverrides, MiningBackend } from '../api/dev/index.js'
 import type { ConsensusEngine } from '../consensus/index.js'
 import type { EvmApplication } from '../evm/app.js'
 import { NodeError } from '../utils/errors.js'
 import type { Logger } from '../utils/logger.js'
-import type { DevHeaderOverrides } from './dev-header-overrides.js'
 
 /** The automine setting, shared by the engine (which reads it) and {@link DevMining} (which sets it). */
 export interface DevMiningSettings {
@@ -27,6 +26,11 @@ export class DevMining implements MiningBackend {
     private readonly log: Logger,
     /** Sets each mined block's timestamp; without it the blocks keep the consensus clock's. */
     private readonly headers?: DevHeaderOverrides,
+    /**
+     * The dev operations' queue: each mined block is asked of it, so the header overrides queued before
+     * (a timestamp, a coinbase…) ride in that block, as in any block a transaction or a set wants.
+     */
+    private readonly blocks?: { requestBlock(): Promise<number> },
   ) {}
 
   setAutomine(on: boolean): void {
@@ -49,17 +53,25 @@ export class DevMining implements MiningBackend {
     await this.engine.mine({
       blocks,
       beforeBlock: async (index) => {
-        if (!headers) return
-        if (index === 0) {
-          if (timestamp !== undefined) headers.setNextTimestamp(timestamp)
-          return
-        }
-        // viem sends interval 0 when none is given: the chain's clock then, as without one.
-        if (interval === undefined || interval === 0n) return
-        const latest = await this.app.getBlock(this.app.latestHeight())
-        if (latest) headers.setNextTimestamp(BigInt(latest.timestamp) + interval)
+        await this.setTimestamp(index, timestamp, interval)
+        // Resolves at the block's commit, which the run itself waits for.
+        this.blocks?.requestBlock().catch((err: unknown) => this.log.debug('mined block not confirmed', { err }))
       },
     })
+  }
+
+  /** The timestamp of block `index` of a run: `timestamp` for the first, the previous plus `interval` for the others. */
+  private async setTimestamp(index: number, timestamp: bigint | undefined, interval: bigint | undefined): Promise<void> {
+    const headers = this.headers
+    if (!headers) return
+    if (index === 0) {
+      if (timestamp !== undefined) headers.setNextTimestamp(timestamp)
+      return
+    }
+    // viem sends interval 0 when none is given: the chain's clock then, as without one.
+    if (interval === undefined || interval === 0n) return
+    const latest = await this.app.getBlock(this.app.latestHeight())
+    if (latest) headers.setNextTimestamp(BigInt(latest.timestamp) + interval)
   }
 
   setIntervalMining(ms: number): void {

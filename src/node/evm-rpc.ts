@@ -5,7 +5,14 @@
  */
 import { FilterSystem, SubscriptionManager, createEthApi, type FilterOptions, type SubscriptionOptions } from '../api/eth/index.js'
 import { createDebugApi } from '../api/debug/index.js'
-import { DEV_NAMESPACES, createDevApi, createDevRefusals, type DevBackends } from '../api/dev/index.js'
+import {
+  DEV_NAMESPACES,
+  ImpersonatedSender,
+  createDevApi,
+  createDevRefusals,
+  type DevBackends,
+  type ImpersonationBackend,
+} from '../api/dev/index.js'
 import { renderEvmApiError } from '../api/evm-errors.js'
 import type { NodeConfig } from '../config/node-config.js'
 import type { EvmApplication } from '../evm/app.js'
@@ -38,9 +45,12 @@ export interface EvmRpcDeps extends Omit<EthBackendDeps, 'txFeeCap'> {
   accounts: NodeAccounts
   /** Test settings of the listeners, filters and subscriptions. */
   overrides: EvmRpcOverrides | undefined
-  /** The dev methods' backends, on a `--dev` node only; elsewhere those methods are refused. */
-  dev?: DevBackends
+  /** The dev methods' backends (src/node/dev-*.ts), on a `--dev` node only; elsewhere those methods are refused. */
+  dev?: DevRpcBackends
 }
+
+/** The dev backends as the node builds them: impersonation's sender is made here, over the EVM backend. */
+export type DevRpcBackends = Omit<DevBackends, 'impersonation'> & { impersonation: ImpersonationBackend }
 
 export class EvmRpc {
   private constructor(
@@ -75,13 +85,15 @@ export class EvmRpc {
     )
     const subscriptions = new SubscriptionManager(backend, backend, rpcLog, overrides.subscriptions)
     const debugBackend = new NodeDebugBackend({ app: deps.app, pool: deps.pool })
+    const execution = { gasCap: config.jsonRpc.gasCap, timeout: config.jsonRpc.evmTimeout }
+    const keyless = deps.dev ? new ImpersonatedSender(backend, deps.dev.impersonation, execution) : undefined
     const tables = [
-      ...createEthApi(backend, config.jsonRpc, subscriptions, filters, deps.accounts),
+      ...createEthApi(backend, config.jsonRpc, subscriptions, filters, deps.accounts, keyless),
       ...createDebugApi(debugBackend, {
         tracerConcurrency: config.jsonRpc.tracerConcurrency,
         traceResponseMaxSize: config.jsonRpc.traceResponseMaxSize,
       }),
-      ...(deps.dev ? createDevApi(deps.dev) : createDevRefusals()),
+      ...(deps.dev && keyless ? createDevApi({ ...deps.dev, impersonation: keyless }) : createDevRefusals()),
     ]
     const dispatcherOptions = dispatcherOptionsFromConfig(config.jsonRpc)
     // The refusals are heard whatever `api` lists: they say why the method is not there.

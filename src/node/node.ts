@@ -6,7 +6,6 @@
 import { mkdir } from 'node:fs/promises'
 import { CometRpcServer, cometRpcOptionsFromConfig } from '../api/comet/index.js'
 import { CometEventSubscriptions } from '../api/comet/events/event-subscriptions.js'
-import type { DevBackends } from '../api/dev/index.js'
 import { BlockStore } from '../comet/block-store.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { ContractConsole } from '../evm/tracing/contract-console.js'
@@ -27,12 +26,14 @@ import { NodeCometBackend } from './comet-backend.js'
 import { openAppParts, type AppPartsOptions } from './app-parts.js'
 import { DevNodeInfo } from './dev-node-info.js'
 import { DevPool } from './dev-pool.js'
-import { EvmRpc, type EvmRpcOverrides } from './evm-rpc.js'
+import { EvmRpc, type DevRpcBackends, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import { DevMining, type DevMiningSettings } from './dev-mining.js'
 import { DevSnapshots } from './dev-snapshots.js'
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
+import { withDevOps } from './dev-mempool.js'
+import { createDevRpcBackends } from './dev-backends.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
@@ -71,7 +72,8 @@ interface Components {
   accounts: NodeAccounts
   /** The p2p host and consensus transport; undefined for a node with no one to talk to (a single validator). */
   p2p: NodeP2P | undefined
-  /** Mining control and snapshots of a dev chain (`--dev` only). */
+  /** The dev methods' state, header and impersonation backends, mining control and snapshots (`--dev` only). */
+  devRpc: Pick<DevRpcBackends, 'state' | 'header' | 'impersonation'> | undefined
   devMining: DevMining | undefined
   devSnapshots: DevSnapshots | undefined
   /** Contract console.log printing (`--dev` only). */
@@ -137,7 +139,10 @@ export class Node {
               (vote) => vote.height >= doubleSignAt && vote.type === SignedMsgType.Prevote,
             )
       const events: NodeEvents = new TypedEmitter<NodeEventMap>()
-      const miningSettings: DevMiningSettings | undefined = config.dev ? { automine: true } : undefined
+      const devOps = app.devOps
+      // With automine off, a set (a queued dev operation) still makes its block at once.
+      const miningSettings: DevMiningSettings | undefined =
+        config.dev && devOps ? { automine: true, blockWanted: () => devOps.blockWanted() > 0 } : undefined
       const engine = new ConsensusEngine({
         config: config.consensus,
         genesis: genesisFromDoc(config.genesis),
@@ -145,7 +150,7 @@ export class Node {
         blockStore,
         stateStore,
         app,
-        mempool: pool,
+        mempool: app.devOps ? withDevOps(pool, app.devOps) : pool,
         privValidator,
         walPath: config.paths.wal,
         logger: log,
@@ -164,9 +169,24 @@ export class Node {
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
       const devLog = log.child({ module: 'dev' })
-      const devMining = miningSettings && new DevMining(miningSettings, engine, app, devLog)
+      const devRpc = devOps && createDevRpcBackends(app, devOps)
+      const devMining = miningSettings && devOps && devRpc && new DevMining(miningSettings, engine, app, devLog, devRpc.header, devOps)
       const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
-      const components = { db, app, pool, blockStore, engine, miner, indexer, accounts, p2p, devMining, devSnapshots, contractConsole }
+      const components = {
+        db,
+        app,
+        pool,
+        blockStore,
+        engine,
+        miner,
+        indexer,
+        accounts,
+        p2p,
+        devRpc,
+        devMining,
+        devSnapshots,
+        contractConsole,
+      }
       return new Node(config, log, components, events, options)
     } catch (err) {
       await db.close()
@@ -279,10 +299,11 @@ export class Node {
   }
 
   /** The dev methods' backends over this node's parts (`--dev` only: docs/dev-chain.md). */
-  private devBackends(): DevBackends {
-    const { devMining, devSnapshots, contractConsole } = this.c
-    if (!devMining || !devSnapshots || !contractConsole) throw new Error('the dev methods need a node started with --dev')
+  private devBackends(): DevRpcBackends {
+    const { devRpc, devMining, devSnapshots, contractConsole } = this.c
+    if (!devRpc || !devMining || !devSnapshots || !contractConsole) throw new Error('the dev methods need a node started with --dev')
     return {
+      ...devRpc,
       mining: devMining,
       snapshots: devSnapshots,
       pool: new DevPool(this.c.pool, this.c.app),

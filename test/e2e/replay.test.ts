@@ -7,44 +7,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { rm } from 'node:fs/promises'
 import { JsonRpcProvider, Wallet } from 'ethers'
-import { Database } from '../../src/db/database.js'
-import { Prefix, metaKey, prefixEnd } from '../../src/db/prefixes.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
+import { wipeApplicationState } from '../helpers/wipe-app-state.js'
 import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
-
-/** Deletes everything the EVM application keeps (state trie, EVM view, its meta keys); consensus data stays. */
-async function wipeApplicationState(path: string): Promise<number> {
-  const db = new Database({ path })
-  await db.open()
-  try {
-    const ranges: { gte: Uint8Array; lt: Uint8Array }[] = [
-      Prefix.trie,
-      Prefix.evmBlock,
-      Prefix.evmReceipts,
-      Prefix.evmTxIndex,
-      Prefix.cometTxIndex,
-      Prefix.logIndex,
-      Prefix.evmLogs,
-    ].map((p) => ({
-      gte: new Uint8Array([p]),
-      lt: prefixEnd(new Uint8Array([p])),
-    }))
-    const evmMeta = metaKey('evm/')
-    ranges.push({ gte: evmMeta, lt: prefixEnd(evmMeta) })
-    let deleted = 0
-    for (const range of ranges) {
-      for (const key of await db.keys(range)) {
-        await db.del(key)
-        deleted++
-      }
-    }
-    return deleted
-  } finally {
-    await db.close()
-  }
-}
 
 describe('replay into a fresh application', () => {
   let home: string | undefined

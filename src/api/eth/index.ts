@@ -26,10 +26,11 @@ import { createMinerMethods } from './miner.js'
 import { createNetMethods } from './net.js'
 import type { EthApiOptions } from './options.js'
 import { createPersonalMethods } from './personal.js'
-import { TransactionSender } from './transaction-signer.js'
+import { TransactionSender, type KeylessSender } from './transaction-signer.js'
 import { createTxPoolMethods } from './txpool.js'
 import { createWeb3Methods } from './web3.js'
 
+export type { KeylessSender } from './transaction-signer.js'
 export type { AccountSigner, AccountsBackend, KeyStoreWallet, RecoverableSignature } from './accounts-backend.js'
 export { AccountError, accountErrors } from './account-errors.js'
 export type { EthBackend, CallArgs, ExecutionOptions, LogQuery, SyncStatus } from './backend.js'
@@ -48,6 +49,7 @@ export { SubscriptionManager, defaultSubscriptionOptions, type SubscriptionOptio
  * All tables of the web3, net, eth, txpool, miner and personal namespaces. `subscriptions` serves
  * eth_subscribe on WebSocket connections, `filters` the polling filters; without them those methods
  * answer -32000. `accounts` is the key store; without it eth_accounts is empty and nothing signs.
+ * `keyless`: a dev chain's impersonated senders, which eth_sendTransaction serves without a key.
  */
 export function createEthApi(
   backend: EthBackend,
@@ -55,8 +57,9 @@ export function createEthApi(
   subscriptions?: SubscriptionService,
   filters?: FilterSystem,
   accounts: AccountsBackend = noAccounts,
+  keyless?: KeylessSender,
 ): MethodTable[] {
-  const sender = new TransactionSender(backend, accounts, { gasCap: options.gasCap, timeout: options.evmTimeout })
+  const sender = new TransactionSender(backend, accounts, { gasCap: options.gasCap, timeout: options.evmTimeout }, keyless)
   return [
     createWeb3Methods(backend),
     createNetMethods(backend),

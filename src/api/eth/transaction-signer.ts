@@ -17,6 +17,12 @@ export function signTransactionFields(signer: AccountSigner, fields: UnsignedTxF
   return unsigned.serializeSigned(signer.signHash(unsigned.signingHash))
 }
 
+/** Sends for senders without a key (a dev chain's impersonated accounts, api/dev/impersonation.ts). */
+export interface KeylessSender {
+  isImpersonated(from: Uint8Array): boolean
+  send(args: SendArgs): Promise<Uint8Array>
+}
+
 export class TransactionSender {
   private readonly nonceLocks = new AddressLocks()
 
@@ -24,13 +30,16 @@ export class TransactionSender {
     private readonly backend: EthBackend,
     private readonly accounts: AccountsBackend,
     private readonly execution: ExecutionOptions,
+    private readonly keyless?: KeylessSender,
   ) {}
 
   /**
    * Fills, signs (with the unlocked key, or with `passphrase` for this call only) and submits; returns
-   * the EVM hash. Without a nonce the sender's calls are serialised, so each gets the next nonce.
+   * the EVM hash. Without a nonce the sender's calls are serialised, so each gets the next nonce. An
+   * impersonated sender (dev chain) goes the keyless way.
    */
   async send(args: SendArgs, passphrase?: string): Promise<Uint8Array> {
+    if (this.keyless?.isImpersonated(args.from)) return this.keyless.send(args)
     const signer = await this.accounts.openSigner(args.from, passphrase)
     try {
       const submit = async (): Promise<Uint8Array> => {

@@ -68,7 +68,7 @@ export function createEvmBlock(env: BlockEnv, exec: BlockExecution, cometHash: U
     baseFeePerGas: env.baseFee,
     timestamp: env.timestamp,
     extraData: cometHash,
-    mixHash: ZERO_HASH,
+    mixHash: env.mixHash ?? ZERO_HASH,
   }
   return { ...header, hash: hashHeader(header), cometHash, size, transactions: exec.executed.map((e) => e.tx.hash) }
 }

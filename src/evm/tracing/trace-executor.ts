@@ -28,6 +28,8 @@ import type { StateAt } from '../state/state-copy.js'
 import { createVmCopy } from '../state/state.js'
 import { computeIntrinsicGas } from '../txs/intrinsic-gas.js'
 import type { DecodedTx } from '../txs/tx.js'
+import type { PlacedStateChange } from '../dev/dev-block.js'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { gethFrameError, type FinalRunState } from './frame-error.js'
 import type { Tracer, TxEndInfo } from './hooks.js'
 import { HooksAdapter } from './hooks-adapter.js'
@@ -55,6 +57,8 @@ export interface TracedBlock {
   parentStateRoot: Uint8Array
   /** The block's executed transactions, in order. */
   txs: readonly DecodedTx[]
+  /** A dev block's state changes (sets, evm/dev/dev-block.ts), each before the transaction at index `before`. */
+  changes?: readonly PlacedStateChange[]
 }
 
 /** One entry of a block trace (geth `txTraceResult`): a result, or the error of a failed trace. */
@@ -72,7 +76,8 @@ export class TraceExecutor {
     try {
       const copy = await this.openCopy(block.parentStateRoot)
       const execBlock = createExecutionBlock(block.env, copy.vm.common)
-      await replay(copy, execBlock, block.txs.slice(0, index))
+      await replay(copy, execBlock, block, index)
+      await applyChanges(copy, block, index)
       return await traceTx(copy, blockTx(block, execBlock, index), source, timeoutMs)
     } finally {
       source.close()
@@ -94,6 +99,7 @@ export class TraceExecutor {
     const results: TxTraceResult[] = []
     for (let i = 0; i < block.txs.length; i++) {
       const txHash = block.txs[i]!.hash
+      await applyChanges(copy, block, i)
       try {
         results.push({ txHash, result: await traceTx(copy, blockTx(block, execBlock, i), source, timeoutMs) })
       } catch (err) {
@@ -103,7 +109,7 @@ export class TraceExecutor {
         if (i + 1 < block.txs.length) {
           copy = await this.openCopy(block.parentStateRoot)
           execBlock = createExecutionBlock(block.env, copy.vm.common)
-          await replay(copy, execBlock, block.txs.slice(0, i + 1))
+          await replay(copy, execBlock, block, i + 1)
         }
       }
     }
@@ -130,12 +136,21 @@ export class TraceExecutor {
   }
 }
 
-/** Runs `txs` on the copy untraced (geth replays a block's earlier transactions without tracer). */
-async function replay(copy: TraceCopy, block: Block, txs: readonly DecodedTx[]): Promise<void> {
-  for (const tx of txs) {
-    const result = await runTx(copy.vm, { tx: tx.tx, block, blockGasUsed: copy.gasUsed })
+/**
+ * Runs the block's first `count` transactions on the copy untraced (geth replays a block's earlier
+ * transactions without tracer), with the state changes placed among them.
+ */
+async function replay(copy: TraceCopy, execBlock: Block, block: TracedBlock, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await applyChanges(copy, block, i)
+    const result = await runTx(copy.vm, { tx: block.txs[i]!.tx, block: execBlock, blockGasUsed: copy.gasUsed })
     copy.gasUsed += result.totalGasSpent
   }
+}
+
+/** Applies the block's state changes placed before its transaction `index`. */
+async function applyChanges(copy: TraceCopy, block: TracedBlock, index: number): Promise<void> {
+  for (const c of block.changes ?? []) if (c.before === index) await c.change.applyTo(copy.vm.stateManager as MerkleStateManager)
 }
 
 /** The traced form of transaction `index` of `block`. */

@@ -53,7 +53,7 @@ export function splitFeeRecipientTx(txs: readonly Uint8Array[]): { feeRecipient:
 }
 
 /** Protobuf size of one entry of the block's repeated `txs` field (CometBFT `ComputeProtoSizeForTxs`). */
-function protoSizeOfTx(length: number): number {
+export function protoSizeOfTx(length: number): number {
   let varint = 1
   for (let n = length; n >= 0x80; n >>>= 7) varint++
   return 1 + varint + length
