@@ -107,7 +107,10 @@ describe('mining control on a dev chain', () => {
       expect(Number(receipt.blockNumber)).toBe(before + 1)
     }
     const block = await expectStoredBlock(t, before + 1)
-    expect(block.block.data.txs).toHaveLength(2)
+    // The two transactions, and the dev operation that asked for the block (0xbe "dev" …, docs/dev-chain.md).
+    const txs = block.block.data.txs.map((tx: string) => Buffer.from(tx, 'base64'))
+    expect(txs.filter((tx: Buffer) => tx.subarray(0, 4).toString('hex') !== 'be646576')).toHaveLength(2)
+    expect(txs).toHaveLength(3)
 
     // Back on: what is pending goes out at once.
     const pending = (await rpc<string>(t.url, 'eth_sendRawTransaction', [await transfer(3)])).result!
@@ -149,6 +152,23 @@ describe('mining control on a dev chain', () => {
       code: -32602,
       message: 'invalid argument 0: at most 100000 blocks per call, asked 100001',
     })
+  })
+
+  it("evm_mine(ts) and hardhat_mine(n, interval) set the blocks' timestamps, as the network helpers' time.increase does", async () => {
+    const latest = async () => (await rpc<{ number: string; timestamp: string }>(t.url, 'eth_getBlockByNumber', ['latest', false])).result!
+    const target = Number((await latest()).timestamp) + 1000
+    expect((await rpc(t.url, 'evm_mine', [target])).result).toBe('0x0')
+    expect(Number((await latest()).timestamp)).toBe(target)
+    const from = Number((await latest()).number)
+    expect((await rpc(t.url, 'hardhat_mine', ['0x3', '0x3c'])).result).toBe(true)
+    const stamps: number[] = []
+    for (let n = from + 1; n <= from + 3; n++)
+      stamps.push(
+        Number((await rpc<{ timestamp: string }>(t.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).result!.timestamp),
+      )
+    expect(stamps[1]! - stamps[0]!).toBe(60)
+    expect(stamps[2]! - stamps[1]!).toBe(60)
+    expect(stamps[0]!).toBeGreaterThan(target)
   })
 
   it('ethers: evm_setAutomine, evm_mine', async () => {

@@ -66,7 +66,9 @@ export function planDevBlock(input: DevBlockInput): DevBlockPlan {
   }
   if (timestamp !== undefined) timeOffset = timestamp - consensusTime
   let evmTime = consensusTime + timeOffset
-  if (evmTime < BigInt(input.parentTimestamp)) evmTime = BigInt(input.parentTimestamp)
+  // Strictly after the parent, as an Ethereum header must be (and Anvil and Hardhat make them): a run of
+  // blocks within one second of consensus time gets one second each.
+  if (evmTime <= BigInt(input.parentTimestamp)) evmTime = BigInt(input.parentTimestamp) + 1n
   const env: BlockEnv = {
     height: input.env.height,
     timestamp: Number(evmTime),

@@ -23,7 +23,7 @@ export type DevOp =
   | { kind: 'nextTimestamp'; timestamp: bigint }
   /** Moves the chain's clock forward by `seconds` from the block carrying it. */
   | { kind: 'increaseTime'; seconds: bigint }
-  /** Sets the chain's clock so that the block carrying it has `timestamp` (never before its parent). */
+  /** Sets the chain's clock so that the block carrying it has `timestamp` (always after its parent). */
   | { kind: 'setTime'; timestamp: bigint }
   /** The base fee of the block carrying it (later blocks follow EIP-1559 from it). */
   | { kind: 'nextBaseFee'; baseFee: bigint }
