@@ -148,6 +148,30 @@ describe('snapshots of a dev chain', () => {
     }
   })
 
+  it("takes back the dev methods' changes too: a set, the time offset and a queued timestamp", async () => {
+    const target = `0x${'5e'.repeat(20)}`
+    const stamp = async (n: number) =>
+      Number((await rpc<{ timestamp: string }>(t.url, 'eth_getBlockByNumber', [`0x${n.toString(16)}`, false])).result!.timestamp)
+    const id = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    const height = await head()
+    const time = await stamp(height)
+    expect((await rpc(t.url, 'hardhat_setBalance', [target, '0x1234'])).result).toBe(true)
+    expect(await balance(target)).toBe(0x1234n)
+    // The offset moves the chain's clock (consensus time), which a run of quick blocks may be ahead of.
+    const clock = Math.floor(Date.now() / 1000)
+    await rpc(t.url, 'evm_increaseTime', [86_400])
+    await rpc(t.url, 'evm_mine')
+    expect(await stamp(await head())).toBeGreaterThanOrEqual(clock + 86_400 - 1)
+    await rpc(t.url, 'evm_setNextBlockTimestamp', [time + 10 * 86_400])
+
+    expect((await rpc(t.url, 'evm_revert', [id])).result).toBe(true)
+    await expectHead(height)
+    expect(await balance(target)).toBe(0n)
+    // The offset of the abandoned chain and its queued timestamp are gone: the next block is on the clock.
+    await rpc(t.url, 'evm_mine')
+    expect(await stamp(height + 1)).toBeLessThan(time + 86_400)
+  })
+
   it('polling filters lose what they collected from the removed blocks', async () => {
     const blockFilter = (await rpc<string>(t.url, 'eth_newBlockFilter')).result!
     const logFilter = (await rpc<string>(t.url, 'eth_newFilter', [{}])).result!
