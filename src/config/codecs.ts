@@ -7,7 +7,14 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from '../utils/logger.js'
 import { formatDuration, parseDuration } from './duration.js'
 import { formatMinimumGasPrices, parseMinimumGasPrices } from './gas-price.js'
 import { formatHostPort, formatLaddr, formatSocketAddress, parseHostPort, parseLaddr, parseSocketAddress } from './listen-address.js'
-import { EVM_NAMESPACES, type EvmNamespace, type HostPort, type SocketAddress } from './node-config.js'
+import {
+  CLIENT_IDENTITIES,
+  EVM_NAMESPACES,
+  type ClientIdentity,
+  type EvmNamespace,
+  type HostPort,
+  type SocketAddress,
+} from './node-config.js'
 
 /** A TOML value as the templates write it. */
 export type TomlScalar = string | number | bigint | boolean
@@ -160,6 +167,9 @@ export const logLevelCodec: Codec<LogLevel> = enumCodec(LOG_LEVELS, 'log level')
 
 /** Log format: plain or json. */
 export const logFormatCodec: Codec<LogFormat> = enumCodec(['plain', 'json'] as const, 'log format')
+
+/** `[json-rpc] client-identity`. */
+export const clientIdentityCodec: Codec<ClientIdentity> = enumCodec(CLIENT_IDENTITIES, 'client identity')
 
 /** EVM namespaces: each known, none repeated (Evmos: "repeated API namespace"). Comma string in TOML, as Evmos writes it. */
 export const namespacesCodec: Codec<EvmNamespace[]> = {

@@ -115,6 +115,7 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
     maxOpenConnections: 900,
     allowUnprotectedTxs: false,
     allowInsecureUnlock: false,
+    clientIdentity: 'nodectl',
     tracerConcurrency: 2,
     traceResponseMaxSize: 25_000_000,
     callWorkers: 1,

@@ -8,6 +8,10 @@ import type { LogFormat, LogLevel } from '../utils/logger.js'
 import type { GenesisDoc } from './genesis.js'
 
 /** The EVM JSON-RPC namespaces (docs/decisions.md); `evm`, `anvil` and `hardhat` hold the dev methods (docs/dev-chain.md). */
+/** Who web3_clientVersion says the node is (`[json-rpc] client-identity`). */
+export const CLIENT_IDENTITIES = ['nodectl', 'anvil', 'hardhat'] as const
+export type ClientIdentity = (typeof CLIENT_IDENTITIES)[number]
+
 export const EVM_NAMESPACES = ['web3', 'net', 'eth', 'personal', 'debug', 'miner', 'txpool', 'evm', 'anvil', 'hardhat'] as const
 /** One of {@link EVM_NAMESPACES}. */
 export type EvmNamespace = (typeof EVM_NAMESPACES)[number]
@@ -128,6 +132,11 @@ export interface JsonRpcConfig {
    * default false): an unlocked account signs eth_sendTransaction for anyone who reaches the JSON-RPC.
    */
   allowInsecureUnlock: boolean
+  /**
+   * What web3_clientVersion names: `nodectl` (default), or on a dev chain `anvil` / `hardhat`, whose
+   * prefix test suites' helpers look for before they call the dev methods (docs/dev-chain.md).
+   */
+  clientIdentity: ClientIdentity
   /** debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2). */
   tracerConcurrency: number
   /** Most bytes of JSON in one debug_trace* answer; 0 = no cap (default 25000000, as batch-response-max-size). */

@@ -710,6 +710,16 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
   jsonRpc(
+    'client-identity',
+    c.clientIdentityCodec,
+    'What web3_clientVersion answers: nodectl (nodectl/v<version>/…), or on a dev chain anvil (anvil/v<version>-nodectl) or ' +
+      "hardhat (HardhatNetwork/<version>/nodectl), the prefixes Hardhat's network helpers require (default nodectl).",
+    (s) => s.jsonRpc.clientIdentity,
+    (s, v) => {
+      s.jsonRpc.clientIdentity = v
+    },
+  ),
+  jsonRpc(
     'tracer-concurrency',
     c.integerCodec(1),
     'Maximum number of debug_trace* requests re-executing at once; more wait in a FIFO queue (default 2).',

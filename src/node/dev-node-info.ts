@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { formatClientVersion } from '../api/eth/web3.js'
 import type { DevNodeInfoBackend, SnapshotEntry } from '../api/dev/node-info-backend.js'
+import type { ClientIdentity } from '../config/node-config.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { EvmBlock } from '../evm/store/views.js'
 import { suggestGasTipCap } from './eth-backend.js'
@@ -11,7 +12,7 @@ import { NODECTL_VERSION } from './version.js'
 const INSTANCE_ID_BYTES = 32
 
 export class DevNodeInfo implements DevNodeInfoBackend {
-  readonly clientVersion = formatClientVersion(NODECTL_VERSION)
+  readonly clientVersion: string
   readonly instanceId: Uint8Array = randomBytes(INSTANCE_ID_BYTES)
   /** The chain runs Cancun's rules (evm/common.ts). */
   readonly hardFork = 'Cancun'
@@ -20,7 +21,10 @@ export class DevNodeInfo implements DevNodeInfoBackend {
     private readonly app: EvmApplication,
     /** The snapshots of the dev chain's snapshot backend. */
     readonly snapshots: () => readonly SnapshotEntry[],
-  ) {}
+    identity: ClientIdentity,
+  ) {
+    this.clientVersion = formatClientVersion(NODECTL_VERSION, identity)
+  }
 
   get chainId(): bigint {
     return this.app.evmChainId

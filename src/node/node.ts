@@ -312,7 +312,7 @@ export class Node {
           contractConsole.enabled = on
         },
       },
-      nodeInfo: new DevNodeInfo(this.c.app, () => devSnapshots.entries()),
+      nodeInfo: new DevNodeInfo(this.c.app, () => devSnapshots.entries(), this.config.jsonRpc.clientIdentity),
     }
   }
 

@@ -2,6 +2,9 @@
  * anvil_nodeInfo, anvil_metadata and hardhat_metadata on a dev chain (docs/dev-chain.md, "Node
  * information"): Anvil's and Hardhat's shapes, with values that agree with the EVM view of the same block.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 
@@ -71,5 +74,37 @@ describe('dev node information', () => {
       latestBlockNumber: expect.any(Number),
       latestBlockHash: expect.stringMatching(HASH),
     })
+  })
+})
+
+describe("web3_clientVersion as test suites' helpers want it ([json-rpc] client-identity)", () => {
+  // Hardhat's network helpers and hardhat-predeploy refuse a node whose lower-cased clientVersion does not
+  // start with hardhat, anvil or zksync.
+  for (const [identity, prefix] of [
+    ['anvil', 'anvil/v'],
+    ['hardhat', 'hardhatnetwork/'],
+  ] as const) {
+    it(`${identity}: the name those helpers accept, still naming nodectl, in anvil_metadata too`, async () => {
+      const t = await startTestNode({ flags: { 'json-rpc.client-identity': identity } })
+      try {
+        const version = (await rpc<string>(t.url, 'web3_clientVersion')).result!
+        expect(version.toLowerCase().startsWith(prefix)).toBe(true)
+        expect(version).toContain('nodectl')
+        expect((await rpc<{ clientVersion: string }>(t.url, 'anvil_metadata')).result!.clientVersion).toBe(version)
+      } finally {
+        await t.destroy()
+      }
+    })
+  }
+
+  it('is refused on a node that is not a dev chain, naming the flag', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'nodectl-identity-'))
+    try {
+      await expect(startTestNode({ home, dev: false, flags: { 'json-rpc.client-identity': 'anvil' } })).rejects.toThrow(
+        /--json-rpc\.client-identity: anvil and hardhat are allowed on a dev chain only/,
+      )
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
   })
 })

@@ -61,7 +61,7 @@ export function createEthApi(
 ): MethodTable[] {
   const sender = new TransactionSender(backend, accounts, { gasCap: options.gasCap, timeout: options.evmTimeout }, keyless)
   return [
-    createWeb3Methods(backend),
+    createWeb3Methods(backend, options.clientIdentity),
     createNetMethods(backend),
     createEthChainMethods(backend),
     createEthStateMethods(backend),

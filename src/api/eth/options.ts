@@ -3,7 +3,7 @@ import type { JsonRpcConfig } from '../../config/node-config.js'
 
 export type EthApiOptions = Pick<
   JsonRpcConfig,
-  'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock'
+  'gasCap' | 'evmTimeout' | 'feeHistoryCap' | 'logsCap' | 'blockRangeCap' | 'txFeeCap' | 'allowInsecureUnlock' | 'clientIdentity'
 >
 
 /** Evmos' `[json-rpc]` defaults (`server/config/config.go`); 0 disables a cap. */
@@ -22,4 +22,6 @@ export const defaultEthApiOptions: EthApiOptions = {
   txFeeCap: 1,
   /** personal_unlockAccount from non-loopback callers (geth --allow-insecure-unlock). */
   allowInsecureUnlock: false,
+  /** What web3_clientVersion names. */
+  clientIdentity: 'nodectl',
 }
