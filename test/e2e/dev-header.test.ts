@@ -109,10 +109,11 @@ describe('dev header overrides', () => {
     expect((await nextBlock(t.url)).baseFeePerGas).toBe('0x9')
   })
 
-  it('anvil_setCoinbase names the miner of every later block', async () => {
+  it('anvil_setCoinbase names the miner of every later block, and eth_coinbase says so', async () => {
     await anvil.setCoinbase({ address: COINBASE })
     expect((await nextBlock(t.url)).miner).toBe(COINBASE)
     expect((await nextBlock(t.url)).miner).toBe(COINBASE)
+    expect((await rpc<string>(t.url, 'eth_coinbase')).result).toBe(COINBASE)
   })
 
   it('hardhat_setPrevRandao sets the next block mixHash, which PREVRANDAO reads', async () => {
