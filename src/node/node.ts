@@ -216,7 +216,9 @@ export class Node {
           accounts: c.accounts,
           // A dev chain's anvil_setCoinbase, once a block has carried it, comes first.
           coinbase: () =>
-            c.app.currentDevSettings().coinbase ?? c.miner.etherbase ?? c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
+            c.app.currentDevSettings().coinbase ??
+            c.miner.etherbase ??
+            c.app.feeRecipientOf(c.engine.validatorAddress ?? new Uint8Array(20)),
           syncStatus: () => c.engine.syncStatus(),
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
