@@ -37,7 +37,9 @@ describe('dev node restarted after a crash at the wrong moment', () => {
   let current: TestNode | undefined
   afterAll(async () => {
     await current?.stop()
-    for (const home of homes) await rm(home, { recursive: true, force: true })
+    // Retried as Node's rm allows: a file the stopped node's last write left being renamed into data/ can
+    // make one pass find the folder not yet empty (ENOTEMPTY).
+    for (const home of homes) await rm(home, { recursive: true, force: true, maxRetries: 5 })
   })
 
   async function sendAndCommit(t: TestNode): Promise<number> {
