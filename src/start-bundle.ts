@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { EXIT_FAILURE, printError, printWarning } from './cli/failure.js'
+import { errorText, EXIT_FAILURE, warningText } from './cli/failure.js'
 import { parseStartArgv } from './cli/start-argv.js'
 import { runNode, StartFailure } from './cli/start-node.js'
 import { HttpRpcClient } from './rpc/client/http-client.js'
@@ -27,11 +27,12 @@ export async function runStart(argv: string[], root: string): Promise<boolean> {
     await runNode(flags, version, {
       log: (line) => process.stdout.write(`${line}\n`),
       logToStderr: (line) => process.stderr.write(`${line}\n`),
-      warn: printWarning,
+      warn: (message) => process.stderr.write(`${warningText(message)}\n`),
     })
   } catch (err) {
     // As the oclif command (cli/nodectl-command.ts): the message, with the stack under DEBUG.
-    printError(process.env.DEBUG && err instanceof Error && err.stack ? err.stack : (err as Error).message)
+    const message = process.env.DEBUG && err instanceof Error && err.stack ? err.stack : (err as Error).message
+    process.stderr.write(`${errorText(message)}\n`)
     process.exit(err instanceof StartFailure ? err.exit : EXIT_FAILURE)
   }
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))

@@ -40,6 +40,11 @@ export interface ExecTxResult {
   codespace: string
 }
 
+/** A successful ExecTxResult that used no gas, with `events` (a system transaction, an empty result). */
+export function okExecTxResult(events: AbciEvent[] = []): ExecTxResult {
+  return { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events, codespace: '' }
+}
+
 /** ABCI `TxResult`: a committed tx, where it landed and what it did. */
 export interface TxResult {
   height: number

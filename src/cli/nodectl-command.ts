@@ -3,8 +3,8 @@
  * exit status 2 and a pointer to the command's help instead of oclif's help dump, and `--json` failures
  * as `{"error": {"message"}}` on stdout.
  */
-import { Command, Errors, settings } from '@oclif/core'
-import { EXIT_FAILURE, EXIT_USAGE, printError, printWarning, UsageError } from './failure.js'
+import { Command, Errors, settings, ux } from '@oclif/core'
+import { errorText, EXIT_FAILURE, EXIT_USAGE, UsageError, warningText } from './failure.js'
 
 /** oclif's parse errors (unknown flag, missing or unexpected argument, bad option) carry `parse`. */
 function isParseError(err: unknown): boolean {
@@ -16,7 +16,8 @@ const OCLIF_HELP_HINT = /\nSee more help with --help$/
 
 export abstract class NodectlCommand extends Command {
   override warn(input: string | Error): string | Error {
-    printWarning(typeof input === 'string' ? input : input.message)
+    // On stderr with --json too (stdout keeps the JSON).
+    ux.stderr(warningText(typeof input === 'string' ? input : input.message))
     return input
   }
 
@@ -36,7 +37,7 @@ export abstract class NodectlCommand extends Command {
       process.exitCode = code
       return undefined
     }
-    printError(message, usage ? (this.id?.replaceAll(':', ' ') ?? '') : undefined)
+    ux.stderr(errorText(message, usage ? (this.id?.replaceAll(':', ' ') ?? '') : undefined))
     // Printed: oclif's handler only exits with the code (it would print again, wrapped).
     throw Object.assign(new Errors.CLIError(message, { exit: code }), { skipOclifErrorHandling: true })
   }

@@ -4,8 +4,8 @@
  * `command query:statuss not found`.
  */
 import type { Hook } from '@oclif/core'
-import { Errors } from '@oclif/core'
-import { EXIT_USAGE, printError } from '../cli/failure.js'
+import { Errors, ux } from '@oclif/core'
+import { errorText, EXIT_USAGE } from '../cli/failure.js'
 
 /** At most this many suggestions. */
 const SUGGESTIONS = 3
@@ -20,7 +20,7 @@ const hook: Hook.CommandNotFound = async (opts) => {
     .slice(0, SUGGESTIONS)
     .map((c) => `"${c.id}"`)
   const hint = close.length > 0 ? `; did you mean ${close.join(' or ')}?` : ''
-  printError(`unknown command "${typed}"${hint} (nodectl help lists the commands)`)
+  ux.stderr(errorText(`unknown command "${typed}"${hint} (nodectl help lists the commands)`))
   throw new Errors.ExitError(EXIT_USAGE)
 }
 

@@ -5,12 +5,12 @@
  * replay of the stored blocks into an application that lost its state gives the same blocks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createTestClient, createWalletClient, http, type Hex, type TestClient } from 'viem'
+import { type createPublicClient, createWalletClient, http, type Hex, type TestClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
-import { foundry } from 'viem/chains'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
+import { viemDevClients } from '../helpers/viem-dev-clients.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { wipeApplicationState } from '../helpers/wipe-app-state.js'
 
@@ -40,10 +40,7 @@ describe('dev header overrides', () => {
 
   beforeAll(async () => {
     t = await startTestNode()
-    const chain = { ...foundry, rpcUrls: { default: { http: [t.url] } } }
-    anvil = createTestClient({ mode: 'anvil', chain, transport: http(t.url) })
-    hardhat = createTestClient({ mode: 'hardhat', chain, transport: http(t.url) })
-    client = createPublicClient({ chain, transport: http(t.url) })
+    ;({ anvil, hardhat, client } = viemDevClients(t.url))
   })
   afterAll(async () => {
     await t?.destroy()

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JsonRpcProvider } from 'ethers'
-import { createPublicClient, createTestClient, http, type Hex, type TestClient } from 'viem'
-import { foundry } from 'viem/chains'
+import type { createPublicClient, Hex, TestClient } from 'viem'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
+import { viemDevClients } from '../helpers/viem-dev-clients.js'
 import { cometRpc, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
 import { wipeApplicationState } from '../helpers/wipe-app-state.js'
 import { DEV_OP_PREFIX, decodeDevOp, encodeDevOp } from '../../src/evm/dev/ops.js'
@@ -51,10 +51,7 @@ describe('dev state methods', () => {
 
   beforeAll(async () => {
     t = await startTestNode()
-    const chain = { ...foundry, rpcUrls: { default: { http: [t.url] } } }
-    anvil = createTestClient({ mode: 'anvil', chain, transport: http(t.url) })
-    hardhat = createTestClient({ mode: 'hardhat', chain, transport: http(t.url) })
-    client = createPublicClient({ chain, transport: http(t.url) })
+    ;({ anvil, hardhat, client } = viemDevClients(t.url))
   })
   afterAll(async () => {
     await t?.destroy()

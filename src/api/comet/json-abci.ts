@@ -6,7 +6,7 @@
  * `omitempty`.
  */
 import { bytesToBase64 } from '../../primitives/hex.js'
-import type { AbciEvent, ExecTxResult, ValidatorUpdate } from '../../abci/types.js'
+import { okExecTxResult, type AbciEvent, type ExecTxResult, type ValidatorUpdate } from '../../abci/types.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../../abci/application.js'
 import type { JsonObject } from './wire-json.js'
 
@@ -42,7 +42,7 @@ export function encodeExecTxResult(r: ExecTxResult): JsonObject {
 
 /** The all-default ExecTxResult (`tx_result` of a broadcast_tx_commit whose CheckTx failed). */
 export function emptyExecTxResult(): ExecTxResult {
-  return { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }
+  return okExecTxResult()
 }
 
 /** `abci.ResponseCheckTx` (jsonpb, v0.38 fields). */

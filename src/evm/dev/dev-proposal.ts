@@ -3,7 +3,7 @@
  * (ops.ts), which PrepareProposal puts first, ProcessProposal accepts only when each decodes, and
  * FinalizeBlock applies (dev-block.ts); their results name their kind.
  */
-import type { ExecTxResult } from '../../abci/types.js'
+import { okExecTxResult, type ExecTxResult } from '../../abci/types.js'
 import { parseRawTx } from '../txs/raw-tx.js'
 import { protoSizeOfTx } from '../txs/fee-recipient-tx.js'
 import { decodeDevOp, isDevOp, type DevOp } from './ops.js'
@@ -91,14 +91,5 @@ export function fitProposalTxs(txs: readonly Uint8Array[], maxTxBytes: number): 
 /** The FinalizeBlock result of an applied dev operation that is not a transaction. */
 export function createDevOpResult(raw: Uint8Array): ExecTxResult {
   const kind = decodeDevOp(raw).kind
-  return {
-    code: 0,
-    data: new Uint8Array(0),
-    log: '',
-    info: '',
-    gasWanted: 0n,
-    gasUsed: 0n,
-    events: [{ type: DEV_OP_EVENT, attributes: [{ key: 'kind', value: kind, index: true }] }],
-    codespace: '',
-  }
+  return okExecTxResult([{ type: DEV_OP_EVENT, attributes: [{ key: 'kind', value: kind, index: true }] }])
 }

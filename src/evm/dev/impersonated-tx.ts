@@ -10,11 +10,9 @@
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { keccak256, sha256 } from '../../crypto/index.js'
-import { bytesToHex } from '../../primitives/hex.js'
+import { sha256 } from '../../crypto/index.js'
 import { txCommonOf } from '../common.js'
-import { seedTxHash } from '../state/ethereumjs-patches.js'
-import { TxDecodeError, type DecodedTx } from '../txs/tx.js'
+import { decodedTxOf, TxDecodeError, type DecodedTx } from '../txs/tx.js'
 import { createUnsignedTx, type UnsignedTxFields } from '../txs/unsigned-tx.js'
 
 /** The raw bytes of `fields` sent by `from`, with the placeholder signature. */
@@ -39,26 +37,5 @@ export function decodeImpersonatedTx(from: Uint8Array, raw: Uint8Array, opRaw: U
   const sender = new Address(from)
   tx.getSenderAddress = () => sender
   Object.freeze(tx)
-  const hash = keccak256(raw)
-  seedTxHash(tx, hash)
-  const type = tx.type as 0 | 1 | 2
-  const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
-  return {
-    raw,
-    tx,
-    hash,
-    hashHex: bytesToHex(hash),
-    cometHash: sha256(opRaw),
-    from,
-    fromHex: bytesToHex(from),
-    type,
-    nonce: tx.nonce,
-    gasLimit: tx.gasLimit,
-    to: tx.to ? bytesToHex(tx.to.bytes) : undefined,
-    value: tx.value,
-    maxFeePerGas: type === 2 ? feeTx.maxFeePerGas! : feeTx.gasPrice!,
-    maxPriorityFeePerGas: type === 2 ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
-    chainId: common.chainId(),
-    size: raw.length,
-  }
+  return decodedTxOf({ raw, tx, from, type: tx.type as 0 | 1 | 2, chainId: common.chainId(), cometHash: sha256(opRaw) })
 }

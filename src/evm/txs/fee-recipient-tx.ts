@@ -16,7 +16,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, bytesToUpperHex, equalBytes, utf8ToBytes } from '../../primitives/hex.js'
-import type { ExecTxResult } from '../../abci/types.js'
+import { okExecTxResult, type ExecTxResult } from '../../abci/types.js'
 
 /** Marks the payload; versioned so a later format can coexist. */
 const FEE_RECIPIENT_TAG = utf8ToBytes('nodectl/fee-recipient/v1:')
@@ -81,14 +81,5 @@ export function createFeeRecipientTxResult(proposer: Uint8Array, feeRecipient: U
     { key: 'validator', value: bytesToUpperHex(proposer), index: true },
     { key: 'recipient', value: bytesToHex(feeRecipient), index: true },
   ]
-  return {
-    code: 0,
-    data: new Uint8Array(0),
-    log: '',
-    info: '',
-    gasWanted: 0n,
-    gasUsed: 0n,
-    events: [{ type: FEE_RECIPIENT_EVENT, attributes }],
-    codespace: '',
-  }
+  return okExecTxResult([{ type: FEE_RECIPIENT_EVENT, attributes }])
 }

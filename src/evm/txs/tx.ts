@@ -117,6 +117,22 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
   }
   if (chainId !== undefined && chainId !== common.chainId())
     throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
+  return decodedTxOf({ raw, tx, from, type, chainId, cometHash: sha256(raw) })
+}
+
+/**
+ * The DecodedTx of a frozen, sender-bound `tx` parsed from `raw`; `cometHash` is the consensus hash of
+ * the bytes that carried it (the raw bytes, or a dev operation holding them).
+ */
+export function decodedTxOf(parts: {
+  raw: Uint8Array
+  tx: TypedTransaction
+  from: Uint8Array
+  type: EvmTxType
+  chainId: bigint | undefined
+  cometHash: Uint8Array
+}): DecodedTx {
+  const { raw, tx, from, type, chainId, cometHash } = parts
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
   // The EVM hash is Keccak-256 of the raw bytes; the decoder only takes canonical RLP, so this equals
   // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the tx's cache.
@@ -127,7 +143,7 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
     tx,
     hash,
     hashHex: bytesToHex(hash),
-    cometHash: sha256(raw),
+    cometHash,
     from,
     fromHex: bytesToHex(from),
     type,
