@@ -32,6 +32,20 @@ export const COMPARE_METRICS: readonly Metric[] = [
   { key: 'erc20TxPerSec', title: batchTitle('ERC-20 transfers'), line: 'erc20_transfers', read: (l) => l.txPerSec, better: 'higher' },
   { key: 'valueTxPerSec', title: batchTitle('value transfers'), line: 'value_transfers', read: (l) => l.txPerSec, better: 'higher' },
   {
+    key: 'erc20SendsPerSec',
+    title: () => 'eth_sendRawTransaction accepted/s while blocks execute (the ERC-20 batch)',
+    line: 'erc20_transfers',
+    read: (l) => l.sendsPerSec,
+    better: 'higher',
+  },
+  {
+    key: 'erc20SendP99Ms',
+    title: () => 'eth_sendRawTransaction round trip while blocks execute, p99 (ms)',
+    line: 'erc20_transfers',
+    read: (l) => l.sendP99Ms,
+    better: 'lower',
+  },
+  {
     key: 'callsPerSec',
     title: (o) => `eth_call balanceOf(distinct holder)/s, c=${o.concurrency}`,
     line: 'eth_call',

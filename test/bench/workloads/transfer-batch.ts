@@ -7,7 +7,7 @@
  */
 import { getFees, getHeight, getNonce, getReceipts, sleep, waitForReceipt } from '../chain.js'
 import type { RpcClient } from '../rpc-client.js'
-import { round } from '../stats.js'
+import { type Percentiles, percentiles, round } from '../stats.js'
 import type { BenchContext } from './context.js'
 import type { TokenSetup } from './token.js'
 
@@ -20,6 +20,8 @@ export interface TransferBatch {
   failed: number
   seconds: number
   sendSeconds: number
+  /** eth_sendRawTransaction round trips of the accepted sends, while the node executes the blocks before them. */
+  sendLatency: Percentiles
   /** Head before the first send and after the last receipt. */
   startBlock: number
   endBlock: number
@@ -94,6 +96,7 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: Ba
   const startBlock = await getHeight(client)
   const t0 = performance.now()
   let sendErrors = 0
+  const sendMs: number[] = []
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
@@ -107,6 +110,7 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: Ba
       try {
         const sentAt = performance.now()
         const hash = await clientOf(sender).call<string>('eth_sendRawTransaction', [raw])
+        sendMs.push(performance.now() - sentAt)
         hashes[sender]![index] = hash
         routing?.onSent?.(hash, sentAt, order)
       } catch {
@@ -124,5 +128,5 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: Ba
   const receipts = await getReceipts(client, all)
   const failed = sendErrors + receipts.filter((r) => r?.status !== '0x1').length
   const committed = all.filter((_, i) => receipts[i] !== null)
-  return { hashes: all, committed, failed, seconds: round(seconds), sendSeconds: round(sentMs / 1000), startBlock, endBlock }
+  return { hashes: all, committed, failed, seconds: round(seconds), sendSeconds: round(sentMs / 1000), sendLatency: percentiles(sendMs), startBlock, endBlock }
 }

@@ -11,6 +11,8 @@ export function emitBatch(ctx: BenchContext, line: string, b: TransferBatch, ext
     seconds: b.seconds,
     txPerSec: Math.round(b.hashes.length / b.seconds),
     sendSeconds: b.sendSeconds,
+    sendsPerSec: Math.round(b.hashes.length / b.sendSeconds),
+    sendP99Ms: b.sendLatency.p99Ms,
     blocks: b.endBlock - b.startBlock,
   })
 }
