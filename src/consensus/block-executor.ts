@@ -41,6 +41,9 @@ import type { EvidencePool } from './evidence-pool.js'
 import type { StateStore } from './state-store.js'
 import { validateBlockAgainstState } from './validate-block.js'
 
+/** Settles after the event loop's other ready work (sockets, timers) has run. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 /** CometBFT `MaxHeaderBytes`: soft maximum of an encoded header. */
 const MAX_HEADER_BYTES = 626
 /** CometBFT `MaxOverheadForBlock`: block encoding overhead besides the header, commit and txs. */
@@ -259,6 +262,8 @@ export class BlockExecutor {
           `expected tx results length to match size of transactions in block. Expected ${block.txs.length}, got ${response.txResults.length}`,
         )
       }
+      // Admissions and reads waiting since the block began executing go first; nothing is staged yet.
+      await nextTurn()
       next = updateState(state, blockId, block.header, response)
       blockStore.saveBlock(stage, block, blockId, blockSize, seenCommit)
       stateStore.saveFinalizeBlockResponse(stage, height, response)

@@ -13,6 +13,7 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { EventLoopYield } from './event-loop-yield.js'
 import { BLOOM_BYTES, bloomOr } from './store/bloom.js'
 import { orderedTrieRoot } from './store/ordered-trie.js'
 import { TxCode } from './txs/tx-codes.js'
@@ -129,9 +130,13 @@ export async function executeBlock(
   const bloom = new Uint8Array(BLOOM_BYTES)
   let gasUsed = 0n
   let logIndex = 0
+  // Between two transactions, every few ms: admissions and reads go on while a full block executes.
+  const turns = new EventLoopYield(1)
   await sm.checkpoint()
   try {
     for (const tx of txs) {
+      const turn = turns.poll()
+      if (turn !== undefined) await turn
       if (tx instanceof Error) {
         outcomes.push(refused(TxCode.TxDecode, tx.message, 0n))
         continue

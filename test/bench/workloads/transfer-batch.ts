@@ -128,5 +128,14 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: Ba
   const receipts = await getReceipts(client, all)
   const failed = sendErrors + receipts.filter((r) => r?.status !== '0x1').length
   const committed = all.filter((_, i) => receipts[i] !== null)
-  return { hashes: all, committed, failed, seconds: round(seconds), sendSeconds: round(sentMs / 1000), sendLatency: percentiles(sendMs), startBlock, endBlock }
+  return {
+    hashes: all,
+    committed,
+    failed,
+    seconds: round(seconds),
+    sendSeconds: round(sentMs / 1000),
+    sendLatency: percentiles(sendMs),
+    startBlock,
+    endBlock,
+  }
 }
