@@ -16,9 +16,9 @@ const TABLE: Uint32Array = (() => {
   return t
 })()
 
-/** CRC-32C of `data` as an unsigned 32-bit number. */
-export function crc32c(data: Uint8Array): number {
+/** CRC-32C of `data` (of its bytes from `start` to `end`) as an unsigned 32-bit number. */
+export function crc32c(data: Uint8Array, start = 0, end = data.length): number {
   let crc = 0xffffffff
-  for (let i = 0; i < data.length; i++) crc = TABLE[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8)
+  for (let i = start; i < end; i++) crc = TABLE[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8)
   return (crc ^ 0xffffffff) >>> 0
 }

@@ -202,6 +202,33 @@ describe('WAL', () => {
     ])
   })
 
+  it('opens and searches a file of two hundred thousand records (a fast dev chain) without decoding them all', async () => {
+    const heights = 200_000
+    const records = Array.from({ length: heights + 1 }, (_, h) => encodeWalRecord({ time: now(), msg: { type: 'endHeight', height: h } }))
+    records.push(encodeWalRecord({ time: now(), msg: { type: 'msgInfo', msg: vote, peerId: 'last' } }))
+    await (await Wal.open({ path })).close()
+    await writeFile(path, Buffer.concat(records))
+    const wal = await Wal.open({ path })
+    expect((await wal.searchForEndHeight(heights))!.map((m) => m.msg)).toEqual([{ type: 'msgInfo', msg: vote, peerId: 'last' }])
+    expect((await wal.searchForEndHeight(heights - 1))!.map((m) => m.msg.type)).toEqual(['endHeight', 'msgInfo'])
+    await wal.close()
+    expect((await readAllWal(path)).length).toBe(heights + 2)
+  })
+
+  it('stops with the file named at a record whose CRC matches but which does not decode', async () => {
+    const wal = await Wal.open({ path })
+    await wal.writeSync({ type: 'endHeight', height: 1 })
+    await wal.close()
+    const payload = new Uint8Array([0xff, 0xff, 0xff])
+    const header = new Uint8Array(8)
+    new DataView(header.buffer).setUint32(0, crc32c(payload))
+    new DataView(header.buffer).setUint32(4, payload.length)
+    await appendFile(path, Buffer.concat([header, payload]))
+    const reopened = await Wal.open({ path })
+    await expect(reopened.searchForEndHeight(1)).rejects.toThrow(`WAL ${path}: a record of 3 bytes does not decode`)
+    await reopened.close()
+  })
+
   it('treats an empty file as a new WAL (starts with #ENDHEIGHT 0)', async () => {
     await (await Wal.open({ path })).close()
     await writeFile(path, new Uint8Array(0))
