@@ -95,7 +95,8 @@ export class WriteStage {
   /** Stages again what `snapshot` copied (over an empty stage: after `discard` or `write`). */
   restore(s: StageSnapshot): void {
     for (const [id, entry] of s.staged) this.staged.set(id, entry)
-    this.appended.push(...s.appended)
+    // One push each: a genesis of a million accounts appends more entries than a spread call can pass.
+    for (const op of s.appended) this.appended.push(op)
   }
 }
 
