@@ -5,6 +5,8 @@
  */
 import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
+import type { EVMOpts } from '@ethereumjs/evm'
+import { POINT_EVALUATION_PRECOMPILE } from './point-evaluation.js'
 import { keccak256, recoverPublicKey, sha256 } from '../crypto/index.js'
 import { installFastIsActivatedEIP } from './state/ethereumjs-patches.js'
 
@@ -68,10 +70,10 @@ export function isCodeSizeUnlimited(common: Common): boolean {
   return (common as Common & { [UNLIMITED_CODE_SIZE]?: boolean })[UNLIMITED_CODE_SIZE] === true
 }
 
-/** The EVM options of a VM running under `common`'s size limits. */
-export function evmSizeOptions(common: Common): { allowUnlimitedContractSize: boolean; allowUnlimitedInitCodeSize: boolean } {
+/** The EVM options of every VM of the node: `common`'s size limits, and the chain's point evaluation precompile. */
+export function evmOptions(common: Common): EVMOpts {
   const unlimited = isCodeSizeUnlimited(common)
-  return { allowUnlimitedContractSize: unlimited, allowUnlimitedInitCodeSize: unlimited }
+  return { allowUnlimitedContractSize: unlimited, allowUnlimitedInitCodeSize: unlimited, customPrecompiles: [POINT_EVALUATION_PRECOMPILE] }
 }
 
 /**

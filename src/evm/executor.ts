@@ -14,6 +14,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { EventLoopYield } from './event-loop-yield.js'
+import { openCheckpoints, recoverFromEvmFault } from './state/ethereumjs-patches.js'
 import { BLOOM_BYTES, bloomOr } from './store/bloom.js'
 import { orderedTrieRoot } from './store/ordered-trie.js'
 import { TxCode } from './txs/tx-codes.js'
@@ -154,10 +155,12 @@ export async function executeBlock(
       }
       let result: RunTxResult
       beforeTx?.(tx)
+      const depth = openCheckpoints(vm)
       try {
         block ??= createExecutionBlock(env, common)
         result = await runTx(vm, { tx: tx.tx, block, blockGasUsed: gasUsed, skipBlockGasLimitValidation: false })
       } catch (err) {
+        await recoverFromEvmFault(vm, depth)
         const [code, log] = classifyRunTxError(err, tx, env.baseFee)
         outcomes.push(refused(code, log, tx.gasLimit))
         continue

@@ -49,6 +49,7 @@ import { BranchMPTNode, decodeRawMPTNode, ExtensionMPTNode, LeafMPTNode, MerkleP
 import { RLP } from '@ethereumjs/rlp'
 import { AccountCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, unpadBytes, type Address } from '@ethereumjs/util'
+import type { VM } from '@ethereumjs/vm'
 import { importInterpreterModule } from './evm-interpreter-module.js'
 import { toNibbles } from '../store/ordered-trie.js'
 import { latin1 } from '../../primitives/hex.js'
@@ -369,4 +370,24 @@ export function seedTxHash(tx: object, hash: Uint8Array): void {
  */
 export function seedTxSenderPublicKey(tx: object, publicKey: Uint8Array): void {
   ;(tx as { cache: { senderPubKey?: Uint8Array } }).cache.senderPubKey = publicKey
+}
+
+/**
+ * Puts the VM back where a transaction found it after a throw from inside the EVM (a fault of the
+ * library or of a precompile; a validity check throws before any checkpoint): the state checkpoints
+ * opened above `depth` by the transaction and its calls are reverted, and the transient storage
+ * (EIP-1153) emptied with its checkpoints, as the end of a transaction leaves it. Without this the
+ * block's commit kept the writes of the half-run transaction, and the next block found no state root.
+ */
+export async function recoverFromEvmFault(vm: VM, depth: number): Promise<void> {
+  const sm = vm.stateManager as unknown as { revert(): Promise<void> }
+  while (openCheckpoints(vm) > depth) await sm.revert()
+  const transient = (vm.evm as unknown as { transientStorage: { clear(): void; _indices: number[] } }).transientStorage
+  transient.clear()
+  transient._indices = [0]
+}
+
+/** Checkpoints the VM's state manager has open (MerkleStateManager `_checkpointCount`). */
+export function openCheckpoints(vm: VM): number {
+  return (vm.stateManager as unknown as { _checkpointCount: number })._checkpointCount
 }

@@ -23,7 +23,7 @@ import {
 } from './ethereumjs-patches.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from '../errors.js'
-import { evmSizeOptions } from '../common.js'
+import { evmOptions } from '../common.js'
 
 function createCaches(): Caches {
   installAccountEntries()
@@ -55,7 +55,7 @@ export async function createConsensusVm(
   const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)
   await installJumpAnalysisCache()
-  const vm = await createVM({ common, stateManager, blockchain, evmOpts: evmSizeOptions(common) })
+  const vm = await createVM({ common, stateManager, blockchain, evmOpts: evmOptions(common) })
   return { vm, stateManager, caches }
 }
 
@@ -88,7 +88,7 @@ export async function createStateCopy(db: Database, common: Common, root: Uint8A
 export async function createVmCopy(db: Database, common: Common, blockchain: EVMMockBlockchainInterface, root: Uint8Array): Promise<VM> {
   const stateManager = await createStateCopy(db, common, root)
   await installJumpAnalysisCache()
-  return createVM({ common, stateManager, blockchain, evmOpts: evmSizeOptions(common) })
+  return createVM({ common, stateManager, blockchain, evmOpts: evmOptions(common) })
 }
 
 async function setRoot(sm: MerkleStateManager, root: Uint8Array): Promise<void> {
