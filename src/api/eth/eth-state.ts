@@ -56,6 +56,8 @@ const storageSlot: Codec<Uint8Array> = (value) => {
 /** eth_getStorageValues' requests: address → slots (geth `map[common.Address][]common.Hash`; a repeated address: the last list). */
 export const storageRequests: Codec<Map<string, Uint8Array[]>> = (value) => {
   const requests = new Map<string, Uint8Array[]>()
+  // A JSON null is Go's nil map: no request (`empty request`).
+  if (value === null) return requests
   for (const [key, slots] of Object.entries(objectOf(value, 'map[common.Address][]common.Hash'))) {
     requests.set(bytesToHex(address(key)), arrayOf(storageSlot, '[]common.Hash')(slots))
   }
