@@ -198,6 +198,8 @@ describe('newest standard methods', () => {
     const bad: [unknown[], number, string][] = [
       [[{ from: '0x1234', to: BOB!.address }], -32602, 'invalid argument 0:'],
       [[], -32602, 'missing value for required argument 0'],
+      // No `from`: the zero address, as in geth, whose estimate fails without funds.
+      [[{ to: BOB!.address, value: '0x1' }], -32000, 'insufficient funds for transfer'],
       [[{ from: ALICE!.address, to: BOB!.address, chainId: '0x' + (chainId + 1n).toString(16) }], -32000, "chainId does not match node's"],
       [[{ from: ALICE!.address, to: BOB!.address, gasPrice: '0x1', maxFeePerGas: '0x1' }], -32602, 'invalid argument 0:'],
     ]
@@ -213,5 +215,28 @@ describe('newest standard methods', () => {
     expect(await result<string>(t.url, 'eth_call', [{ data: BLOB_BASE_FEE_INIT_CODE }, 'latest'])).toBe(word(1))
     const head = await result<BlockJson>(t.url, 'eth_getBlockByNumber', ['latest', false])
     expect(head).toMatchObject({ excessBlobGas: '0x0', blobGasUsed: '0x0' })
+  })
+})
+
+describe('newest standard methods on a chain that is not a dev chain', () => {
+  let t: TestNode
+  beforeAll(async () => {
+    t = await startTestNode({ dev: false })
+  })
+  afterAll(async () => {
+    await t?.destroy()
+  })
+
+  it('serves them all, with the same rules and its own genesis', async () => {
+    const config = await validResult<{ current: ForkConfigJson }>(t.url, 'eth_config')
+    const genesis = await result<BlockJson>(t.url, 'eth_getBlockByNumber', ['0x0', false])
+    expect(config.current.forkId).toBe('0x' + crc32(getBytes(genesis.hash)).toString(16).padStart(8, '0'))
+    expect(Object.keys(config.current.precompiles)).toHaveLength(11)
+    await validResult(t.url, 'eth_capabilities')
+    expect(await validResult(t.url, 'eth_blobBaseFee')).toBe('0x1')
+    expect(await validResult(t.url, 'eth_getStorageValues', [{ [ALICE!.address]: ['0x0'] }])).toEqual({
+      [ALICE!.address.toLowerCase()]: [word(0)],
+    })
+    await validResult(t.url, 'eth_fillTransaction', [{ from: ALICE!.address, to: BOB!.address, value: '0x1' }])
   })
 })
