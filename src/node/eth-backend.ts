@@ -8,6 +8,7 @@ import type {
   CallArgs,
   EthBackend,
   ExecutionOptions,
+  HistoryRetention,
   LogQuery,
   PoolContent,
   SyncStatus,
@@ -15,6 +16,7 @@ import type {
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../evm/app.js'
 import { calcBaseFee } from '../evm/fee-market.js'
+import { describeForkConfig, type ForkConfig } from '../evm/fork-config.js'
 import { createPendingEvmBlock } from '../evm/pending-block.js'
 import { toPendingEvmTx } from '../evm/store/evm-records.js'
 import type { DecodedTx } from '../evm/txs/tx.js'
@@ -140,6 +142,20 @@ export class NodeEthBackend implements EthBackend, EthEvents {
 
   calcNextBaseFee(parent: EvmBlock): bigint {
     return calcBaseFee({ gasLimit: parent.gasLimit, gasUsed: parent.gasUsed, baseFee: parent.baseFeePerGas }, this.deps.app.feeMarket)
+  }
+
+  /** The rules of the application's Common, on the chain of its EVM genesis block. */
+  async forkConfig(): Promise<ForkConfig> {
+    const app = this.deps.app
+    const genesis = await app.getBlock(app.earliestHeight())
+    if (!genesis) throw new Error('genesis block missing')
+    return describeForkConfig(app.common, genesis.hash)
+  }
+
+  /** The node keeps every height's state and block from the EVM genesis on (an archive node). */
+  historyRetention(): HistoryRetention {
+    const oldestBlock = this.deps.app.earliestHeight()
+    return { state: { oldestBlock }, blocks: { oldestBlock } }
   }
 
   syncStatus(): SyncStatus | undefined {

@@ -33,4 +33,6 @@ export const RpcErrorCode = {
   responseTooLarge: -32003,
   /** EVM execution reverted with data (geth `revertError`). */
   executionReverted: 3,
+  /** A request past a fixed limit of the method (geth `errCodeClientLimitExceeded`). */
+  clientLimitExceeded: -38026,
 } as const

@@ -16,7 +16,7 @@ import { blockOverrides, stateOverrides } from '../../src/api/eth/eth-execute.js
 import { rewardPercentiles } from '../../src/api/eth/eth-fees.js'
 import { filterId } from '../../src/api/eth/eth-filters.js'
 import { storageKeys } from '../../src/api/eth/eth-proof.js'
-import { storageKeyText } from '../../src/api/eth/eth-state.js'
+import { storageKeyText, storageRequests } from '../../src/api/eth/eth-state.js'
 import { blockCount } from '../../src/api/eth/fee-history.js'
 import { createEthApi, defaultEthApiOptions } from '../../src/api/eth/index.js'
 import { logFilter } from '../../src/api/eth/log-filter.js'
@@ -124,6 +124,7 @@ const blockSelectorKind: ParamKind = {
 }
 
 const TX_ARGS = 'ethapi.TransactionArgs'
+const STORAGE_REQUESTS = 'map[common.Address][]common.Hash'
 const callArgsKind: ParamKind = {
   valid: {},
   bad: [
@@ -252,6 +253,26 @@ export const PARAM_KINDS = new Map<Codec<unknown>, ParamKind>([
       ],
       // decodeHash is lenient: no prefix, odd length (left-padded), empty = slot 0.
       accepts: [null, '1', '0x123', ''],
+    },
+  ],
+  [
+    storageRequests,
+    {
+      valid: { ['0x' + '00'.repeat(20)]: ['0x0'] },
+      bad: [
+        { value: 1, reason: unmarshal('number', STORAGE_REQUESTS) },
+        { value: [], reason: unmarshal('array', STORAGE_REQUESTS) },
+        { value: { '0x12': ['0x0'] }, reason: 'hex string has length 2, want 40 for common.Address' },
+        { value: { ['0x' + '00'.repeat(20)]: '0x0' }, reason: unmarshal('string', '[]common.Hash') },
+        { value: { ['0x' + '00'.repeat(20)]: ['0xzz'] }, reason: 'storage key "0xzz": hex string invalid' },
+        {
+          value: { ['0x' + '00'.repeat(20)]: ['0x' + '11'.repeat(33)] },
+          reason: `storage key "0x${'11'.repeat(33)}": hex string too long, want at most 32 bytes`,
+        },
+      ],
+      // The spec's bytesMax32: up to 64 digits, odd counts left-padded, `0x` alone slot 0. (A null is
+      // Go's nil map, refused as `empty request`.)
+      accepts: [{ ['0x' + '00'.repeat(20)]: ['0x', '0x1', '0x' + '11'.repeat(32)] }],
     },
   ],
   [blockNumberOrTag, blockNumberKind],

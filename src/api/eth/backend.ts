@@ -8,6 +8,7 @@
  * `NodeError` (utils/errors.ts) with geth's message for expected failures; api/evm-errors.ts maps
  * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
+import type { ForkConfig } from '../../evm/fork-config.js'
 import type { EvmAccessListItem, EvmAuthorization, EvmBlock, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import type { LogMatches } from '../../evm/store/log-matches.js'
 import type { Awaitable } from '../../utils/awaitable.js'
@@ -94,6 +95,22 @@ export interface PoolContent {
   queued: EvmTx[]
 }
 
+/**
+ * How far back one kind of data reaches (eth_capabilities): the oldest height the node serves it at
+ * and, when the node deletes older data as the chain grows, how many recent blocks it keeps.
+ */
+export interface Retention {
+  oldestBlock: number
+  /** undefined: nothing is deleted (archive). */
+  retentionBlocks?: number
+}
+
+/** What history the node holds: account state (and its proofs), and blocks with their transactions, receipts and logs. */
+export interface HistoryRetention {
+  state: Retention
+  blocks: Retention
+}
+
 /** The node as the web3, net and eth handlers see it. */
 export interface EthBackend {
   /** EIP-155 chain id (eth_chainId; net_version is its decimal form). */
@@ -143,6 +160,11 @@ export interface EthBackend {
   suggestGasTipCap(): Promise<bigint>
   /** Base fee of the block following `parent` (EIP-1559 with the chain's parameters and floor). */
   calcNextBaseFee(parent: EvmBlock): bigint
+
+  /** The chain's rules as an EIP-7910 configuration (eth_config); the chain schedules no fork. */
+  forkConfig(): Promise<ForkConfig>
+  /** The history this node serves (eth_capabilities), read from where the node keeps it. */
+  historyRetention(): HistoryRetention
 
   /** undefined when synced (eth_syncing `false`). */
   syncStatus(): SyncStatus | undefined

@@ -11,7 +11,9 @@ import { noAccounts, type AccountsBackend } from './accounts-backend.js'
 import type { EthBackend } from './backend.js'
 import { createEthBlockMethods } from './eth-blocks.js'
 import { createEthChainMethods } from './eth-chain.js'
+import { createEthConfigMethods } from './eth-config.js'
 import { createEthExecuteMethods } from './eth-execute.js'
+import { createEthFillMethods } from './eth-fill.js'
 import { createEthFilterMethods } from './eth-filters.js'
 import { createEthFeeMethods } from './eth-fees.js'
 import { createEthLogMethods } from './eth-logs.js'
@@ -33,7 +35,7 @@ import { createWeb3Methods } from './web3.js'
 export type { KeylessSender } from './transaction-signer.js'
 export type { AccountSigner, AccountsBackend, KeyStoreWallet, RecoverableSignature } from './accounts-backend.js'
 export { AccountError, accountErrors } from './account-errors.js'
-export type { EthBackend, CallArgs, ExecutionOptions, LogQuery, SyncStatus } from './backend.js'
+export type { EthBackend, CallArgs, ExecutionOptions, HistoryRetention, LogQuery, Retention, SyncStatus } from './backend.js'
 export type { AccessListResult, AccountProof, PoolContent } from './backend.js'
 export type { BlockNumberOrTag, BlockSelector, BlockTag } from './block-params.js'
 export type { LogFilter } from './log-filter.js'
@@ -64,6 +66,7 @@ export function createEthApi(
     createWeb3Methods(backend, options.clientIdentity),
     createNetMethods(backend),
     createEthChainMethods(backend),
+    createEthConfigMethods(backend),
     createEthStateMethods(backend),
     createEthBlockMethods(backend),
     createEthTransactionMethods(backend),
@@ -74,6 +77,7 @@ export function createEthApi(
     createEthFilterMethods(filters),
     createEthProofMethods(backend, options),
     createEthPendingMethods(backend),
+    createEthFillMethods(backend, options),
     createEthSigningMethods(backend, accounts, sender, options),
     createTxPoolMethods(backend),
     createMinerMethods(backend),

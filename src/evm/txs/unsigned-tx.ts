@@ -35,6 +35,11 @@ export interface UnsignedTx {
   type: EvmTxType
   /** The digest the sender signs (keccak256 of the type byte ‖ RLP of the unsigned fields; EIP-155 for legacy). */
   signingHash: Uint8Array
+  /**
+   * The encoding with an empty signature (v = r = s = 0): how geth encodes an unsigned transaction
+   * (eth_fillTransaction's `raw`), not the payload that is signed.
+   */
+  serializeUnsigned(): Uint8Array
   /** The raw signed transaction (what eth_sendRawTransaction takes) for a signature of `signingHash`. */
   serializeSigned(sig: { r: Uint8Array; s: Uint8Array; recovery: number }): Uint8Array
 }
@@ -84,6 +89,7 @@ export function createUnsignedTx(fields: UnsignedTxFields): UnsignedTx {
   return {
     type: tx.type as EvmTxType,
     signingHash: tx.getHashedMessageToSign(),
+    serializeUnsigned: () => tx.serialize(),
     serializeSigned: ({ r, s, recovery }) => {
       // Legacy: `convertV` turns the recovery id into EIP-155's v = 35 + 2·chainId + recovery.
       const signed = legacy

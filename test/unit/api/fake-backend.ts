@@ -5,9 +5,11 @@
  */
 import { Transaction, Wallet, getBytes, hexlify, id, keccak256, toUtf8Bytes, AbiCoder } from 'ethers'
 import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/evm/store/views.js'
-import type { CallArgs, EthBackend, ExecutionOptions, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
+import type { CallArgs, EthBackend, ExecutionOptions, HistoryRetention, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
 import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
+import { getCommon } from '../../../src/evm/common.js'
 import { ExecutionRevertedError, VmExecutionError } from '../../../src/evm/errors.js'
+import { describeForkConfig, type ForkConfig } from '../../../src/evm/fork-config.js'
 import { LogMatches } from '../../../src/evm/store/log-matches.js'
 import { NodeError } from '../../../src/utils/errors.js'
 
@@ -334,6 +336,13 @@ export class FakeBackend implements EthBackend {
     if (parent.gasUsed === target) return parent.baseFeePerGas
     if (parent.gasUsed > target) return parent.baseFeePerGas + (parent.baseFeePerGas * (parent.gasUsed - target)) / target / 8n
     return parent.baseFeePerGas - (parent.baseFeePerGas * (target - parent.gasUsed)) / target / 8n
+  }
+  /** The real description of Cancun rules, on the fake chain's genesis. */
+  async forkConfig(): Promise<ForkConfig> {
+    return describeForkConfig(getCommon(this.chainId), this.blocks[0]!.hash)
+  }
+  historyRetention(): HistoryRetention {
+    return { state: { oldestBlock: 0 }, blocks: { oldestBlock: 0 } }
   }
   syncStatus(): SyncStatus | undefined {
     return this.syncing

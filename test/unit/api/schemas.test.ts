@@ -79,6 +79,13 @@ describe('execution-apis schemas', () => {
       ['eth_getTransactionReceipt', [hexlify(backend.blocks[2]!.transactions[0]!)]],
       ['eth_getProof', [sender, ['0x1', '0x' + '00'.repeat(31) + '02'], 'latest']],
       ['eth_createAccessList', [{ from: sender, to: '0x' + '33'.repeat(20), input: '0x' }, 'latest']],
+      ['eth_getStorageValues', [{ ['0x' + '33'.repeat(20)]: ['0x1', '0x' + '00'.repeat(32)], [sender]: ['0x'] }, 'latest']],
+      ['eth_fillTransaction', [{ from: sender, to: '0x' + '22'.repeat(20), value: '0x1' }]],
+      ['eth_fillTransaction', [{ from: sender, to: '0x' + '22'.repeat(20), gasPrice: '0x3b9aca00' }]],
+      ['eth_fillTransaction', [{ from: sender, input: '0x6080', gasPrice: '0x3b9aca00', accessList: [] }]],
+      ['eth_config', []],
+      ['eth_blobBaseFee', []],
+      ['eth_capabilities', []],
     ]
     const failures: string[] = []
     for (const [name, params] of calls) {
@@ -130,6 +137,11 @@ describe('execution-apis schemas', () => {
       'eth_getTransactionReceipt',
       'eth_getProof',
       'eth_createAccessList',
+      'eth_getStorageValues',
+      'eth_fillTransaction',
+      'eth_config',
+      'eth_blobBaseFee',
+      'eth_capabilities',
     ]
     const rejected: string[] = []
     let examples = 0
