@@ -1,0 +1,212 @@
+/**
+ * The Prometheus endpoint (`[instrumentation] prometheus`): a dev node with it on, scraped while it
+ * makes blocks, agrees with the node's own RPC answers (height, validators, mempool, peers, head block);
+ * two validators over p2p count each other as peers and both as validators; a node without the setting
+ * serves no metrics.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { initDevHome } from '../../src/config/init-home.js'
+import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { testNodeSettings } from '../../src/node/test-settings.js'
+import { cometRpc, committed, rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
+
+const ON = { 'instrumentation.prometheus': true }
+
+/** One sample of the exposition text: its labels and value. */
+interface Sample {
+  labels: Record<string, string>
+  value: number
+}
+
+/** The samples of series `name` in Prometheus text. */
+function samplesOf(text: string, name: string): Sample[] {
+  const samples: Sample[] = []
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (!m || m[1] !== name) continue
+    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1]!, l[2]!]))
+    samples.push({ labels, value: Number(m[3]) })
+  }
+  return samples
+}
+
+/** The value of the one sample of `name` (whose labels include `labels`); throws when absent. */
+function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number {
+  const hit = samplesOf(text, name).find((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+  if (!hit) throw new Error(`no sample of ${name} ${JSON.stringify(labels)}`)
+  return hit.value
+}
+
+async function scrape(node: TestNode): Promise<string> {
+  const res = await fetch(node.addresses.metrics!)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
+  return res.text()
+}
+
+async function cometHeight(node: TestNode): Promise<number> {
+  return Number((await cometRpc<{ sync_info: { latest_block_height: string } }>(node, 'status')).sync_info.latest_block_height)
+}
+
+describe('metrics of a dev node', () => {
+  let node: TestNode
+  let chainId: string
+  const [alice, bob] = devAccounts()
+
+  beforeAll(async () => {
+    node = await startTestNode({ flags: ON })
+    chainId = node.node.config.chainId
+  })
+  afterAll(() => node?.destroy())
+
+  it('serves /metrics where start reports it, and 404 elsewhere', async () => {
+    expect(node.addresses.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    const other = await fetch(node.addresses.metrics!.replace(/\/metrics$/, '/'))
+    expect(other.status).toBe(404)
+    await other.text()
+  })
+
+  it('agrees with the RPC while blocks are made', async () => {
+    const sent: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const reply = await rpc<string>(node.url, 'eth_sendTransaction', [{ from: alice!.address, to: bob!.address, value: '0x1' }])
+      expect(reply.error).toBeUndefined()
+      sent.push(reply.result!)
+    }
+    // A transaction behind a nonce gap stays queued: the pool holds something while blocks go on.
+    const gapped = await rpc(node.url, 'eth_sendTransaction', [{ from: bob!.address, to: alice!.address, value: '0x1', nonce: '0x9' }])
+    expect(gapped.error).toBeUndefined()
+    await waitForBlock(node, async () => (await rpc(node.url, 'eth_getTransactionReceipt', [sent[2]])).result, 20_000, 'the receipts')
+
+    // Scraped between two RPC answers: the metric lies between them (a block may come in between).
+    const before = await cometHeight(node)
+    const headBefore = Number((await rpc<string>(node.url, 'eth_blockNumber')).result)
+    const text = await scrape(node)
+    const after = await cometHeight(node)
+    const headAfter = Number((await rpc<string>(node.url, 'eth_blockNumber')).result)
+    const chain = { chain_id: chainId }
+    for (const name of ['cometbft_consensus_height', 'cometbft_consensus_latest_block_height']) {
+      expect(sampleValue(text, name, chain)).toBeGreaterThanOrEqual(before)
+      expect(sampleValue(text, name, chain)).toBeLessThanOrEqual(after)
+    }
+    for (const name of ['chain_head_block', 'chain_head_header', 'chain_head_receipt']) {
+      expect(sampleValue(text, name)).toBeGreaterThanOrEqual(headBefore)
+      expect(sampleValue(text, name)).toBeLessThanOrEqual(headAfter)
+    }
+
+    const validators = await cometRpc<{ total: string; validators: { voting_power: string }[] }>(node, 'validators')
+    expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(Number(validators.total))
+    expect(sampleValue(text, 'cometbft_consensus_validators_power', chain)).toBe(
+      validators.validators.reduce((sum, v) => sum + Number(v.voting_power), 0),
+    )
+
+    const unconfirmed = await cometRpc<{ total: string; total_bytes: string }>(node, 'num_unconfirmed_txs')
+    expect(Number(unconfirmed.total)).toBe(1)
+    expect(sampleValue(text, 'cometbft_mempool_size', chain)).toBe(1)
+    expect(sampleValue(text, 'cometbft_mempool_size_bytes', chain)).toBe(Number(unconfirmed.total_bytes))
+    const status = (await rpc<{ pending: string; queued: string }>(node.url, 'txpool_status')).result!
+    expect(sampleValue(text, 'txpool_pending')).toBe(Number(status.pending))
+    expect(sampleValue(text, 'txpool_queued')).toBe(Number(status.queued))
+    expect(sampleValue(text, 'txpool_valid')).toBe(4)
+    expect(sampleValue(text, 'cometbft_mempool_tx_size_bytes_count', chain)).toBe(4)
+
+    const netInfo = await cometRpc<{ n_peers: string }>(node, 'net_info')
+    expect(sampleValue(text, 'cometbft_p2p_peers', chain)).toBe(Number(netInfo.n_peers))
+    expect(sampleValue(text, 'p2p_peers')).toBe(Number(netInfo.n_peers))
+
+    // Three transactions in committed blocks since start; every committed block after the first timed.
+    expect(sampleValue(text, 'cometbft_consensus_total_txs', chain)).toBe(3)
+    expect(sampleValue(text, 'cometbft_consensus_block_interval_seconds_count', chain)).toBeGreaterThan(0)
+    expect(sampleValue(text, 'cometbft_consensus_block_size_bytes', chain)).toBeGreaterThan(0)
+    expect(sampleValue(text, 'cometbft_consensus_missing_validators', chain)).toBe(0)
+    expect(sampleValue(text, 'cometbft_state_block_processing_time_count', chain)).toBeGreaterThanOrEqual(before)
+    expect(
+      sampleValue(text, 'cometbft_abci_connection_method_timing_seconds_count', { ...chain, method: 'finalize_block', type: 'sync' }),
+    ).toBeGreaterThan(0)
+    expect(sampleValue(text, 'cometbft_consensus_step_duration_seconds_count', { ...chain, step: 'RoundStepPropose' })).toBeGreaterThan(0)
+    expect(sampleValue(text, 'cometbft_blocksync_syncing', chain)).toBe(0)
+    expect(sampleValue(text, 'cometbft_statesync_syncing', chain)).toBe(0)
+    // The process metrics.
+    expect(sampleValue(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0)
+    expect(sampleValue(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0)
+  })
+
+  it("counts the JSON-RPC's calls and refusals the way geth names them", async () => {
+    const before = await scrape(node)
+    await rpc(node.url, 'eth_chainId')
+    const bad = await rpc(node.url, 'eth_sendRawTransaction', ['0x1234'])
+    expect(bad.error).toBeDefined()
+    const after = await scrape(node)
+    const delta = (name: string) => sampleValue(after, name) - sampleValue(before, name)
+    expect(delta('rpc_requests')).toBe(2)
+    expect(delta('rpc_success')).toBe(1)
+    expect(delta('rpc_failure')).toBe(1)
+    expect(delta('txpool_invalid')).toBe(1)
+    expect(sampleValue(after, 'cometbft_mempool_failed_txs', { chain_id: chainId })).toBeGreaterThanOrEqual(1)
+    expect(sampleValue(after, 'rpc_duration_all_count') - sampleValue(before, 'rpc_duration_all_count')).toBe(2)
+    expect(sampleValue(after, 'rpc_duration_eth_chainId_success_count')).toBeGreaterThanOrEqual(1)
+    expect(sampleValue(after, 'rpc_duration_eth_sendRawTransaction_failure', { quantile: '0.5' })).toBeGreaterThan(0)
+  })
+})
+
+describe('metrics off (the default)', () => {
+  it('a node without [instrumentation] prometheus builds and serves none', async () => {
+    const node = await startTestNode()
+    try {
+      expect(node.node.config.instrumentation).toMatchObject({ prometheus: false, namespace: 'cometbft' })
+      expect(node.addresses.metrics).toBeUndefined()
+      expect(node.node.components.metrics).toBeUndefined()
+    } finally {
+      await node.destroy()
+    }
+  })
+})
+
+describe('metrics of two validators over p2p', () => {
+  const homes: string[] = []
+  const nodes: TestNode[] = []
+
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      const home = await mkdtemp(join(tmpdir(), 'nodectl-metrics-'))
+      homes.push(home)
+      await initDevHome(home, { settings: testNodeSettings(`node${i}`) })
+    }
+    const genesisPath = (home: string) => join(home, 'config', 'genesis.json')
+    const genesis = JSON.parse(await readFile(genesisPath(homes[0]!), 'utf8')) as { validators: unknown[] }
+    const second = JSON.parse(await readFile(genesisPath(homes[1]!), 'utf8')) as { validators: unknown[] }
+    genesis.validators.push(...second.validators)
+    for (const home of homes) await writeFile(genesisPath(home), JSON.stringify(genesis, null, 2))
+    nodes.push(await startTestNode({ home: homes[0]!, flags: ON }))
+    const host = nodes[0]!.node.components.p2p!.host
+    nodes.push(
+      await startTestNode({ home: homes[1]!, flags: { ...ON, 'p2p.persistent_peers': `${host.nodeId}@127.0.0.1:${host.listenPort}` } }),
+    )
+    await committed(nodes[1]!, 3)
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const n of nodes.splice(0)) await n.stop()
+    for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
+  })
+
+  it('each counts the other as a peer and both as validators, with their own signing record', async () => {
+    for (const node of nodes) {
+      const chain = { chain_id: node.node.config.chainId }
+      const text = await scrape(node)
+      const netInfo = await cometRpc<{ n_peers: string }>(node, 'net_info')
+      expect(Number(netInfo.n_peers)).toBe(1)
+      expect(sampleValue(text, 'cometbft_p2p_peers', chain)).toBe(1)
+      expect(sampleValue(text, 'p2p_peers')).toBe(1)
+      const validators = await cometRpc<{ total: string }>(node, 'validators')
+      expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(Number(validators.total))
+      expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(2)
+      const power = samplesOf(text, 'cometbft_consensus_validator_power')
+      expect(power).toHaveLength(1)
+      expect(power[0]!.labels.validator_address).toMatch(/^[0-9A-F]{40}$/)
+    }
+  })
+})
