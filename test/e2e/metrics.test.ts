@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runNode } from '../../src/cli/start-node.js'
 import { initDevHome } from '../../src/config/init-home.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { testNodeSettings } from '../../src/node/test-settings.js'
@@ -149,6 +150,39 @@ describe('metrics of a dev node', () => {
     expect(sampleValue(after, 'rpc_duration_all_count') - sampleValue(before, 'rpc_duration_all_count')).toBe(2)
     expect(sampleValue(after, 'rpc_duration_eth_chainId_success_count')).toBeGreaterThanOrEqual(1)
     expect(sampleValue(after, 'rpc_duration_eth_sendRawTransaction_failure', { quantile: '0.5' })).toBeGreaterThan(0)
+  })
+})
+
+describe('nodectl start with metrics on', () => {
+  it('prints the endpoint in its banner and records it in data/listen.json', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'nodectl-metrics-start-'))
+    await initDevHome(home, { settings: testNodeSettings() })
+    const lines: string[] = []
+    let stop!: () => void
+    let served!: (url: string | undefined) => void
+    const serving = new Promise<string | undefined>((r) => (served = r))
+    const stopped = runNode({ home, json: true, ...ON }, 'test', {
+      log: (line) => lines.push(line),
+      logToStderr: () => {},
+      warn: () => {},
+      serving: (addresses) => {
+        served(addresses.metrics)
+        return new Promise<void>((r) => (stop = r))
+      },
+    })
+    try {
+      const url = await Promise.race([serving, stopped.then(() => undefined)])
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+      const banner = JSON.parse(lines[0]!) as { metrics: string }
+      expect(banner.metrics).toBe(url)
+      const record = JSON.parse(await readFile(join(home, 'data', 'listen.json'), 'utf8')) as { metrics: string }
+      expect(record.metrics).toBe(url)
+      expect((await fetch(url!)).status).toBe(200)
+    } finally {
+      stop?.()
+      await stopped
+      await rm(home, { recursive: true, force: true })
+    }
   })
 })
 
