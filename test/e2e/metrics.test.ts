@@ -135,6 +135,28 @@ describe('metrics of a dev node', () => {
     expect(sampleValue(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0)
   })
 
+  it('exports every series the Grafana dashboard in docs/ charts', async () => {
+    const dashboard = JSON.parse(await readFile(join(import.meta.dirname, '../../docs/grafana-dashboard.json'), 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[]
+    }
+    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr))
+    expect(exprs.length).toBeGreaterThan(20)
+    // Series names: what remains once label matchers, `by (...)` groups and ranges are taken out, but functions.
+    const series = new Set(
+      exprs.flatMap((expr) =>
+        (expr.replace(/\{[^}]*\}|by \([^)]*\)|\[[^\]]*\]/g, '').match(/[a-z_][a-z0-9_]*/g) ?? []).filter(
+          (token) => token.includes('_') && token !== 'histogram_quantile',
+        ),
+      ),
+    )
+    expect(series.size).toBeGreaterThan(25)
+    const text = await scrape(node)
+    for (const name of series) {
+      const base = name.replace(/_(bucket|sum|count)$/, '')
+      expect(text.includes(`# TYPE ${name} `) || text.includes(`# TYPE ${base} `), name).toBe(true)
+    }
+  })
+
   it("counts the JSON-RPC's calls and refusals the way geth names them", async () => {
     const before = await scrape(node)
     await rpc(node.url, 'eth_chainId')

@@ -9,11 +9,18 @@ import type { MethodCallObserver } from '../../rpc/timed-methods.js'
 
 /** geth's timer quantiles (`metrics/prometheus` collector). */
 const QUANTILES = [0.5, 0.75, 0.95, 0.99, 0.999, 0.9999]
+/**
+ * The window the quantiles cover (s): about what geth's exponentially decaying samples weigh (their
+ * alpha, 0.015, halves a sample's weight in under a minute and leaves little after five).
+ */
+const WINDOW_SECONDS = 300
+/** Sub-windows the window slides by (prom-client `ageBuckets`): one a minute. */
+const WINDOW_STEPS = 5
 
 /** Registers the series; the observer is handed to the EVM JSON-RPC's tables. */
 export function createRpcMetrics(geth: Registry): MethodCallObserver {
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [geth] })
-  const summary = (name: string, help: string) => new Summary({ name, help, percentiles: QUANTILES, registers: [geth] })
+  const summary = (name: string, help: string) => new Summary({ name, help, percentiles: QUANTILES, maxAgeSeconds: WINDOW_SECONDS, ageBuckets: WINDOW_STEPS, registers: [geth] })
   const requests = counter('rpc_requests', 'EVM JSON-RPC calls answered.')
   const success = counter('rpc_success', 'EVM JSON-RPC calls answered with a result.')
   const failure = counter('rpc_failure', 'EVM JSON-RPC calls answered with an error.')
