@@ -20,7 +20,8 @@ const WINDOW_STEPS = 5
 /** Registers the series; the observer is handed to the EVM JSON-RPC's tables. */
 export function createRpcMetrics(geth: Registry): MethodCallObserver {
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [geth] })
-  const summary = (name: string, help: string) => new Summary({ name, help, percentiles: QUANTILES, maxAgeSeconds: WINDOW_SECONDS, ageBuckets: WINDOW_STEPS, registers: [geth] })
+  const summary = (name: string, help: string) =>
+    new Summary({ name, help, percentiles: QUANTILES, maxAgeSeconds: WINDOW_SECONDS, ageBuckets: WINDOW_STEPS, registers: [geth] })
   const requests = counter('rpc_requests', 'EVM JSON-RPC calls answered.')
   const success = counter('rpc_success', 'EVM JSON-RPC calls answered with a result.')
   const failure = counter('rpc_failure', 'EVM JSON-RPC calls answered with an error.')
