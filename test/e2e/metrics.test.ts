@@ -1,7 +1,7 @@
 /**
  * The Prometheus endpoint (`[instrumentation] prometheus`): a dev node with it on, scraped while it
  * makes blocks, agrees with the node's own RPC answers (height, validators, mempool, peers, head block);
- * two validators over p2p count each other as peers and both as validators; a node without the setting
+ * four validators over p2p count each other as peers and all as validators; a node without the setting
  * serves no metrics.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -221,48 +221,64 @@ describe('metrics off (the default)', () => {
   })
 })
 
-describe('metrics of two validators over p2p', () => {
+describe('metrics of four validators over p2p', () => {
+  const VALIDATORS = 4
   const homes: string[] = []
   const nodes: TestNode[] = []
 
   beforeAll(async () => {
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < VALIDATORS; i++) {
       const home = await mkdtemp(join(tmpdir(), 'nodectl-metrics-'))
       homes.push(home)
       await initDevHome(home, { settings: testNodeSettings(`node${i}`) })
     }
+    // One genesis with every home's validator, the same bytes in each home.
     const genesisPath = (home: string) => join(home, 'config', 'genesis.json')
     const genesis = JSON.parse(await readFile(genesisPath(homes[0]!), 'utf8')) as { validators: unknown[] }
-    const second = JSON.parse(await readFile(genesisPath(homes[1]!), 'utf8')) as { validators: unknown[] }
-    genesis.validators.push(...second.validators)
+    for (const home of homes.slice(1)) {
+      genesis.validators.push(...(JSON.parse(await readFile(genesisPath(home), 'utf8')) as { validators: unknown[] }).validators)
+    }
     for (const home of homes) await writeFile(genesisPath(home), JSON.stringify(genesis, null, 2))
-    nodes.push(await startTestNode({ home: homes[0]!, flags: ON }))
-    const host = nodes[0]!.node.components.p2p!.host
-    nodes.push(
-      await startTestNode({ home: homes[1]!, flags: { ...ON, 'p2p.persistent_peers': `${host.nodeId}@127.0.0.1:${host.listenPort}` } }),
-    )
-    await committed(nodes[1]!, 3)
-  }, 60_000)
+    // Each node dials the ones started before it: a full mesh.
+    const peers: string[] = []
+    for (const home of homes) {
+      const node = await startTestNode({ home, flags: { ...ON, 'p2p.persistent_peers': peers.join(',') } })
+      nodes.push(node)
+      const host = node.node.components.p2p!.host
+      peers.push(`${host.nodeId}@127.0.0.1:${host.listenPort}`)
+    }
+    for (const node of nodes) {
+      await waitForBlock(node, async () => Number((await cometRpc<{ n_peers: string }>(node, 'net_info')).n_peers) === VALIDATORS - 1)
+    }
+    // Blocks each node committed itself, all four connected: their last commits are in the metrics.
+    const target = Math.max(...nodes.map((n) => n.node.components.engine.height)) + 2
+    for (const node of nodes) await committed(node, target)
+  }, 90_000)
 
   afterAll(async () => {
     for (const n of nodes.splice(0)) await n.stop()
     for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
   })
 
-  it('each counts the other as a peer and both as validators, with their own signing record', async () => {
+  it('each counts the others as peers and all as validators, with its own signing record', async () => {
     for (const node of nodes) {
       const chain = { chain_id: node.node.config.chainId }
       const text = await scrape(node)
       const netInfo = await cometRpc<{ n_peers: string }>(node, 'net_info')
-      expect(Number(netInfo.n_peers)).toBe(1)
-      expect(sampleValue(text, 'cometbft_p2p_peers', chain)).toBe(1)
-      expect(sampleValue(text, 'p2p_peers')).toBe(1)
-      const validators = await cometRpc<{ total: string }>(node, 'validators')
+      expect(sampleValue(text, 'cometbft_p2p_peers', chain)).toBe(Number(netInfo.n_peers))
+      expect(sampleValue(text, 'p2p_peers')).toBe(VALIDATORS - 1)
+      const validators = await cometRpc<{ total: string; validators: { voting_power: string }[] }>(node, 'validators')
       expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(Number(validators.total))
-      expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(2)
+      expect(sampleValue(text, 'cometbft_consensus_validators', chain)).toBe(VALIDATORS)
+      expect(sampleValue(text, 'cometbft_consensus_validators_power', chain)).toBe(
+        validators.validators.reduce((sum, v) => sum + Number(v.voting_power), 0),
+      )
+      // A commit needs 3 of the 4 precommits: the fourth may be missing from a block's last commit.
+      expect(sampleValue(text, 'cometbft_consensus_missing_validators', chain)).toBeLessThanOrEqual(1)
       const power = samplesOf(text, 'cometbft_consensus_validator_power')
       expect(power).toHaveLength(1)
       expect(power[0]!.labels.validator_address).toMatch(/^[0-9A-F]{40}$/)
+      expect(sampleValue(text, 'cometbft_consensus_validator_last_signed_height', power[0]!.labels)).toBeGreaterThan(0)
     }
   })
 })
