@@ -178,7 +178,8 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
 
 /**
  * The `--dev` preset: JSON-RPC on with all ten namespaces (the dev methods' evm, anvil, hardhat included) on loopback (127.0.0.1:8545 / :8546),
- * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it),
+ * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it), metrics (when
+ * turned on) on 127.0.0.1:26660,
  * {@link devConsensusConfig}, minimum gas price 0.
  */
 export function devNodeSettings(moniker = 'dev'): NodeSettings {
@@ -186,6 +187,7 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.consensus = devConsensusConfig()
   settings.rpc.laddr = { host: '127.0.0.1', port: 26657 }
   settings.p2p.laddr = { host: '127.0.0.1', port: 26656 }
+  settings.instrumentation.prometheusListenAddr = { host: '127.0.0.1', port: 26660 }
   settings.jsonRpc.enable = true
   settings.jsonRpc.address = { host: '127.0.0.1', port: 8545 }
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }

@@ -545,7 +545,7 @@ export const SETTINGS: readonly Setting[] = [
   instrumentation(
     'prometheus_listen_addr',
     c.hostPortCodec,
-    'Address the metrics server listens on; an empty host means every interface (default ":26660").',
+    'Address the metrics server listens on; an empty host means every interface (default ":26660"; dev "127.0.0.1:26660").',
     (s) => s.instrumentation.prometheusListenAddr,
     (s, v) => {
       s.instrumentation.prometheusListenAddr = v
