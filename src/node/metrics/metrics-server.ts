@@ -38,7 +38,9 @@ export class MetricsServer {
     if (config.maxOpenConnections > 0) server.maxConnections = config.maxOpenConnections
     const { host, port } = config.prometheusListenAddr
     const bound = await listenOn(server, host, port)
-    return new MetricsServer(server, formatUrl('http', bound))
+    const url = formatUrl('http', bound)
+    log.info('metrics listening', { url: `${url}/metrics` })
+    return new MetricsServer(server, url)
   }
 
   /** Stops listening and drops the connections still open. */
