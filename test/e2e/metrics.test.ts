@@ -128,6 +128,7 @@ describe('metrics of a dev node', () => {
       sampleValue(text, 'cometbft_abci_connection_method_timing_seconds_count', { ...chain, method: 'finalize_block', type: 'sync' }),
     ).toBeGreaterThan(0)
     expect(sampleValue(text, 'cometbft_consensus_step_duration_seconds_count', { ...chain, step: 'RoundStepPropose' })).toBeGreaterThan(0)
+    expect(sampleValue(text, 'cometbft_state_validator_set_updates', chain)).toBe(0)
     expect(sampleValue(text, 'cometbft_blocksync_syncing', chain)).toBe(0)
     expect(sampleValue(text, 'cometbft_statesync_syncing', chain)).toBe(0)
     // The process metrics.

@@ -63,6 +63,17 @@ export function watchConsensus(series: CometSeries, { engine, blockStore, events
   const chainSize = series.counter(SUBSYSTEM, 'chain_size_bytes', 'Size of the chain in bytes.')
   const blockInterval = series.histogram(SUBSYSTEM, 'block_interval_seconds', 'Time between this and the last block.', DEFAULT_BUCKETS)
   const roundDuration = series.histogram(SUBSYSTEM, 'round_duration_seconds', 'Histogram of round duration.', ROUND_BUCKETS)
+  // CometBFT counts these in its `state` package, where blocks are applied.
+  const validatorSetUpdates = series.counter(
+    'state',
+    'validator_set_updates',
+    'Number of validator set updates returned by the application.',
+  )
+  const paramUpdates = series.counter(
+    'state',
+    'consensus_param_updates',
+    'Number of consensus parameter updates returned by the application.',
+  )
   const stepDuration = series.labelledHistogram(
     SUBSYSTEM,
     'step_duration_seconds',
@@ -115,7 +126,9 @@ export function watchConsensus(series: CometSeries, { engine, blockStore, events
   let roundStart: number | undefined
   let step: { name: string; since: number } | undefined
   const offs = [
-    events.on('NewBlock', ({ block }) => {
+    events.on('NewBlock', ({ block, response }) => {
+      if (response.validatorUpdates.length > 0) validatorSetUpdates.inc()
+      if (response.consensusParamUpdates !== undefined) paramUpdates.inc()
       recordBlock(block).catch((err: unknown) => log.debug('cannot record the block metrics', { height: block.header.height, err }))
     }),
     events.on('NewRound', ({ round }) => {
