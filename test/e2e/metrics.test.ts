@@ -129,6 +129,8 @@ describe('metrics of a dev node', () => {
     ).toBeGreaterThan(0)
     expect(sampleValue(text, 'cometbft_consensus_step_duration_seconds_count', { ...chain, step: 'RoundStepPropose' })).toBeGreaterThan(0)
     expect(sampleValue(text, 'cometbft_state_validator_set_updates', chain)).toBe(0)
+    expect(sampleValue(text, 'chain_execution_count')).toBe(sampleValue(text, 'cometbft_state_block_processing_time_count', chain))
+    expect(sampleValue(text, 'chain_write', { quantile: '0.5' })).toBeGreaterThan(0)
     expect(sampleValue(text, 'cometbft_blocksync_syncing', chain)).toBe(0)
     expect(sampleValue(text, 'cometbft_statesync_syncing', chain)).toBe(0)
     // The process metrics.
@@ -279,7 +281,16 @@ describe('metrics of four validators over p2p', () => {
       const power = samplesOf(text, 'cometbft_consensus_validator_power')
       expect(power).toHaveLength(1)
       expect(power[0]!.labels.validator_address).toMatch(/^[0-9A-F]{40}$/)
-      expect(sampleValue(text, 'cometbft_consensus_validator_last_signed_height', power[0]!.labels)).toBeGreaterThan(0)
+      // Each block's last commit either holds this validator's precommit (last signed height) or not (a missed block).
+      const record = [
+        ...samplesOf(text, 'cometbft_consensus_validator_last_signed_height'),
+        ...samplesOf(text, 'cometbft_consensus_validator_missed_blocks'),
+      ]
+      expect(record.length).toBeGreaterThan(0)
+      for (const sample of record) {
+        expect(sample.labels.validator_address).toBe(power[0]!.labels.validator_address)
+        expect(sample.value).toBeGreaterThan(0)
+      }
     }
   })
 })

@@ -61,7 +61,7 @@ export class NodeMetrics {
     this.series = new CometSeries(this.comet, config.namespace, chainId)
     this.txPool = createMempoolMetrics(this.series, this.geth, () => this.sources?.pool)
     this.rpc = createRpcMetrics(this.geth)
-    this.abciTimer = createStateMetrics(this.series)
+    this.abciTimer = createStateMetrics(this.series, this.geth)
     collectDefaultMetrics({ register: this.geth })
   }
 

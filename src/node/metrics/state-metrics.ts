@@ -1,12 +1,14 @@
 /**
  * How long the application takes to answer the engine: CometBFT's `state_block_processing_time`
  * (FinalizeBlock, in milliseconds) and `abci_connection_method_timing_seconds{method,type}` (every
- * ABCI call the engine makes). The engine is handed the application wrapped by {@link timeApplication};
+ * ABCI call the engine makes), and geth's `chain_execution` (FinalizeBlock executes the block) and
+ * `chain_write` (Commit writes it) timers. The engine is handed the application wrapped by {@link timeApplication};
  * the wrapper exists only when metrics are on.
  */
-import { linearBuckets } from 'prom-client'
+import { linearBuckets, type Registry } from 'prom-client'
 import type { Application } from '../../abci/application.js'
 import { exponentialBucketsRange, type CometSeries } from './comet-series.js'
+import { gethTimer } from './geth-timer.js'
 
 /** The ABCI calls timed, by their name on the wire (`finalize_block`). */
 const ABCI_METHODS: Readonly<Record<string, string>> = {
@@ -23,7 +25,7 @@ const ABCI_METHODS: Readonly<Record<string, string>> = {
 /** Records the durations of the ABCI calls of an application wrapped by {@link timeApplication}. */
 export type AbciTimer = (method: keyof Application, seconds: number) => void
 
-export function createStateMetrics(series: CometSeries): AbciTimer {
+export function createStateMetrics(series: CometSeries, geth: Registry): AbciTimer {
   const blockProcessing = series.histogram(
     'state',
     'block_processing_time',
@@ -39,8 +41,13 @@ export function createStateMetrics(series: CometSeries): AbciTimer {
     // CometBFT's `buckettype=exprange bucketsizes=.0001,.004,5`.
     exponentialBucketsRange(0.0001, 0.004, 5),
   )
+  const execution = gethTimer(geth, 'chain_execution', 'Time to execute a block (FinalizeBlock), in nanoseconds.')
+  const write = gethTimer(geth, 'chain_write', 'Time to write a block (Commit), in nanoseconds.')
   return (method, seconds) => {
-    if (method === 'finalizeBlock') blockProcessing.observe(seconds * 1000)
+    if (method === 'finalizeBlock') {
+      blockProcessing.observe(seconds * 1000)
+      execution.observeSeconds(seconds)
+    } else if (method === 'commit') write.observeSeconds(seconds)
     methodTiming.observe({ chain_id: series.chainId, method: ABCI_METHODS[method] ?? method, type: 'sync' }, seconds)
   }
 }
