@@ -88,6 +88,7 @@ export function renderStartBanner({ config, addresses, version, temporaryHome }:
   if (addresses.jsonRpcHttp || addresses.jsonRpcWs) row('Browser pages', describeBrowserOrigins(config.jsonRpc))
   const comet = addresses.cometRpc?.replace(/^tcp:\/\//, '')
   row('Consensus RPC', comet ? `http://${comet} (WebSocket ws://${comet}/websocket)` : 'off (--rpc.laddr)')
+  if (addresses.metrics) row('Metrics', `${addresses.metrics} (Prometheus)`)
   lines.push('', 'Press Ctrl-C to stop.', '')
   return lines.join('\n')
 }
@@ -154,6 +155,7 @@ export function startBannerJson({ config, addresses, version, temporaryHome }: S
     minGasPrice: config.minGasPrice.toString(),
     jsonRpc: { http: addresses.jsonRpcHttp ?? null, ws: addresses.jsonRpcWs ?? null, api: config.jsonRpc.api },
     cometRpc: cometUrls(addresses.cometRpc),
+    metrics: addresses.metrics ?? null,
     ...(config.dev
       ? {
           accounts: devAccounts().map((a) => ({

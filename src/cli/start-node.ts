@@ -120,6 +120,7 @@ async function recordListeners(config: NodeConfig, addresses: NodeAddresses): Pr
     jsonRpcHttp: addresses.jsonRpcHttp,
     jsonRpcWs: addresses.jsonRpcWs,
     cometRpc: addresses.cometRpc === undefined ? undefined : normalizeUrl(addresses.cometRpc, 'http', 'the consensus RPC'),
+    metrics: addresses.metrics,
   })
 }
 
@@ -245,6 +246,7 @@ function explainAddressInUse(err: unknown, config: NodeConfig): ConfigError | un
     ['rpc.laddr', config.rpc.laddr],
     ['p2p.laddr', config.p2p.laddr],
     ['abci.laddr', 'port' in config.abci.laddr ? config.abci.laddr : undefined],
+    ['instrumentation.prometheus_listen_addr', config.instrumentation.prometheus ? config.instrumentation.prometheusListenAddr : undefined],
   ]
   const hit = listeners.find(([, a]) => a !== undefined && a.port === port)
   const where = hit ? formatHostPort(hit[1]!) : `${address ?? ''}:${port ?? '?'}`

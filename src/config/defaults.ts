@@ -9,6 +9,7 @@ import {
   EVM_NAMESPACES,
   type ConsensusConfig,
   type CometRpcConfig,
+  type InstrumentationConfig,
   type JsonRpcConfig,
   type MempoolConfig,
   type NodeConfig,
@@ -18,7 +19,19 @@ import {
 export interface NodeSettings
   extends Pick<
     NodeConfig,
-    'moniker' | 'logLevel' | 'logFormat' | 'consensus' | 'rpc' | 'mempool' | 'jsonRpc' | 'minGasPrice' | 'txIndex' | 'p2p' | 'evm' | 'abci'
+    | 'moniker'
+    | 'logLevel'
+    | 'logFormat'
+    | 'consensus'
+    | 'rpc'
+    | 'mempool'
+    | 'jsonRpc'
+    | 'minGasPrice'
+    | 'txIndex'
+    | 'p2p'
+    | 'evm'
+    | 'abci'
+    | 'instrumentation'
   > {
   /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
   files: HomeFiles
@@ -83,6 +96,11 @@ export function defaultCometRpcConfig(): CometRpcConfig {
   }
 }
 
+/** CometBFT `DefaultInstrumentationConfig`: metrics off, on every interface at port 26660 when on. */
+export function defaultInstrumentationConfig(): InstrumentationConfig {
+  return { prometheus: false, prometheusListenAddr: { host: '0.0.0.0', port: 26660 }, maxOpenConnections: 3, namespace: 'cometbft' }
+}
+
 /** geth's `txMaxSize` (core/txpool/legacypool): 4 slots of 32 KiB = 131072 bytes, the default size limit of every admission path. */
 export const DEFAULT_MAX_TX_BYTES = 4 * 32 * 1024
 
@@ -143,6 +161,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     jsonRpc: defaultJsonRpcConfig(),
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
+    instrumentation: defaultInstrumentationConfig(),
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },
@@ -159,7 +178,8 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
 
 /**
  * The `--dev` preset: JSON-RPC on with all ten namespaces (the dev methods' evm, anvil, hardhat included) on loopback (127.0.0.1:8545 / :8546),
- * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it),
+ * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it), metrics (when
+ * turned on) on 127.0.0.1:26660,
  * {@link devConsensusConfig}, minimum gas price 0.
  */
 export function devNodeSettings(moniker = 'dev'): NodeSettings {
@@ -167,6 +187,7 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.consensus = devConsensusConfig()
   settings.rpc.laddr = { host: '127.0.0.1', port: 26657 }
   settings.p2p.laddr = { host: '127.0.0.1', port: 26656 }
+  settings.instrumentation.prometheusListenAddr = { host: '127.0.0.1', port: 26660 }
   settings.jsonRpc.enable = true
   settings.jsonRpc.address = { host: '127.0.0.1', port: 8545 }
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }

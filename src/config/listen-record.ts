@@ -15,6 +15,8 @@ export interface ListenRecord {
   jsonRpcWs?: string | undefined
   /** The consensus RPC (ours, or CometBFT's under `start --abci`), as http://host:port. */
   cometRpc?: string | undefined
+  /** The Prometheus endpoint, e.g. http://127.0.0.1:26660/metrics (`[instrumentation] prometheus`). */
+  metrics?: string | undefined
 }
 
 const FILE = 'listen.json'

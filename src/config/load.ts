@@ -116,6 +116,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     // Either one overrides app.toml at every start, so a miner_setGasPrice written to the file would not apply.
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,
+    instrumentation: settings.instrumentation,
     evm: settings.evm,
     abci: settings.abci,
     p2p: settings.p2p,
@@ -169,6 +170,10 @@ export function validateSettings(settings: NodeSettings, labelOf: (flag: string)
     ['p2p.laddr', settings.p2p.laddr],
     ['json-rpc.address', jsonRpc.enable ? jsonRpc.address : undefined],
     ['json-rpc.ws-address', jsonRpc.enable ? jsonRpc.wsAddress : undefined],
+    [
+      'instrumentation.prometheus_listen_addr',
+      settings.instrumentation.prometheus ? settings.instrumentation.prometheusListenAddr : undefined,
+    ],
   ]
   for (let i = 0; i < listeners.length; i++) {
     for (let j = 0; j < i; j++) {

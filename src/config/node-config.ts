@@ -79,6 +79,18 @@ export interface CometRpcConfig {
   maxHeaderBytes: number
 }
 
+/** `[instrumentation]` of config.toml: the Prometheus metrics server (CometBFT `InstrumentationConfig`). */
+export interface InstrumentationConfig {
+  /** Serve metrics at `/metrics` (default false). */
+  prometheus: boolean
+  /** Where the metrics server listens (default ":26660", every interface). */
+  prometheusListenAddr: HostPort
+  /** Simultaneous connections to the metrics server; 0 = unlimited (default 3). */
+  maxOpenConnections: number
+  /** Prefix of the consensus-side series, `<namespace>_<subsystem>_<name>`; "" = none (default "cometbft"). */
+  namespace: string
+}
+
 /** `[mempool]` of config.toml, with geth's txpool limits (nodectl's pool follows geth). */
 export interface MempoolConfig {
   /** geth GlobalSlots: executable txs held in total (default 5120). */
@@ -201,6 +213,8 @@ export interface NodeConfig {
   minGasPriceFromFlag: boolean
   /** `[tx_index] indexer`: "kv" indexes transactions and blocks for tx_search, "null" does not (default kv). */
   txIndex: { indexer: 'kv' | 'null' }
+  /** `[instrumentation]`: Prometheus metrics. */
+  instrumentation: InstrumentationConfig
   /** app.toml `[evm]`. */
   evm: {
     /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */

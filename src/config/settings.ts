@@ -88,6 +88,7 @@ const p2p = cfg('p2p')
 const mempool = cfg('mempool')
 const consensus = cfg('consensus')
 const txIndex = cfg('tx_index')
+const instrumentation = cfg('instrumentation')
 const appBase = app('')
 const jsonRpc = app('json-rpc')
 const api = app('api')
@@ -111,6 +112,11 @@ export const SECTIONS: readonly SettingSection[] = [
     doc: 'Consensus timeouts and block production (durations as Go strings: "500ms", "1s", "1m30s")',
   },
   { file: 'config.toml', name: 'tx_index', doc: 'Transaction indexer (tx_search, block_search)' },
+  {
+    file: 'config.toml',
+    name: 'instrumentation',
+    doc: 'Prometheus metrics (CometBFT series, geth EVM series, process metrics; docs/metrics.md)',
+  },
   { file: 'app.toml', name: '', doc: 'Base configuration' },
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
   { file: 'app.toml', name: 'json-rpc', doc: 'EVM JSON-RPC configuration (Evmos keys and defaults)' },
@@ -524,6 +530,45 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.txIndex.indexer,
     (s, v) => {
       s.txIndex.indexer = v
+    },
+  ),
+
+  instrumentation(
+    'prometheus',
+    c.booleanCodec,
+    'Serve Prometheus metrics at /metrics of prometheus_listen_addr (default false).',
+    (s) => s.instrumentation.prometheus,
+    (s, v) => {
+      s.instrumentation.prometheus = v
+    },
+  ),
+  instrumentation(
+    'prometheus_listen_addr',
+    c.hostPortCodec,
+    'Address the metrics server listens on; an empty host means every interface (default ":26660"; dev "127.0.0.1:26660").',
+    (s) => s.instrumentation.prometheusListenAddr,
+    (s, v) => {
+      s.instrumentation.prometheusListenAddr = v
+    },
+  ),
+  instrumentation(
+    'max_open_connections',
+    uint,
+    'Maximum number of simultaneous connections to the metrics server; 0 = unlimited (default 3).',
+    (s) => s.instrumentation.maxOpenConnections,
+    (s, v) => {
+      s.instrumentation.maxOpenConnections = v
+    },
+  ),
+  instrumentation(
+    'namespace',
+    c.stringCodec(),
+    'Prefix of the consensus-side series (<namespace>_consensus_height...); "" = none (default "cometbft").',
+    (s) => s.instrumentation.namespace,
+    (s, v) => {
+      if (!/^([a-zA-Z_][a-zA-Z0-9_]*)?$/.test(v))
+        throw new Error(`"${v}" is not a metric name prefix: want letters, digits and underscores`)
+      s.instrumentation.namespace = v
     },
   ),
 

@@ -27,7 +27,7 @@ export const DEFAULT_TESTNET_STARTING_PORT = 26600
 /** Ports reserved per node: node i starts at P + 10·i. */
 export const TESTNET_PORTS_PER_NODE = 10
 /** Offsets of each listener within a node's block of ports. */
-export const TESTNET_PORT_OFFSETS = { jsonRpc: 0, webSocket: 1, cometRpc: 2, p2p: 3, abci: 4 } as const
+export const TESTNET_PORT_OFFSETS = { jsonRpc: 0, webSocket: 1, cometRpc: 2, p2p: 3, abci: 4, metrics: 5 } as const
 /** The highest offset: the last node's last port must be a TCP port too. */
 const LAST_PORT_OFFSET = Math.max(...Object.values(TESTNET_PORT_OFFSETS))
 /** Every node listens on loopback only. */
@@ -175,6 +175,8 @@ function nodeSettings(moniker: string, startingPort: number, index: number, peer
   settings.rpc.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'cometRpc') }
   settings.p2p.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'p2p') }
   settings.abci.laddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'abci') }
+  // Metrics stay off; when turned on, each node has its own port.
+  settings.instrumentation.prometheusListenAddr = { host: TESTNET_HOST, port: testnetPort(startingPort, index, 'metrics') }
   settings.p2p.persistentPeers = peers.filter((_, i) => i !== index)
   return settings
 }

@@ -12,7 +12,7 @@ import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
 import type { UnlockClock } from '../keystore/unlock-manager.js'
 import type { ScryptParams } from '../crypto/index.js'
 import { hexToBytes } from '../primitives/hex.js'
-import { TxPool, getTxPoolOptions } from '../txpool/index.js'
+import { TxPool, getTxPoolOptions, type TxPoolMetrics } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import { FEE_RECIPIENT_FILE, MinerSettings } from './miner-settings.js'
 import { NodeAccounts } from './node-accounts.js'
@@ -43,8 +43,14 @@ export interface AppParts {
   contractConsole: ContractConsole | undefined
 }
 
-/** Builds and opens the application, then the pool, miner settings and key store around it. */
-export async function openAppParts(config: NodeConfig, db: Database, log: Logger, options: AppPartsOptions): Promise<AppParts> {
+/** Builds and opens the application, then the pool (counting through `poolMetrics` when given), miner settings and key store around it. */
+export async function openAppParts(
+  config: NodeConfig,
+  db: Database,
+  log: Logger,
+  options: AppPartsOptions,
+  poolMetrics?: TxPoolMetrics,
+): Promise<AppParts> {
   const miner = await MinerSettings.load({
     appTomlPath: config.paths.appToml,
     minGasPriceFromFlag: config.minGasPriceFromFlag,
@@ -82,6 +88,7 @@ export async function openAppParts(config: NodeConfig, db: Database, log: Logger
     nextBaseFee: () => app.nextBaseFee(),
     options: { ...getTxPoolOptions(config), blockGasLimit: app.blockGasLimit() },
     logger: log.child({ module: 'txpool' }),
+    ...(poolMetrics ? { metrics: poolMetrics } : {}),
   })
   const accounts = new NodeAccounts({
     dir: config.paths.keystoreDir,

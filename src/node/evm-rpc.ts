@@ -19,6 +19,7 @@ import type { EvmApplication } from '../evm/app.js'
 import { Dispatcher, HttpRpcServer, dispatcherOptionsFromConfig, httpRpcServerOptionsFromConfig } from '../rpc/index.js'
 import { WsRpcServer, wsRpcServerOptionsFromConfig, type WsRpcServerOptions } from '../rpc/ws-server.js'
 import { createCallerAuth, readJwtSecret } from '../rpc/caller-auth.js'
+import { timeMethods, type MethodCallObserver } from '../rpc/timed-methods.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 import type { Logger } from '../utils/logger.js'
 import { NodeDebugBackend } from './debug-backend.js'
@@ -47,6 +48,8 @@ export interface EvmRpcDeps extends Omit<EthBackendDeps, 'txFeeCap'> {
   overrides: EvmRpcOverrides | undefined
   /** The dev methods' backends (src/node/dev-*.ts), on a `--dev` node only; elsewhere those methods are refused. */
   dev?: DevRpcBackends
+  /** Told of every call's outcome and duration (the `rpc_*` metrics); calls are not timed without one. */
+  methodObserver?: MethodCallObserver
 }
 
 /** The dev backends as the node builds them: impersonation's sender is made here, over the EVM backend. */
@@ -98,7 +101,8 @@ export class EvmRpc {
     const dispatcherOptions = dispatcherOptionsFromConfig(config.jsonRpc)
     // The refusals are heard whatever `api` lists: they say why the method is not there.
     if (!deps.dev) dispatcherOptions.namespaces = [...dispatcherOptions.namespaces, ...DEV_NAMESPACES]
-    const dispatcher = new Dispatcher(tables, dispatcherOptions, rpcLog, renderEvmApiError)
+    const served = deps.methodObserver ? timeMethods(tables, deps.methodObserver) : tables
+    const dispatcher = new Dispatcher(served, dispatcherOptions, rpcLog, renderEvmApiError)
     let http: HttpRpcServer | undefined
     try {
       const auth = createCallerAuth(

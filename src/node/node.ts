@@ -35,6 +35,8 @@ import type { NodeAccounts } from './node-accounts.js'
 import { withDevOps } from './dev-mempool.js'
 import { createDevRpcBackends } from './dev-backends.js'
 import { connectNodeP2P, createNodeP2P, needsP2P, type NodeP2P } from './p2p.js'
+import type { NodeMetrics } from './metrics/node-metrics.js'
+import type { MetricsServer } from './metrics/metrics-server.js'
 
 /** Addresses the running node listens on (ports resolved when 0 was asked). */
 export interface NodeAddresses {
@@ -44,6 +46,8 @@ export interface NodeAddresses {
   jsonRpcWs: string | undefined
   /** e.g. tcp://127.0.0.1:26657, undefined when disabled. */
   cometRpc: string | undefined
+  /** The Prometheus endpoint, e.g. http://127.0.0.1:26660/metrics; undefined when `[instrumentation] prometheus` is off. */
+  metrics?: string | undefined
 }
 
 /**
@@ -78,6 +82,8 @@ interface Components {
   devSnapshots: DevSnapshots | undefined
   /** Contract console.log printing (`--dev` only). */
   contractConsole: ContractConsole | undefined
+  /** The Prometheus metrics; undefined when `[instrumentation] prometheus` is off. */
+  metrics: NodeMetrics | undefined
 }
 
 export class Node {
@@ -85,6 +91,7 @@ export class Node {
   private memoryReducer: MemoryReducer | undefined
   private cometRpc: CometRpcServer | undefined
   private cometSubscriptions: CometEventSubscriptions | undefined
+  private metricsServer: MetricsServer | undefined
   private stopping: Promise<void> | undefined
   private resolveHalted: (err: Error) => void = () => {}
   /**
@@ -109,7 +116,15 @@ export class Node {
     const db = new Database({ path: config.paths.db })
     await db.open()
     try {
-      const { app, pool, miner, accounts, contractConsole } = await openAppParts(config, db, log, options)
+      // Loaded only when on: a node without metrics runs no prom-client code and counts nothing.
+      const metrics = config.instrumentation.prometheus
+        ? new (await import('./metrics/node-metrics.js')).NodeMetrics(
+            config.instrumentation,
+            config.chainId,
+            log.child({ module: 'metrics' }),
+          )
+        : undefined
+      const { app, pool, miner, accounts, contractConsole } = await openAppParts(config, db, log, options, metrics?.txPool)
       const blockStore = new BlockStore(db)
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
@@ -149,7 +164,7 @@ export class Node {
         db,
         blockStore,
         stateStore,
-        app,
+        app: metrics ? metrics.timeApplication(app) : app,
         mempool: app.devOps ? withDevOps(pool, app.devOps) : pool,
         privValidator,
         walPath: config.paths.wal,
@@ -168,6 +183,7 @@ export class Node {
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
+      metrics?.watch({ engine, pool, blockStore, events, p2p: p2p?.host, latestHeight: () => app.latestHeight() })
       const devLog = log.child({ module: 'dev' })
       const devRpc = devOps && createDevRpcBackends(app, devOps)
       const devMining = miningSettings && devOps && devRpc && new DevMining(miningSettings, engine, app, devLog, devRpc.header, devOps)
@@ -186,6 +202,7 @@ export class Node {
         devMining,
         devSnapshots,
         contractConsole,
+        metrics,
       }
       return new Node(config, log, components, events, options)
     } catch (err) {
@@ -223,6 +240,7 @@ export class Node {
           peerCount: () => c.p2p?.host.peers().length ?? 0,
           miner: c.miner,
           overrides: this.options.jsonRpc,
+          ...(c.metrics ? { methodObserver: c.metrics.rpc } : {}),
           ...(config.dev ? { dev: this.devBackends() } : {}),
         })
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
@@ -265,6 +283,10 @@ export class Node {
         })
         addresses.cometRpc = formatLaddr(this.cometRpc.address)
       }
+      if (c.metrics) {
+        this.metricsServer = await c.metrics.serve()
+        addresses.metrics = `${this.metricsServer.url}/metrics`
+      }
     } catch (err) {
       await this.stop()
       throw err
@@ -291,6 +313,8 @@ export class Node {
     this.memoryReducer?.stop()
     this.c.devMining?.stop()
     this.cometSubscriptions?.close()
+    await this.metricsServer?.close()
+    this.c.metrics?.stop()
     await this.cometRpc?.close(1000)
     await this.evmRpc?.close()
     // No request can sign any more: finish the dev key files, then overwrite every unlocked key.

@@ -25,6 +25,7 @@ export function testNodeSettings(moniker = 'test'): NodeSettings {
   settings.p2p.laddr = { host: '127.0.0.1', port: 0 }
   settings.jsonRpc.address = { host: '127.0.0.1', port: 0 }
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 0 }
+  settings.instrumentation.prometheusListenAddr = { host: '127.0.0.1', port: 0 }
   settings.logLevel = 'none'
   return settings
 }

@@ -4,3 +4,4 @@ export { TX_SLOT_SIZE, defaultTxPoolOptions, getTxPoolOptions, type TxPoolOption
 export { TxPoolError, TxPoolRejection, TxTooLargeError, txPoolErrors } from './tx-pool-error.js'
 export { checkTxFee, checkTxSize, computeTxCost } from './validate-tx.js'
 export { protoSizeOfTx, reapByPriceAndNonce, type ReapLimits } from './reap.js'
+export type { TxPoolMetrics } from './pool-metrics.js'

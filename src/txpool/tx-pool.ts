@@ -24,6 +24,7 @@ import { bytesToHex } from '../primitives/hex.js'
 import { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import { TX_SLOT_SIZE, type TxPoolOptions } from './options.js'
+import type { TxPoolMetrics } from './pool-metrics.js'
 import { PoolStore } from './pool-store.js'
 import { countIncludable, reapByPriceAndNonce } from './reap.js'
 import { SenderAccount, type PooledTx } from './sender-account.js'
@@ -49,6 +50,8 @@ export interface TxPoolDeps {
   nextBaseFee: () => bigint
   options: TxPoolOptions
   logger: Logger
+  /** Where admissions, refusals, evictions and re-checks are counted (the node's metrics); none by default. */
+  metrics?: TxPoolMetrics
 }
 
 /** The pool's typed events. */
@@ -90,6 +93,7 @@ export class TxPool {
   private readonly nextBaseFee: () => bigint
   private readonly options: TxPoolOptions
   private readonly log: Logger
+  private readonly metrics: TxPoolMetrics | undefined
   private readonly store: PoolStore
   private seq = 0
   /** Pending txs evicted since the last block; geth refuses evictions beyond globalSlots / 4 between reorgs. */
@@ -111,6 +115,7 @@ export class TxPool {
     this.nextBaseFee = deps.nextBaseFee
     this.options = { ...deps.options }
     this.log = deps.logger
+    this.metrics = deps.metrics
     this.minGasPrice = deps.options.minGasPrice
     this.blockGasLimit = deps.options.blockGasLimit
     this.store = new PoolStore(this.options, deps.nextBaseFee(), deps.logger)
@@ -129,6 +134,16 @@ export class TxPool {
    * spending), replacement bump, the sender's queue limit, room in the pool. Throws `TxPoolError`.
    */
   async admit(raw: Uint8Array, opts: AddOptions = NO_ADD_OPTIONS): Promise<AdmittedTx> {
+    if (this.metrics === undefined) return this.tryAdmit(raw, opts)
+    try {
+      return await this.tryAdmit(raw, opts)
+    } catch (err) {
+      if (err instanceof TxPoolError) this.metrics.refused(err.reason)
+      throw err
+    }
+  }
+
+  private async tryAdmit(raw: Uint8Array, opts: AddOptions): Promise<AdmittedTx> {
     const decoded = await this.tryDecode(raw)
     while (this.held !== undefined) await this.held
     if (decoded !== undefined) {
@@ -205,6 +220,7 @@ export class TxPool {
       const highest = account.maxQueuedNonce()
       if (highest === undefined || tx.nonce > highest) throw txPoolErrors.accountLimit(account.txCount)
     }
+    const sizeBefore = store.all.size
     const pooled: PooledTx = { tx, cost, slots: Math.max(1, Math.ceil(tx.size / TX_SLOT_SIZE)), seq: ++this.seq }
     const extraSlots = pooled.slots - (replaced?.slots ?? 0)
     if (extraSlots > 0 && store.slotCount + extraSlots > this.options.globalSlots + this.options.globalQueue) {
@@ -215,7 +231,14 @@ export class TxPool {
     if (store.pendingCount > this.options.globalSlots) store.truncatePending()
     if (store.queuedCount > this.options.globalQueue) store.truncateQueue()
     // The limits may have taken the newcomer itself (highest nonce of the largest or idlest sender).
-    if (!store.isPooled(pooled)) throw txPoolErrors.poolFull()
+    const kept = store.isPooled(pooled)
+    if (this.metrics) {
+      // What left the pool beyond the replaced transaction, the newcomer counted in when it stayed.
+      const evicted = sizeBefore - store.all.size - (replaced ? 1 : 0) + (kept ? 1 : 0)
+      if (evicted > 0) this.metrics.evicted(evicted)
+      if (kept) this.metrics.added(tx.size)
+    }
+    if (!kept) throw txPoolErrors.poolFull()
     this.events.emit('newPendingTx', tx)
     // Only this sender's run changed, and it is includable exactly when its first transaction is.
     const head = account.pending[0]
@@ -270,7 +293,9 @@ export class TxPool {
       const senders = [...this.store.accounts.values()].filter((a) => a.txCount > 0)
       const fresh = await Promise.all(senders.map((a) => this.state.getAccount(a.address)))
       // From here on synchronous: no reader sees a half-updated pool.
+      const pooledBefore = this.store.all.size
       const { included, dropped } = this.store.reset(includedHashes, senders, fresh, this.blockGasLimit, this.nextBaseFee())
+      this.metrics?.rechecked(pooledBefore - included)
       this.changesSinceUpdate = 0
       this.notifiedTxsAvailable = false
       this.log.debug('pool updated', { height, included, dropped, ...this.status() })

@@ -40,6 +40,7 @@ const LISTENER_ENV: Record<Listener, { name: string; scheme: string }> = {
   cometRpc: { name: 'NODECTL_RPC_LADDR', scheme: 'tcp://' },
   p2p: { name: 'NODECTL_P2P_LADDR', scheme: 'tcp://' },
   abci: { name: 'NODECTL_ABCI_LADDR', scheme: 'tcp://' },
+  metrics: { name: 'NODECTL_INSTRUMENTATION_PROMETHEUS_LISTEN_ADDR', scheme: '' },
 }
 const LISTENERS = Object.keys(TESTNET_PORT_OFFSETS) as Listener[]
 

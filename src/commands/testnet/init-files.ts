@@ -23,8 +23,8 @@ export default class TestnetInitFiles extends NodectlCommand {
     `Writes <output-dir>/node0…node{N+M-1}, each a home as "nodectl init" writes it. The genesis, identical in every home, has the ` +
     `first N nodes as validators of equal power (10) and the 10 dev accounts funded with 10,000 ether each (dev account 0 is the ` +
     `validator admin), as --dev funds them. Every listener is on 127.0.0.1: node i uses port P+${TESTNET_PORTS_PER_NODE}·i for ` +
-    `JSON-RPC HTTP, +1 for JSON-RPC WebSocket, +2 for the consensus RPC, +3 for p2p and +4 for the ABCI address of ` +
-    `"nodectl start --abci" (P = --starting-port). Each node's ` +
+    `JSON-RPC HTTP, +1 for JSON-RPC WebSocket, +2 for the consensus RPC, +3 for p2p, +4 for the ABCI address of ` +
+    `"nodectl start --abci" and +5 for Prometheus metrics when [instrumentation] prometheus is on (P = --starting-port). Each node's ` +
     `[p2p] persistent_peers names every other node as <node id>@127.0.0.1:<p2p port>. Start a node with ` +
     `"nodectl start --home <output-dir>/node0". With --engine cometbft the homes also carry what a stock CometBFT reads ` +
     `(proxy_app, and the p2p keys a network on one loopback address needs): run "nodectl start --abci --home <home>" and ` +
@@ -41,7 +41,7 @@ export default class TestnetInitFiles extends NodectlCommand {
     'output-dir': Flags.string({ char: 'o', description: 'Folder that receives the homes.', default: './testnet' }),
     'chain-id': Flags.string({ description: `Chain id, <name>_<EVM chain id>-<version> [default: ${DEFAULT_CHAIN_ID}]` }),
     'starting-port': Flags.integer({
-      description: `First port of node0 (P); node i uses P+${TESTNET_PORTS_PER_NODE}·i to P+${TESTNET_PORTS_PER_NODE}·i+4.`,
+      description: `First port of node0 (P); node i uses P+${TESTNET_PORTS_PER_NODE}·i to P+${TESTNET_PORTS_PER_NODE}·i+5.`,
       default: DEFAULT_TESTNET_STARTING_PORT,
     }),
     overwrite: Flags.boolean({ description: 'Write into a non-empty output folder, replacing the homes it holds.' }),

@@ -97,6 +97,7 @@ describe('nodectl testnet init-files', () => {
       expect(config.rpc.laddr).toEqual({ host: '127.0.0.1', port: 40002 + 10 * i })
       expect(config.p2p.laddr).toEqual({ host: '127.0.0.1', port: 40003 + 10 * i })
       expect(config.abci.laddr).toEqual({ host: '127.0.0.1', port: 40004 + 10 * i })
+      expect(config.instrumentation).toMatchObject({ prometheus: false, prometheusListenAddr: { host: '127.0.0.1', port: 40005 + 10 * i } })
       const others = result.nodes.filter((_, j) => j !== i).map((n) => `${n.nodeId}@${n.p2p.slice('tcp://'.length)}`)
       expect(config.p2p.persistentPeers).toEqual(others)
     }
@@ -163,11 +164,11 @@ describe('nodectl testnet init-files', () => {
     expect(chain.error?.message).toMatch(/^--chain-id: invalid chain id "nodectl_9000"/)
     expect(chain.exitCode).toBe(1)
     const run = await runCli(TestnetInitFiles, ['--validators', '4', '-o', out, '--starting-port', '65530'])
-    expect(run.error?.message).toBe('--starting-port: want ports 65530..65564 within 1..65535')
+    expect(run.error?.message).toBe('--starting-port: want ports 65530..65565 within 1..65535')
     expect(run.exitCode).toBe(1)
-    // The last node's p2p port is 65535, its ABCI port would be 65536.
-    const abci = await runCli(TestnetInitFiles, ['--validators', '4', '-o', out, '--starting-port', '65502'])
-    expect(abci.error?.message).toBe('--starting-port: want ports 65502..65536 within 1..65535')
+    // The last node's ABCI port is 65535, its metrics port would be 65536.
+    const metrics = await runCli(TestnetInitFiles, ['--validators', '4', '-o', out, '--starting-port', '65501'])
+    expect(metrics.error?.message).toBe('--starting-port: want ports 65501..65536 within 1..65535')
   })
 
   it('show-node-id and show-validator print the keys of a home as CometBFT does', async () => {

@@ -175,7 +175,7 @@ describe('loadNodeConfig', () => {
     await edit('config.toml', /^\[p2p\]$/m, '[p2p]\nseeds = ""')
     await edit('config.toml', /^moniker = /m, 'fast_sync = true\nproxy_app = "tcp://127.0.0.1:26658"\nmoniker = ')
     const path = join(home, 'config', 'config.toml')
-    await writeFile(path, (await readFile(path, 'utf8')) + '\n[instrumentation]\nprometheus = false\n')
+    await writeFile(path, (await readFile(path, 'utf8')) + '\n[fastsync]\nversion = "v0"\n')
     const warnings: string[] = []
     const config = await loadNodeConfig({ home, env: {}, onWarning: (m) => warnings.push(m) })
     expect(config.moniker).toBe('node0')
@@ -183,7 +183,7 @@ describe('loadNodeConfig', () => {
     expect(warnings).toEqual([
       'config.toml: unknown key "fast_sync" (ignored)',
       'config.toml [p2p]: unknown key "seeds" (ignored)',
-      'config.toml: unknown table [instrumentation] (ignored)',
+      'config.toml: unknown table [fastsync] (ignored)',
     ])
   })
 
@@ -225,6 +225,16 @@ describe('loadNodeConfig', () => {
         'same port',
         { 'json-rpc.enable': true, 'json-rpc.ws-address': '127.0.0.1:8545' },
         '--json-rpc.ws-address: 127.0.0.1:8545 uses the same port as app.toml [json-rpc] address (127.0.0.1:8545)',
+      ],
+      [
+        'metrics namespace',
+        { 'instrumentation.namespace': 'comet-bft' },
+        '--instrumentation.namespace: "comet-bft" is not a metric name prefix: want letters, digits and underscores',
+      ],
+      [
+        'metrics on a taken port',
+        { 'instrumentation.prometheus': true, 'instrumentation.prometheus_listen_addr': ':26657' },
+        '--instrumentation.prometheus_listen_addr: 0.0.0.0:26657 uses the same port as config.toml [rpc] laddr (127.0.0.1:26657)',
       ],
     ])('%s', async (_name, flags, message) => {
       const got = await loadError({ flags })

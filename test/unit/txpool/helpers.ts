@@ -14,6 +14,7 @@ import { silentLogger } from '../../../src/utils/logger.js'
 import { TxPool } from '../../../src/txpool/tx-pool.js'
 import { checkTransaction, type AdmissionRules } from '../../../src/evm/txs/tx-admission.js'
 import { defaultTxPoolOptions, type TxPoolOptions } from '../../../src/txpool/options.js'
+import type { TxPoolMetrics } from '../../../src/txpool/pool-metrics.js'
 
 export const CHAIN_ID = 31337n
 export const common = getCommon(CHAIN_ID)
@@ -180,6 +181,7 @@ export function makePool(
   options: Partial<TxPoolOptions> = {},
   decodeFn: (raw: Uint8Array) => DecodedTx = decode,
   rules: Partial<AdmissionRules> = {},
+  metrics?: TxPoolMetrics,
 ): TestPool {
   const state = new FakeState()
   for (const a of ADDRS) state.set(a, 0n, 1000n * ETHER)
@@ -208,6 +210,7 @@ export function makePool(
     nextBaseFee: () => fees.baseFee,
     options: opts,
     logger: silentLogger,
+    ...(metrics ? { metrics } : {}),
   })
   return { pool, state, fees, rules: checkRules }
 }
