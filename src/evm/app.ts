@@ -392,7 +392,7 @@ export class EvmApplication implements Application {
     }
     return checkTransaction(raw, tx, {
       maxTxBytes: this.opts.maxTxBytes ?? DEFAULT_MAX_TX_BYTES,
-      gasLimit: this.gasLimit,
+      gasLimit: this.nextBlockGasLimit(),
       minGasPrice: this.opts.minGasPrice ?? 0n,
       allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
       unlimitedCodeSize: this.opts.devRules?.unlimitedCodeSize === true,
@@ -622,6 +622,16 @@ export class EvmApplication implements Application {
   /** The block gas limit (consensus `block.max_gas`, 30,000,000 when unlimited). */
   blockGasLimit(): bigint {
     return this.gasLimit
+  }
+
+  /**
+   * The gas limit of the blocks to come, which admission holds transactions to: on a dev chain the last
+   * evm_setBlockGasLimit still queued (the next wanted block takes it), else the block gas limit.
+   */
+  nextBlockGasLimit(): bigint {
+    let limit = this.gasLimit
+    for (const op of this.devOps?.pendingOps() ?? []) if (op.kind === 'gasLimit') limit = op.gasLimit
+    return limit
   }
 
   /** A committed block by height or by (32-byte) hash. */

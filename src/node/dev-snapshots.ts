@@ -88,6 +88,8 @@ export class DevSnapshots implements SnapshotBackend {
   /** The pool as it was: emptied, then given back the snapshot's transactions (checked against the state again). */
   private async refillPool(raws: readonly Uint8Array[]): Promise<void> {
     this.pool.flush()
+    // The gas limit of that chain (a later evm_setBlockGasLimit is gone with its blocks or its queue).
+    this.pool.setBlockGasLimit(this.app.nextBlockGasLimit())
     for (const raw of raws) {
       await this.pool.add(raw).catch((err: unknown) => this.log.debug('snapshot transaction not restored', { err }))
     }

@@ -177,7 +177,7 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     const app = this.deps.app
     const parent = await app.getBlock(app.latestHeight())
     if (!parent) throw new Error('head block missing')
-    const gasLimit = app.blockGasLimit()
+    const gasLimit = app.nextBlockGasLimit()
     const txs = this.deps.pool.reapMaxBytesMaxGas(-1, gasLimit).map((raw) => app.decodeTx(raw))
     const coinbase = this.coinbase() ?? new Uint8Array(20)
     const block = createPendingEvmBlock({ parent, txs, gasLimit, baseFee: app.nextBaseFee(), now: Math.floor(Date.now() / 1000), coinbase })

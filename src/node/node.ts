@@ -150,7 +150,7 @@ export class Node {
         blockStore,
         stateStore,
         app,
-        mempool: app.devOps ? withDevOps(pool, app.devOps) : pool,
+        mempool: app.devOps ? withDevOps(pool, app.devOps, () => app.nextBlockGasLimit()) : pool,
         privValidator,
         walPath: config.paths.wal,
         logger: log,
@@ -169,7 +169,7 @@ export class Node {
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
       const devLog = log.child({ module: 'dev' })
-      const devRpc = devOps && createDevRpcBackends(app, devOps)
+      const devRpc = devOps && createDevRpcBackends(app, devOps, pool)
       const devMining = miningSettings && devOps && devRpc && new DevMining(miningSettings, engine, app, devLog, devRpc.header, devOps)
       const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
       const components = {
