@@ -19,7 +19,7 @@ import { createPendingEvmBlock } from '../evm/pending-block.js'
 import { toPendingEvmTx } from '../evm/store/evm-records.js'
 import type { DecodedTx } from '../evm/txs/tx.js'
 import type { SyncStatus as EngineSyncStatus } from '../consensus/consensus-engine.js'
-import type { EvmBlock, EvmTx } from '../evm/store/views.js'
+import type { EvmBlock, EvmLog, EvmTx } from '../evm/store/views.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 import type { MinerSettings } from './miner-settings.js'
@@ -224,6 +224,10 @@ export class NodeEthBackend implements EthBackend, EthEvents {
 
   onRewind(listener: (height: number) => void): () => void {
     return this.deps.events.on('chainRewound', (e) => listener(e.height))
+  }
+
+  onRemovedLogs(listener: (logs: EvmLog[]) => void): () => void {
+    return this.deps.events.on('logsRemoved', (e) => listener(e.logs))
   }
 
   /** Transactions entering the pool (pending or queued), decoded to the RPC view only when asked. */
