@@ -113,7 +113,7 @@ describe('dev state methods', () => {
     expect(await client.getTransactionCount({ address: ALICE })).toBe(1)
   })
 
-  it('evm_setBlockGasLimit holds the pool to the new limit at once: above the old limit and below the new one is mined, above the new one refused', async () => {
+  it('evm_setBlockGasLimit holds the pool to the new limit at once: above the old limit and below the new one is mined, above the new one refused; a revert brings the old limit back', async () => {
     const sender = new Wallet(devAccounts(4)[3]!.privateKey)
     // Fees low enough that tens of millions of gas stay under the node's txfee-cap (1 ether).
     const gasPrice = await client.getGasPrice()
@@ -129,6 +129,7 @@ describe('dev state methods', () => {
         value: 1n,
       })
     const oldLimit = BigInt((await latestBlock(t.url)).gasLimit)
+    const snapshot = (await rpc<string>(t.url, 'evm_snapshot')).result!
     const between = oldLimit + 10_000_000n
     const refusedBefore = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between)])
     expect(refusedBefore.error?.message).toMatch(/exceeds block gas limit/)
@@ -143,8 +144,11 @@ describe('dev state methods', () => {
 
     const refusedAfter = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between + 20_000_000n)])
     expect(refusedAfter.error?.message).toMatch(/exceeds block gas limit/)
-    // Back to the old limit for the tests that follow.
-    expect((await rpc(t.url, 'evm_setBlockGasLimit', [`0x${oldLimit.toString(16)}`])).result).toBe(true)
+    // A revert to before the change brings the old limit back, for admission too.
+    expect((await rpc(t.url, 'evm_revert', [snapshot])).result).toBe(true)
+    expect(BigInt((await latestBlock(t.url)).gasLimit)).toBe(oldLimit)
+    const refusedAgain = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between)])
+    expect(refusedAgain.error?.message).toMatch(/exceeds block gas limit/)
   })
 
   it('refuses a storage value that is not exactly 32 bytes, as Hardhat does', async () => {
