@@ -392,7 +392,7 @@ export class EvmApplication implements Application {
     }
     return checkTransaction(raw, tx, {
       maxTxBytes: this.opts.maxTxBytes ?? DEFAULT_MAX_TX_BYTES,
-      gasLimit: this.gasLimit,
+      gasLimit: this.nextBlockGasLimit(),
       minGasPrice: this.opts.minGasPrice ?? 0n,
       allowUnprotectedTxs: this.opts.allowUnprotectedTxs === true,
       unlimitedCodeSize: this.opts.devRules?.unlimitedCodeSize === true,
@@ -559,15 +559,24 @@ export class EvmApplication implements Application {
   /**
    * Stages into `stage` the application's side of a dev chain's revert to `height` (docs/dev-chain.md,
    * "Snapshots"): the heights above it removed, `height` the head again. The state is kept per height, so
-   * going back is moving the head to that height's root. Nothing is pending (the engine is paused).
+   * going back is moving the head to that height's root. `validators` is consensus's set after `height`
+   * (its next validators), which the validator-admin contract's copy takes again. Nothing is pending
+   * (the engine is paused).
    */
-  async stageRollback(stage: WriteStage, height: number): Promise<void> {
+  async stageRollback(stage: WriteStage, height: number, validators: readonly ValidatorUpdate[]): Promise<void> {
     await this.open()
     if (this.pending) throw new Error('cannot roll back while a height is being executed')
     const block = await this.store.getBlock(height)
     if (!block) throw new Error(`EVM store: block ${height} missing`)
     await this.store.stageRollback(stage, height, this.latestHeight())
     this.store.stageHead(stage, { height, stateRoot: block.stateRoot })
+    this.validators.stageRollback(stage, validators)
+  }
+
+  /** The logs of the committed blocks above `height`, in chain order (what a revert to `height` removes). */
+  async logsAbove(height: number): Promise<EvmLog[]> {
+    const query = { fromBlock: height + 1, toBlock: this.latestHeight(), addresses: [], topics: [] }
+    return (await this.store.getLogs(query, Number.POSITIVE_INFINITY)).toArray()
   }
 
   /** After a rollback staged by `stageRollback` is written: the head, the state and the caches are back at it. */
@@ -622,6 +631,16 @@ export class EvmApplication implements Application {
   /** The block gas limit (consensus `block.max_gas`, 30,000,000 when unlimited). */
   blockGasLimit(): bigint {
     return this.gasLimit
+  }
+
+  /**
+   * The gas limit of the blocks to come, which admission holds transactions to: on a dev chain the last
+   * evm_setBlockGasLimit still queued (the next wanted block takes it), else the block gas limit.
+   */
+  nextBlockGasLimit(): bigint {
+    let limit = this.gasLimit
+    for (const op of this.devOps?.pendingOps() ?? []) if (op.kind === 'gasLimit') limit = op.gasLimit
+    return limit
   }
 
   /** A committed block by height or by (32-byte) hash. */

@@ -11,7 +11,7 @@ import { encodeImpersonatedTx } from '../evm/dev/impersonated-tx.js'
 import type { DevOpQueue } from '../evm/dev/op-queue.js'
 import { parseRawTx } from '../evm/txs/raw-tx.js'
 import type { UnsignedTxFields } from '../evm/txs/unsigned-tx.js'
-import { bytesToHex, equalBytes } from '../primitives/hex.js'
+import { bytesToHex, equalBytes, hexToBytes } from '../primitives/hex.js'
 import { NodeError } from '../utils/errors.js'
 
 export class NodeImpersonation implements ImpersonationBackend {
@@ -39,6 +39,10 @@ export class NodeImpersonation implements ImpersonationBackend {
     return this.auto || this.addresses.has(bytesToHex(address))
   }
 
+  impersonated(): Uint8Array[] {
+    return [...this.addresses].map(hexToBytes)
+  }
+
   queuedNonce(address: Uint8Array): bigint | undefined {
     let next: bigint | undefined
     for (const op of this.queue.pendingOps()) {
@@ -50,7 +54,7 @@ export class NodeImpersonation implements ImpersonationBackend {
   }
 
   async submit(from: Uint8Array, fields: UnsignedTxFields): Promise<Uint8Array> {
-    if (fields.gasLimit > this.app.blockGasLimit()) throw new NodeError('exceeds block gas limit')
+    if (fields.gasLimit > this.app.nextBlockGasLimit()) throw new NodeError('exceeds block gas limit')
     const account = await this.app.getAccount(from)
     const sender = bytesToHex(from)
     if (fields.nonce < account.nonce) {

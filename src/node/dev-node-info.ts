@@ -41,7 +41,7 @@ export class DevNodeInfo implements DevNodeInfoBackend {
   }
 
   blockGasLimit(): bigint {
-    return this.app.blockGasLimit()
+    return this.app.nextBlockGasLimit()
   }
 
   /** eth_gasPrice's answer: the latest block's base fee plus the suggested tip. */

@@ -2,11 +2,16 @@
  * Snapshots of a dev chain (docs/dev-chain.md, "Snapshots"): a snapshot is the chain state at a height
  * (kept in memory, as Anvil's and Hardhat's) with the pool's transactions of that moment; a revert rolls
  * every store back to that height with the engine paused (`ConsensusEngine.rewind`), then refills the
- * pool with what it held. A reset is a revert to the state before the first block.
+ * pool with what it held. A reset is a revert to the state before the first block. The logs
+ * subscriptions hear the removed blocks' logs again with `removed: true` (geth's reorg), and the
+ * validator-admin contract's copy of the validator set goes back with consensus's.
  */
 import type { SnapshotBackend, SnapshotEntry } from '../api/dev/index.js'
-import type { ChainState, ConsensusEngine } from '../consensus/index.js'
+import type { ValidatorUpdate } from '../abci/types.js'
+import type { ValidatorSet } from '../comet/validator-set.js'
+import type { ChainState, ConsensusEngine, RewindableApp } from '../consensus/index.js'
 import type { EvmApplication } from '../evm/app.js'
+import type { EvmLog } from '../evm/store/views.js'
 import type { TxPool } from '../txpool/index.js'
 import type { Logger } from '../utils/logger.js'
 import type { NodeEvents } from './node-events.js'
@@ -78,9 +83,20 @@ export class DevSnapshots implements SnapshotBackend {
   }
 
   private async rewind(state: ChainState, pool: readonly Uint8Array[]): Promise<void> {
+    let removedLogs: EvmLog[] = []
+    const app: RewindableApp = {
+      stageRollback: async (stage, height) => {
+        // Read with the engine paused, before the removal is staged: the logs of the blocks that go.
+        if (this.events.listenerCount('logsRemoved') > 0) removedLogs = await this.app.logsAbove(height)
+        // The validator-admin contract's copy of the set goes back with consensus's: the set of that height.
+        await this.app.stageRollback(stage, height, validatorUpdatesOf(state.nextValidators))
+      },
+      rewound: () => this.app.rewound(),
+    }
     // Told before consensus runs again, so no block of the new chain comes before it.
-    await this.engine.rewind(state, this.app, async () => {
+    await this.engine.rewind(state, app, async () => {
       await this.refillPool(pool)
+      if (removedLogs.length > 0) this.events.emit('logsRemoved', { logs: removedLogs.map((log) => ({ ...log, removed: true })) })
       this.events.emit('chainRewound', { height: state.lastBlockHeight })
     })
   }
@@ -88,6 +104,8 @@ export class DevSnapshots implements SnapshotBackend {
   /** The pool as it was: emptied, then given back the snapshot's transactions (checked against the state again). */
   private async refillPool(raws: readonly Uint8Array[]): Promise<void> {
     this.pool.flush()
+    // The gas limit of that chain (a later evm_setBlockGasLimit is gone with its blocks or its queue).
+    this.pool.setBlockGasLimit(this.app.nextBlockGasLimit())
     for (const raw of raws) {
       await this.pool.add(raw).catch((err: unknown) => this.log.debug('snapshot transaction not restored', { err }))
     }
@@ -98,4 +116,9 @@ export class DevSnapshots implements SnapshotBackend {
     this.exclusive = run.catch(() => undefined)
     return run
   }
+}
+
+/** A validator set as the updates that make it from nothing (the application's copy of the set keeps these). */
+function validatorUpdatesOf(set: ValidatorSet): ValidatorUpdate[] {
+  return set.validators.map((v) => ({ pubKey: v.pubKey, power: v.votingPower }))
 }

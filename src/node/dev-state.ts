@@ -3,10 +3,11 @@
  * application's dev-operation queue: a set is queued wanting a block and answers once that block is
  * committed; a header override is queued for the next block, however it is made, and answers at once.
  */
-import type { DevHeaderBackend, DevStateBackend } from '../api/dev/index.js'
+import type { DevHeaderBackend, DevStateBackend, NonceRule } from '../api/dev/index.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { DevOpQueue } from '../evm/dev/op-queue.js'
 import type { DevOp } from '../evm/dev/ops.js'
+import type { TxPool } from '../txpool/index.js'
 import { NodeError } from '../utils/errors.js'
 import { decodeStateDump, encodeStateDump, type DumpedAccount } from '../evm/dev/state-dump.js'
 
@@ -14,6 +15,7 @@ export class NodeDevState implements DevStateBackend, DevHeaderBackend {
   constructor(
     private readonly app: EvmApplication,
     private readonly queue: DevOpQueue,
+    private readonly pool: Pick<TxPool, 'setBlockGasLimit'>,
   ) {}
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
@@ -24,7 +26,11 @@ export class NodeDevState implements DevStateBackend, DevHeaderBackend {
     return this.set({ kind: 'setCode', address, code })
   }
 
-  setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
+  async setNonce(address: Uint8Array, nonce: bigint, rule: NonceRule): Promise<void> {
+    if (rule === 'notLower') {
+      const existing = await this.app.getNonce(address)
+      if (nonce < existing) throw new NodeError(`New nonce (${nonce}) must not be smaller than the existing nonce (${existing})`)
+    }
     return this.set({ kind: 'setNonce', address, nonce })
   }
 
@@ -54,7 +60,7 @@ export class NodeDevState implements DevStateBackend, DevHeaderBackend {
     }
     const sets: Promise<void>[] = []
     for (const a of accounts) {
-      sets.push(this.setBalance(a.address, a.balance), this.setNonce(a.address, a.nonce), this.setCode(a.address, a.code))
+      sets.push(this.setBalance(a.address, a.balance), this.setNonce(a.address, a.nonce, 'any'), this.setCode(a.address, a.code))
       for (const [slot, value] of a.storage) sets.push(this.setStorageAt(a.address, slot, value))
     }
     await Promise.all(sets)
@@ -91,8 +97,10 @@ export class NodeDevState implements DevStateBackend, DevHeaderBackend {
     this.override({ kind: 'prevRandao', value })
   }
 
+  /** The pool holds transactions to the new limit at once, as Hardhat's and Anvil's do (CheckTx too: app.nextBlockGasLimit). */
   setBlockGasLimit(gasLimit: bigint): void {
     this.override({ kind: 'gasLimit', gasLimit })
+    this.pool.setBlockGasLimit(gasLimit)
   }
 
   private async set(op: DevOp): Promise<void> {

@@ -21,7 +21,7 @@ import { createPendingEvmBlock } from '../evm/pending-block.js'
 import { toPendingEvmTx } from '../evm/store/evm-records.js'
 import type { DecodedTx } from '../evm/txs/tx.js'
 import type { SyncStatus as EngineSyncStatus } from '../consensus/consensus-engine.js'
-import type { EvmBlock, EvmTx } from '../evm/store/views.js'
+import type { EvmBlock, EvmLog, EvmTx } from '../evm/store/views.js'
 import { bytesToHex, hexToBytes } from '../primitives/hex.js'
 import type { TxPool } from '../txpool/tx-pool.js'
 import type { MinerSettings } from './miner-settings.js'
@@ -193,7 +193,7 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     const app = this.deps.app
     const parent = await app.getBlock(app.latestHeight())
     if (!parent) throw new Error('head block missing')
-    const gasLimit = app.blockGasLimit()
+    const gasLimit = app.nextBlockGasLimit()
     const txs = this.deps.pool.reapMaxBytesMaxGas(-1, gasLimit).map((raw) => app.decodeTx(raw))
     const coinbase = this.coinbase() ?? new Uint8Array(20)
     const block = createPendingEvmBlock({ parent, txs, gasLimit, baseFee: app.nextBaseFee(), now: Math.floor(Date.now() / 1000), coinbase })
@@ -240,6 +240,10 @@ export class NodeEthBackend implements EthBackend, EthEvents {
 
   onRewind(listener: (height: number) => void): () => void {
     return this.deps.events.on('chainRewound', (e) => listener(e.height))
+  }
+
+  onRemovedLogs(listener: (logs: EvmLog[]) => void): () => void {
+    return this.deps.events.on('logsRemoved', (e) => listener(e.logs))
   }
 
   /** Transactions entering the pool (pending or queued), decoded to the RPC view only when asked. */

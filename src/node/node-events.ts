@@ -11,6 +11,7 @@
 import type { SyncProgress } from '../consensus/block-sync.js'
 import type { ConsensusEvents } from '../consensus/events.js'
 import type { CommittedEvmBlock, EvmApplication } from '../evm/app.js'
+import type { EvmLog } from '../evm/store/views.js'
 import type { TypedEmitter } from '../utils/events.js'
 
 export type NodeEventMap = ConsensusEvents & {
@@ -20,6 +21,11 @@ export type NodeEventMap = ConsensusEvents & {
   syncProgress: SyncProgress
   /** A dev chain went back to this height (evm_revert, anvil_reset): the blocks above it are gone. */
   chainRewound: { height: number }
+  /**
+   * Just before `chainRewound`: the logs of the blocks it removes, in chain order, marked `removed` (read
+   * only while someone listens).
+   */
+  logsRemoved: { logs: EvmLog[] }
 }
 
 export type NodeEvents = TypedEmitter<NodeEventMap>

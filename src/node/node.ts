@@ -165,7 +165,7 @@ export class Node {
         blockStore,
         stateStore,
         app: metrics ? metrics.timeApplication(app) : app,
-        mempool: app.devOps ? withDevOps(pool, app.devOps) : pool,
+        mempool: app.devOps ? withDevOps(pool, app.devOps, () => app.nextBlockGasLimit()) : pool,
         privValidator,
         walPath: config.paths.wal,
         logger: log,
@@ -185,7 +185,7 @@ export class Node {
       if (p2p) connectNodeP2P(p2p, engine, pool)
       metrics?.watch({ engine, pool, blockStore, events, p2p: p2p?.host, latestHeight: () => app.latestHeight() })
       const devLog = log.child({ module: 'dev' })
-      const devRpc = devOps && createDevRpcBackends(app, devOps)
+      const devRpc = devOps && createDevRpcBackends(app, devOps, pool)
       const devMining = miningSettings && devOps && devRpc && new DevMining(miningSettings, engine, app, devLog, devRpc.header, devOps)
       const devSnapshots = config.dev ? new DevSnapshots(engine, app, pool, events, devLog) : undefined
       const components = {

@@ -7,7 +7,7 @@
  * only once the app's Commit is written, and no newHeads announces a height before both writes), the
  * height keeps its block hash and app hash, and the chain goes on.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +17,7 @@ import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bundleScript } from '../helpers/call-worker-script.js'
+import { lineOf } from '../helpers/child-lines.js'
 import { captureLog } from '../helpers/log-capture.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
 import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
@@ -44,40 +45,6 @@ function transfer(nonce: number): Promise<string> {
     maxPriorityFeePerGas: 10n ** 9n,
     to: recipient!.address,
     value: 1n,
-  })
-}
-
-/** Longest wait for a line of the child, in ms. */
-const LINE_TIMEOUT_MS = 30_000
-
-/** The child's first stdout line starting with `prefix`, parsed; rejects if it exits first or stays silent. */
-function lineOf<T>(child: ChildProcess, prefix: string, output: string[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${prefix}" line from the child: ${output.join('\n')}`)), LINE_TIMEOUT_MS)
-    let buffered = ''
-    const onData = (chunk: Buffer): void => {
-      buffered += chunk.toString()
-      let nl = buffered.indexOf('\n')
-      while (nl >= 0) {
-        const line = buffered.slice(0, nl)
-        buffered = buffered.slice(nl + 1)
-        output.push(line)
-        if (line.startsWith(prefix)) {
-          child.stdout!.off('data', onData)
-          child.off('exit', onExit)
-          clearTimeout(timer)
-          resolve(JSON.parse(line.slice(prefix.length)) as T)
-          return
-        }
-        nl = buffered.indexOf('\n')
-      }
-    }
-    const onExit = (code: number | null): void => {
-      clearTimeout(timer)
-      reject(new Error(`child exited (${code}) before "${prefix}": ${output.join('\n')}`))
-    }
-    child.stdout!.on('data', onData)
-    child.on('exit', onExit)
   })
 }
 

@@ -5,7 +5,7 @@
  * header, and a replay of the stored blocks into a fresh application gives the same receipts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { JsonRpcProvider, JsonRpcSigner } from 'ethers'
+import { JsonRpcProvider, JsonRpcSigner, getAddress } from 'ethers'
 import { createPublicClient, createTestClient, createWalletClient, http, type Chain, type Hex, type TestClient } from 'viem'
 import { foundry } from 'viem/chains'
 import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
@@ -88,7 +88,7 @@ describe('impersonation', () => {
   it('sends through an ethers JSON-RPC signer after hardhat_impersonateAccount', async () => {
     const provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, pollingInterval: 20, cacheTimeout: -1 })
     expect(await provider.send('hardhat_impersonateAccount', [OTHER])).toBe(true)
-    // As hardhat-ethers' impersonated signer: a JSON-RPC signer for an address eth_accounts does not list.
+    // As hardhat-ethers' impersonated signer: a JSON-RPC signer made for the address.
     const signer = new JsonRpcSigner(provider, OTHER)
     const tx = await signer.sendTransaction({ to: TO, value: 5n })
     const receipt = await tx.wait()
@@ -96,6 +96,24 @@ describe('impersonation', () => {
     expect(receipt!.from.toLowerCase()).toBe(OTHER)
     hashes.push(tx.hash as Hex)
     provider.destroy()
+  })
+
+  it("eth_accounts lists impersonated addresses after the node's own while impersonated, as Anvil (ethers' getSigner finds them)", async () => {
+    const THIRD = '0x00000000000000000000000000000000000dead3' as Hex
+    const accounts = async () => (await rpc<string[]>(t.url, 'eth_accounts')).result!
+    const own = (await accounts()).filter((a) => a !== OTHER)
+    expect(own).toHaveLength(10)
+    await anvil.impersonateAccount({ address: THIRD })
+    // OTHER (impersonated by the test before) first, then THIRD; a dev account impersonated is not listed twice.
+    await anvil.impersonateAccount({ address: own[0] as Hex })
+    expect(await accounts()).toEqual([...own, OTHER, THIRD])
+    const provider = new JsonRpcProvider(t.url, undefined, { staticNetwork: true, cacheTimeout: -1 })
+    expect(await (await provider.getSigner(THIRD)).getAddress()).toBe(getAddress(THIRD))
+    provider.destroy()
+    await anvil.stopImpersonatingAccount({ address: THIRD })
+    await anvil.stopImpersonatingAccount({ address: OTHER })
+    await anvil.stopImpersonatingAccount({ address: own[0] as Hex })
+    expect(await accounts()).toEqual(own)
   })
 
   it('anvil_autoImpersonateAccount lets every address send', async () => {

@@ -6,7 +6,7 @@
  * give the same chain; a node that is not a dev chain refuses the methods and the bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { JsonRpcProvider } from 'ethers'
+import { JsonRpcProvider, Wallet } from 'ethers'
 import type { createPublicClient, Hex, TestClient } from 'viem'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
@@ -98,6 +98,57 @@ describe('dev state methods', () => {
     const slot = `0x${'00'.repeat(31)}04` as Hex
     await hardhat.setStorageAt({ address: BOB, index: slot, value })
     expect(await client.getStorageAt({ address: BOB, slot })).toBe(value)
+  })
+
+  it("hardhat_setNonce refuses a lower nonce with Hardhat's words; anvil_setNonce and evm_setAccountNonce take it, as Anvil", async () => {
+    await hardhat.setNonce({ address: ALICE, nonce: 5 })
+    const res = await rpc(t.url, 'hardhat_setNonce', [ALICE, '0x3'])
+    expect(res.error).toEqual({ code: -32000, message: 'New nonce (3) must not be smaller than the existing nonce (5)' })
+    expect(await client.getTransactionCount({ address: ALICE })).toBe(5)
+    // The same nonce is not smaller: accepted.
+    expect((await rpc(t.url, 'hardhat_setNonce', [ALICE, '0x5'])).result).toBe(true)
+    await anvil.setNonce({ address: ALICE, nonce: 2 })
+    expect(await client.getTransactionCount({ address: ALICE })).toBe(2)
+    expect((await rpc(t.url, 'evm_setAccountNonce', [ALICE, '0x1'])).result).toBe(true)
+    expect(await client.getTransactionCount({ address: ALICE })).toBe(1)
+  })
+
+  it('evm_setBlockGasLimit holds the pool to the new limit at once: above the old limit and below the new one is mined, above the new one refused; a revert brings the old limit back', async () => {
+    const sender = new Wallet(devAccounts(4)[3]!.privateKey)
+    // Fees low enough that tens of millions of gas stay under the node's txfee-cap (1 ether).
+    const gasPrice = await client.getGasPrice()
+    const signWithGas = async (gasLimit: bigint) =>
+      sender.signTransaction({
+        type: 2,
+        chainId: 31337n,
+        nonce: await client.getTransactionCount({ address: sender.address as Hex }),
+        gasLimit,
+        maxFeePerGas: gasPrice * 2n,
+        maxPriorityFeePerGas: gasPrice,
+        to: BOB,
+        value: 1n,
+      })
+    const oldLimit = BigInt((await latestBlock(t.url)).gasLimit)
+    const snapshot = (await rpc<string>(t.url, 'evm_snapshot')).result!
+    const between = oldLimit + 10_000_000n
+    const refusedBefore = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between)])
+    expect(refusedBefore.error?.message).toMatch(/exceeds block gas limit/)
+
+    expect((await rpc(t.url, 'evm_setBlockGasLimit', [`0x${(between + 10_000_000n).toString(16)}`])).result).toBe(true)
+    const hash = (await rpc<Hex>(t.url, 'eth_sendRawTransaction', [await signWithGas(between)])).result!
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    expect(receipt.status).toBe('success')
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber })
+    expect(block.gasLimit).toBe(between + 10_000_000n)
+
+    const refusedAfter = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between + 20_000_000n)])
+    expect(refusedAfter.error?.message).toMatch(/exceeds block gas limit/)
+    // A revert to before the change brings the old limit back, for admission too.
+    expect((await rpc(t.url, 'evm_revert', [snapshot])).result).toBe(true)
+    expect(BigInt((await latestBlock(t.url)).gasLimit)).toBe(oldLimit)
+    const refusedAgain = await rpc(t.url, 'eth_sendRawTransaction', [await signWithGas(between)])
+    expect(refusedAgain.error?.message).toMatch(/exceeds block gas limit/)
   })
 
   it('refuses a storage value that is not exactly 32 bytes, as Hardhat does', async () => {

@@ -67,6 +67,8 @@ async function run(home: string, point: CrashPoint): Promise<void> {
     return res
   }
   const addresses = await node.start()
+  // A kill while the dev key files are written would leave the key store's lock to its one-minute staleness.
+  await node.components.accounts.whenDevKeysSaved()
   process.stdout.write(`ready ${JSON.stringify(addresses)}\n`)
 }
 

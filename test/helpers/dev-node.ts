@@ -24,6 +24,12 @@ export interface TestNode {
   destroy(): Promise<void>
 }
 
+/**
+ * Flags of a dev node that makes no empty blocks while a test runs (the test preset makes one a second):
+ * for tests that count heights across a restart.
+ */
+export const NO_EMPTY_BLOCKS_FLAGS = { 'consensus.create_empty_blocks_interval': '10m' }
+
 export interface StartTestNodeOptions {
   /** Reuse a home (restart tests); a new temp home otherwise. */
   home?: string

@@ -11,6 +11,8 @@ export interface ImpersonationBackend {
   /** Every address is impersonated while on (anvil_autoImpersonateAccount). */
   setAutoImpersonate(on: boolean): void
   isImpersonated(address: Uint8Array): boolean
+  /** The addresses impersonated one by one and not stopped, oldest first (eth_accounts lists them). */
+  impersonated(): Uint8Array[]
   /** The nonce after the sender's transactions queued for a block, or undefined when none is queued. */
   queuedNonce(address: Uint8Array): bigint | undefined
   /**

@@ -31,6 +31,10 @@ export class ImpersonatedSender {
     return this.backend.isImpersonated(from)
   }
 
+  impersonated(): Uint8Array[] {
+    return this.backend.impersonated()
+  }
+
   /** Fills and queues; without a nonce the sender's calls are serialised, each taking the next nonce. */
   send(args: SendArgs): Promise<Uint8Array> {
     const submit = async (): Promise<Uint8Array> => {

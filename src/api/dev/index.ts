@@ -20,7 +20,7 @@ import { createSnapshotMethods } from './snapshots.js'
 import type { DevHeaderBackend, DevStateBackend } from './state-backend.js'
 import { createDevStateMethods } from './state.js'
 
-export type { DevHeaderBackend, DevHeaderOverrides, DevStateBackend } from './state-backend.js'
+export type { DevHeaderBackend, DevHeaderOverrides, DevStateBackend, NonceRule } from './state-backend.js'
 export type { ImpersonationBackend } from './impersonation-backend.js'
 export { ImpersonatedSender } from './impersonation.js'
 export type { DevLoggingBackend } from './logging-backend.js'

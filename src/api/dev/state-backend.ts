@@ -9,11 +9,18 @@ export interface DevHeaderOverrides {
   setNextTimestamp(timestamp: bigint): void
 }
 
+/** Whether a set nonce may go below the account's: Anvil lets it, Hardhat refuses. */
+export type NonceRule = 'any' | 'notLower'
+
 /** Sets: each resolves once the block carrying it is committed, so a following read at `latest` sees it. */
 export interface DevStateBackend {
   setBalance(address: Uint8Array, wei: bigint): Promise<void>
   setCode(address: Uint8Array, code: Uint8Array): Promise<void>
-  setNonce(address: Uint8Array, nonce: bigint): Promise<void>
+  /**
+   * `rule`: `any` sets whatever nonce (Anvil); `notLower` throws NodeError (Hardhat's words) when `nonce` is
+   * below the account's latest nonce.
+   */
+  setNonce(address: Uint8Array, nonce: bigint, rule: NonceRule): Promise<void>
   /** `slot` and `value` are 32-byte words. */
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void>
   /** Every account of the latest state as a blob (anvil_dumpState). */

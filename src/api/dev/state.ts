@@ -4,7 +4,8 @@
  * client's answer: Anvil's sets answer `null`, Hardhat's `true`.
  * - anvil_setBalance / hardhat_setBalance(address, wei)
  * - anvil_setCode / hardhat_setCode(address, code)
- * - anvil_setNonce / hardhat_setNonce / evm_setAccountNonce(address, nonce)
+ * - anvil_setNonce / evm_setAccountNonce(address, nonce): any nonce, lower ones too (as Anvil);
+ *   hardhat_setNonce refuses a nonce below the account's (as Hardhat)
  * - anvil_setStorageAt / hardhat_setStorageAt(address, slot, value): the value exactly 32 bytes
  * - evm_setNextBlockTimestamp / anvil_setNextBlockTimestamp(ts): null
  * - evm_increaseTime / anvil_increaseTime(seconds): the total offset (s), a JSON number, as Anvil
@@ -47,9 +48,10 @@ export function createDevStateMethods(state: DevStateBackend, header: DevHeaderB
       state.setBalance(a, wei),
     ),
     ...aliases(['anvil_setCode', 'hardhat_setCode'], [address, data], (a: Uint8Array, code: Uint8Array) => state.setCode(a, code)),
-    ...aliases(['anvil_setNonce', 'hardhat_setNonce', 'evm_setAccountNonce'], [address, looseUint64], (a: Uint8Array, n: bigint) =>
-      state.setNonce(a, n),
+    ...aliases(['anvil_setNonce', 'evm_setAccountNonce'], [address, looseUint64], (a: Uint8Array, n: bigint) =>
+      state.setNonce(a, n, 'any'),
     ),
+    ...aliases(['hardhat_setNonce'], [address, looseUint64], (a: Uint8Array, n: bigint) => state.setNonce(a, n, 'notLower')),
     ...aliases(
       ['anvil_setStorageAt', 'hardhat_setStorageAt'],
       [address, storageSlot, word],

@@ -1,5 +1,6 @@
 /**
- * eth methods that use the node's accounts: eth_accounts, and signing with an unlocked account
+ * eth methods that use the node's accounts: eth_accounts (with a dev chain's impersonated addresses after
+ * them, as Anvil lists them), and signing with an unlocked account
  * (spec "Account key in the key store": only an unlocked account signs; otherwise -32000
  * `authentication needed: password or unlock`):
  * - eth_sign(address, data): EIP-191 text signature, V = 27/28 (geth `SignText` + 27);
@@ -46,7 +47,18 @@ export function createEthSigningMethods(
   const sign = async (account: Uint8Array, digest: Uint8Array): Promise<string> =>
     encodeData(encodeRpcSignature(await signDigest(accounts, account, digest)))
   return [
-    defineMethod('eth_accounts', [], async () => (await accounts.accounts()).map(encodeData)),
+    defineMethod('eth_accounts', [], async () => {
+      // The node's accounts, then the addresses impersonated on a dev chain that are not among them (as Anvil).
+      const listed = (await accounts.accounts()).map(encodeData)
+      const known = new Set(listed)
+      return [
+        ...listed,
+        ...sender
+          .keylessAccounts()
+          .map(encodeData)
+          .filter((a) => !known.has(a)),
+      ]
+    }),
     defineMethod('eth_sign', [required(address), required(data)], ([account, message]) => sign(account, textHash(message))),
     defineMethod('eth_signTypedData_v4', [required(address), required(typedDataDigest)], ([account, digest]) => sign(account, digest)),
     defineMethod('eth_signTransaction', [required(sendArgs)], async ([args]) => {

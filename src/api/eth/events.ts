@@ -27,6 +27,8 @@ export interface EthEvents {
   onPendingTransaction(listener: (event: EthPendingTxEvent) => void): () => void
   /** A dev chain went back to a height (evm_revert, anvil_reset): blocks above it are gone. */
   onRewind?(listener: (height: number) => void): () => void
+  /** Just before `onRewind`: the logs of the removed blocks in chain order, each `removed: true`. */
+  onRemovedLogs?(listener: (logs: EvmLog[]) => void): () => void
 }
 
 /**

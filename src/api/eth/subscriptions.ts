@@ -4,8 +4,10 @@
  * - `newHeads`: the block object of eth_getBlockByNumber without `transactions` (so `hash` is the hash
  *   every other method shows — Evmos sends an emulated header hash here); with
  *   `{"includeTransactions": true}` the full transaction objects are included;
- * - `logs`: one notification per matching log of each committed block (`removed: false`; the chain
- *   has no reorgs), filter object as eth_getLogs (address, topics, numeric block bounds);
+ * - `logs`: one notification per matching log of each committed block (`removed: false`), filter
+ *   object as eth_getLogs (address, topics, numeric block bounds); when a dev chain goes back to a
+ *   snapshot (evm_revert, anvil_reset), the matching logs of the removed blocks again, in chain order,
+ *   with `removed: true`, before any block of the new chain (geth's reorg notifications);
  * - `newPendingTransactions`: hashes of transactions entering the pool (Evmos: committed ones), or the
  *   full pending transaction objects with `true`;
  * - `syncing`: the current status once, then each change between synced (`false`) and catching up
@@ -23,6 +25,7 @@ import { RpcError, invalidParamsError } from '../../rpc/rpc-errors.js'
 import { NodeError } from '../../utils/errors.js'
 import type { Logger } from '../../utils/logger.js'
 import { toQuantity } from '../../primitives/quantity.js'
+import type { EvmLog } from '../../evm/store/views.js'
 import type { EthBackend } from './backend.js'
 import type { SubscriptionService } from './eth-subscribe.js'
 import { LazyListener, newRandomId, type EthBlockEvent, type EthEvents, type EthPendingTxEvent } from './events.js'
@@ -103,6 +106,7 @@ export class SubscriptionManager implements SubscriptionService {
   private readonly pending = new Set<Subscription & { kind: 'newPendingTransactions' }>()
   private readonly syncing = new Set<Subscription & { kind: 'syncing' }>()
   private readonly blockEvents: LazyListener
+  private readonly removedLogEvents: LazyListener
   private readonly poolEvents: LazyListener
   private readonly opts: SubscriptionOptions
 
@@ -114,6 +118,9 @@ export class SubscriptionManager implements SubscriptionService {
   ) {
     this.opts = { ...defaultSubscriptionOptions, ...options }
     this.blockEvents = new LazyListener(() => events.onBlock((event) => this.guard('block', () => this.onBlock(event))))
+    this.removedLogEvents = new LazyListener(
+      () => events.onRemovedLogs?.((logs) => this.guard('removed logs', () => this.sendLogs(logs))) ?? (() => {}),
+    )
     this.poolEvents = new LazyListener(() =>
       events.onPendingTransaction((event) => this.guard('pending transaction', () => this.onPendingTx(event))),
     )
@@ -156,6 +163,7 @@ export class SubscriptionManager implements SubscriptionService {
   close(): void {
     for (const sink of [...this.bySink.keys()]) this.closeSink(sink)
     this.blockEvents.close()
+    this.removedLogEvents.close()
     this.poolEvents.close()
   }
 
@@ -183,6 +191,7 @@ export class SubscriptionManager implements SubscriptionService {
         break
       case 'logs':
         this.logs.add(sub)
+        this.removedLogEvents.retain()
         break
       case 'newPendingTransactions':
         this.pending.add(sub)
@@ -204,7 +213,9 @@ export class SubscriptionManager implements SubscriptionService {
         if (this.heads.delete(sub)) this.blockEvents.release()
         return
       case 'logs':
-        if (this.logs.delete(sub)) this.blockEvents.release()
+        if (!this.logs.delete(sub)) return
+        this.blockEvents.release()
+        this.removedLogEvents.release()
         return
       case 'newPendingTransactions':
         if (this.pending.delete(sub)) this.poolEvents.release()
@@ -245,18 +256,21 @@ export class SubscriptionManager implements SubscriptionService {
         sub.sink.send(renderNotification(sub.id, json))
       }
     }
-    if (this.logs.size > 0 && event.logs.length > 0) {
-      // Each log rendered once, however many subscriptions it goes to.
-      const texts = new Array<string | undefined>(event.logs.length)
-      for (const sub of this.logs) {
-        event.logs.forEach((log, i) => {
-          if (!matchesLogFilter(log, sub.criteria)) return
-          texts[i] ??= renderLogJson(log)
-          sub.sink.send(renderNotification(sub.id, texts[i]))
-        })
-      }
-    }
+    this.sendLogs(event.logs)
     for (const sub of this.syncing) this.notifySyncing(sub)
+  }
+
+  /** Each log to every logs subscription it matches, rendered once however many it goes to. */
+  private sendLogs(logs: readonly EvmLog[]): void {
+    if (this.logs.size === 0 || logs.length === 0) return
+    const texts = new Array<string | undefined>(logs.length)
+    for (const sub of this.logs) {
+      logs.forEach((log, i) => {
+        if (!matchesLogFilter(log, sub.criteria)) return
+        texts[i] ??= renderLogJson(log)
+        sub.sink.send(renderNotification(sub.id, texts[i]))
+      })
+    }
   }
 
   private onPendingTx(event: EthPendingTxEvent): void {

@@ -20,6 +20,8 @@ export function signTransactionFields(signer: AccountSigner, fields: UnsignedTxF
 /** Sends for senders without a key (a dev chain's impersonated accounts, api/dev/impersonation.ts). */
 export interface KeylessSender {
   isImpersonated(from: Uint8Array): boolean
+  /** The addresses impersonated one by one (not every address under auto-impersonation), oldest first. */
+  impersonated(): Uint8Array[]
   send(args: SendArgs): Promise<Uint8Array>
 }
 
@@ -32,6 +34,11 @@ export class TransactionSender {
     private readonly execution: ExecutionOptions,
     private readonly keyless?: KeylessSender,
   ) {}
+
+  /** The senders eth_sendTransaction serves without a key: a dev chain's impersonated addresses (none elsewhere). */
+  keylessAccounts(): Uint8Array[] {
+    return this.keyless?.impersonated() ?? []
+  }
 
   /**
    * Fills, signs (with the unlocked key, or with `passphrase` for this call only) and submits; returns

@@ -55,6 +55,15 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
     stage.put(VALIDATORS_KEY, encodeValidatorList(this.committed))
   }
 
+  /**
+   * A dev chain's revert: stages `validators` (consensus's set at the height it goes back to) as the
+   * committed set; `load` reads it once the stage is written.
+   */
+  stageRollback(stage: WriteStage, validators: readonly ValidatorUpdate[]): void {
+    const set = new Map(validators.filter((v) => v.power > 0n).map((v) => [bytesToUpperHex(validatorAddress(v.pubKey)), v]))
+    stage.put(VALIDATORS_KEY, encodeValidatorList(set))
+  }
+
   /** A sink that only checks against the committed set (eth_call / estimateGas copies record nothing). */
   checkOnly(): ValidatorUpdateSink {
     return { propose: (update) => checkChangeSet(this.committed, [update]) }
