@@ -34,13 +34,20 @@ function listOf<T>(codec: Codec<T>, goType: string): Codec<T[]> {
 /** `prevRandao`: a uint256 quantity, or a 32-byte hash as geth reads it. */
 function prevRandao(value: unknown): string {
   if (typeof value === 'string' && value.length === HASH_CHARS) return value
-  return `0x${quantity(value).toString(16).padStart(HASH_CHARS - 2, '0')}`
+  return `0x${quantity(value)
+    .toString(16)
+    .padStart(HASH_CHARS - 2, '0')}`
 }
 
 /** The simulation's block overrides. */
 const simBlockOverrides: Codec<BlockOverrides> = (value) => {
   const obj = { ...objectOf(value, 'override.BlockOverrides') }
-  const withdrawals = structField(obj, 'BlockOverrides', 'withdrawals', listOf((w) => w, 'types.Withdrawals'))
+  const withdrawals = structField(
+    obj,
+    'BlockOverrides',
+    'withdrawals',
+    listOf((w) => w, 'types.Withdrawals'),
+  )
   if (withdrawals !== undefined && withdrawals.length > 0) throw new DecodeError('withdrawals are not supported: the chain has none')
   if (obj.prevRandao !== undefined && obj.prevRandao !== null) obj.prevRandao = structField(obj, 'BlockOverrides', 'prevRandao', prevRandao)
   return blockOverrides(obj)
@@ -72,7 +79,9 @@ function simBlock(value: unknown): SimBlockInput {
   return {
     blockOverrides: structField(obj, BLOCK, 'blockOverrides', simBlockOverrides),
     stateOverrides: structField(obj, BLOCK, 'stateOverrides', simStateOverrides) ?? [],
-    calls: (structField(obj, BLOCK, 'calls', listOf(callArgs, '[]ethapi.TransactionArgs')) ?? []).map(({ chainId: _chainId, ...args }) => args),
+    calls: (structField(obj, BLOCK, 'calls', listOf(callArgs, '[]ethapi.TransactionArgs')) ?? []).map(
+      ({ chainId: _chainId, ...args }) => args,
+    ),
   }
 }
 

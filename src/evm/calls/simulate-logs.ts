@@ -32,7 +32,11 @@ export class SimulatedLogs implements Tracer {
   onEnter(frame: FrameEnter): void {
     const logs: RawLog[] = []
     if (this.traceTransfers && frame.type !== 'DELEGATECALL' && frame.value > 0n) {
-      logs.push({ address: ETH_TRANSFER_ADDRESS, topics: [TRANSFER_TOPIC, addressTopic(frame.from), addressTopic(frame.to)], data: bigintToBytes(frame.value, 32) })
+      logs.push({
+        address: ETH_TRANSFER_ADDRESS,
+        topics: [TRANSFER_TOPIC, addressTopic(frame.from), addressTopic(frame.to)],
+        data: bigintToBytes(frame.value, 32),
+      })
     }
     this.frames.push(logs)
   }

@@ -169,7 +169,8 @@ class Simulation {
 
   async block(planned: PlannedBlock, parent: Parent): Promise<SimulatedBlock> {
     const o = planned.blockOverrides
-    const baseFee = o?.baseFee ?? (this.request.validation ? calcBaseFee({ ...parent, baseFee: parent.baseFeePerGas }, this.deps.feeMarket) : 0n)
+    const baseFee =
+      o?.baseFee ?? (this.request.validation ? calcBaseFee({ ...parent, baseFee: parent.baseFeePerGas }, this.deps.feeMarket) : 0n)
     const env: BlockEnv & { mixHash: Uint8Array } = {
       height: Number(planned.number),
       timestamp: Number(planned.time),
@@ -208,7 +209,14 @@ class Simulation {
       if (this.budget !== undefined) this.budget -= result.totalGasSpent
       const stateLogs = (result.execResult.logs ?? []).map(([address, topics, data]): RawLog => ({ address, topics, data }))
       blockLogs.push(...stateLogs)
-      receipts.push(encodeRawReceipt({ type: view.type, status: result.execResult.exceptionError ? 0 : 1, cumulativeGasUsed: gasUsed, logs: stateLogs }))
+      receipts.push(
+        encodeRawReceipt({
+          type: view.type,
+          status: result.execResult.exceptionError ? 0 : 1,
+          cumulativeGasUsed: gasUsed,
+          logs: stateLogs,
+        }),
+      )
       rawTxs.push(tx.serialize())
       txs.push(view)
       const callLogs = logs.logs().map(
@@ -268,7 +276,8 @@ class Simulation {
         const to = keyOf(o.movePrecompileToAddress)
         if (to === from)
           throw new SimulateError(SimulateCode.precompileSelfReference, `account ${toChecksumAddress(o.address)} is moved onto itself`)
-        if (fn === undefined) throw new SimulateError(SimulateCode.invalidRequest, `account ${toChecksumAddress(o.address)} is not a precompile`)
+        if (fn === undefined)
+          throw new SimulateError(SimulateCode.invalidRequest, `account ${toChecksumAddress(o.address)} is not a precompile`)
         if (overridden.has(to) || moved.has(to))
           throw new SimulateError(
             SimulateCode.precompileDuplicateTarget,
@@ -325,12 +334,18 @@ class Simulation {
     const balance = account?.balance ?? 0n
     const want = gas * feeCap + value
     if (balance < want)
-      throw new SimulateError(SimulateCode.insufficientFunds, `insufficient funds for gas * price + value: address ${sender} have ${balance} want ${want}`)
+      throw new SimulateError(
+        SimulateCode.insufficientFunds,
+        `insufficient funds for gas * price + value: address ${sender} have ${balance} want ${want}`,
+      )
     const data = pickData(args)
     const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList, args.authorizationList?.length)
     if (gas < intrinsic) throw new SimulateError(SimulateCode.intrinsicGas, `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
     if (args.to === undefined && data.length > MAX_INITCODE_SIZE && !isCodeSizeUnlimited(this.copy.vm.common))
-      throw new SimulateError(SimulateCode.initCodeTooLarge, `max initcode size exceeded: code size ${data.length}, limit ${MAX_INITCODE_SIZE}`)
+      throw new SimulateError(
+        SimulateCode.initCodeTooLarge,
+        `max initcode size exceeded: code size ${data.length}, limit ${MAX_INITCODE_SIZE}`,
+      )
     const gasPrice = feeCap > 0n || tip > 0n ? (baseFee + tip < feeCap ? baseFee + tip : feeCap) : 0n
     const fees = { gasPrice, feeCap, tip, dynamic: true, given: !feeLess }
     let tx: TypedTransaction
