@@ -23,11 +23,20 @@ export interface SimulatePayload extends SimulateRequest {
   returnFullTransactions: boolean
 }
 
-/** `[]T` of a codec. */
+/**
+ * `[]T` of a codec. An item's own error is final: the outer struct field does not relabel it, so a bad
+ * call names `TransactionArgs.gas`, not `simOpts.blockStateCalls`.
+ */
 function listOf<T>(codec: Codec<T>, goType: string): Codec<T[]> {
   return (value) => {
     if (!Array.isArray(value)) throw new DecodeError(jsonKind(value), goType)
-    return value.map((item) => codec(item))
+    return value.map((item) => {
+      try {
+        return codec(item)
+      } catch (err) {
+        throw err instanceof DecodeError ? new DecodeError(err.message) : err
+      }
+    })
   }
 }
 
