@@ -206,6 +206,19 @@ describe('eth_simulateV1', () => {
     expect(txs[0]!.blockHash).toBe(first!.hash)
   })
 
+  it('a contract can be the sender (no EIP-3607 check, as geth); its code stays in place', async () => {
+    const [block] = await simulated(t.url, {
+      blockStateCalls: [
+        {
+          stateOverrides: { [CONTRACT]: { code: COUNTER, balance: '0x64' } },
+          calls: [{ from: CONTRACT, to: SINK, value: '0x1' }, { from: CONTRACT, to: CONTRACT }, { to: CONTRACT }],
+        },
+      ],
+    })
+    expect(block!.calls.map((c) => c.status)).toEqual(['0x1', '0x1', '0x1'])
+    expect(block!.calls.slice(1).map((c) => words(c.returnData)[0])).toEqual([1n, 2n])
+  })
+
   it('traceTransfers: ether moves are ERC-7528 Transfer logs, in order with the contract logs; a failed frame has none', async () => {
     const [block] = await simulated(t.url, {
       traceTransfers: true,

@@ -26,11 +26,13 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Address, KECCAK256_NULL } from '@ethereumjs/util'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak256 } from '../../crypto/index.js'
 import type { Database } from '../../db/database.js'
 import { toChecksumAddress } from '../../primitives/address.js'
+import { equalBytes } from '../../primitives/hex.js'
 import { isCodeSizeUnlimited } from '../common.js'
 import { NodeError } from '../../utils/errors.js'
 import { CallTimeoutError } from '../errors.js'
@@ -192,6 +194,7 @@ class Simulation {
       const { tx, view, feeLess } = await this.prepareCall(args, env, gasUsed, index)
       const logs = new SimulatedLogs(this.request.traceTransfers)
       const block = createExecutionBlock({ ...env, baseFee: feeLess ? 0n : baseFee }, this.copy.vm.common)
+      const restore = hideSenderCode(sm, tx.getSenderAddress())
       const result = await this.adapter.run(logs, this.deadline, () =>
         runTx(this.copy.vm, {
           tx,
@@ -200,10 +203,12 @@ class Simulation {
           skipNonce: true,
           skipBlockGasLimitValidation: true,
           skipHardForkValidation: true,
-        }).catch((err: unknown) => {
-          if (err instanceof CallTimeoutError || err instanceof TraceTimeoutError) throw err
-          throw new SimulateError(SimulateCode.internal, err instanceof Error ? err.message.replace(/\s*\(vm hf=.*$/s, '') : String(err))
-        }),
+        })
+          .catch((err: unknown) => {
+            if (err instanceof CallTimeoutError || err instanceof TraceTimeoutError) throw err
+            throw new SimulateError(SimulateCode.internal, err instanceof Error ? err.message.replace(/\s*\(vm hf=.*$/s, '') : String(err))
+          })
+          .finally(restore),
       )
       gasUsed += result.totalGasSpent
       if (this.budget !== undefined) this.budget -= result.totalGasSpent
@@ -378,6 +383,37 @@ class Simulation {
     }
     return { tx, view, feeLess }
   }
+}
+
+/**
+ * geth never refuses a simulated call because its sender has code (EIP-3607 is skipped in both
+ * modes: a wallet contract can be simulated as the sender). ethereumjs' runTx checks it on its first
+ * read of the sender's code hash, right after it loads the sender: that one read sees no code; every
+ * later one (the account written back, the EVM) sees the real code. Returns the undo for when runTx
+ * ends before loading the sender.
+ */
+function hideSenderCode(sm: MerkleStateManager, sender: Address): () => void {
+  const getAccount = sm.getAccount
+  const restore = (): void => {
+    sm.getAccount = getAccount
+  }
+  sm.getAccount = async (address: Address) => {
+    const account = await getAccount.call(sm, address)
+    if (!address.equals(sender)) return account
+    restore()
+    if (account === undefined || equalBytes(account.codeHash, KECCAK256_NULL)) return account
+    let hidden = true
+    return new Proxy(account, {
+      get(target, prop) {
+        if (prop === 'codeHash' && hidden) {
+          hidden = false
+          return KECCAK256_NULL
+        }
+        return Reflect.get(target, prop, target)
+      },
+    })
+  }
+  return restore
 }
 
 /** A call's result: success, or its revert / VM error (geth's texts). */
