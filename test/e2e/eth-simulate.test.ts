@@ -325,6 +325,10 @@ describe('eth_simulateV1', () => {
     ).toBe(-38023)
     expect((await errorOf(t.url, { blockStateCalls: [{ calls: [{ to: SINK, maxPriorityFeePerGas: '0x2' }] }] })).code).toBe(-32602)
     expect((await rpc(t.url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [{ gas: 'x' }] }] }])).error!.code).toBe(-32602)
+    expect(await errorOf(t.url, { blockStateCalls: [{ calls: [{ to: SINK, chainId: '0x1' }] }] })).toEqual({
+      code: -32000,
+      message: `chainId does not match node's (have=1, want=${BigInt((await rpc<string>(t.url, 'eth_chainId')).result!)})`,
+    })
   })
 
   it('viem simulateBlocks and simulateCalls read the answers', async () => {

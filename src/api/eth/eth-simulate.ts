@@ -48,6 +48,10 @@ export function createEthSimulateMethods(backend: EthBackend, options: EthApiOpt
   return [
     defineMethod('eth_simulateV1', [required(simulatePayload), optional(blockSelector, 'latest')] as const, async ([payload, at]) => {
       if (payload.blocks.length === 0) throw new SimulateError(SimulateCode.invalidParams, 'empty input')
+      for (const { chainId } of payload.blocks.flatMap((b) => b.calls)) {
+        if (chainId !== undefined && chainId !== backend.chainId)
+          throw new SimulateError(SimulateCode.invalidRequest, `chainId does not match node's (have=${chainId}, want=${backend.chainId})`)
+      }
       const height = await resolveStateHeight(backend, at)
       const blocks = await backend.simulate(payload, height, execution)
       return blocks.map(

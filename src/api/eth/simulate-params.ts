@@ -1,6 +1,6 @@
 /**
  * eth_simulateV1's payload (execution-apis `EthSimulatePayload`, geth `simOpts`) as a parameter codec.
- * Calls are eth_call's transaction arguments (call-args.ts); state and block overrides are
+ * Calls are eth_call's transaction arguments (call-args.ts, `chainId` kept for the handler to check); state and block overrides are
  * debug_traceCall's (debug/overrides.ts) plus what the simulation adds: `movePrecompileToAddress`,
  * `prevRandao` as the specification's uint256 (geth's 32-byte hash is accepted too), `withdrawals`
  * (the chain has none: only an empty list is accepted) and `blobBaseFee` (accepted, no effect: blob
@@ -10,6 +10,7 @@ import type { BlockOverrides } from '../../evm/calls/call-overrides.js'
 import type { SimAccountOverride, SimBlockInput, SimulateRequest } from '../../evm/calls/simulate.js'
 import { DecodeError, address, bool, jsonKind, objectOf, quantity, structField, type Codec } from '../../rpc/codecs.js'
 import { blockOverrides, stateOverrides } from '../debug/overrides.js'
+import type { CallArgs } from './backend.js'
 import { callArgs } from './call-args.js'
 
 const PAYLOAD = 'simOpts'
@@ -17,8 +18,15 @@ const BLOCK = 'simBlock'
 /** Characters of a 32-byte hash in hex with its `0x`. */
 const HASH_CHARS = 66
 
+/** One entry of `blockStateCalls`. */
+export interface SimPayloadBlock extends SimBlockInput {
+  calls: CallArgs[]
+}
+
 /** eth_simulateV1's first parameter. */
 export interface SimulatePayload extends SimulateRequest {
+  /** The blocks; each call keeps its `chainId`, which the handler checks against the chain's. */
+  blocks: SimPayloadBlock[]
   /** Blocks list their transactions in full instead of hashes. */
   returnFullTransactions: boolean
 }
@@ -83,14 +91,12 @@ const simStateOverrides: Codec<SimAccountOverride[]> = (value) => {
   }))
 }
 
-function simBlock(value: unknown): SimBlockInput {
+function simBlock(value: unknown): SimPayloadBlock {
   const obj = objectOf(value, 'ethapi.simBlock')
   return {
     blockOverrides: structField(obj, BLOCK, 'blockOverrides', simBlockOverrides),
     stateOverrides: structField(obj, BLOCK, 'stateOverrides', simStateOverrides) ?? [],
-    calls: (structField(obj, BLOCK, 'calls', listOf(callArgs, '[]ethapi.TransactionArgs')) ?? []).map(
-      ({ chainId: _chainId, ...args }) => args,
-    ),
+    calls: structField(obj, BLOCK, 'calls', listOf(callArgs, '[]ethapi.TransactionArgs')) ?? [],
   }
 }
 

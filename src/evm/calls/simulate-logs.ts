@@ -11,9 +11,9 @@ import type { RawLog } from '../executor.js'
 import type { FrameEnter, FrameExit, LogEvent, Tracer } from '../tracing/hooks.js'
 
 /** ERC-7528: the address that stands for ether in token-style events. */
-export const ETH_TRANSFER_ADDRESS = hexToBytes('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
+const ETH_TRANSFER_ADDRESS = hexToBytes('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
 /** The topic of ERC-20's `Transfer(address,address,uint256)` event. */
-export const TRANSFER_TOPIC = keccak256(new TextEncoder().encode('Transfer(address,address,uint256)'))
+const TRANSFER_TOPIC = keccak256(new TextEncoder().encode('Transfer(address,address,uint256)'))
 
 /** An address as a 32-byte topic. */
 function addressTopic(address: Uint8Array): Uint8Array {
@@ -22,7 +22,7 @@ function addressTopic(address: Uint8Array): Uint8Array {
   return topic
 }
 
-/** Collects one call's logs; `logs()` after the call. */
+/** Collects one call's logs; `result()` after the call. */
 export class SimulatedLogs implements Tracer {
   private frames: RawLog[][] = []
   private collected: RawLog[] = []
@@ -54,10 +54,6 @@ export class SimulatedLogs implements Tracer {
   }
 
   /** The logs of the call (none when it failed). */
-  logs(): RawLog[] {
-    return this.collected
-  }
-
   result(): RawLog[] {
     return this.collected
   }

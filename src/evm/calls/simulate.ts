@@ -224,7 +224,7 @@ class Simulation {
       )
       rawTxs.push(tx.serialize())
       txs.push(view)
-      const callLogs = logs.logs().map(
+      const callLogs = logs.result().map(
         (log): EvmLog => ({
           ...log,
           blockNumber: env.height,

@@ -12,7 +12,7 @@ describe('eth_simulateV1 payload codec', () => {
     expect(simulatePayload({ blockStateCalls: [{}] }).blocks).toEqual([{ blockOverrides: undefined, stateOverrides: [], calls: [] }])
   })
 
-  it('reads the flags, the calls as eth_call arguments (chain id dropped) and the block overrides', () => {
+  it('reads the flags, the calls as eth_call arguments and the block overrides', () => {
     const payload = simulatePayload({
       traceTransfers: true,
       validation: true,
@@ -39,8 +39,7 @@ describe('eth_simulateV1 payload codec', () => {
     expect(bytesToHex(block!.blockOverrides!.coinbase!)).toBe(ADDRESS)
     expect(bytesToHex(block!.blockOverrides!.random!)).toBe('0x' + '00'.repeat(31) + '2a')
     expect(block!.calls).toHaveLength(1)
-    expect(block!.calls[0]).toMatchObject({ value: 1n, nonce: 3n })
-    expect('chainId' in block!.calls[0]!).toBe(false)
+    expect(block!.calls[0]).toMatchObject({ value: 1n, nonce: 3n, chainId: 1n })
   })
 
   it('prevRandao as a 32-byte hash is read as geth reads it', () => {
