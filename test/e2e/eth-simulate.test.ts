@@ -6,7 +6,7 @@
  * execution-apis schema of the method.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keccak256, toRlp, type Hex } from 'viem'
+import { getAddress, keccak256, toRlp, type Hex } from 'viem'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, type RpcReply, type TestNode } from '../helpers/dev-node.js'
 import { resultValidator } from '../helpers/execution-apis.js'
@@ -35,6 +35,7 @@ interface CallJson {
   returnData: Hex
   logs: LogJson[]
   gasUsed: Hex
+  maxUsedGas: Hex
   status: Hex
   error?: { code: number; message: string; data?: Hex }
 }
@@ -242,7 +243,12 @@ describe('eth_simulateV1', () => {
     expect(forward!.logs.map((l) => [l.logIndex, l.transactionIndex, l.blockHash, l.transactionHash])).toEqual(
       [0, 1, 2].map((i) => [`0x${i.toString(16)}`, '0x0', block!.hash, block!.transactions[0]]),
     )
-    expect(reverted).toMatchObject({ status: '0x0', logs: [], error: { code: 3, message: 'execution reverted', data: pad('0x2a') } })
+    expect(reverted).toMatchObject({
+      status: '0x0',
+      returnData: '0x',
+      logs: [],
+      error: { code: 3, message: 'execution reverted', data: pad('0x2a') },
+    })
     // the bloom and receipts commit to the contract's own log only
     expect(block!.logsBloom).not.toBe('0x' + '00'.repeat(256))
   })
@@ -268,15 +274,21 @@ describe('eth_simulateV1', () => {
     expect(ok.result![0]!.calls[0]!.status).toBe('0x1')
     expect(BigInt(ok.result![0]!.baseFeePerGas!)).toBeGreaterThan(0n)
     expect((ok.result![0]!.transactions as string[]).length).toBe(1)
-    expect((await sim({ ...fee, nonce: '0x6' })).error).toMatchObject({ code: -38011, message: expect.stringMatching(/^nonce too high/) })
-    expect((await sim({ ...fee, nonce: '0x4' })).error).toMatchObject({ code: -38010, message: expect.stringMatching(/^nonce too low/) })
+    expect((await sim({ ...fee, nonce: '0x6' })).error).toEqual({
+      code: -38011,
+      message: `err: nonce too high: address ${getAddress(POOR)}, tx: 6 state: 5 (supplied gas 21000)`,
+    })
+    expect((await sim({ ...fee, nonce: '0x4' })).error).toMatchObject({
+      code: -38010,
+      message: expect.stringMatching(/^err: nonce too low/),
+    })
     expect((await sim({ gas: '0x5208' })).error).toMatchObject({
       code: -38012,
-      message: expect.stringMatching(/^max fee per gas less than block base fee/),
+      message: expect.stringMatching(/^err: max fee per gas less than block base fee/),
     })
     expect((await sim({ ...fee, value: '0xde0b6b3a7640000' })).error).toMatchObject({
       code: -38014,
-      message: expect.stringMatching(/^insufficient funds for gas \* price \+ value/),
+      message: expect.stringMatching(/^err: insufficient funds for gas \* price \+ value/),
     })
     // without validation a penniless sender calls at gas price 0, whatever its nonce
     const free = await simulated(t.url, { blockStateCalls: [{ calls: [{ from: POOR, to: SINK, nonce: '0x9' }] }] })

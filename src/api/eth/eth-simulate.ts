@@ -3,7 +3,7 @@
  * block (default `latest`), on every chain. The work is the application's (evm/calls/simulate.ts),
  * bounded by `gas-cap` (all calls together), `evm-timeout` (the whole request) and 256 blocks. Each
  * block is answered as eth_getBlockByNumber shows one (transactions as hashes, or in full with
- * `returnFullTransactions`) plus `calls`: per call `returnData`, `logs`, `gasUsed`, `status` and, when
+ * `returnFullTransactions`) plus `calls`: per call `returnData`, `logs`, `gasUsed`, `maxUsedGas`, `status` and, when
  * it failed, `error` {code, message, data?}.
  */
 import { SimulateCode, SimulateError } from '../../evm/calls/simulate-errors.js'
@@ -22,6 +22,7 @@ export interface SimulatedCallJson {
   returnData: string
   logs: LogJson[]
   gasUsed: string
+  maxUsedGas: string
   status: string
   error?: { code: number; message: string; data?: string }
 }
@@ -34,6 +35,7 @@ function formatCall(call: SimulatedCall): SimulatedCallJson {
     returnData: encodeData(call.returnData),
     logs: call.logs.map(formatLog),
     gasUsed: toQuantity(call.gasUsed),
+    maxUsedGas: toQuantity(call.maxUsedGas),
     status: toQuantity(call.status),
   }
   if (call.error) {

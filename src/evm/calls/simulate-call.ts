@@ -33,7 +33,10 @@ const SET_CODE_TX = 4
 export interface SimulatedCall {
   returnData: Uint8Array
   logs: EvmLog[]
+  /** Gas used after refunds, as the receipt's. */
   gasUsed: bigint
+  /** Gas used before refunds (the gas the call needs to succeed as it did). */
+  maxUsedGas: bigint
   status: 0 | 1
   /** Set when the call failed: code 3 for a revert (with its data), -32015 otherwise. */
   error: { code: number; message: string; data?: Uint8Array } | undefined
@@ -54,6 +57,7 @@ export interface PreparedCall {
   view: EvmTx
   /** Pays no fee without validation: runs at base fee 0 (geth's NoBaseFee). */
   feeLess: boolean
+  intrinsic: bigint
 }
 
 /**
@@ -73,21 +77,23 @@ export async function prepareCall(ctx: CallContext, args: CallArgs, env: BlockEn
   if (gasUsed + gas > env.gasLimit)
     throw new SimulateError(SimulateCode.blockGasLimitReached, `block gas limit reached: ${gasUsed} >= ${env.gasLimit}`)
   if (budget !== undefined && gas > budget) gas = budget
+  // geth wraps the refusals of the message's pre-checks so (simulate.go applyMessageWithEVM)
+  const refused = (code: number, message: string): SimulateError => new SimulateError(code, `err: ${message} (supplied gas ${gas})`)
   const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n
   const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n
   const feeLess = !validation && feeCap === 0n && tip === 0n
   const baseFee = feeLess ? 0n : env.baseFee
   if (validation && nonce < stateNonce)
-    throw new SimulateError(SimulateCode.nonceTooLow, `nonce too low: address ${sender}, tx: ${nonce} state: ${stateNonce}`)
+    throw refused(SimulateCode.nonceTooLow, `nonce too low: address ${sender}, tx: ${nonce} state: ${stateNonce}`)
   if (validation && nonce > stateNonce)
-    throw new SimulateError(SimulateCode.nonceTooHigh, `nonce too high: address ${sender}, tx: ${nonce} state: ${stateNonce}`)
+    throw refused(SimulateCode.nonceTooHigh, `nonce too high: address ${sender}, tx: ${nonce} state: ${stateNonce}`)
   if (tip > feeCap)
-    throw new SimulateError(
+    throw refused(
       SimulateCode.invalidParams,
       `max priority fee per gas higher than max fee per gas: address ${sender}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
     )
   if (feeCap < baseFee)
-    throw new SimulateError(
+    throw refused(
       SimulateCode.baseFeeTooLow,
       `max fee per gas less than block base fee: address ${sender}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`,
     )
@@ -95,18 +101,15 @@ export async function prepareCall(ctx: CallContext, args: CallArgs, env: BlockEn
   const balance = account?.balance ?? 0n
   const want = gas * feeCap + value
   if (balance < want)
-    throw new SimulateError(
+    throw refused(
       SimulateCode.insufficientFunds,
       `insufficient funds for gas * price + value: address ${sender} have ${balance} want ${want}`,
     )
   const data = pickData(args)
   const intrinsic = intrinsicGas(data, args.to === undefined, args.accessList, args.authorizationList?.length)
-  if (gas < intrinsic) throw new SimulateError(SimulateCode.intrinsicGas, `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+  if (gas < intrinsic) throw refused(SimulateCode.intrinsicGas, `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
   if (args.to === undefined && data.length > MAX_INITCODE_SIZE && !isCodeSizeUnlimited(common))
-    throw new SimulateError(
-      SimulateCode.initCodeTooLarge,
-      `max initcode size exceeded: code size ${data.length}, limit ${MAX_INITCODE_SIZE}`,
-    )
+    throw refused(SimulateCode.initCodeTooLarge, `max initcode size exceeded: code size ${data.length}, limit ${MAX_INITCODE_SIZE}`)
   const gasPrice = feeCap > 0n || tip > 0n ? (baseFee + tip < feeCap ? baseFee + tip : feeCap) : 0n
   const fees = { gasPrice, feeCap, tip, dynamic: true, given: !feeLess }
   let tx: TypedTransaction
@@ -137,7 +140,7 @@ export async function prepareCall(ctx: CallContext, args: CallArgs, env: BlockEn
     blockHash: undefined,
     transactionIndex: index,
   }
-  return { tx, view, feeLess }
+  return { tx, view, feeLess, intrinsic }
 }
 
 /**
@@ -172,11 +175,13 @@ export function hideSenderCode(sm: MerkleStateManager, sender: Address): () => v
 }
 
 /** A call's result: success, or its revert / VM error (geth's texts). */
-export function callOutcome(result: RunTxResult, logs: EvmLog[]): SimulatedCall {
+export function callOutcome(result: RunTxResult, logs: EvmLog[], intrinsic: bigint): SimulatedCall {
   const exec = result.execResult
   const err = exec.exceptionError
-  const base = { returnData: exec.returnValue, gasUsed: result.totalGasSpent }
-  if (!err) return { ...base, logs, status: 1, error: undefined }
+  const gas = { gasUsed: result.totalGasSpent, maxUsedGas: intrinsic + exec.executionGasUsed }
+  if (!err) return { returnData: exec.returnValue, ...gas, logs, status: 1, error: undefined }
+  // geth answers no return data for a failed call (a revert's bytes are the error's data)
+  const base = { returnData: new Uint8Array(0), ...gas }
   if (err.error === 'revert') {
     const reason = decodeRevertReason(exec.returnValue)
     const message = reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`

@@ -167,7 +167,7 @@ class Simulation {
     let logIndex = 0
     for (const [index, args] of planned.calls.entries()) {
       const context = { sm, common: this.copy.vm.common, validation: this.request.validation, budget: this.budget }
-      const { tx, view, feeLess } = await prepareCall(context, args, env, gasUsed, index)
+      const { tx, view, feeLess, intrinsic } = await prepareCall(context, args, env, gasUsed, index)
       const logs = new SimulatedLogs(this.request.traceTransfers)
       const block = createExecutionBlock({ ...env, baseFee: feeLess ? 0n : baseFee }, this.copy.vm.common)
       const restore = hideSenderCode(sm, tx.getSenderAddress())
@@ -211,7 +211,7 @@ class Simulation {
           removed: false,
         }),
       )
-      calls.push(callOutcome(result, callLogs))
+      calls.push(callOutcome(result, callLogs, intrinsic))
     }
     const header: Omit<EvmBlock, 'hash' | 'size'> = {
       number: env.height,
