@@ -314,8 +314,11 @@ describe('eth_simulateV1', () => {
     expect((await errorOf(t.url, { blockStateCalls: [{ blockOverrides: { number: hex(n + 10_000n) } }] })).code).toBe(-38026)
     expect((await errorOf(t.url, { blockStateCalls: [{ calls: [{ to: SINK, gas: '0x5208', input: '0x01' }] }] })).code).toBe(-38013)
     expect(
-      (await errorOf(t.url, { blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ to: SINK, gas: '0x5209' }] }] })).code,
-    ).toBe(-38015)
+      await errorOf(t.url, { blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ to: SINK, gas: '0x5209' }] }] }),
+    ).toEqual({
+      code: -38015,
+      message: 'block gas limit reached: remaining: 21000, required: 21001',
+    })
     expect((await errorOf(t.url, { blockStateCalls: [{ calls: [{ input: '0x' + '00'.repeat(49_153) }] }] })).code).toBe(-38025)
     const precompile = '0x0000000000000000000000000000000000000001'
     expect(

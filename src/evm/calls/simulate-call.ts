@@ -75,7 +75,10 @@ export async function prepareCall(ctx: CallContext, args: CallArgs, env: BlockEn
   const nonce = args.nonce ?? stateNonce
   let gas = args.gas ?? env.gasLimit - gasUsed
   if (gasUsed + gas > env.gasLimit)
-    throw new SimulateError(SimulateCode.blockGasLimitReached, `block gas limit reached: ${gasUsed} >= ${env.gasLimit}`)
+    throw new SimulateError(
+      SimulateCode.blockGasLimitReached,
+      `block gas limit reached: remaining: ${env.gasLimit - gasUsed}, required: ${gas}`,
+    )
   if (budget !== undefined && gas > budget) gas = budget
   // geth wraps the refusals of the message's pre-checks so (simulate.go applyMessageWithEVM)
   const refused = (code: number, message: string): SimulateError => new SimulateError(code, `err: ${message} (supplied gas ${gas})`)
