@@ -17,6 +17,7 @@ import {
   UnknownBlockError,
   VmExecutionError,
 } from '../evm/errors.js'
+import { SimulateError } from '../evm/calls/simulate-errors.js'
 import { TracerConfigError } from '../evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
@@ -57,6 +58,8 @@ export const EVM_ERRORS = [
   errorRow(VmExecutionError, plain),
   errorRow(CallTimeoutError, plain),
   errorRow(CallArgsError, plain),
+  // eth_simulateV1's request-wide failures carry the specification's codes (evm/calls/simulate-errors.ts)
+  errorRow(SimulateError, (err) => ({ code: err.code, message: err.message })),
   // state and logs
   errorRow(UnknownBlockError, plain),
   errorRow(LogLimitError, plain),

@@ -69,6 +69,7 @@ import { trieNodeCacheOf } from './state/trie-db.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './calls/access-list.js'
+import { simulate, type SimulateRequest, type SimulatedBlock } from './calls/simulate.js'
 import { createFeeRecipientTxResult, prependFeeRecipientTx, splitFeeRecipientTx } from './txs/fee-recipient-tx.js'
 import { DecodedTxCache } from './txs/tx-cache.js'
 import { TxDecodeError, type DecodedTx } from './txs/tx.js'
@@ -747,6 +748,22 @@ export class EvmApplication implements Application {
       prepareVm: this.prepareVm,
     }
     return createAccessList(deps, await this.resolveState(height), args)
+  }
+
+  /** eth_simulateV1 on the state after `height` (default latest): calls/simulate.ts. */
+  async simulate(request: SimulateRequest, height?: number): Promise<SimulatedBlock[]> {
+    const state = await this.resolveState(height)
+    const base = await this.getBlock(state.height)
+    if (!base) throw new UnknownBlockError()
+    const deps = {
+      db: this.opts.db,
+      common: this.common,
+      blockchain: this.blockHashes,
+      options: this.callOptions,
+      feeMarket: this.opts.genesis.feeMarket,
+      prepareVm: this.prepareVm,
+    }
+    return simulate(deps, state, base, request)
   }
 
   /** Changes the node-local minimum tip CheckTx requires (miner_setGasPrice). */

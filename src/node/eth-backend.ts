@@ -15,6 +15,7 @@ import type {
 } from '../api/eth/backend.js'
 import type { EthBlockEvent, EthEvents, EthPendingTxEvent } from '../api/eth/events.js'
 import type { EvmApplication } from '../evm/app.js'
+import type { SimulateRequest, SimulatedBlock } from '../evm/calls/simulate.js'
 import { calcBaseFee } from '../evm/fee-market.js'
 import { describeForkConfig, type ForkConfig } from '../evm/fork-config.js'
 import { createPendingEvmBlock } from '../evm/pending-block.js'
@@ -129,6 +130,11 @@ export class NodeEthBackend implements EthBackend, EthEvents {
 
   estimateGas(args: CallArgs, height: number, _options: ExecutionOptions): Promise<bigint> {
     return this.deps.app.estimateGas(toAppArgs(args), height)
+  }
+
+  /** gas-cap and evm-timeout come from the application's call options (configured from the same keys). */
+  simulate(request: SimulateRequest, height: number, _options: ExecutionOptions): Promise<SimulatedBlock[]> {
+    return this.deps.app.simulate(request, height)
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {

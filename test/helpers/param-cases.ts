@@ -12,6 +12,7 @@
 import type { EthBackend } from '../../src/api/eth/backend.js'
 import { blockNumberOrTag, blockSelector } from '../../src/api/eth/block-params.js'
 import { callArgs } from '../../src/api/eth/call-args.js'
+import { simulatePayload } from '../../src/api/eth/simulate-params.js'
 import { blockOverrides, stateOverrides } from '../../src/api/eth/eth-execute.js'
 import { rewardPercentiles } from '../../src/api/eth/eth-fees.js'
 import { filterId } from '../../src/api/eth/eth-filters.js'
@@ -198,6 +199,20 @@ const logFilterKind: ParamKind = {
 }
 
 /** Codec → cases. Keys are the codec functions the method tables use. */
+const SIM_OPTS = 'ethapi.simOpts'
+const simulatePayloadKind: ParamKind = {
+  valid: { blockStateCalls: [{}] },
+  bad: [
+    { value: 1, reason: unmarshal('number', SIM_OPTS) },
+    { value: 'x', reason: unmarshal('string', SIM_OPTS) },
+    { value: [], reason: unmarshal('array', SIM_OPTS) },
+    { value: { blockStateCalls: 1 }, reason: inField('number', 'simOpts', 'blockStateCalls', '[]ethapi.simBlock') },
+    { value: { validation: 'yes' }, reason: inField('string', 'simOpts', 'validation', 'bool') },
+    { value: { blockStateCalls: [{ calls: [{ gas: 1 }] }] }, reason: inField('non-string', 'TransactionArgs', 'gas', 'hexutil.Uint64') },
+  ],
+  accepts: [{ blockStateCalls: [{ calls: [{}] }], traceTransfers: true }],
+}
+
 export const PARAM_KINDS = new Map<Codec<unknown>, ParamKind>([
   [address, fixedHex(20, 'common.Address')],
   [hash, fixedHex(32, 'common.Hash')],
@@ -278,6 +293,7 @@ export const PARAM_KINDS = new Map<Codec<unknown>, ParamKind>([
   [blockNumberOrTag, blockNumberKind],
   [blockSelector, blockSelectorKind],
   [callArgs, callArgsKind],
+  [simulatePayload, simulatePayloadKind],
   [logFilter, logFilterKind],
   [
     filterId,

@@ -9,6 +9,7 @@
  * them to the wire. Anything else thrown is reported to the caller as -32603 `internal error` and logged.
  */
 import type { ForkConfig } from '../../evm/fork-config.js'
+import type { SimulateRequest, SimulatedBlock } from '../../evm/calls/simulate.js'
 import type { EvmAccessListItem, EvmAuthorization, EvmBlock, EvmReceipt, EvmTx } from '../../evm/store/views.js'
 import type { LogMatches } from '../../evm/store/log-matches.js'
 import type { Awaitable } from '../../utils/awaitable.js'
@@ -153,6 +154,11 @@ export interface EthBackend {
   call(args: CallArgs, height: number, options: ExecutionOptions): Promise<Uint8Array>
   /** Estimates gas on the state after block `height`; fails as `call`. */
   estimateGas(args: CallArgs, height: number, options: ExecutionOptions): Promise<bigint>
+  /**
+   * eth_simulateV1 on the state after block `height` (evm/calls/simulate.ts); a request refused as a
+   * whole throws `SimulateError` with the specification's code.
+   */
+  simulate(request: SimulateRequest, height: number, options: ExecutionOptions): Promise<SimulatedBlock[]>
   /** Admits a signed transaction to the pool; returns its hash or throws the pool's `TxPoolError` (geth's message). */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
 

@@ -20,6 +20,7 @@ import { createEthLogMethods } from './eth-logs.js'
 import { createEthPendingMethods } from './eth-pending.js'
 import { createEthProofMethods } from './eth-proof.js'
 import { createEthSigningMethods } from './eth-signing.js'
+import { createEthSimulateMethods } from './eth-simulate.js'
 import { createEthStateMethods } from './eth-state.js'
 import { createEthSubscribeMethods, type SubscriptionService } from './eth-subscribe.js'
 import { createEthTransactionMethods } from './eth-transactions.js'
@@ -71,6 +72,7 @@ export function createEthApi(
     createEthBlockMethods(backend),
     createEthTransactionMethods(backend),
     createEthExecuteMethods(backend, options),
+    createEthSimulateMethods(backend, options),
     createEthFeeMethods(backend, options),
     createEthLogMethods(backend, options),
     createEthSubscribeMethods(subscriptions),

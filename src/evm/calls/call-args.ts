@@ -66,7 +66,7 @@ export function resolveFees(args: CallArgs, baseFee: bigint): Fees {
 
 /** An unsigned transaction whose sender is `from` (no impersonation constructor in tx v10). */
 export function buildTx(args: CallArgs, data: Uint8Array, fees: Fees, gasLimit: bigint, from: Address, common: Common): TypedTransaction {
-  const base = { nonce: 0n, gasLimit, to: args.to ? new Address(args.to) : undefined, value: args.value ?? 0n, data }
+  const base = { nonce: args.nonce ?? 0n, gasLimit, to: args.to ? new Address(args.to) : undefined, value: args.value ?? 0n, data }
   const accessList = (args.accessList ?? []).map((i) => ({
     address: bytesToHex(i.address) as `0x${string}`,
     storageKeys: i.storageKeys.map((k) => bytesToHex(k) as `0x${string}`),

@@ -10,6 +10,7 @@ import {
   UnknownBlockError,
   VmExecutionError,
 } from '../../../src/evm/errors.js'
+import { SimulateCode, SimulateError } from '../../../src/evm/calls/simulate-errors.js'
 import { TracerConfigError } from '../../../src/evm/tracing/hooks.js'
 import {
   GenesisNotTraceableError,
@@ -40,6 +41,10 @@ const CASES: [Error, { code: number; message: string; data?: string }][] = [
   [new VmExecutionError('out of gas'), { code: -32000, message: 'out of gas' }],
   [new CallTimeoutError(5000), { code: -32000, message: 'execution aborted (timeout = 5s)' }],
   [new CallArgsError('intrinsic gas too low: have 1, want 21000'), { code: -32000, message: 'intrinsic gas too low: have 1, want 21000' }],
+  [
+    new SimulateError(SimulateCode.nonceTooHigh, 'nonce too high: address 0x1, tx: 2 state: 1'),
+    { code: -38011, message: 'nonce too high: address 0x1, tx: 2 state: 1' },
+  ],
   [new UnknownBlockError(), { code: -32000, message: 'header not found' }],
   [new UnknownBlockError('header for hash not found'), { code: -32000, message: 'header for hash not found' }],
   [new LogLimitError(10000), { code: -32000, message: 'query returned more than 10000 results' }],

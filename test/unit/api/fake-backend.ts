@@ -8,6 +8,7 @@ import type { EvmBlock, EvmLog, EvmReceipt, EvmTx } from '../../../src/evm/store
 import type { CallArgs, EthBackend, ExecutionOptions, HistoryRetention, LogQuery, SyncStatus } from '../../../src/api/eth/backend.js'
 import type { AccessListResult, AccountProof, PoolContent } from '../../../src/api/eth/backend.js'
 import { getCommon } from '../../../src/evm/common.js'
+import type { SimulatedBlock } from '../../../src/evm/calls/simulate.js'
 import { ExecutionRevertedError, VmExecutionError } from '../../../src/evm/errors.js'
 import { describeForkConfig, type ForkConfig } from '../../../src/evm/fork-config.js'
 import { LogMatches } from '../../../src/evm/store/log-matches.js'
@@ -365,6 +366,10 @@ export class FakeBackend implements EthBackend {
       accountProof: [node],
       storageProof: slots.map((key) => ({ key, value: 0n, proof: [] })),
     }
+  }
+  /** eth_simulateV1 is tested against a real node (test/e2e/eth-simulate.test.ts). */
+  async simulate(): Promise<SimulatedBlock[]> {
+    throw new NodeError('the fake backend does not simulate')
   }
   async createAccessList(args: CallArgs, _height: number, _options: ExecutionOptions): Promise<AccessListResult> {
     return {
