@@ -14,10 +14,13 @@ import { keccak256 } from '../../crypto/index.js'
 import type { Database } from '../../db/database.js'
 import type { BatchOp } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
+import { latin1 } from '../../primitives/hex.js'
 import type { GenesisAccount } from '../genesis.js'
 
 /** Trie-node writes gathered before one LevelDB batch. */
 const BATCH_OPS = 10_000
+/** Leaves under which a subtree is built in one go (its nodes join the batch at once). */
+const SYNC_LEAVES = 2_000
 /** The key prefix ethereumjs gives code in the trie database ("c"). */
 const CODE_PREFIX = 0x63
 
@@ -49,30 +52,25 @@ class NodeWriter {
   }
 }
 
-/** A sorted trie input: hashed keys as nibbles, and their values (RLP of the leaf value). */
+/** A sorted trie input: hashed keys (latin1 strings, compact and natively compared) and their RLP values. */
 interface Leaves {
-  keys: Uint8Array[]
+  keys: string[]
   values: Uint8Array[]
 }
 
-/** The nibbles of a 32-byte key. */
-function nibbles(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4
-    out[2 * i + 1] = key[i]! & 0x0f
-  }
-  return out
+/** Nibble `d` of a latin1 key. */
+function nibble(key: string, d: number): number {
+  return (key.charCodeAt(d >> 1) >> (d & 1 ? 0 : 4)) & 0x0f
 }
 
-/** Hex-prefix encoding of a nibble path (leaf or extension). */
-function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length % 2
-  const out = new Uint8Array(1 + (path.length >> 1))
+/** Hex-prefix encoding of nibbles [from, to) of a key (leaf or extension path). */
+function hexPrefix(key: string, from: number, to: number, leaf: boolean): Uint8Array {
+  const odd = (to - from) % 2
+  const out = new Uint8Array(1 + ((to - from) >> 1))
   out[0] = ((leaf ? 2 : 0) + odd) << 4
-  let p = 0
-  if (odd) out[0]! |= path[p++]!
-  for (let i = 1; p < path.length; i++, p += 2) out[i] = (path[p]! << 4) | path[p + 1]!
+  let d = from
+  if (odd) out[0]! |= nibble(key, d++)
+  for (let i = 1; d < to; i++, d += 2) out[i] = (nibble(key, d) << 4) | nibble(key, d + 1)
   return out
 }
 
@@ -85,25 +83,60 @@ function reference(node: NestedNode, writer: NodeWriter): NodeRef {
   return hash
 }
 
-/** The node over leaves [from, to), all sharing their first `depth` nibbles; writes full batches as it goes. */
-async function build(leaves: Leaves, from: number, to: number, depth: number, writer: NodeWriter): Promise<NestedNode> {
-  if (writer.full) await writer.flush()
+/** The number of nibbles leaves [from, to) (sorted) share, from `depth` on. */
+function sharedTo(leaves: Leaves, from: number, to: number, depth: number): number {
   const first = leaves.keys[from]!
-  if (to - from === 1) return [hexPrefix(first.subarray(depth), true), leaves.values[from]!]
   const last = leaves.keys[to - 1]!
-  let common = depth
-  while (first[common] === last[common]) common++
-  if (common > depth) {
-    return [hexPrefix(first.subarray(depth, common), false), reference(await build(leaves, from, to, common, writer), writer)]
-  }
-  const branch: NestedNode = new Array(17).fill(new Uint8Array())
+  let d = depth
+  while (nibble(first, d) === nibble(last, d)) d++
+  return d
+}
+
+/** The ranges of leaves [from, to) by their nibble at `depth`: [nibble, from, to] each. */
+function* children(leaves: Leaves, from: number, to: number, depth: number): Generator<[number, number, number]> {
   let start = from
   while (start < to) {
-    const nibble = leaves.keys[start]![depth]!
+    const n = nibble(leaves.keys[start]!, depth)
     let end = start + 1
-    while (end < to && leaves.keys[end]![depth] === nibble) end++
-    branch[nibble] = reference(await build(leaves, start, end, depth + 1, writer), writer)
+    while (end < to && nibble(leaves.keys[end]!, depth) === n) end++
+    yield [n, start, end]
     start = end
+  }
+}
+
+function leaf(leaves: Leaves, i: number, depth: number): NestedNode {
+  const key = leaves.keys[i]!
+  return [hexPrefix(key, depth, key.length * 2, true), leaves.values[i]!]
+}
+
+function emptyBranch(): NestedNode {
+  return new Array<Uint8Array>(17).fill(new Uint8Array())
+}
+
+/** The node over leaves [from, to), all sharing their first `depth` nibbles (keys have one length: no branch values). */
+function build(leaves: Leaves, from: number, to: number, depth: number, writer: NodeWriter): NestedNode {
+  if (to - from === 1) return leaf(leaves, from, depth)
+  const shared = sharedTo(leaves, from, to, depth)
+  if (shared > depth) {
+    return [hexPrefix(leaves.keys[from]!, depth, shared, false), reference(build(leaves, from, to, shared, writer), writer)]
+  }
+  const branch = emptyBranch()
+  for (const [n, start, end] of children(leaves, from, to, depth))
+    branch[n] = reference(build(leaves, start, end, depth + 1, writer), writer)
+  return branch
+}
+
+/** `build` for a large range: writes the full batches between its subtrees, so a big trie never sits in memory. */
+async function buildLarge(leaves: Leaves, from: number, to: number, depth: number, writer: NodeWriter): Promise<NestedNode> {
+  if (to - from <= SYNC_LEAVES) return build(leaves, from, to, depth, writer)
+  if (writer.full) await writer.flush()
+  const shared = sharedTo(leaves, from, to, depth)
+  if (shared > depth) {
+    return [hexPrefix(leaves.keys[from]!, depth, shared, false), reference(await buildLarge(leaves, from, to, shared, writer), writer)]
+  }
+  const branch = emptyBranch()
+  for (const [n, start, end] of children(leaves, from, to, depth)) {
+    branch[n] = reference(await buildLarge(leaves, start, end, depth + 1, writer), writer)
   }
   return branch
 }
@@ -111,17 +144,16 @@ async function build(leaves: Leaves, from: number, to: number, depth: number, wr
 /** Builds the trie of `entries` (raw keys, hashed here; RLP values), writes its nodes and returns its root. */
 async function buildTrie(entries: [Uint8Array, Uint8Array][], writer: NodeWriter): Promise<Uint8Array> {
   if (entries.length === 0) return KECCAK256_RLP
-  const hashed = entries.map(([k, v], i) => ({ key: keccak256(k), value: v, i }))
+  const hashed = entries.map(([k, v], i) => ({ key: latin1(keccak256(k)), value: v, i }))
   // Later entries of the same key win, as they would by inserting in order.
-  hashed.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i)
+  hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
   const leaves: Leaves = { keys: [], values: [] }
   for (let i = 0; i < hashed.length; i++) {
-    const next = hashed[i + 1]
-    if (next && Buffer.compare(next.key, hashed[i]!.key) === 0) continue
-    leaves.keys.push(nibbles(hashed[i]!.key))
+    if (hashed[i + 1]?.key === hashed[i]!.key) continue
+    leaves.keys.push(hashed[i]!.key)
     leaves.values.push(hashed[i]!.value)
   }
-  const encoded = RLP.encode(await build(leaves, 0, leaves.keys.length, 0, writer))
+  const encoded = RLP.encode(await buildLarge(leaves, 0, leaves.keys.length, 0, writer))
   const root = keccak256(encoded)
   writer.put(root, encoded)
   if (writer.full) await writer.flush()

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,19 +12,22 @@ import { createStateCopy } from '../../../../src/evm/state/state.js'
 import { getCommon } from '../../../../src/evm/common.js'
 import { insertGenesis } from './insert-genesis.js'
 
-/** Deterministic bytes: `n` bytes from a seed. */
-function bytes(seed: number, n: number): Uint8Array {
+/** Deterministic, distinct bytes: `n` bytes from a seed (sha256 blocks). */
+function bytes(seed: string, n: number): Uint8Array {
   const out = new Uint8Array(n)
-  let x = seed * 2654435761 + 1
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0
-    out[i] = x >>> 24
-  }
+  for (let block = 0; block * 32 < n; block++)
+    out.set(
+      createHash('sha256')
+        .update(`${seed}/${block}`)
+        .digest()
+        .subarray(0, n - block * 32),
+      block * 32,
+    )
   return out
 }
 
 /** A storage value as genesis.ts gives it: no leading zero byte. */
-function value(seed: number, n: number): Uint8Array {
+function value(seed: string, n: number): Uint8Array {
   const v = bytes(seed, n)
   v[0] = v[0]! | 1
   return v
@@ -33,12 +37,13 @@ function value(seed: number, n: number): Uint8Array {
 function accounts(count: number): GenesisAccount[] {
   return Array.from({ length: count }, (_, i) => {
     const storage: [Uint8Array, Uint8Array][] = []
-    if (i % 5 === 0) for (let s = 0; s < (i % 11) + 1; s++) storage.push([bytes(i * 100 + s, 32), value(i * 1000 + s, 1 + (s % 32))])
+    if (i % 5 === 0)
+      for (let s = 0; s < (i % 11) + 1; s++) storage.push([bytes(`slot ${i} ${s}`, 32), value(`value ${i} ${s}`, 1 + (s % 32))])
     return {
-      address: bytes(i + 1, 20),
+      address: bytes(`address ${i}`, 20),
       balance: BigInt(i) * 10n ** 15n,
       nonce: BigInt(i % 3),
-      code: i % 7 === 0 ? bytes(i + 5000, 10 + i) : undefined,
+      code: i % 7 === 0 ? bytes(`code ${i}`, 10 + i) : undefined,
       storage,
     }
   })
@@ -57,7 +62,7 @@ describe('genesis state built bottom-up', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  it.each([0, 1, 2, 300])('gives the root of inserting %i accounts one by one', async (count) => {
+  it.each([0, 1, 2, 300, 2_500])('gives the root of inserting %i accounts one by one', async (count) => {
     const alloc = accounts(count)
     expect(bytesToHex(await writeGenesisState(db, alloc))).toBe(bytesToHex(await insertGenesis(alloc)))
   })
