@@ -52,10 +52,18 @@ class NodeWriter {
   }
 }
 
-/** A sorted trie input: hashed keys (latin1 strings, compact and natively compared) and their RLP values. */
-interface Leaves {
-  keys: string[]
-  values: Uint8Array[]
+/** A trie entry: its hashed key (a latin1 string: compact, natively compared) and its RLP value. */
+interface Leaf {
+  key: string
+  value: Uint8Array
+}
+
+/** Sorted leaves with distinct keys. */
+type Leaves = Leaf[]
+
+/** A leaf of raw key `key`. */
+function leafOf(key: Uint8Array, value: Uint8Array): Leaf {
+  return { key: latin1(keccak256(key)), value }
 }
 
 /** Nibble `d` of a latin1 key. */
@@ -85,8 +93,8 @@ function reference(node: NestedNode, writer: NodeWriter): NodeRef {
 
 /** The number of nibbles leaves [from, to) (sorted) share, from `depth` on. */
 function sharedTo(leaves: Leaves, from: number, to: number, depth: number): number {
-  const first = leaves.keys[from]!
-  const last = leaves.keys[to - 1]!
+  const first = leaves[from]!.key
+  const last = leaves[to - 1]!.key
   let d = depth
   while (nibble(first, d) === nibble(last, d)) d++
   return d
@@ -96,17 +104,17 @@ function sharedTo(leaves: Leaves, from: number, to: number, depth: number): numb
 function* children(leaves: Leaves, from: number, to: number, depth: number): Generator<[number, number, number]> {
   let start = from
   while (start < to) {
-    const n = nibble(leaves.keys[start]!, depth)
+    const n = nibble(leaves[start]!.key, depth)
     let end = start + 1
-    while (end < to && nibble(leaves.keys[end]!, depth) === n) end++
+    while (end < to && nibble(leaves[end]!.key, depth) === n) end++
     yield [n, start, end]
     start = end
   }
 }
 
 function leaf(leaves: Leaves, i: number, depth: number): NestedNode {
-  const key = leaves.keys[i]!
-  return [hexPrefix(key, depth, key.length * 2, true), leaves.values[i]!]
+  const { key, value } = leaves[i]!
+  return [hexPrefix(key, depth, key.length * 2, true), value]
 }
 
 function emptyBranch(): NestedNode {
@@ -118,7 +126,7 @@ function build(leaves: Leaves, from: number, to: number, depth: number, writer: 
   if (to - from === 1) return leaf(leaves, from, depth)
   const shared = sharedTo(leaves, from, to, depth)
   if (shared > depth) {
-    return [hexPrefix(leaves.keys[from]!, depth, shared, false), reference(build(leaves, from, to, shared, writer), writer)]
+    return [hexPrefix(leaves[from]!.key, depth, shared, false), reference(build(leaves, from, to, shared, writer), writer)]
   }
   const branch = emptyBranch()
   for (const [n, start, end] of children(leaves, from, to, depth))
@@ -132,7 +140,7 @@ async function buildLarge(leaves: Leaves, from: number, to: number, depth: numbe
   if (writer.full) await writer.flush()
   const shared = sharedTo(leaves, from, to, depth)
   if (shared > depth) {
-    return [hexPrefix(leaves.keys[from]!, depth, shared, false), reference(await buildLarge(leaves, from, to, shared, writer), writer)]
+    return [hexPrefix(leaves[from]!.key, depth, shared, false), reference(await buildLarge(leaves, from, to, shared, writer), writer)]
   }
   const branch = emptyBranch()
   for (const [n, start, end] of children(leaves, from, to, depth)) {
@@ -141,19 +149,17 @@ async function buildLarge(leaves: Leaves, from: number, to: number, depth: numbe
   return branch
 }
 
-/** Builds the trie of `entries` (raw keys, hashed here; RLP values), writes its nodes and returns its root. */
-async function buildTrie(entries: [Uint8Array, Uint8Array][], writer: NodeWriter): Promise<Uint8Array> {
-  if (entries.length === 0) return KECCAK256_RLP
-  const hashed = entries.map(([k, v], i) => ({ key: latin1(keccak256(k)), value: v, i }))
-  // Later entries of the same key win, as they would by inserting in order.
-  hashed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
-  const leaves: Leaves = { keys: [], values: [] }
-  for (let i = 0; i < hashed.length; i++) {
-    if (hashed[i + 1]?.key === hashed[i]!.key) continue
-    leaves.keys.push(hashed[i]!.key)
-    leaves.values.push(hashed[i]!.value)
+/** Builds the trie of `leaves` (sorted here, in place; a later leaf of one key wins), writes its nodes and returns its root. */
+async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array> {
+  if (leaves.length === 0) return KECCAK256_RLP
+  // A stable sort: leaves of one key stay in their order, the last is kept.
+  leaves.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  let kept = 0
+  for (let i = 0; i < leaves.length; i++) {
+    if (leaves[i + 1]?.key !== leaves[i]!.key) leaves[kept++] = leaves[i]!
   }
-  const encoded = RLP.encode(await buildLarge(leaves, 0, leaves.keys.length, 0, writer))
+  leaves.length = kept
+  const encoded = RLP.encode(await buildLarge(leaves, 0, kept, 0, writer))
   const root = keccak256(encoded)
   writer.put(root, encoded)
   if (writer.full) await writer.flush()
@@ -166,20 +172,20 @@ async function buildTrie(entries: [Uint8Array, Uint8Array][], writer: NodeWriter
  */
 export async function writeGenesisState(db: Database, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
   const writer = new NodeWriter(db)
-  const entries: [Uint8Array, Uint8Array][] = []
+  const leaves: Leaf[] = []
   for (const a of accounts) {
-    const slots: [Uint8Array, Uint8Array][] = []
-    for (const [slot, value] of a.storage) if (value.length > 0) slots.push([slot, RLP.encode(value)])
+    const slots: Leaf[] = []
+    for (const [slot, value] of a.storage) if (value.length > 0) slots.push(leafOf(slot, RLP.encode(value)))
     const storageRoot = await buildTrie(slots, writer)
     let codeHash = KECCAK256_NULL
     if (a.code && a.code.length > 0) {
       codeHash = keccak256(a.code)
       writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
     }
-    entries.push([a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()])
+    leaves.push(leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
     if (writer.full) await writer.flush()
   }
-  const root = await buildTrie(entries, writer)
+  const root = await buildTrie(leaves, writer)
   await writer.flush()
   return root
 }
