@@ -109,6 +109,11 @@ export class Database {
     await this.level.put(key, value)
   }
 
+  /** Writes `ops` immediately in one batch (outside any stage): for content-addressed data such as trie nodes. */
+  async batch(ops: BatchOp[]): Promise<void> {
+    await this.level.batch(ops)
+  }
+
   /** Deletes immediately (outside any stage). */
   async del(key: Bytes): Promise<void> {
     await this.level.del(key)

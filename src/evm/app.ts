@@ -350,7 +350,7 @@ export class EvmApplication implements Application {
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
     this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
-    const stateRoot = await applyGenesisAlloc(this.stateManager!, this.opts.genesis.accounts)
+    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, this.opts.genesis.accounts)
     const block = createGenesisEvmBlock({
       chainId: this.opts.chainId,
       height: genesisHeight,

@@ -1,7 +1,7 @@
 /**
  * Construction of the EVM state and VMs: the consensus VM (state manager over a MerklePatriciaTrie
  * whose nodes are staged into the application's stage) and read-only copies at a committed state root for
- * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation.
+ * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation's entry point.
  * Settings: an explicit Cancun Common with native crypto, key hashing, raw-bytes trie values (the
  * default with a db is hex strings), ordered_map caches flushed once per block.
  */
@@ -9,7 +9,6 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, createAccount } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { WriteStage } from '../../db/write-stage.js'
@@ -22,6 +21,7 @@ import {
   installStorageWriteFix,
 } from './ethereumjs-patches.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
+import { writeGenesisState } from './genesis-trie.js'
 import { UnknownBlockError } from '../errors.js'
 import { evmOptions } from '../common.js'
 
@@ -99,21 +99,12 @@ async function setRoot(sm: MerkleStateManager, root: Uint8Array): Promise<void> 
   }
 }
 
-/** Writes the genesis accounts into an empty state (inside one checkpoint) and returns the state root. */
-export async function applyGenesisAlloc(sm: MerkleStateManager, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
-  await sm.checkpoint()
-  try {
-    for (const a of accounts) {
-      const address = new Address(a.address)
-      await sm.putAccount(address, createAccount({ nonce: a.nonce, balance: a.balance }))
-      if (a.code) await sm.putCode(address, a.code)
-      for (const [slot, value] of a.storage) await sm.putStorage(address, slot, value)
-    }
-    const root = await sm.getStateRoot()
-    await sm.commit()
-    return root
-  } catch (err) {
-    await sm.revert()
-    throw err
-  }
+/**
+ * Writes the genesis accounts' state straight to the database (genesis-trie.ts: built bottom-up, in
+ * bounded batches) and moves the consensus state manager to its root, which it returns.
+ */
+export async function applyGenesisAlloc(db: Database, sm: MerkleStateManager, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
+  const root = await writeGenesisState(db, accounts)
+  await sm.setStateRoot(root)
+  return root
 }

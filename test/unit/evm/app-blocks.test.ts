@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP } from '@ethereumjs/tx'
 import { encodeReceipt } from '@ethereumjs/vm'
-import { applyGenesisAlloc } from '../../../src/evm/state/state.js'
+import { insertGenesis } from './state/insert-genesis.js'
 import { hashHeader } from '../../../src/evm/store/block-header.js'
 import { parseAppState } from '../../../src/evm/genesis.js'
 import { EMPTY_TRIE_ROOT, orderedTrieRoot } from '../../../src/evm/store/ordered-trie.js'
@@ -40,8 +39,7 @@ describe('genesis', () => {
   afterAll(() => h.close())
 
   it('allocates the genesis state with an independently computed root', async () => {
-    const reference = new MerkleStateManager()
-    const root = await applyGenesisAlloc(reference, parseAppState(defaultAppState()).accounts)
+    const root = await insertGenesis(parseAppState(defaultAppState()).accounts)
     const info = await h.app.info()
     expect(info.lastBlockHeight).toBe(0)
     expect(hex(info.lastBlockAppHash)).toBe(hex(root))
