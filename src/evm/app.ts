@@ -93,7 +93,7 @@ import {
 } from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
-import { loadNotedAccounts, notePreimages } from './dev/preimages.js'
+import { loadNotedAccounts, noteGenesisPreimages, notePreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
@@ -351,6 +351,8 @@ export class EvmApplication implements Application {
     this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
     const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, this.opts.genesis.accounts)
+    // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
+    if (this.opts.dev) noteGenesisPreimages(this.stage, this.opts.genesis.accounts)
     const block = createGenesisEvmBlock({
       chainId: this.opts.chainId,
       height: genesisHeight,

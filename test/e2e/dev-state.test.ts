@@ -5,6 +5,7 @@
  * transaction; a restart, and a replay of the stored blocks into an application that lost its state,
  * give the same chain; a node that is not a dev chain refuses the methods and the bytes.
  */
+import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { JsonRpcProvider, Wallet } from 'ethers'
 import type { createPublicClient, Hex, TestClient } from 'viem'
@@ -244,6 +245,9 @@ describe('anvil_dumpState and anvil_loadState', () => {
     await rpc(a.url, 'anvil_setNonce', [BOB, '0x3'])
     const blob = (await rpc<string>(a.url, 'anvil_dumpState')).result!
     expect(blob).toMatch(/^0x1f8b/)
+    // The genesis accounts are in it too, though no block wrote them.
+    const dumped = JSON.parse(gunzipSync(Buffer.from(blob.slice(2), 'hex')).toString('utf8')) as { accounts: Record<string, unknown> }
+    expect(Object.keys(dumped.accounts)).toEqual(expect.arrayContaining(devAccounts(10).map((d) => d.address.toLowerCase())))
     const b = await startTestNode()
     nodes.push(b)
     await rpc(b.url, 'anvil_setBalance', [dev0!.address, '0x1'])

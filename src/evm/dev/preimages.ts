@@ -12,6 +12,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Database } from '../../db/database.js'
 import { metaKey, prefixEnd } from '../../db/prefixes.js'
 import type { WriteStage } from '../../db/write-stage.js'
+import type { GenesisAccount } from '../genesis.js'
 import { concatBytes } from '../../primitives/hex.js'
 
 const ACCOUNTS = metaKey('evm/dev-accounts/')
@@ -34,6 +35,14 @@ export function notePreimages(sm: MerkleStateManager, stage: WriteStage): void {
     stage.put(concatBytes(ACCOUNTS, address.bytes), NOTE)
     stage.put(concatBytes(SLOTS, address.bytes, key), NOTE)
     return proto.putStorage.call(sm, address, key, value)
+  }
+}
+
+/** Notes, into `stage`, the addresses and slots of a genesis (written by the genesis builder, not through a state manager). */
+export function noteGenesisPreimages(stage: WriteStage, accounts: readonly GenesisAccount[]): void {
+  for (const a of accounts) {
+    stage.put(concatBytes(ACCOUNTS, a.address), NOTE)
+    for (const [slot] of a.storage) stage.put(concatBytes(SLOTS, a.address, slot), NOTE)
   }
 }
 
