@@ -7,7 +7,6 @@
  * only once the app's Commit is written, and no newHeads announces a height before both writes), the
  * height keeps its block hash and app hash, and the chain goes on.
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,13 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import type { NodeAddresses } from '../../src/node/node.js'
-import { bundleScript } from '../helpers/call-worker-script.js'
-import { lineOf } from '../helpers/child-lines.js'
+import { bundleChild, lineOf, spawnChild } from '../helpers/child-lines.js'
 import { captureLog } from '../helpers/log-capture.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
 import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
-import { REPO_ROOT } from '../helpers/repo-root.js'
 import { RawWsClient } from '../helpers/ws-client.js'
 
 /** The handshake's log line for the way it heals each point. */
@@ -54,9 +51,7 @@ describe('SIGKILL between the writes of a height', () => {
   let restarted: TestNode | undefined
 
   beforeAll(async () => {
-    // Two folders below the repository, as src/node is: the node reads its version from ../../package.json.
-    script = join(REPO_ROOT, 'node_modules/.cache', `nodectl-crash-point-child-${process.pid}.mjs`)
-    await bundleScript(join(REPO_ROOT, 'test/helpers/crash-point-child.ts'), script)
+    script = await bundleChild('crash-point-child')
   })
   afterAll(async () => {
     await restarted?.stop()
@@ -69,10 +64,7 @@ describe('SIGKILL between the writes of a height', () => {
     async (point) => {
       const home = await mkdtemp(join(tmpdir(), 'nodectl-crash-point-'))
       homes.push(home)
-      const output: string[] = []
-      const child = spawn(process.execPath, [script, home, point], { stdio: ['ignore', 'pipe', 'pipe'] })
-      child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+      const { child, output, exited } = spawnChild(script, [home, point])
       try {
         const addresses = await lineOf<NodeAddresses>(child, 'ready ', output)
         const url = addresses.jsonRpcHttp!

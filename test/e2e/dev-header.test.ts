@@ -12,7 +12,7 @@ import type { BlockJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
 import { viemDevClients } from '../helpers/viem-dev-clients.js'
 import { rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
-import { wipeApplicationState } from '../helpers/wipe-app-state.js'
+import { restartWithWipedApp } from '../helpers/wipe-app-state.js'
 
 const FILLER = '0x0000000000000000000000000000000000000f11'
 const COINBASE = '0x00000000000000000000000000000000c0ffee00'
@@ -138,11 +138,7 @@ describe('dev header overrides', () => {
       return blocks
     }
     const live = await read(t.url)
-    const home = t.home
-    const dbPath = t.node.config.paths.db
-    await t.stop()
-    await wipeApplicationState(dbPath)
-    t = await startTestNode({ home })
+    t = await restartWithWipedApp(t)
     expect(await read(t.url)).toEqual(live)
     // The settings that last (coinbase, gas limit) came back with the replay.
     const next = await nextBlock(t.url)

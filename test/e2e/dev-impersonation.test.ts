@@ -11,7 +11,7 @@ import { foundry } from 'viem/chains'
 import type { BlockJson, ReceiptJson, TransactionJson } from '../../src/api/eth/format.js'
 import { hashHeaderJson } from '../helpers/eth-header.js'
 import { cometRpc, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
-import { wipeApplicationState } from '../helpers/wipe-app-state.js'
+import { restartWithWipedApp } from '../helpers/wipe-app-state.js'
 import { decodeDevOp } from '../../src/evm/dev/ops.js'
 
 const WHALE = '0x00000000000000000000000000000000000dead1' as Hex
@@ -148,11 +148,7 @@ describe('impersonation', () => {
     })
     const live = await read(t.url)
     expect(live.receipts.every((r) => r?.status === '0x1')).toBe(true)
-    const home = t.home
-    const dbPath = t.node.config.paths.db
-    await t.stop()
-    await wipeApplicationState(dbPath)
-    t = await startTestNode({ home })
+    t = await restartWithWipedApp(t)
     expect(await read(t.url)).toEqual(live)
   })
 })

@@ -7,7 +7,6 @@
  * consensus state, the EVM head and the consensus RPC agree on the height, every block below it is the
  * one seen before the kill, nothing above it is left, and the chain goes on from it.
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,10 +16,8 @@ import type { BlockJson } from '../../src/api/eth/format.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bytesToHex } from '../../src/primitives/hex.js'
-import { bundleScript } from '../helpers/call-worker-script.js'
-import { lineOf } from '../helpers/child-lines.js'
+import { bundleChild, lineOf, spawnChild } from '../helpers/child-lines.js'
 import { NO_EMPTY_BLOCKS_FLAGS, cometRpc, rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
-import { REPO_ROOT } from '../helpers/repo-root.js'
 import type { RevertPoint } from '../helpers/revert-crash-child.js'
 
 interface CometStatus {
@@ -76,9 +73,7 @@ describe('SIGKILL in the middle of evm_revert', () => {
   let restarted: TestNode | undefined
 
   beforeAll(async () => {
-    // Two folders below the repository, as src/node is: the node reads its version from ../../package.json.
-    script = join(REPO_ROOT, 'node_modules/.cache', `nodectl-revert-crash-child-${process.pid}.mjs`)
-    await bundleScript(join(REPO_ROOT, 'test/helpers/revert-crash-child.ts'), script)
+    script = await bundleChild('revert-crash-child')
   })
   afterAll(async () => {
     await restarted?.stop()
@@ -91,10 +86,7 @@ describe('SIGKILL in the middle of evm_revert', () => {
     async (point) => {
       const home = await mkdtemp(join(tmpdir(), 'nodectl-revert-crash-'))
       homes.push(home)
-      const output: string[] = []
-      const child = spawn(process.execPath, [script, home, point], { stdio: ['ignore', 'pipe', 'pipe'] })
-      child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+      const { child, output, exited } = spawnChild(script, [home, point])
       let old: string[]
       let reverted: string[]
       const removedTxs: string[] = []

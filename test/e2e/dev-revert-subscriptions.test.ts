@@ -10,17 +10,8 @@ import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { compileContracts } from '../helpers/solidity.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
+import type { LogJson } from '../../src/api/eth/format.js'
 
-interface LogJson {
-  address: string
-  topics: string[]
-  data: string
-  blockNumber: string
-  blockHash: string
-  transactionHash: string
-  logIndex: string
-  removed: boolean
-}
 interface HeadJson {
   number: string
   hash: string

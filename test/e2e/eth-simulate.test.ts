@@ -6,9 +6,10 @@
  * execution-apis schema of the method.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { getAddress, keccak256, toRlp, type Hex } from 'viem'
+import { getAddress, type Hex } from 'viem'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { rpc, startTestNode, type RpcReply, type TestNode } from '../helpers/dev-node.js'
+import { hashHeaderJson } from '../helpers/eth-header.js'
 import { resultValidator } from '../helpers/execution-apis.js'
 import { viemDevClients } from '../helpers/viem-dev-clients.js'
 import type { BlockJson, LogJson, TransactionJson } from '../../src/api/eth/format.js'
@@ -64,40 +65,6 @@ function words(data: Hex): bigint[] {
   return (data.slice(2).match(/.{64}/g) ?? []).map((w) => BigInt(`0x${w}`))
 }
 
-/** keccak256 of the RLP of the header eth_getBlockByNumber-style fields describe (Cancun). */
-function headerHash(b: BlockJson): Hex {
-  const q = (v: string): Hex =>
-    BigInt(v) === 0n
-      ? '0x'
-      : (`0x${BigInt(v)
-          .toString(16)
-          .padStart(2 * Math.ceil(BigInt(v).toString(16).length / 2), '0')}` as Hex)
-  return keccak256(
-    toRlp([
-      b.parentHash,
-      b.sha3Uncles,
-      b.miner,
-      b.stateRoot,
-      b.transactionsRoot,
-      b.receiptsRoot,
-      b.logsBloom,
-      q(b.difficulty),
-      q(b.number),
-      q(b.gasLimit),
-      q(b.gasUsed),
-      q(b.timestamp),
-      b.extraData,
-      b.mixHash,
-      b.nonce,
-      q(b.baseFeePerGas!),
-      b.withdrawalsRoot!,
-      q(b.blobGasUsed!),
-      q(b.excessBlobGas!),
-      b.parentBeaconBlockRoot!,
-    ] as Hex[]),
-  )
-}
-
 describe('eth_simulateV1', () => {
   let t: TestNode
   let latest: BlockJson
@@ -124,7 +91,7 @@ describe('eth_simulateV1', () => {
     expect(blocks.map((b) => BigInt(b.timestamp))).toEqual([BigInt(latest.timestamp) + 12n, BigInt(latest.timestamp) + 24n])
     expect(blocks[0]!.parentHash).toBe(latest.hash)
     expect(blocks[1]!.parentHash).toBe(blocks[0]!.hash)
-    for (const b of blocks) expect(headerHash(b)).toBe(b.hash)
+    for (const b of blocks) expect(hashHeaderJson(b)).toBe(b.hash)
     expect(blocks[0]!.transactions).toHaveLength(2)
     expect(BigInt(blocks[0]!.gasUsed)).toBe(blocks[0]!.calls.reduce((sum, c) => sum + BigInt(c.gasUsed), 0n))
     // nothing was committed

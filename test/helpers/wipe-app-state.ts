@@ -5,6 +5,7 @@
  */
 import { Database } from '../../src/db/database.js'
 import { Prefix, metaKey, prefixEnd } from '../../src/db/prefixes.js'
+import { startTestNode, type TestNode } from './dev-node.js'
 
 /** Deletes everything the EVM application keeps (state trie, EVM view, its meta keys); consensus data stays. */
 export async function wipeApplicationState(path: string): Promise<number> {
@@ -36,4 +37,13 @@ export async function wipeApplicationState(path: string): Promise<number> {
   } finally {
     await db.close()
   }
+}
+
+/** Stops `t`, wipes its application's state and starts a node on the same home, which replays every stored block. */
+export async function restartWithWipedApp(t: TestNode): Promise<TestNode> {
+  const { home } = t
+  const dbPath = t.node.config.paths.db
+  await t.stop()
+  await wipeApplicationState(dbPath)
+  return startTestNode({ home })
 }

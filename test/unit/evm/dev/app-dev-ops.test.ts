@@ -25,6 +25,19 @@ function proposal(txs: Uint8Array[]) {
   }
 }
 
+/** A PrepareProposal request for `height` offering the pool's `txs`. */
+function prepareRequest(height: number, txs: Uint8Array[] = []) {
+  return {
+    maxTxBytes: 1_000_000,
+    txs,
+    localLastCommit: { round: 0, votes: [] },
+    height,
+    time: { seconds: 0, nanos: 0 },
+    nextValidatorsHash: new Uint8Array(32),
+    proposerAddress: new Uint8Array(20),
+  }
+}
+
 describe('dev operations in the application', () => {
   let h: Harness | undefined
   afterEach(async () => {
@@ -39,15 +52,7 @@ describe('dev operations in the application', () => {
     app.devOps!.push({ kind: 'nextTimestamp', timestamp: 1_900_000_000n }, false)
     expect(app.devOps!.blockWanted()).toBe(1)
     const tx = sign1559(app.common, DEV_KEY, { nonce: 0n, to: ADDRESS2, value: 1n })
-    const prepared = await app.prepareProposal({
-      maxTxBytes: 1_000_000,
-      txs: [tx],
-      localLastCommit: { round: 0, votes: [] },
-      height: 1,
-      time: { seconds: 0, nanos: 0 },
-      nextValidatorsHash: new Uint8Array(32),
-      proposerAddress: new Uint8Array(20),
-    })
+    const prepared = await app.prepareProposal(prepareRequest(1, [tx]))
     expect(prepared.txs).toHaveLength(3)
     expect(prepared.txs[2]).toEqual(tx)
     expect((await app.processProposal(proposal(prepared.txs))).accept).toBe(true)
@@ -83,16 +88,7 @@ describe('dev operations in the application', () => {
       })
     void app.devOps!.push({ kind: 'tx', from: A, raw: big(0n) }, true)
     void app.devOps!.push({ kind: 'tx', from: A, raw: big(1n) }, true)
-    const prepare = () =>
-      app.prepareProposal({
-        maxTxBytes: 1_000_000,
-        txs: [],
-        localLastCommit: { round: 0, votes: [] },
-        height: h!.height,
-        time: { seconds: 0, nanos: 0 },
-        nextValidatorsHash: new Uint8Array(32),
-        proposerAddress: new Uint8Array(20),
-      })
+    const prepare = () => app.prepareProposal(prepareRequest(h!.height))
     const first = await prepare()
     expect(first.txs).toHaveLength(1)
     expect((await app.processProposal(proposal(first.txs))).accept).toBe(true)
@@ -105,18 +101,7 @@ describe('dev operations in the application', () => {
     h = await createHarness({ app: { dev: true } })
     const app = h.app
     const queue = app.devOps!
-    const prepare = async () =>
-      (
-        await app.prepareProposal({
-          maxTxBytes: 1_000_000,
-          txs: [],
-          localLastCommit: { round: 0, votes: [] },
-          height: h!.height,
-          time: { seconds: 0, nanos: 0 },
-          nextValidatorsHash: new Uint8Array(32),
-          proposerAddress: new Uint8Array(20),
-        })
-      ).txs
+    const prepare = async () => (await app.prepareProposal(prepareRequest(h!.height))).txs
     void queue.push({ kind: 'nextBaseFee', baseFee: 5n }, false)
     expect(await prepare()).toEqual([])
     const first = queue.requestBlock()
