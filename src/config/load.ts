@@ -119,6 +119,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     instrumentation: settings.instrumentation,
     evm: settings.evm,
     abci: settings.abci,
+    snapshots: settings.snapshots,
     p2p: settings.p2p,
     genesis,
     paths,
