@@ -19,7 +19,7 @@ const READ_BATCH = 256
 
 /** Yields the entries of the state at `root`; throws when one is missing (the state was pruned). */
 export async function* exportState(db: Database, root: Uint8Array, aborted: () => boolean): AsyncGenerator<StateEntry> {
-  const pause = new EventLoopYield(64)
+  const pause = new EventLoopYield(8)
   const seen = new Set<string>()
   const stack: StateRef[] = equalBytes(root, KECCAK256_RLP) ? [] : [{ hash: root, kind: EntryKind.AccountNode }]
   while (stack.length > 0) {
