@@ -7,6 +7,8 @@ import { Database } from '../../../../src/db/database.js'
 import { EvmApplication } from '../../../../src/evm/app.js'
 import { parseAppState } from '../../../../src/evm/genesis.js'
 import { StateSnapshots } from '../../../../src/evm/snapshots/state-snapshots.js'
+import { EntryKind, StateChunkBuilder, encodeMetadata, hashChunk, hashSnapshot } from '../../../../src/evm/snapshots/snapshot-format.js'
+import { RLP } from '@ethereumjs/rlp'
 import { createAddress } from '../../../../src/evm/store/evm-records.js'
 import type { FinalizeBlockRequest } from '../../../../src/abci/application.js'
 import { bytesToHex, hexToBytes } from '../../../../src/primitives/hex.js'
@@ -208,6 +210,56 @@ describe('state-sync snapshots', () => {
       // Offered again: the restore in progress is dropped with what it wrote.
       expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
       expect(await allKeys(b.db)).toEqual([])
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  /** A snapshot of `chunks`, its metadata and hash made to match them (what a dishonest peer can serve). */
+  function forge(forged: Uint8Array[]): Snapshot {
+    const hashes = forged.map(hashChunk)
+    return { ...snapshot, chunks: forged.length, hash: hashSnapshot(hashes), metadata: encodeMetadata(hashes) }
+  }
+
+  it('refuses a consistent snapshot holding a node the trusted state does not refer to, and cleans up', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const chunk = new StateChunkBuilder()
+      chunk.add({ kind: EntryKind.AccountNode, bytes: RLP.encode([new Uint8Array([0x20]), new Uint8Array(40).fill(1)]) })
+      const forged = [chunks[0]!, chunks[1]!, chunk.finish(), ...chunks.slice(2)]
+      expect(await b.snapshots.offerSnapshot({ snapshot: forge(forged), appHash: at })).toBe(OfferSnapshotResult.Accept)
+      expect((await b.snapshots.applySnapshotChunk({ index: 0, chunk: forged[0]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Accept,
+      )
+      expect((await b.snapshots.applySnapshotChunk({ index: 1, chunk: forged[1]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Accept,
+      )
+      expect(await allKeys(b.db)).not.toEqual([])
+      expect((await b.snapshots.applySnapshotChunk({ index: 2, chunk: forged[2]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.RejectSnapshot,
+      )
+      expect(await allKeys(b.db)).toEqual([])
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a snapshot missing part of the state after its last chunk, and cleans up', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const forged = chunks.slice(0, -1)
+      expect(await b.snapshots.offerSnapshot({ snapshot: forge(forged), appHash: at })).toBe(OfferSnapshotResult.Accept)
+      const results = []
+      for (let i = 0; i < forged.length; i++)
+        results.push((await b.snapshots.applySnapshotChunk({ index: i, chunk: forged[i]!, sender: 'peer-a' })).result)
+      expect(results.at(-1)).toBe(ApplySnapshotChunkResult.RejectSnapshot)
+      expect(results.slice(0, -1).every((r) => r === ApplySnapshotChunkResult.Accept)).toBe(true)
+      expect(await allKeys(b.db)).toEqual([])
+      expect((await b.app.info()).lastBlockHeight).toBe(0)
     } finally {
       await b.db.close()
       rmSync(b.dir, { recursive: true, force: true })
