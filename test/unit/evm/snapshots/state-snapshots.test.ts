@@ -285,3 +285,38 @@ describe('state-sync snapshots', () => {
     }
   })
 })
+
+describe('a snapshot taken while blocks go on', () => {
+  it('holds the state of its own height, whatever later blocks change', async () => {
+    let snapshots!: StateSnapshots
+    const h = await createHarness({ app: { committed: (head) => snapshots.committed(head) } })
+    const dir = mkdtempSync(join(tmpdir(), 'nodectl-snapshots-'))
+    snapshots = new StateSnapshots({ db: h.db, app: h.app, dir, interval: 2, keepRecent: 0, chunkBytes: CHUNK_BYTES })
+    const b = await createEmptyApp()
+    try {
+      const c = h.app.common
+      await h.finalize([sign1559(c, DEV_KEY, { nonce: 0n, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n })])
+      const contract = hex(createAddress(hexToBytes(DEV_ADDRESS), 0n)) as `0x${string}`
+      // Height 2 starts a snapshot; heights 3 and 4 commit before it ends, rewriting the slot it holds.
+      for (let nonce = 1n; nonce <= 3n; nonce++)
+        await h.finalize([sign1559(c, DEV_KEY, { nonce, to: contract, data: word(nonce), gasLimit: 100_000n })])
+      await snapshots.idle()
+      const taken = (await snapshots.listSnapshots()).find((s) => s.height === 2n)!
+      expect(taken).toBeDefined()
+      const appHash = (await h.app.getBlock(2))!.stateRoot
+      expect(await b.snapshots.offerSnapshot({ snapshot: taken, appHash })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < taken.chunks; i++) {
+        const chunk = await snapshots.loadSnapshotChunk({ height: 2n, format: 1, chunk: i })
+        expect((await b.snapshots.applySnapshotChunk({ index: i, chunk, sender: 'peer-a' })).result).toBe(ApplySnapshotChunkResult.Accept)
+      }
+      expect((await b.app.info()).lastBlockHeight).toBe(2)
+      expect(hex(await b.app.getStorageAt(hexToBytes(contract), word(0n)))).toBe(hex(word(1n)))
+    } finally {
+      await snapshots.close()
+      await b.db.close()
+      await h.close()
+      rmSync(b.dir, { recursive: true, force: true })
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
