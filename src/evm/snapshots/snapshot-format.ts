@@ -4,8 +4,8 @@
  * - Chunk 0 is the application record (app-record.ts): the head, the chain parameters, the
  *   validator-admin contract's copy of the validator set and the EVM blocks BLOCKHASH can reach.
  * - Chunks 1..n hold the state at the snapshot's height: RLP `[[kind, bytes], ...]`, each entry one
- *   account-trie node, storage-trie node or contract code, in the depth-first order `exportState`
- *   walks them, each node once. Every entry is named by its keccak256, so it checks itself.
+ *   account-trie node, storage-trie node or contract code, each once and after the entry
+ *   that refers to it (state-export.ts). Every entry is named by its keccak256, so it checks itself.
  * - A chunk's hash is its SHA-256; the snapshot `hash` is the SHA-256 of the chunk hashes in order,
  *   and `metadata` lists them as the Cosmos SDK does (`Metadata{repeated bytes chunk_hashes = 1}`),
  *   so each chunk can be checked alone as it arrives.

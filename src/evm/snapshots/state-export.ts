@@ -1,7 +1,8 @@
 /**
  * Reads the state at a committed root as snapshot entries: every account-trie node, storage-trie node
- * and code it refers to (state-refs.ts), depth first, each once. The import walks the same references
- * in the same order, so it can check every entry it gets was asked for.
+ * and code it refers to (state-refs.ts), each once, every entry after the one that refers to it (depth
+ * first, a batch of nodes at a time). So the import can check that every entry it gets is referred to by
+ * one it already has.
  *
  * It runs beside block production: nodes are read a batch at a time and the loop is handed back
  * every few milliseconds (event-loop-yield.ts). The root must stay readable until it ends (the caller
