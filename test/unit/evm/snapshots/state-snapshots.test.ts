@@ -154,6 +154,22 @@ describe('state-sync snapshots', () => {
     }
   })
 
+  it('restores into an application whose InitChain was never committed', async () => {
+    const b = await createHarness()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const snapshots = new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 })
+      expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      const info = await b.app.info()
+      expect([info.lastBlockHeight, hex(info.lastBlockAppHash)]).toEqual([Number(snapshot.height), hex(at)])
+      await b.reopen()
+      expect((await b.app.info()).lastBlockHeight).toBe(Number(snapshot.height))
+    } finally {
+      await b.close()
+    }
+  })
+
   it('asks again for a corrupted chunk, from another peer', async () => {
     const b = await createEmptyApp()
     try {
