@@ -27,6 +27,7 @@ import {
 } from '../comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
+import { BlockPruner } from './block-pruner.js'
 import type { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
@@ -135,6 +136,8 @@ export interface BlockIndexHook {
   stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
   /** Stages the removal of what `stageBlock` staged for the block (a dev chain's revert). */
   stageRemoval(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
+  /** Stages the removal of a pruned block's entries (what `tx` still needs to say it was pruned may stay). */
+  stagePruning(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {
@@ -161,9 +164,23 @@ export class BlockExecutor {
   private lastValidated: { hash: Uint8Array; stateHeight: number } | undefined
   /** The engine's writes of the height being applied. */
   private readonly stage: WriteStage
+  /** Prunes the stores below the application's retain height, in the background. */
+  readonly pruner: BlockPruner
 
   constructor(private readonly opts: BlockExecutorOptions) {
     this.stage = opts.db.createStage()
+    this.pruner = new BlockPruner({
+      db: opts.db,
+      blockStore: opts.blockStore,
+      stateStore: opts.stateStore,
+      logger: opts.logger,
+      ...(opts.indexer ? { indexer: opts.indexer } : {}),
+    })
+  }
+
+  /** Lets a pruning batch in progress finish; none starts afterwards. */
+  close(): Promise<void> {
+    return this.pruner.close()
   }
 
   /**
@@ -235,7 +252,8 @@ export class BlockExecutor {
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
    * FinalizeBlock → updateState → write block + seen commit, response and index → mempool locked → app
    * Commit (the app's write) → write state and the block's evidence as committed → mempool update,
-   * unlocked → evidence pool update → events. Returns the new state. A failure throws (the node must
+   * unlocked → evidence pool update → events → pruning below the app's retain height, in the
+   * background (CometBFT prunes after Commit too). Returns the new state. A failure throws (the node must
    * stop: the height is not applied); what was written by then is healed by the handshake at restart.
    */
   async applyBlock(state: ChainState, blockId: BlockID, block: Block, blockSize: number, seenCommit: Commit): Promise<ChainState> {
@@ -245,6 +263,7 @@ export class BlockExecutor {
     let response: FinalizeBlockResponse
     let next: ChainState
     let unlock: (() => void) | undefined
+    let retainHeight = 0
     try {
       response = await app.finalizeBlock({
         txs: block.txs,
@@ -277,7 +296,7 @@ export class BlockExecutor {
     }
     try {
       unlock = await mempool.lock()
-      await app.commit()
+      ;({ retainHeight } = await app.commit())
       stateStore.save(stage, next)
       evidencePool.stageCommitted(stage, block.evidence, height)
       await stage.write()
@@ -299,6 +318,7 @@ export class BlockExecutor {
     }
     await evidencePool.update(next, block.evidence)
     this.fireEvents(block, blockId, response)
+    this.pruner.prune(retainHeight, next)
     return next
   }
 

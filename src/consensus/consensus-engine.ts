@@ -309,6 +309,7 @@ export class ConsensusEngine {
       this.syncAbort.abort()
       await this.switching
       await this.cs?.stop()
+      await this.blockExec?.close()
       await this.wal?.close()
       this.log.info('consensus stopped', { height: this.cs?.roundState.height })
     })()

@@ -77,7 +77,7 @@ export class HistoryPruner {
 
   /** Resolves once the history below the current base is deleted (tests, measurements). */
   async drained(): Promise<void> {
-    while (this.running) await this.running
+    while (this.running !== undefined) await this.running
   }
 
   private kick(): void {
