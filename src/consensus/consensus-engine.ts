@@ -316,6 +316,11 @@ export class ConsensusEngine {
     return this.stopped
   }
 
+  /** Resolves once the stores are pruned to the last retain height the application returned (tests, measurements). */
+  async pruned(): Promise<void> {
+    await this.blockExec?.pruner.drained()
+  }
+
   /** Resolves once everything queued for the state machine before the call has been handled (`ConsensusState.drained`). */
   drained(): Promise<void> {
     return this.requireCs().drained()
