@@ -27,13 +27,14 @@ import {
 } from '../comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
-import { BlockPruner } from './block-pruner.js'
 import type { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import type { Application, CommitInfo, FinalizeBlockResponse, Misbehavior } from '../abci/application.js'
 import type { Mempool } from './mempool.js'
+import type { BlockIndexHook } from './block-index-hook.js'
+import { BlockPruner } from './block-pruner.js'
 import { blockHash } from './block-hash.js'
 import { MAX_BLOCK_SIZE_BYTES, updateState, type ChainState } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
@@ -125,19 +126,6 @@ export function makeBlock(
   }
   fillHeaderHashes(block)
   return block
-}
-
-/**
- * Stages index entries of a height into the engine's stage (the kv event indexer): called after
- * FinalizeBlock, before the stage holding the block and its response is written, so the index is
- * written with them or not at all. It must only stage, never write or throw for the application's data.
- */
-export interface BlockIndexHook {
-  stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
-  /** Stages the removal of what `stageBlock` staged for the block (a dev chain's revert). */
-  stageRemoval(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
-  /** Stages the removal of a pruned block's entries (what `tx` still needs to say it was pruned may stay). */
-  stagePruning(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
 }
 
 export interface BlockExecutorOptions {

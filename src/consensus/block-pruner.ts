@@ -12,7 +12,7 @@ import type { Database } from '../db/database.js'
 import type { WriteStage } from '../db/write-stage.js'
 import type { BlockStore } from '../comet/block-store.js'
 import type { Logger } from '../utils/logger.js'
-import type { BlockIndexHook } from './block-executor.js'
+import type { BlockIndexHook } from './block-index-hook.js'
 import type { ChainState } from './chain-state.js'
 import type { StateStore } from './state-store.js'
 
