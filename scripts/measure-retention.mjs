@@ -3,8 +3,8 @@
  * Issue 33 ("Bounded disk", history half), measured by hand: the data directory of a dev node (the built
  * dist/) after `--blocks` heights of one value transfer each, once keeping everything and once with
  * `min-retain-blocks` = `--keep` (evidence limited to 2 heights in the genesis, so the setting alone
- * decides). Prints both sizes in bytes and the history bases. LevelDB reclaims deleted keys' space as it
- * compacts, so the figure is what the disk holds when the node stops, not a lower bound.
+ * decides). Prints both sizes in bytes and the history bases: `bytes` as the node left the data directory,
+ * `compactedBytes` after a full LevelDB compaction (which is when deleted keys give their space back).
  *
  *   node scripts/measure-retention.mjs [--blocks 3000] [--keep 300]
  */
@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { Level } from 'level'
 import { Wallet } from 'ethers'
 import { initDevHome } from '../dist/config/init-home.js'
 import { loadNodeConfig } from '../dist/config/load.js'
@@ -46,17 +47,23 @@ async function measure(keep) {
     const [from, to] = devAccounts(2)
     const wallet = new Wallet(from.privateKey)
     const chainId = BigInt(await rpc(url, 'eth_chainId'))
+    const { app, engine, blockStore } = node.components
+    // One transfer a block: each is sent once the previous one is mined.
     for (let nonce = 0; nonce < blocks; nonce++) {
       const raw = await wallet.signTransaction({ type: 2, chainId, nonce, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, to: to.address, value: 1n })
-      await rpc(url, 'eth_sendRawTransaction', [raw])
+      const hash = await rpc(url, 'eth_sendRawTransaction', [raw])
+      while ((await rpc(url, 'eth_getTransactionReceipt', [hash])) === null) await new Promise((r) => setTimeout(r, 2))
     }
-    const { app, engine, blockStore } = node.components
-    while (app.latestHeight() < blocks) await new Promise((r) => setTimeout(r, 100))
     await Promise.all([app.historyPruned(), engine.pruned()])
     const bases = { evm: app.historyBase(), blocks: blockStore.base(), head: app.latestHeight() }
     await node.stop()
-    const bytes = Number(execFileSync('du', ['-sb', config.paths.dataDir]).toString().split('\t')[0])
-    return { keep, bytes, ...bases }
+    const size = () => Number(execFileSync('du', ['-sb', config.paths.dataDir]).toString().split('\t')[0])
+    const bytes = size()
+    const level = new Level(config.paths.db, { keyEncoding: 'view', valueEncoding: 'view' })
+    await level.open()
+    await level.compactRange(new Uint8Array([0]), new Uint8Array([0xff, 0xff]))
+    await level.close()
+    return { keep, bytes, compactedBytes: size(), ...bases }
   } finally {
     rmSync(home, { recursive: true, force: true })
   }
