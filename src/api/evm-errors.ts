@@ -14,6 +14,7 @@ import {
   CallTimeoutError,
   ExecutionRevertedError,
   LogLimitError,
+  PrunedHistoryError,
   UnknownBlockError,
   VmExecutionError,
 } from '../evm/errors.js'
@@ -62,6 +63,7 @@ export const EVM_ERRORS = [
   errorRow(SimulateError, (err) => ({ code: err.code, message: err.message })),
   // state and logs
   errorRow(UnknownBlockError, plain),
+  errorRow(PrunedHistoryError, (err) => ({ code: PrunedHistoryError.CODE, message: err.message })),
   errorRow(LogLimitError, plain),
   // the pool's refusals of eth_sendRawTransaction / eth_sendTransaction, geth's texts (txpool/tx-pool-error.ts)
   errorRow(TxPoolError, plain),

@@ -6,7 +6,9 @@
  *
  * Keys: block `Prefix.block ‖ height`, meta `Prefix.block ‖ height ‖ "m"`, canonical commit
  * `Prefix.commit ‖ height`, seen commit `Prefix.seenCommit ‖ height`, `Prefix.blockHash ‖ hash` → height,
- * and `meta:blockStore` → {base, height} (CometBFT's `BlockStoreState`).
+ * `meta:blockStore` → {base, height} (CometBFT's `BlockStoreState`), and `meta:blockStorePruned` → the
+ * base pruning left (8 bytes). The pruner writes its base under a key of its own, with the deletions, so
+ * a height's write (which writes `BlockStoreState` with the base it knew) never moves it back.
  */
 import type { Database } from '../db/database.js'
 import type { WriteStage } from '../db/write-stage.js'
@@ -36,6 +38,7 @@ export interface BlockMeta {
 
 const META_SUFFIX = new TextEncoder().encode('m')
 const STATE_KEY = metaKey('blockStore')
+const PRUNED_KEY = metaKey('blockStorePruned')
 
 /** Blocks and commits of the heights [base, height], staged into the caller's stage. */
 export class BlockStore {
@@ -51,7 +54,8 @@ export class BlockStore {
   async open(): Promise<void> {
     const bytes = await this.db.get(STATE_KEY)
     const state = bytes ? decodeStoreState(bytes) : { base: 0, height: 0 }
-    this.baseHeight = state.base
+    const pruned = await this.db.get(PRUNED_KEY)
+    this.baseHeight = pruned?.length === 8 ? Math.max(state.base, readHeight(pruned)) : state.base
     this.headHeight = state.height
   }
 
@@ -97,7 +101,7 @@ export class BlockStore {
     if (hash.length === 0) return undefined
     const bytes = await this.db.get(prefixedKey(Prefix.blockHash, hash))
     if (bytes?.length !== 8) return undefined
-    const height = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0))
+    const height = readHeight(bytes)
     return this.inRange(height) ? height : undefined
   }
 
@@ -153,6 +157,30 @@ export class BlockStore {
       stage.del(heightKey(Prefix.seenCommit, h))
     }
     stage.put(STATE_KEY, encodeStoreState({ base: height === 0 ? 0 : this.baseHeight, height }))
+  }
+
+  /**
+   * Stages the removal of the heights [base, min(retainHeight, base + count)) (CometBFT `PruneBlocks`,
+   * a batch of it): blocks, metas, hash keys, canonical and seen commits, and the new base. Returns the
+   * new base; call `pruned` with it once the stage is written. The head is never pruned.
+   */
+  async stagePrune(stage: WriteStage, retainHeight: number, count: number): Promise<number> {
+    const to = Math.min(retainHeight, this.headHeight, this.baseHeight + count)
+    for (let h = this.baseHeight; h < to; h++) {
+      const meta = await this.loadBlockMeta(h)
+      if (meta) stage.del(prefixedKey(Prefix.blockHash, meta.blockId.hash))
+      stage.del(heightKey(Prefix.block, h))
+      stage.del(heightKey(Prefix.block, h, META_SUFFIX))
+      stage.del(heightKey(Prefix.commit, h))
+      stage.del(heightKey(Prefix.seenCommit, h))
+    }
+    if (to > this.baseHeight) stage.put(PRUNED_KEY, heightBytes(to))
+    return Math.max(to, this.baseHeight)
+  }
+
+  /** After a prune staged by `stagePrune` is written: `base` is the lowest height. */
+  pruned(base: number): void {
+    if (base > this.baseHeight) this.baseHeight = base
   }
 
   private inRange(height: number): boolean {
@@ -213,6 +241,10 @@ function decodeStoreState(bytes: Uint8Array): { base: number; height: number } {
     else r.skip()
   }
   return s
+}
+
+function readHeight(bytes: Uint8Array): number {
+  return Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0))
 }
 
 function heightBytes(height: number): Uint8Array {

@@ -27,6 +27,7 @@ export interface NodeSettings
     | 'mempool'
     | 'jsonRpc'
     | 'minGasPrice'
+    | 'minRetainBlocks'
     | 'txIndex'
     | 'p2p'
     | 'evm'
@@ -149,6 +150,12 @@ export function defaultJsonRpcConfig(): JsonRpcConfig {
   }
 }
 
+/**
+ * Default `min-retain-blocks`: CometBFT's default `evidence.max_age_num_blocks`, so a default node
+ * prunes only blocks no evidence can name any more (about 5.8 days at 5 s a block); docs/decisions.md.
+ */
+export const DEFAULT_MIN_RETAIN_BLOCKS = 100_000
+
 /** Every file setting at its default; `moniker` defaults to the host name, as CometBFT's. */
 export function defaultNodeSettings(moniker: string = hostname()): NodeSettings {
   return {
@@ -161,6 +168,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     mempool: defaultMempoolConfig(),
     jsonRpc: defaultJsonRpcConfig(),
     minGasPrice: 0n,
+    minRetainBlocks: DEFAULT_MIN_RETAIN_BLOCKS,
     txIndex: { indexer: 'kv' },
     instrumentation: defaultInstrumentationConfig(),
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
@@ -183,7 +191,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
  * The `--dev` preset: JSON-RPC on with all ten namespaces (the dev methods' evm, anvil, hardhat included) on loopback (127.0.0.1:8545 / :8546),
  * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it), metrics (when
  * turned on) on 127.0.0.1:26660,
- * {@link devConsensusConfig}, minimum gas price 0.
+ * {@link devConsensusConfig}, minimum gas price 0, every height kept (min-retain-blocks 0).
  */
 export function devNodeSettings(moniker = 'dev'): NodeSettings {
   const settings = defaultNodeSettings(moniker)
@@ -196,5 +204,6 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }
   settings.jsonRpc.api = [...EVM_NAMESPACES]
   settings.minGasPrice = 0n
+  settings.minRetainBlocks = 0
   return settings
 }

@@ -113,6 +113,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     mempool: settings.mempool,
     jsonRpc: settings.jsonRpc,
     minGasPrice: settings.minGasPrice,
+    minRetainBlocks: settings.minRetainBlocks,
     // Either one overrides app.toml at every start, so a miner_setGasPrice written to the file would not apply.
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,

@@ -211,6 +211,12 @@ export interface NodeConfig {
    * over app.toml at every start, so miner_setGasPrice (which rewrites app.toml) cannot take effect.
    */
   minGasPriceFromFlag: boolean
+  /**
+   * `min-retain-blocks` (app.toml): heights of blocks and EVM history kept; older ones are pruned by the
+   * application (its Commit returns the retain height) and the consensus engine. 0 keeps everything
+   * (default 100000; `--dev` 0).
+   */
+  minRetainBlocks: number
   /** `[tx_index] indexer`: "kv" indexes transactions and blocks for tx_search, "null" does not (default kv). */
   txIndex: { indexer: 'kv' | 'null' }
   /** `[instrumentation]`: Prometheus metrics. */

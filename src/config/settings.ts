@@ -589,6 +589,18 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
 
+  appBase(
+    'min-retain-blocks',
+    uint,
+    'Heights of blocks and EVM history (receipts, logs, indexes) to keep: Commit returns retain height = height - ' +
+      'min-retain-blocks + 1 (never above the heights evidence may still name, consensus evidence.max_age_num_blocks) and ' +
+      'older heights are pruned; 0 keeps everything (default 100000; --dev 0).',
+    (s) => s.minRetainBlocks,
+    (s, v) => {
+      s.minRetainBlocks = v
+    },
+  ),
+
   evm(
     'disable-code-size-limit',
     c.booleanCodec,

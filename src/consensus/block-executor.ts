@@ -33,6 +33,8 @@ import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
 import type { Application, CommitInfo, FinalizeBlockResponse, Misbehavior } from '../abci/application.js'
 import type { Mempool } from './mempool.js'
+import type { BlockIndexHook } from './block-index-hook.js'
+import { BlockPruner } from './block-pruner.js'
 import { blockHash } from './block-hash.js'
 import { MAX_BLOCK_SIZE_BYTES, updateState, type ChainState } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
@@ -126,17 +128,6 @@ export function makeBlock(
   return block
 }
 
-/**
- * Stages index entries of a height into the engine's stage (the kv event indexer): called after
- * FinalizeBlock, before the stage holding the block and its response is written, so the index is
- * written with them or not at all. It must only stage, never write or throw for the application's data.
- */
-export interface BlockIndexHook {
-  stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
-  /** Stages the removal of what `stageBlock` staged for the block (a dev chain's revert). */
-  stageRemoval(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>
-}
-
 export interface BlockExecutorOptions {
   db: Database
   blockStore: BlockStore
@@ -161,9 +152,23 @@ export class BlockExecutor {
   private lastValidated: { hash: Uint8Array; stateHeight: number } | undefined
   /** The engine's writes of the height being applied. */
   private readonly stage: WriteStage
+  /** Prunes the stores below the application's retain height, in the background. */
+  readonly pruner: BlockPruner
 
   constructor(private readonly opts: BlockExecutorOptions) {
     this.stage = opts.db.createStage()
+    this.pruner = new BlockPruner({
+      db: opts.db,
+      blockStore: opts.blockStore,
+      stateStore: opts.stateStore,
+      logger: opts.logger,
+      ...(opts.indexer ? { indexer: opts.indexer } : {}),
+    })
+  }
+
+  /** Lets a pruning batch in progress finish; none starts afterwards. */
+  close(): Promise<void> {
+    return this.pruner.close()
   }
 
   /**
@@ -235,7 +240,8 @@ export class BlockExecutor {
    * Applies a decided, validated block (the caller has already written `#ENDHEIGHT` to the WAL):
    * FinalizeBlock → updateState → write block + seen commit, response and index → mempool locked → app
    * Commit (the app's write) → write state and the block's evidence as committed → mempool update,
-   * unlocked → evidence pool update → events. Returns the new state. A failure throws (the node must
+   * unlocked → evidence pool update → events → pruning below the app's retain height, in the
+   * background (CometBFT prunes after Commit too). Returns the new state. A failure throws (the node must
    * stop: the height is not applied); what was written by then is healed by the handshake at restart.
    */
   async applyBlock(state: ChainState, blockId: BlockID, block: Block, blockSize: number, seenCommit: Commit): Promise<ChainState> {
@@ -245,6 +251,7 @@ export class BlockExecutor {
     let response: FinalizeBlockResponse
     let next: ChainState
     let unlock: (() => void) | undefined
+    let retainHeight = 0
     try {
       response = await app.finalizeBlock({
         txs: block.txs,
@@ -277,7 +284,7 @@ export class BlockExecutor {
     }
     try {
       unlock = await mempool.lock()
-      await app.commit()
+      ;({ retainHeight } = await app.commit())
       stateStore.save(stage, next)
       evidencePool.stageCommitted(stage, block.evidence, height)
       await stage.write()
@@ -299,6 +306,7 @@ export class BlockExecutor {
     }
     await evidencePool.update(next, block.evidence)
     this.fireEvents(block, blockId, response)
+    this.pruner.prune(retainHeight, next)
     return next
   }
 

@@ -23,7 +23,8 @@ import { TypedEmitter } from '../utils/events.js'
 import { silentLogger, type Logger } from '../utils/logger.js'
 import type { Application } from '../abci/application.js'
 import type { Mempool } from './mempool.js'
-import { BlockExecutor, type BlockIndexHook } from './block-executor.js'
+import { BlockExecutor } from './block-executor.js'
+import type { BlockIndexHook } from './block-index-hook.js'
 import { BlockSyncer, type BlockSyncSource, type SyncProgress } from './block-sync.js'
 import { copyState, makeGenesisState, type ChainState, type ConsensusGenesis } from './chain-state.js'
 import type { ConsensusEvents } from './events.js'
@@ -309,10 +310,16 @@ export class ConsensusEngine {
       this.syncAbort.abort()
       await this.switching
       await this.cs?.stop()
+      await this.blockExec?.close()
       await this.wal?.close()
       this.log.info('consensus stopped', { height: this.cs?.roundState.height })
     })()
     return this.stopped
+  }
+
+  /** Resolves once the stores are pruned to the last retain height the application returned (tests, measurements). */
+  async pruned(): Promise<void> {
+    await this.blockExec?.pruner.drained()
   }
 
   /** Resolves once everything queued for the state machine before the call has been handled (`ConsensusState.drained`). */

@@ -88,6 +88,19 @@ export class StateStore {
     this.save(stage, state)
   }
 
+  /**
+   * Stages the removal of height `height`'s FinalizeBlock response, tx results, validator set and
+   * consensus params (CometBFT `PruneStates` / `PruneABCIResponses`, one height of it).
+   */
+  async stagePrune(stage: WriteStage, height: number): Promise<void> {
+    const bytes = await this.db.get(heightKey(Key.response, height))
+    const txCount = bytes ? (decodeTaggedJson<StoredResponse>(bytes).txCount ?? 0) : 0
+    stage.del(heightKey(Key.response, height))
+    for (let index = 0; index < txCount; index++) stage.del(txResultKey(height, index))
+    stage.del(heightKey(Key.validators, height))
+    stage.del(heightKey(Key.params, height))
+  }
+
   /** The validator set that signs block `height` (with its proposer priorities at the start of the height). */
   async loadValidators(height: number): Promise<ValidatorSet | undefined> {
     const bytes = await this.db.get(heightKey(Key.validators, height))

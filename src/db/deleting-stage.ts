@@ -8,15 +8,19 @@ import { WriteStage } from './write-stage.js'
 type Bytes = Uint8Array
 
 export class DeletingStage extends WriteStage {
-  constructor(private readonly target: WriteStage) {
+  /** `keep`: the keys to leave in place (none by default). */
+  constructor(
+    private readonly target: WriteStage,
+    private readonly keep: (key: Bytes) => boolean = () => false,
+  ) {
     super(() => Promise.reject(new Error('a DeletingStage is never written: its target is')))
   }
 
   override put(key: Bytes): void {
-    this.target.del(key)
+    if (!this.keep(key)) this.target.del(key)
   }
 
   override append(key: Bytes): void {
-    this.target.del(key)
+    if (!this.keep(key)) this.target.del(key)
   }
 }

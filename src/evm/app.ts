@@ -55,11 +55,12 @@ import {
 } from './calls/calls.js'
 import { CallWorkers } from './calls/call-workers.js'
 import { getCommon, type DevChainRules } from './common.js'
-import { UnknownBlockError } from './errors.js'
+import { PrunedHistoryError, UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
 import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './store/block-view.js'
 import { toEvmReceipt, toEvmTx, type TxRecord } from './store/evm-records.js'
 import { EvmStore, type LogQuery } from './store/evm-store.js'
+import { HistoryPruner } from './store/history-pruner.js'
 import type { LogMatches } from './store/log-matches.js'
 import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
@@ -99,6 +100,11 @@ import type { CommittedHead } from './snapshots/state-snapshots.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
+/**
+ * Heights below the head whose EVM blocks are always kept: BLOCKHASH answers the 256 most recent
+ * (EIP-2 / the yellow paper's BLOCKHASH window), and it reads them from the store.
+ */
+const BLOCKHASH_WINDOW = 256
 /** ABCI Info `version` / `appVersion`. */
 export const APP_VERSION = 1n
 const ZERO_ADDRESS = new Uint8Array(20)
@@ -156,6 +162,17 @@ export interface EvmApplicationOptions {
   devRules?: DevChainRules
   /** A dev chain's contract console (tracing/contract-console.ts): prints the console.log calls of executed transactions. */
   contractConsole?: ContractConsole
+  /**
+   * Heights of history to keep (`min-retain-blocks`): Commit returns retainHeight = height - n + 1 and
+   * the EVM history below it is deleted; 0 keeps everything (the default). Never above what evidence may
+   * still name nor above `retainFloor`.
+   */
+  minRetainBlocks?: number
+  /**
+   * The lowest height something else still needs kept, e.g. the oldest state-sync snapshot offered
+   * (undefined: nothing); asked at each Commit.
+   */
+  retainFloor?: () => number | undefined
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
   /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
@@ -227,6 +244,10 @@ export class EvmApplication implements Application {
   /** The block gas limit of the consensus parameters (`block.max_gas`, or the default). */
   private consensusGasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
+  /** Consensus `evidence.max_age_num_blocks`: the retain height stays below the heights evidence may name. */
+  private evidenceMaxAgeBlocks = 0n
+  /** Deletes the EVM history below the retained window (history-pruner.ts). */
+  private readonly history: HistoryPruner
   /** The dev operations waiting for a block; only on a development chain. */
   readonly devOps: DevOpQueue | undefined
   /** The dev chain's settings after the head (dev-settings.ts). */
@@ -240,6 +261,7 @@ export class EvmApplication implements Application {
     if (opts.trieNodeCacheBytes !== undefined) trieNodeCacheOf(opts.db).resize(opts.trieNodeCacheBytes)
     this.stage = opts.db.createStage()
     this.store = new EvmStore(opts.db)
+    this.history = new HistoryPruner(opts.db, this.store, this.log)
     this.blockHashes = new BlockHashes(this.store)
     this.txs = new DecodedTxCache(this.common)
     this.validators = new ValidatorRegistry(opts.db)
@@ -292,6 +314,7 @@ export class EvmApplication implements Application {
 
   /** Stops the call workers (before the database closes). */
   async close(): Promise<void> {
+    await this.history.close()
     await this.callWorkers?.close()
   }
 
@@ -307,7 +330,9 @@ export class EvmApplication implements Application {
       this.consensusGasLimit = params.gasLimit
       this.gasLimit = params.gasLimit
       this.genesisHeight = params.genesisHeight
+      this.evidenceMaxAgeBlocks = params.evidenceMaxAgeBlocks
     }
+    await this.history.open()
     const head = await this.store.loadHead()
     if (head) {
       const block = await this.store.getBlock(head.height)
@@ -353,6 +378,7 @@ export class EvmApplication implements Application {
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
     this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
+    this.evidenceMaxAgeBlocks = req.consensusParams.evidence.maxAgeNumBlocks
     const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, this.opts.genesis.accounts)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
     if (this.opts.dev) noteGenesisPreimages(this.stage, this.opts.genesis.accounts)
@@ -364,7 +390,7 @@ export class EvmApplication implements Application {
       baseFee: initialBaseFee(this.opts.genesis.feeMarket),
       timestamp: req.time.seconds,
     })
-    this.store.stageParams(this.stage, { gasLimit: this.gasLimit, genesisHeight })
+    this.store.stageParams(this.stage, { gasLimit: this.gasLimit, genesisHeight, evidenceMaxAgeBlocks: this.evidenceMaxAgeBlocks })
     this.validators.initGenesis(this.stage, req.validators)
     this.store.stageBlock(this.stage, block, [])
     this.store.stageHead(this.stage, { height: genesisHeight, stateRoot })
@@ -564,7 +590,28 @@ export class EvmApplication implements Application {
       stateRoot: pending.block.stateRoot,
       validators: this.validators.committedValidators() ?? [],
     })
-    return { retainHeight: 0 }
+    const retainHeight = this.retainHeight(pending.block.number)
+    if (retainHeight > 0) this.history.pruneBelow(Math.min(retainHeight, pending.block.number + 1 - BLOCKHASH_WINDOW), this.genesisHeight)
+    return { retainHeight }
+  }
+
+  /**
+   * Commit's retainHeight (Cosmos SDK `GetBlockRetentionHeight`): height - min-retain-blocks + 1, never
+   * above height - evidence.max_age_num_blocks (evidence of those heights is still valid and names
+   * their validators) nor above `retainFloor` (a snapshot still offered); 0 = keep everything.
+   */
+  private retainHeight(height: number): number {
+    const keep = this.opts.minRetainBlocks ?? 0
+    if (keep <= 0) return 0
+    let retain = Math.min(height - keep + 1, height - Number(this.evidenceMaxAgeBlocks))
+    const floor = this.opts.retainFloor?.()
+    if (floor !== undefined && floor > 0) retain = Math.min(retain, floor)
+    return retain > this.genesisHeight + 1 ? retain : 0
+  }
+
+  /** Resolves once the history below the retained window is deleted (tests, measurements). */
+  historyPruned(): Promise<void> {
+    return this.history.drained()
   }
 
   /**
@@ -593,6 +640,7 @@ export class EvmApplication implements Application {
   async stageRollback(stage: WriteStage, height: number, validators: readonly ValidatorUpdate[]): Promise<void> {
     await this.open()
     if (this.pending) throw new Error('cannot roll back while a height is being executed')
+    if (this.isPruned(height)) throw new PrunedHistoryError()
     const block = await this.store.getBlock(height)
     if (!block) throw new Error(`EVM store: block ${height} missing`)
     await this.store.stageRollback(stage, height, this.latestHeight())
@@ -655,6 +703,14 @@ export class EvmApplication implements Application {
     return this.genesisHeight
   }
 
+  /**
+   * Lowest height whose block, receipts and logs are kept (what `earliest` names): the genesis height
+   * until history is pruned. The genesis block itself is always kept.
+   */
+  historyBase(): number {
+    return Math.max(this.history.base(), this.genesisHeight)
+  }
+
   /** The block gas limit (consensus `block.max_gas`, 30,000,000 when unlimited). */
   blockGasLimit(): bigint {
     return this.gasLimit
@@ -671,9 +727,11 @@ export class EvmApplication implements Application {
   }
 
   /** A committed block by height or by (32-byte) hash. */
+  /** A committed block by height or by (32-byte) hash; throws PrunedHistoryError below the history base. */
   async getBlock(ref: number | Uint8Array): Promise<EvmBlock | undefined> {
     const height = typeof ref === 'number' ? ref : await this.store.getHeightByHash(ref)
     if (height === undefined || !this.isCommitted(height)) return undefined
+    if (this.isPruned(height)) throw new PrunedHistoryError()
     return this.store.getBlock(height)
   }
 
@@ -728,8 +786,11 @@ export class EvmApplication implements Application {
     return block ? (await this.store.getBlockTxs(block)).map(toEvmReceipt) : undefined
   }
 
-  /** eth_getLogs over resolved heights; throws LogLimitError beyond `limit` logs. */
-  getLogs(query: LogQuery, limit: number): Promise<LogMatches> {
+  /** eth_getLogs over resolved heights; throws LogLimitError beyond `limit` logs, PrunedHistoryError from below the history base. */
+  async getLogs(query: LogQuery, limit: number): Promise<LogMatches> {
+    if (this.isPruned(query.fromBlock) || (query.fromBlock <= this.genesisHeight && this.isPruned(this.genesisHeight + 1))) {
+      throw new PrunedHistoryError()
+    }
     return this.store.getLogs(query, limit)
   }
 
@@ -872,9 +933,14 @@ export class EvmApplication implements Application {
     return this.head !== undefined && height >= this.genesisHeight && height <= this.head.height
   }
 
+  /** Whether `height` is history this node no longer keeps (above the genesis, below the history base). */
+  private isPruned(height: number): boolean {
+    return height > this.genesisHeight && height < this.history.base()
+  }
+
   private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
     const r = await this.store.getTx(hash)
-    return r && this.isCommitted(r.height) ? r : undefined
+    return r && this.isCommitted(r.height) && !this.isPruned(r.height) ? r : undefined
   }
 
   private async resolveState(height: number | undefined): Promise<StateAt> {
@@ -882,6 +948,7 @@ export class EvmApplication implements Application {
     const head = this.head
     if (!head) throw new UnknownBlockError()
     const h = height ?? head.height
+    if (this.isPruned(h)) throw new PrunedHistoryError()
     const block = h === head.height ? head.block : this.isCommitted(h) ? await this.store.getBlock(h) : undefined
     if (!block) throw new UnknownBlockError()
     return {

@@ -41,6 +41,18 @@ export class UnknownBlockError extends NodeError {
   }
 }
 
+/**
+ * A block, its receipts or its logs below the history this node keeps (`min-retain-blocks`): geth's
+ * `history.PrunedHistoryError` of its history expiry, code 4444 (EIP-4444) with its text.
+ */
+export class PrunedHistoryError extends NodeError {
+  /** geth's `ErrorCode()` of a pruned block, receipt or log range. */
+  static readonly CODE = 4444
+  constructor() {
+    super('pruned history unavailable')
+  }
+}
+
 /** eth_getLogs matched more logs than allowed (geth: `query returned more than N results`). */
 export class LogLimitError extends NodeError {
   constructor(readonly limit: number) {

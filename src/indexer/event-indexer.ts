@@ -79,6 +79,15 @@ export class EventIndexer {
     return this.stageBlock(new DeletingStage(stage), block, response)
   }
 
+  /**
+   * Stages the removal of a pruned block's entries, but for its txs' primary entries (hash → height,
+   * index): they stay, so `tx` of a pruned tx answers that its height is no longer available, and a tx
+   * re-indexed at a later height keeps its entry.
+   */
+  stagePruning(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+    return this.stageBlock(new DeletingStage(stage, (key) => key[1] === IndexKind.txHash), block, response)
+  }
+
   /** Indexes of failed txs whose hash is indexed (earlier, or earlier in this block) as successful. */
   private async supersededFailures(hashes: readonly Uint8Array[], response: IndexedResponse): Promise<Set<number>> {
     const skip = new Set<number>()

@@ -71,6 +71,7 @@ export async function openAppParts(
     allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,
     maxTxBytes: config.mempool.maxTxBytes,
     dev: config.dev,
+    minRetainBlocks: config.minRetainBlocks,
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
     ...(contractConsole ? { contractConsole } : {}),

@@ -204,6 +204,10 @@ export class NodeCometBackend implements CometBackend {
    * response. Txs refused before execution are not in that index and are not found.
    */
   async getTx(hash: Uint8Array): Promise<TxResult | undefined> {
+    // A pruned tx keeps its primary entry: its height says it is gone (CometBFT's words for a pruned height).
+    const location = await this.deps.indexer?.getTxLocation(hash)
+    const base = this.deps.blockStore.base()
+    if (location && location.height < base) throw new Error(`height ${location.height} is not available, lowest height is ${base}`)
     // The kv indexer's primary entry (hash → height, index) also knows txs the EVM refused.
     const indexed = await this.deps.indexer?.getTx(hash)
     if (indexed) return indexed

@@ -158,9 +158,12 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return describeForkConfig(app.common, genesis.hash)
   }
 
-  /** The node keeps every height's state and block from the EVM genesis on (an archive node). */
+  /**
+   * Where history begins: the EVM genesis, or once history is pruned (`min-retain-blocks`) the history
+   * base; a pruned height's state cannot be named either (its block, and so its state root, is gone).
+   */
   historyRetention(): HistoryRetention {
-    const oldestBlock = this.deps.app.earliestHeight()
+    const oldestBlock = this.deps.app.historyBase()
     return { state: { oldestBlock }, blocks: { oldestBlock } }
   }
 

@@ -117,7 +117,12 @@ export class P2PBlockSync implements BlockSyncSource {
     try {
       await lp.write(new ProtoWriter().message(1, new ProtoWriter().int(1, height).finish()).finish(), { signal: timeout })
       const response = decodeBlockResponse((await lp.read({ signal: timeout })).subarray())
-      if (response.kind === 'noBlock') throw new Error(`peer ${peer.info.id} has no block ${height}`)
+      if (response.kind === 'noBlock') {
+        // A peer that pruned the height since its last status (min-retain-blocks): its range starts above it now.
+        const range = this.ranges.get(peer)
+        if (range && height < range.height) range.base = Math.max(range.base, height + 1)
+        throw new Error(`peer ${peer.info.id} has no block ${height}`)
+      }
       return { blockBytes: response.block, commit: response.commit, peerId: peer.info.id }
     } catch (err) {
       if (err instanceof MalformedMessageError) this.p2p.disconnect(peer, err.message)

@@ -1,7 +1,9 @@
 /**
  * Turning block parameters into heights and blocks. `latest`, `pending`, `safe` and `finalized` are the
  * last committed block (pending state is the latest state, and BFT blocks are final); `earliest` is the
- * genesis block, height 0. The pending *block* is built from the pool by eth-pending.ts.
+ * oldest block whose history is kept: the genesis block (height 0) until history is pruned, then the
+ * history base, as geth ≥ 1.16 resolves it to its history pruning cutoff. The pending *block* is built
+ * from the pool by eth-pending.ts.
  */
 import { UnknownBlockError } from '../../evm/errors.js'
 import type { EvmBlock } from '../../evm/store/views.js'
@@ -11,7 +13,7 @@ import type { BlockNumberOrTag, BlockSelector } from './block-params.js'
 /** The height a number or tag names (may be past the head). */
 export function resolveHeight(backend: EthBackend, block: BlockNumberOrTag): number {
   if (typeof block === 'number') return block
-  return block === 'earliest' ? 0 : backend.latestHeight()
+  return block === 'earliest' ? backend.historyRetention().blocks.oldestBlock : backend.latestHeight()
 }
 
 /** The block a number or tag names; undefined past the head (eth_getBlockByNumber answers null). */

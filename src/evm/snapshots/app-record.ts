@@ -1,12 +1,14 @@
 /**
  * Chunk 0 of a snapshot: everything the application keeps beside the state that the next block needs,
  * the same records `EvmApplication` loads when it opens:
- * - the head (height, state root = app hash) and the chain parameters (block gas limit, genesis height);
+ * - the head (height, state root = app hash) and the chain parameters (block gas limit, genesis height,
+ *   the evidence age that bounds Commit's retain height);
  * - the validator-admin contract's copy of the validator set after the height;
  * - the EVM blocks of the last BLOCKHASH_WINDOW heights up to the head: the head's header gives the
  *   next block its parentHash and base fee, and BLOCKHASH answers from the others.
  *
- * Encoded as RLP `[height, stateRoot, gasLimit, genesisHeight, [[pubKey, power]...], [blockRecord...]]`,
+ * Encoded as RLP `[height, stateRoot, gasLimit, genesisHeight, evidenceMaxAgeBlocks, [[pubKey, power]...],
+ * [blockRecord...]]`,
  * blocks oldest first. The state root is checked against the trusted app hash, the head block against
  * the state root, and each block's hash and parent hash down the chain (`checkAppRecord`).
  */
@@ -39,6 +41,7 @@ export function encodeAppRecord(r: AppRecord): Uint8Array {
     r.stateRoot,
     r.params.gasLimit,
     r.params.genesisHeight,
+    r.params.evidenceMaxAgeBlocks,
     r.validators.map((v) => [v.pubKey, bigintToBytes(v.power)]),
     r.blocks.map(encodeBlockRecord),
   ])
@@ -47,13 +50,14 @@ export function encodeAppRecord(r: AppRecord): Uint8Array {
 /** Decodes chunk 0; throws on a malformed one. */
 export function decodeAppRecord(chunk: Uint8Array): AppRecord {
   const f = RLP.decode(chunk)
-  if (!Array.isArray(f) || f.length !== 6) throw new Error('malformed application record')
-  const [height, stateRoot, gasLimit, genesisHeight, validators, blocks] = f
+  if (!Array.isArray(f) || f.length !== 7) throw new Error('malformed application record')
+  const [height, stateRoot, gasLimit, genesisHeight, evidenceMaxAge, validators, blocks] = f
   if (
     !(height instanceof Uint8Array) ||
     !(stateRoot instanceof Uint8Array) ||
     !(gasLimit instanceof Uint8Array) ||
     !(genesisHeight instanceof Uint8Array) ||
+    !(evidenceMaxAge instanceof Uint8Array) ||
     !Array.isArray(validators) ||
     !Array.isArray(blocks)
   ) {
@@ -63,7 +67,11 @@ export function decodeAppRecord(chunk: Uint8Array): AppRecord {
   return {
     height: h,
     stateRoot,
-    params: { gasLimit: bytesToBigint(gasLimit), genesisHeight: Number(bytesToBigint(genesisHeight)) },
+    params: {
+      gasLimit: bytesToBigint(gasLimit),
+      genesisHeight: Number(bytesToBigint(genesisHeight)),
+      evidenceMaxAgeBlocks: bytesToBigint(evidenceMaxAge),
+    },
     validators: validators.map((v) => {
       const [pubKey, power] = Array.isArray(v) ? v : []
       if (!(pubKey instanceof Uint8Array) || !(power instanceof Uint8Array)) throw new Error('malformed validator in application record')

@@ -125,6 +125,10 @@ export class BlockLogsCache {
     for (const h of [...this.blocks.keys()]) if (h > height) this.delete(h)
   }
 
+  forgetBelow(height: number): void {
+    for (const h of [...this.blocks.keys()]) if (h < height) this.delete(h)
+  }
+
   private delete(height: number): void {
     const old = this.blocks.get(height)
     if (!old) return

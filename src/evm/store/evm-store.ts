@@ -14,7 +14,8 @@
  *   of the height with such a log (older stores have one key per transaction; readers use the height).
  * - `evmLogs ‖ height(8)`                  → the height's logs (block-logs.ts), for heights with logs
  * - `meta 'evm/head'`                      → RLP[height, stateRoot]
- * - `meta 'evm/params'`                    → RLP[gasLimit, genesisHeight]
+ * - `meta 'evm/params'`                    → RLP[gasLimit, genesisHeight, evidenceMaxAgeBlocks]
+ * - `meta 'evm/history'`                   → RLP[base, cursor] (history-pruner.ts)
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
@@ -59,7 +60,12 @@ export interface HeadRecord {
 export interface ChainParams {
   gasLimit: bigint
   genesisHeight: number
+  /** Consensus `evidence.max_age_num_blocks` of the genesis: the heights evidence may still name. */
+  evidenceMaxAgeBlocks: bigint
 }
+
+/** CometBFT's default `evidence.max_age_num_blocks`, for records written before the field existed. */
+const DEFAULT_EVIDENCE_MAX_AGE_BLOCKS = 100_000n
 
 function u64(n: number): Uint8Array {
   const out = new Uint8Array(8)
@@ -130,7 +136,7 @@ export class EvmStore {
   }
 
   stageParams(stage: WriteStage, params: ChainParams): void {
-    stage.put(metaKey('evm/params'), RLP.encode([params.gasLimit, params.genesisHeight]))
+    stage.put(metaKey('evm/params'), RLP.encode([params.gasLimit, params.genesisHeight, params.evidenceMaxAgeBlocks]))
   }
 
   /**
@@ -138,22 +144,36 @@ export class EvmStore {
    * their blocks, hash keys, transaction indexes, log index keys and logs; the caller stages the head.
    */
   async stageRollback(stage: WriteStage, height: number, top: number): Promise<void> {
-    for (let h = height + 1; h <= top; h++) {
-      const block = await this.getBlock(h)
-      if (!block) continue
-      stage.del(heightKey(Prefix.evmBlock, h))
-      stage.del(blockHashKey(block.hash))
-      stage.del(heightKey(Prefix.evmLogs, h))
-      for (const tx of await this.getBlockTxs(block)) {
-        stage.del(prefixedKey(Prefix.evmTxIndex, tx.hash))
-        stage.del(prefixedKey(Prefix.cometTxIndex, sha256(tx.raw)))
-        // The index key names the first transaction with the value; every candidate is deleted.
-        for (const log of tx.logs) {
-          stage.del(logKey(0, log.address, h, tx.index))
-          for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) stage.del(logKey(1 + i, log.topics[i]!, h, tx.index))
-        }
+    for (let h = height + 1; h <= top; h++) await this.stageRemoval(stage, h)
+  }
+
+  /**
+   * Stages the removal of everything height `height` wrote: its block and hash key, its transactions'
+   * records and indexes, its log index keys and logs (a revert's heights, or history below the retained
+   * window). Nothing is staged for a height that has no block.
+   */
+  async stageRemoval(stage: WriteStage, height: number): Promise<void> {
+    const raw = await this.db.get(heightKey(Prefix.evmBlock, height))
+    if (!raw) return
+    const block = decodeBlockRecord(height, raw)
+    stage.del(heightKey(Prefix.evmBlock, height))
+    stage.del(blockHashKey(block.hash))
+    stage.del(heightKey(Prefix.evmLogs, height))
+    for (const tx of await this.getBlockTxs(block)) {
+      stage.del(prefixedKey(Prefix.evmTxIndex, tx.hash))
+      stage.del(prefixedKey(Prefix.cometTxIndex, sha256(tx.raw)))
+      // The index key names the first transaction with the value; every candidate is deleted.
+      for (const log of tx.logs) {
+        stage.del(logKey(0, log.address, height, tx.index))
+        for (let i = 0; i < log.topics.length && i < MAX_TOPICS; i++) stage.del(logKey(1 + i, log.topics[i]!, height, tx.index))
       }
     }
+  }
+
+  /** After history below `base` is removed: nothing below it is cached. */
+  forgetBelow(base: number): void {
+    for (const h of [...this.blocks.keys()]) if (h < base) this.blocks.delete(h)
+    this.logs.forgetBelow(base)
   }
 
   /** After a rollback is written: `block` is the head again, nothing above it is cached. */
@@ -187,8 +207,12 @@ export class EvmStore {
   async loadParams(): Promise<ChainParams | undefined> {
     const raw = await this.db.get(metaKey('evm/params'))
     if (!raw) return undefined
-    const [gasLimit, genesisHeight] = RLP.decode(raw) as Uint8Array[]
-    return { gasLimit: bytesToBigint(gasLimit!), genesisHeight: Number(bytesToBigint(genesisHeight!)) }
+    const [gasLimit, genesisHeight, evidenceMaxAge] = RLP.decode(raw) as Uint8Array[]
+    return {
+      gasLimit: bytesToBigint(gasLimit!),
+      genesisHeight: Number(bytesToBigint(genesisHeight!)),
+      evidenceMaxAgeBlocks: evidenceMaxAge ? bytesToBigint(evidenceMaxAge) : DEFAULT_EVIDENCE_MAX_AGE_BLOCKS,
+    }
   }
 
   async getBlock(height: number): Promise<EvmBlock | undefined> {

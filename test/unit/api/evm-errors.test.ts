@@ -7,6 +7,7 @@ import {
   CallTimeoutError,
   ExecutionRevertedError,
   LogLimitError,
+  PrunedHistoryError,
   UnknownBlockError,
   VmExecutionError,
 } from '../../../src/evm/errors.js'
@@ -47,6 +48,7 @@ const CASES: [Error, { code: number; message: string; data?: string }][] = [
   ],
   [new UnknownBlockError(), { code: -32000, message: 'header not found' }],
   [new UnknownBlockError('header for hash not found'), { code: -32000, message: 'header for hash not found' }],
+  [new PrunedHistoryError(), { code: 4444, message: 'pruned history unavailable' }],
   [new LogLimitError(10000), { code: -32000, message: 'query returned more than 10000 results' }],
   [txPoolErrors.alreadyKnown(), { code: -32000, message: 'already known' }],
   [txPoolErrors.poolFull(), { code: -32000, message: 'txpool is full' }],

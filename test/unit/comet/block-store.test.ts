@@ -128,4 +128,36 @@ describe('BlockStore', () => {
     expect(store.height()).toBe(0)
     expect(await store.loadBlock(1)).toBeUndefined()
   })
+
+  it('prunes below a retain height in batches; a later height written with the old base does not move it back', async () => {
+    const blocks = chain(1)
+    const store = new BlockStore(db)
+    const stage = db.createStage()
+    await store.open()
+    const [b1, b2, b3] = blocks as [(typeof blocks)[0], (typeof blocks)[0], (typeof blocks)[0]]
+    store.saveBlock(stage, b1.block, b1.blockId, b1.size, b1.seen)
+    store.saveBlock(stage, b2.block, b2.blockId, b2.size, b2.seen)
+    await stage.write()
+
+    // A batch of one height, then the height-3 write (staged before the prune, with base 1) lands after it.
+    store.saveBlock(stage, b3.block, b3.blockId, b3.size, b3.seen)
+    const pruneStage = db.createStage()
+    const base = await store.stagePrune(pruneStage, 3, 1)
+    expect(base).toBe(2)
+    await pruneStage.write()
+    store.pruned(base)
+    await stage.write()
+    expect([store.base(), store.height()]).toEqual([2, 3])
+    expect(await store.loadBlock(1)).toBeUndefined()
+    expect(await store.heightByHash(b1.blockId.hash)).toBeUndefined()
+
+    const reopened = new BlockStore(db)
+    await reopened.open()
+    expect([reopened.base(), reopened.height()]).toEqual([2, 3])
+    expect(await db.get(new Uint8Array([0x10, 0, 0, 0, 0, 0, 0, 0, 1]))).toBeUndefined()
+    expect(await reopened.loadBlock(2)).toEqual(b2.block)
+    expect(await reopened.loadBlockCommit(2)).toEqual(b3.block.lastCommit)
+    // The head is never pruned, whatever the retain height.
+    expect(await reopened.stagePrune(db.createStage(), 10, 100)).toBe(3)
+  })
 })

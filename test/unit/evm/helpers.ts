@@ -71,7 +71,7 @@ export function blockHash(height: number): Uint8Array {
 
 /** An app over a fresh temp Database, InitChain done (its writes go with the first Commit). */
 export async function createHarness(
-  opts: { appState?: AppStateJson; maxGas?: bigint; app?: Partial<EvmApplicationOptions> } = {},
+  opts: { appState?: AppStateJson; maxGas?: bigint; params?: ConsensusParams; app?: Partial<EvmApplicationOptions> } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'nodectl-evm-'))
   const appState = opts.appState ?? defaultAppState()
@@ -82,7 +82,7 @@ export async function createHarness(
   await app.initChain({
     time: { seconds: 1_700_000_000, nanos: 0 },
     chainId: CHAIN_ID,
-    consensusParams: consensusParams(opts.maxGas),
+    consensusParams: opts.params ?? consensusParams(opts.maxGas),
     validators: [],
     appStateBytes: utf8ToBytes(JSON.stringify(appState)),
     initialHeight: 1,
