@@ -121,7 +121,7 @@ export const SECTIONS: readonly SettingSection[] = [
   {
     file: 'config.toml',
     name: 'statesync',
-    doc: 'State sync: a node with an empty home restores a peer\'s snapshot, checked by a light client (docs/state-sync.md)',
+    doc: "State sync: a node with an empty home restores a peer's snapshot, checked by a light client (docs/state-sync.md)",
   },
   { file: 'app.toml', name: '', doc: 'Base configuration' },
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
@@ -581,7 +581,7 @@ export const SETTINGS: readonly Setting[] = [
   statesync(
     'enable',
     c.booleanCodec,
-    'On start, a node with an empty home state-syncs from its peers\' snapshots instead of replaying every block (default false).',
+    "On start, a node with an empty home state-syncs from its peers' snapshots instead of replaying every block (default false).",
     (s) => s.statesync.enable,
     (s, v) => {
       s.statesync.enable = v
@@ -599,7 +599,7 @@ export const SETTINGS: readonly Setting[] = [
   statesync(
     'trust_height',
     uint,
-    'Height of a header you trust, e.g. from a block explorer or a friend\'s node (default 0).',
+    "Height of a header you trust, e.g. from a block explorer or a friend's node (default 0).",
     (s) => s.statesync.trustHeight,
     (s, v) => {
       s.statesync.trustHeight = v

@@ -39,6 +39,7 @@ import { StateStore } from './state-store.js'
 import { LoopbackTransport, type ConsensusTransport } from './transport.js'
 import { voteSetFromCommit, type VoteSet } from './vote-set.js'
 import { Wal } from './wal.js'
+import { runStateSync, type StateSyncSetup, validateStateSyncConfig } from './statesync/state-sync.js'
 
 /** The application's side of `ConsensusEngine.rewind`. */
 export interface RewindableApp {
@@ -82,6 +83,8 @@ export interface ConsensusEngineOptions {
   onPendingEvidence?: (ev: DuplicateVoteEvidence) => void
   /** A dev chain's mining settings (mining-control.ts); absent on every other chain. */
   mining?: MiningControl
+  /** `[statesync]` with the peers' snapshots: a node without state restores one before consensus. */
+  stateSync?: StateSyncSetup
 }
 
 /**
@@ -120,6 +123,7 @@ export class ConsensusEngine {
   private switching: Promise<void> | undefined
   private readonly syncAbort = new AbortController()
   private lastSync: SyncProgress | undefined
+  private stateSyncRunning = false
   private fatal: Error | undefined
   /** The batch of a dev chain's rewind (created at the first). */
   private rewindStage: WriteStage | undefined
@@ -147,7 +151,7 @@ export class ConsensusEngine {
     const { opts } = this
     validateConsensusConfig(opts.config)
     await opts.blockStore.open()
-    const state = await handshake({
+    let state = await handshake({
       genesis: opts.genesis,
       db: opts.db,
       blockStore: opts.blockStore,
@@ -155,12 +159,52 @@ export class ConsensusEngine {
       app: opts.app,
       logger: this.log,
     })
+    if (opts.stateSync?.config.enable) state = await this.stateSyncIfEmpty(state, opts.stateSync)
     if (state.consensusParams.abci.voteExtensionsEnableHeight > 0n) {
       // Precommits would have to carry extensions from that height on; signing and checking them is not built yet.
       throw new Error('consensus_params.abci.vote_extensions_enable_height > 0: vote extensions are not supported by this node')
     }
     await this.checkDoubleSigningRisk(state)
     this.handshaken = { state, lastCommit: await this.reconstructLastCommit(state) }
+  }
+
+  /** True while state sync restores a snapshot (the `statesync_syncing` metric). */
+  get stateSyncing(): boolean {
+    return this.stateSyncRunning
+  }
+
+  /**
+   * `[statesync] enable` on a node without blocks: restores a peer's snapshot and stores the state and the
+   * commit of its height, so that block sync continues from the next one. A node that has blocks already
+   * starts from them (CometBFT skips state sync there too, so a state-synced node restarts as any other).
+   */
+  private async stateSyncIfEmpty(state: ChainState, setup: StateSyncSetup): Promise<ChainState> {
+    const { opts } = this
+    validateStateSyncConfig(setup.config)
+    if (state.lastBlockHeight > 0 || opts.blockStore.height() > 0) {
+      this.log.info('found local state, skipping state sync', { height: state.lastBlockHeight })
+      return state
+    }
+    this.stateSyncRunning = true
+    const log = this.log.child({ module: 'statesync' })
+    try {
+      log.info('starting state sync', { trustHeight: setup.config.trustHeight, rpcServers: setup.config.rpcServers.join(',') })
+      const synced = await runStateSync(setup, {
+        initial: state,
+        info: () => opts.app.info(),
+        logger: log,
+        onStatus: (status) => this.emitSafely('StateSyncStatus', status),
+        signal: this.syncAbort.signal,
+      })
+      const stage = opts.db.createStage()
+      this.stateStore.bootstrap(stage, synced.state)
+      opts.blockStore.bootstrap(stage, synced.commit)
+      await stage.write()
+      log.info('state sync complete, continuing with block sync', { height: synced.state.lastBlockHeight })
+      return synced.state
+    } finally {
+      this.stateSyncRunning = false
+    }
   }
 
   /** Open and replay the WAL, then run (after `handshake`, which it does when not done). */

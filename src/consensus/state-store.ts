@@ -77,7 +77,8 @@ export class StateStore {
    */
   bootstrap(stage: WriteStage, state: ChainState): void {
     this.save(stage, state)
-    if (state.lastValidators.size > 0) stage.put(heightKey(Key.validators, state.lastBlockHeight), encodeTaggedJson(storedSet(state.lastValidators)))
+    if (state.lastValidators.size > 0)
+      stage.put(heightKey(Key.validators, state.lastBlockHeight), encodeTaggedJson(storedSet(state.lastValidators)))
   }
 
   /**

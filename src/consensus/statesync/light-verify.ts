@@ -10,7 +10,8 @@ import type { ValidatorSet } from '../../comet/validator-set.js'
 import {
   DEFAULT_TRUST_LEVEL,
   InsufficientTrustError,
-  verifyCommitLight,   verifyCommitLightTrusting,
+  verifyCommitLight,
+  verifyCommitLightTrusting,
 } from '../../comet/verify-commit-light.js'
 import { bytesToUpperHex, equalBytes } from '../../primitives/hex.js'
 import { addMillis, compareTime, formatRfc3339Nano, type Timestamp } from '../../utils/time.js'
@@ -59,7 +60,8 @@ export function verifySelfConsistent(block: LightBlock, chainId: string): void {
   if (header.chainId !== chainId) fail(`chain id ${header.chainId}, want ${chainId}`)
   if (commit.height !== header.height) fail(`commit is for height ${commit.height}`)
   const hash = hashHeader(header)
-  if (!equalBytes(commit.blockId.hash, hash)) fail(`commit signs ${bytesToUpperHex(commit.blockId.hash)}, header hashes to ${bytesToUpperHex(hash)}`)
+  if (!equalBytes(commit.blockId.hash, hash))
+    fail(`commit signs ${bytesToUpperHex(commit.blockId.hash)}, header hashes to ${bytesToUpperHex(hash)}`)
   if (!equalBytes(validators.hash(), header.validatorsHash)) fail('validator set does not match the header validators_hash')
   try {
     verifyCommitLight(validators, chainId, commit.blockId, header.height, commit)

@@ -155,7 +155,12 @@ export class StateSyncer {
       const verified = err instanceof LightVerificationError
       throw new SnapshotFailedError(`cannot verify the app hash of height ${height}: ${(err as Error).message}`, !verified)
     }
-    logger.info('offering snapshot to the application', { height, format: snapshot.format, chunks: snapshot.chunks, appHash: bytesToUpperHex(appHash) })
+    logger.info('offering snapshot to the application', {
+      height,
+      format: snapshot.format,
+      chunks: snapshot.chunks,
+      appHash: bytesToUpperHex(appHash),
+    })
     const offered = await snapshots.offerSnapshot({ snapshot, appHash })
     switch (offered) {
       case OfferSnapshotResult.Accept:
