@@ -10,7 +10,7 @@ import { resolve } from 'node:path'
 import type { Logger } from '../utils/logger.js'
 import type { Application } from './application.js'
 import { AbciConnection, type ConnectionHost } from './connection.js'
-import { noSnapshots } from './snapshots.js'
+import { noSnapshots, type SnapshotProvider } from './snapshots.js'
 import { removeStaleSocket } from './unix-socket.js'
 
 /** A TCP host and port (port 0 picks a free one), or the path of a unix socket. */
@@ -21,6 +21,8 @@ export interface AbciServerOptions {
   /** Largest request body accepted (default 128 MiB); a larger length prefix closes that connection with an error log. */
   maxMessageBytes?: number
   log: Logger
+  /** Serves the snapshot connection (ListSnapshots … ApplySnapshotChunk); default: no snapshots. */
+  snapshots?: SnapshotProvider
   /** The application threw: the server has answered that connection with an Exception and stopped accepting; the caller logs and exits non-zero. */
   onFatal: (err: Error) => void
 }
@@ -48,7 +50,7 @@ export class AbciServer {
     this.closedEvent = new Promise((done) => server.once('close', done))
     this.host = {
       app,
-      snapshots: noSnapshots,
+      snapshots: options.snapshots ?? noSnapshots,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       serving: () => !this.failed,
       appFailed: (err) => {

@@ -32,6 +32,7 @@ export interface NodeSettings
     | 'p2p'
     | 'evm'
     | 'abci'
+    | 'snapshots'
     | 'instrumentation'
     | 'statesync'
   > {
@@ -182,6 +183,8 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },
+    // The Cosmos SDK's: no snapshots unless asked, the two newest kept.
+    snapshots: { interval: 0, keepRecent: 2 },
     p2p: {
       laddr: { host: '0.0.0.0', port: 26656 },
       persistentPeers: [],

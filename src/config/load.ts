@@ -120,6 +120,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     statesync: settings.statesync,
     evm: settings.evm,
     abci: settings.abci,
+    snapshots: settings.snapshots,
     p2p: settings.p2p,
     genesis,
     paths,

@@ -249,6 +249,13 @@ export interface NodeConfig {
   }
   /** app.toml `[abci]`: where `nodectl start --abci` listens for CometBFT (default tcp://127.0.0.1:26658). */
   abci: { laddr: SocketAddress }
+  /** app.toml `[state-sync]`: the application's state-sync snapshots (Cosmos SDK keys). */
+  snapshots: {
+    /** `snapshot-interval`: heights between two snapshots; 0 takes none (default 0). */
+    interval: number
+    /** `snapshot-keep-recent`: snapshots kept, older ones deleted; 0 keeps all (default 2). */
+    keepRecent: number
+  }
   /**
    * `[p2p]`: listen address (default tcp://0.0.0.0:26656), `<node id>@host:port` peers to keep connected to,
    * peer limits (default 40 inbound, 10 outbound) and timeouts in ms (handshake 20 s, dial 3 s), as CometBFT.

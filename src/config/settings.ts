@@ -95,6 +95,7 @@ const jsonRpc = app('json-rpc')
 const api = app('api')
 const evm = app('evm')
 const abci = app('abci')
+const stateSync = app('state-sync')
 
 const uint = c.integerCodec()
 const path = c.stringCodec(true)
@@ -128,6 +129,11 @@ export const SECTIONS: readonly SettingSection[] = [
   { file: 'app.toml', name: 'json-rpc', doc: 'EVM JSON-RPC configuration (Evmos keys and defaults)' },
   { file: 'app.toml', name: 'evm', doc: 'EVM execution and state' },
   { file: 'app.toml', name: 'abci', doc: 'ABCI server of `nodectl start --abci` (the application under an external CometBFT)' },
+  {
+    file: 'app.toml',
+    name: 'state-sync',
+    doc: 'State-sync snapshots the application takes and serves to joining nodes (docs/state-sync.md)',
+  },
 ]
 
 /** Every setting, grouped by file and section in template order. */
@@ -692,6 +698,25 @@ export const SETTINGS: readonly Setting[] = [
     (s) => s.abci.laddr,
     (s, v) => {
       s.abci.laddr = v
+    },
+  ),
+  stateSync(
+    'snapshot-interval',
+    uint,
+    'Heights between two state-sync snapshots of the application, taken in the background after the Commit of ' +
+      'every such height and served to nodes joining by state sync; 0 takes none (default 0).',
+    (s) => s.snapshots.interval,
+    (s, v) => {
+      s.snapshots.interval = v
+    },
+  ),
+  stateSync(
+    'snapshot-keep-recent',
+    uint,
+    'State-sync snapshots kept under data/snapshots; older ones are deleted; 0 keeps every one (default 2).',
+    (s) => s.snapshots.keepRecent,
+    (s, v) => {
+      s.snapshots.keepRecent = v
     },
   ),
 

@@ -95,6 +95,7 @@ import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
 import { loadNotedAccounts, noteGenesisPreimages, notePreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
+import type { CommittedHead } from './snapshots/state-snapshots.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -164,6 +165,8 @@ export interface EvmApplicationOptions {
    * running from the TypeScript sources, the worker's compiled script; default none (all on this thread).
    */
   callWorkers?: { count: number; script?: URL }
+  /** Called after each Commit with the height written (state-sync snapshots: snapshots/state-snapshots.ts). */
+  committed?: (head: CommittedHead) => void
 }
 
 /** A committed block with its receipts and logs (for subscriptions and filters). */
@@ -556,7 +559,20 @@ export class EvmApplication implements Application {
     this.calls.invalidate()
     trimStateCaches(this.stateManager!, this.caches!, pending.block.number)
     for (const r of pending.records) this.txs.delete(r.raw)
+    this.opts.committed?.({
+      height: pending.block.number,
+      stateRoot: pending.block.stateRoot,
+      validators: this.validators.committedValidators() ?? [],
+    })
     return { retainHeight: 0 }
+  }
+
+  /** After a state-sync restore wrote a height (snapshots/snapshot-restore.ts): opens again at it. */
+  async reload(): Promise<void> {
+    this.committed = undefined
+    this.opening = this.load()
+    await this.opening
+    this.calls.invalidate()
   }
 
   /**

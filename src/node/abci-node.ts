@@ -101,6 +101,7 @@ export class AbciNode {
       const abciApp = new AbciApp({ app, pool, events: this.events, appState: config.genesis.appState })
       this.server = await AbciServer.start(abciApp, {
         address: config.abci.laddr,
+        snapshots: parts.snapshots,
         log: this.log.child({ module: 'abci' }),
         onFatal: (err) => void this.halt(err),
       })
@@ -159,6 +160,7 @@ export class AbciNode {
     await this.server?.close()
     await this.evmRpc?.close()
     await this.parts.accounts.stop()
+    await this.parts.snapshots.close()
     await this.parts.app.close()
     await this.db.close()
     this.log.info('ABCI application stopped')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { NodeConfig } from '../config/node-config.js'
 import type { Database } from '../db/database.js'
 import { EvmApplication } from '../evm/app.js'
+import { StateSnapshots } from '../evm/snapshots/state-snapshots.js'
 import { ContractConsole } from '../evm/tracing/contract-console.js'
 import { parseAppState } from '../evm/genesis.js'
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
@@ -41,6 +42,8 @@ export interface AppParts {
   accounts: NodeAccounts
   /** Contract console.log printing, on a dev chain only. */
   contractConsole: ContractConsole | undefined
+  /** State-sync snapshots: taken after Commits (`[state-sync]`), served and restored as the engine asks (a SnapshotProvider). */
+  snapshots: StateSnapshots
 }
 
 /** Builds and opens the application, then the pool (counting through `poolMetrics` when given), miner settings and key store around it. */
@@ -74,6 +77,15 @@ export async function openAppParts(
     devRules: { setCode: config.dev, unlimitedCodeSize: config.evm.disableCodeSizeLimit },
     callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
     logger: log.child({ module: 'evm' }),
+    committed: (head) => snapshots.committed(head),
+  })
+  const snapshots = new StateSnapshots({
+    db,
+    app,
+    dir: join(config.paths.dataDir, 'snapshots'),
+    interval: config.snapshots.interval,
+    keepRecent: config.snapshots.keepRecent,
+    logger: log,
   })
   await app.open()
   const pool = new TxPool({
@@ -96,5 +108,5 @@ export async function openAppParts(
     ...(options.accounts?.clock ? { clock: options.accounts.clock } : {}),
     logger: log.child({ module: 'accounts' }),
   })
-  return { app, pool, miner, accounts, contractConsole }
+  return { app, pool, miner, accounts, contractConsole, snapshots }
 }

@@ -60,8 +60,7 @@ export class ValidatorRegistry implements ValidatorUpdateSink {
    * committed set; `load` reads it once the stage is written.
    */
   stageRollback(stage: WriteStage, validators: readonly ValidatorUpdate[]): void {
-    const set = new Map(validators.filter((v) => v.power > 0n).map((v) => [bytesToUpperHex(validatorAddress(v.pubKey)), v]))
-    stage.put(VALIDATORS_KEY, encodeValidatorList(set))
+    stageValidatorList(stage, validators)
   }
 
   /** A sink that only checks against the committed set (eth_call / estimateGas copies record nothing). */
@@ -157,6 +156,12 @@ export function checkChangeSet(
     return /empty set/.test(msg) ? 'cannot remove the last validator: the set would be empty' : msg
   }
   return undefined
+}
+
+/** Stages `validators` as the committed set (a revert, or a state-sync restore); `load` reads it once written. */
+export function stageValidatorList(stage: WriteStage, validators: readonly ValidatorUpdate[]): void {
+  const set = new Map(validators.filter((v) => v.power > 0n).map((v) => [bytesToUpperHex(validatorAddress(v.pubKey)), v]))
+  stage.put(VALIDATORS_KEY, encodeValidatorList(set))
 }
 
 function encodeValidatorList(set: ReadonlyMap<string, ValidatorUpdate>): Uint8Array {

@@ -1,0 +1,94 @@
+/**
+ * Snapshot format 1 of the EVM application: what each chunk holds and how a snapshot names its chunks.
+ *
+ * - Chunk 0 is the application record (app-record.ts): the head, the chain parameters, the
+ *   validator-admin contract's copy of the validator set and the EVM blocks BLOCKHASH can reach.
+ * - Chunks 1..n hold the state at the snapshot's height: RLP `[[kind, bytes], ...]`, each entry one
+ *   account-trie node, storage-trie node or contract code, in the depth-first order `exportState`
+ *   walks them, each node once. Every entry is named by its keccak256, so it checks itself.
+ * - A chunk's hash is its SHA-256; the snapshot `hash` is the SHA-256 of the chunk hashes in order,
+ *   and `metadata` lists them as the Cosmos SDK does (`Metadata{repeated bytes chunk_hashes = 1}`),
+ *   so each chunk can be checked alone as it arrives.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { sha256 } from '../../crypto/index.js'
+import { concatBytes, equalBytes } from '../../primitives/hex.js'
+import { ProtoReader, ProtoWriter } from '../../primitives/protobuf.js'
+
+/** The one format this application writes and restores. */
+export const SNAPSHOT_FORMAT = 1
+/**
+ * Target size of a state chunk (bytes): a few MB, well under CometBFT's 16 MB cap on a chunk and
+ * small enough that a corrupted one costs little to fetch again.
+ */
+export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
+
+/** What a state entry is, and so how it is stored and what it refers to. */
+export const EntryKind = { AccountNode: 0, StorageNode: 1, Code: 2 } as const
+export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind]
+
+/** One state entry of a chunk: a trie node or a contract's code. */
+export interface StateEntry {
+  kind: EntryKind
+  bytes: Uint8Array
+}
+
+export function hashChunk(chunk: Uint8Array): Uint8Array {
+  return sha256(chunk)
+}
+
+/** The snapshot hash over its chunks' hashes. */
+export function hashSnapshot(chunkHashes: readonly Uint8Array[]): Uint8Array {
+  return sha256(concatBytes(...chunkHashes))
+}
+
+export function encodeMetadata(chunkHashes: readonly Uint8Array[]): Uint8Array {
+  const w = new ProtoWriter()
+  for (const h of chunkHashes) w.bytes(1, h)
+  return w.finish()
+}
+
+/** The chunk hashes of `metadata`, or undefined when it is not a list of 32-byte hashes. */
+export function decodeMetadata(metadata: Uint8Array): Uint8Array[] | undefined {
+  const hashes: Uint8Array[] = []
+  try {
+    const r = new ProtoReader(metadata)
+    while (r.next()) {
+      if (r.field !== 1) return undefined
+      const h = r.bytes()
+      if (h.length !== 32) return undefined
+      hashes.push(h)
+    }
+  } catch {
+    return undefined
+  }
+  return hashes
+}
+
+/** Whether `metadata` lists `chunks` hashes whose snapshot hash is `hash`. */
+export function metadataMatches(chunks: number, hash: Uint8Array, chunkHashes: readonly Uint8Array[] | undefined): boolean {
+  return chunkHashes !== undefined && chunkHashes.length === chunks && equalBytes(hashSnapshot(chunkHashes), hash)
+}
+
+export function encodeStateChunk(entries: readonly StateEntry[]): Uint8Array {
+  return RLP.encode(entries.map((e) => [e.kind, e.bytes]))
+}
+
+/** The entries of a state chunk; throws on a malformed one. */
+export function decodeStateChunk(chunk: Uint8Array): StateEntry[] {
+  const list = RLP.decode(chunk)
+  if (!Array.isArray(list)) throw new Error('state chunk is not a list')
+  return list.map((item) => {
+    if (!Array.isArray(item) || item.length !== 2) throw new Error('malformed state chunk entry')
+    const [kind, bytes] = item
+    if (!(kind instanceof Uint8Array) || !(bytes instanceof Uint8Array)) throw new Error('malformed state chunk entry')
+    const k = kind.length === 0 ? 0 : kind.length === 1 ? kind[0]! : -1
+    if (k !== EntryKind.AccountNode && k !== EntryKind.StorageNode && k !== EntryKind.Code) throw new Error(`unknown state entry kind ${k}`)
+    return { kind: k, bytes }
+  })
+}
+
+/** Encoded size of an entry in a chunk, near enough to cut chunks at the target size. */
+export function entrySize(e: StateEntry): number {
+  return e.bytes.length + 8
+}

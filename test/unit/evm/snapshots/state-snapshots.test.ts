@@ -1,0 +1,235 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApplySnapshotChunkResult, OfferSnapshotResult, type Snapshot } from '../../../../src/abci/wire/messages.js'
+import { Database } from '../../../../src/db/database.js'
+import { EvmApplication } from '../../../../src/evm/app.js'
+import { parseAppState } from '../../../../src/evm/genesis.js'
+import { StateSnapshots } from '../../../../src/evm/snapshots/state-snapshots.js'
+import { createAddress } from '../../../../src/evm/store/evm-records.js'
+import type { FinalizeBlockRequest } from '../../../../src/abci/application.js'
+import { bytesToHex, hexToBytes } from '../../../../src/primitives/hex.js'
+import {
+  ADDRESS2,
+  CHAIN_ID,
+  DEV_ADDRESS,
+  DEV_KEY,
+  PROPOSER,
+  STORE_RUNTIME,
+  blockHash,
+  createHarness,
+  defaultAppState,
+  deployCode,
+  sign1559,
+  word,
+  type Harness,
+} from '../helpers.js'
+
+const hex = bytesToHex
+/** Small chunks, so the test state spans several. */
+const CHUNK_BYTES = 512
+const INTERVAL = 4
+const CONTRACTS = 3
+
+/** An application over a fresh database, never initialised: what a node joining by state sync starts with. */
+async function createEmptyApp(): Promise<{ dir: string; db: Database; app: EvmApplication; snapshots: StateSnapshots }> {
+  const dir = mkdtempSync(join(tmpdir(), 'nodectl-restore-'))
+  const db = new Database({ path: join(dir, 'db') })
+  await db.open()
+  const app = await EvmApplication.create({ db, chainId: CHAIN_ID, genesis: parseAppState(defaultAppState()) })
+  const snapshots = new StateSnapshots({ db, app, dir: join(dir, 'snapshots'), interval: 0, keepRecent: 2 })
+  return { dir, db, app, snapshots }
+}
+
+async function allKeys(db: Database): Promise<Uint8Array[]> {
+  return db.keys({ gte: new Uint8Array([0]), lt: new Uint8Array([0xff, 0xff]) })
+}
+
+describe('state-sync snapshots', () => {
+  let h: Harness
+  let source: StateSnapshots
+  let snapshotsDir: string
+  let snapshot: Snapshot
+  let chunks: Uint8Array[]
+  const contracts = Array.from({ length: CONTRACTS }, (_, i) => createAddress(hexToBytes(DEV_ADDRESS), BigInt(i)))
+
+  beforeAll(async () => {
+    snapshotsDir = mkdtempSync(join(tmpdir(), 'nodectl-snapshots-'))
+    h = await createHarness({ app: { committed: (head) => source.committed(head) } })
+    source = new StateSnapshots({
+      db: h.db,
+      app: h.app,
+      dir: snapshotsDir,
+      interval: INTERVAL,
+      keepRecent: 1,
+      chunkBytes: CHUNK_BYTES,
+    })
+    const c = h.app.common
+    // Heights 1..8: contracts deployed, their slots set, transfers; a snapshot at 4 and 8, the one of 8 kept.
+    let nonce = 0n
+    await h.finalize(contracts.map(() => sign1559(c, DEV_KEY, { nonce: nonce++, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n })))
+    for (let height = 2; height <= 2 * INTERVAL; height++) {
+      const txs = contracts.map((to, i) =>
+        sign1559(c, DEV_KEY, { nonce: nonce++, to: hex(to) as `0x${string}`, data: word(BigInt(height * 10 + i)), gasLimit: 100_000n }),
+      )
+      txs.push(sign1559(c, DEV_KEY, { nonce: nonce++, to: ADDRESS2, value: BigInt(height) }))
+      await h.finalize(txs)
+      await source.idle()
+    }
+    const list = await source.listSnapshots()
+    expect(list.map((s) => s.height)).toEqual([BigInt(2 * INTERVAL)])
+    snapshot = list[0]!
+    chunks = []
+    for (let i = 0; i < snapshot.chunks; i++)
+      chunks.push(await source.loadSnapshotChunk({ height: snapshot.height, format: snapshot.format, chunk: i }))
+  })
+  afterAll(async () => {
+    await source.close()
+    await h.close()
+    rmSync(snapshotsDir, { recursive: true, force: true })
+  })
+
+  it('lists a snapshot of several chunks, each named in the metadata', async () => {
+    expect(snapshot.chunks).toBeGreaterThan(2)
+    expect(snapshot.format).toBe(1)
+    expect(chunks.every((c) => c.length > 0)).toBe(true)
+    expect(await source.loadSnapshotChunk({ height: snapshot.height, format: snapshot.format, chunk: snapshot.chunks })).toHaveLength(0)
+  })
+
+  it('restores into an empty application that then answers and executes as the original', async () => {
+    const b = await createEmptyApp()
+    try {
+      const info = await h.app.info()
+      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: info.lastBlockAppHash })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < chunks.length; i++) {
+        const res = await b.snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+        expect(res.result).toBe(ApplySnapshotChunkResult.Accept)
+      }
+      const restored = await b.app.info()
+      expect(restored.lastBlockHeight).toBe(info.lastBlockHeight)
+      expect(hex(restored.lastBlockAppHash)).toBe(hex(info.lastBlockAppHash))
+      expect(hex(b.app.latestBlock()!.hash)).toBe(hex(h.app.latestBlock()!.hash))
+      for (const address of [hexToBytes(DEV_ADDRESS), hexToBytes(ADDRESS2), ...contracts]) {
+        const [ours, theirs] = [await b.app.getAccount(address), await h.app.getAccount(address)]
+        expect([ours.nonce, ours.balance, hex(ours.codeHash), hex(ours.storageRoot)]).toEqual([
+          theirs.nonce,
+          theirs.balance,
+          hex(theirs.codeHash),
+          hex(theirs.storageRoot),
+        ])
+        expect(hex(await b.app.getCode(address))).toBe(hex(await h.app.getCode(address)))
+        expect(hex(await b.app.getStorageAt(address, word(0n)))).toBe(hex(await h.app.getStorageAt(address, word(0n))))
+      }
+      // BLOCKHASH of the head, through eth_call (calldata of 3 bytes).
+      const blockhashCall = { to: contracts[0]!, data: new Uint8Array(3) }
+      expect(hex((await b.app.call(blockhashCall)).returnValue)).toBe(hex((await h.app.call(blockhashCall)).returnValue))
+
+      // The next height executes to the same app hash on both.
+      const c = h.app.common
+      const nonce = (await h.app.getAccount(hexToBytes(DEV_ADDRESS))).nonce
+      const req: FinalizeBlockRequest = {
+        txs: [sign1559(c, DEV_KEY, { nonce, to: hex(contracts[1]!) as `0x${string}`, data: word(999n), gasLimit: 100_000n })],
+        decidedLastCommit: { round: 0, votes: [] },
+        hash: blockHash(h.height),
+        height: h.height,
+        time: { seconds: h.time + 2, nanos: 0 },
+        nextValidatorsHash: new Uint8Array(32),
+        proposerAddress: PROPOSER,
+      }
+      const onB = await b.app.finalizeBlock(req)
+      await b.app.commit()
+      const onA = await h.app.finalizeBlock(req)
+      await h.app.commit()
+      h.height++
+      h.time += 2
+      expect(onB.txResults[0]!.code).toBe(0)
+      expect(hex(onB.appHash)).toBe(hex(onA.appHash))
+      expect(hex(b.app.latestBlock()!.hash)).toBe(hex(h.app.latestBlock()!.hash))
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('asks again for a corrupted chunk, from another peer', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+      expect((await b.snapshots.applySnapshotChunk({ index: 0, chunk: chunks[0]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Accept,
+      )
+      const corrupted = chunks[1]!.slice()
+      corrupted[corrupted.length >> 1]! ^= 0xff
+      expect(await b.snapshots.applySnapshotChunk({ index: 1, chunk: corrupted, sender: 'peer-bad' })).toEqual({
+        result: ApplySnapshotChunkResult.Retry,
+        refetchChunks: [1],
+        rejectSenders: ['peer-bad'],
+      })
+      for (let i = 1; i < chunks.length; i++) {
+        expect((await b.snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })).result).toBe(
+          ApplySnapshotChunkResult.Accept,
+        )
+      }
+      expect((await b.app.info()).lastBlockHeight).toBe(Number(snapshot.height))
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a snapshot whose root is not the trusted app hash, leaving the database empty', async () => {
+    const b = await createEmptyApp()
+    try {
+      const wrong = new Uint8Array(32).fill(7)
+      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: wrong })).toBe(OfferSnapshotResult.Accept)
+      expect((await b.snapshots.applySnapshotChunk({ index: 0, chunk: chunks[0]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.RejectSnapshot,
+      )
+      expect(await allKeys(b.db)).toEqual([])
+      expect((await b.snapshots.applySnapshotChunk({ index: 1, chunk: chunks[1]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Abort,
+      )
+      expect((await b.app.info()).lastBlockHeight).toBe(0)
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('drops a restore left unfinished with what it wrote', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < chunks.length - 1; i++) await b.snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      expect((await allKeys(b.db)).length).toBeGreaterThan(0)
+      // Offered again: the restore in progress is dropped with what it wrote.
+      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+      expect(await allKeys(b.db)).toEqual([])
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses unknown formats and metadata that does not match the hash', async () => {
+    const b = await createEmptyApp()
+    try {
+      const appHash = new Uint8Array(32)
+      expect(await b.snapshots.offerSnapshot({ snapshot: { ...snapshot, format: 2 }, appHash })).toBe(OfferSnapshotResult.RejectFormat)
+      expect(await b.snapshots.offerSnapshot({ snapshot: { ...snapshot, chunks: snapshot.chunks + 1 }, appHash })).toBe(
+        OfferSnapshotResult.Reject,
+      )
+      expect(await b.snapshots.offerSnapshot({ snapshot: { ...snapshot, hash: new Uint8Array(32) }, appHash })).toBe(
+        OfferSnapshotResult.Reject,
+      )
+      expect(await h.app.info().then((i) => i.lastBlockHeight)).toBeGreaterThan(0)
+      expect(await source.offerSnapshot({ snapshot, appHash: snapshot.hash })).toBe(OfferSnapshotResult.Abort)
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+})
