@@ -151,7 +151,8 @@ export class ConsensusEngine {
     const { opts } = this
     validateConsensusConfig(opts.config)
     await opts.blockStore.open()
-    let state = await handshake({
+    if (opts.stateSync?.config.enable) await this.stateSyncIfEmpty(opts.stateSync)
+    const state = await handshake({
       genesis: opts.genesis,
       db: opts.db,
       blockStore: opts.blockStore,
@@ -159,7 +160,6 @@ export class ConsensusEngine {
       app: opts.app,
       logger: this.log,
     })
-    if (opts.stateSync?.config.enable) state = await this.stateSyncIfEmpty(state, opts.stateSync)
     if (state.consensusParams.abci.voteExtensionsEnableHeight > 0n) {
       // Precommits would have to carry extensions from that height on; signing and checking them is not built yet.
       throw new Error('consensus_params.abci.vote_extensions_enable_height > 0: vote extensions are not supported by this node')
@@ -174,23 +174,26 @@ export class ConsensusEngine {
   }
 
   /**
-   * `[statesync] enable` on a node without blocks: restores a peer's snapshot and stores the state and the
-   * commit of its height, so that block sync continues from the next one. A node that has blocks already
-   * starts from them (CometBFT skips state sync there too, so a state-synced node restarts as any other).
+   * `[statesync] enable` on a node without state: restores a peer's snapshot into the application and stores
+   * the state after its height and that height's commit, so that the handshake finds the application there and
+   * block sync continues from the next height. As CometBFT, the application gets no InitChain then (the
+   * snapshot replaces genesis), and a node that has state already starts from it, so a state-synced node
+   * restarts as any other.
    */
-  private async stateSyncIfEmpty(state: ChainState, setup: StateSyncSetup): Promise<ChainState> {
+  private async stateSyncIfEmpty(setup: StateSyncSetup): Promise<void> {
     const { opts } = this
     validateStateSyncConfig(setup.config)
-    if (state.lastBlockHeight > 0 || opts.blockStore.height() > 0) {
-      this.log.info('found local state, skipping state sync', { height: state.lastBlockHeight })
-      return state
+    const stored = await this.stateStore.load()
+    if ((stored?.lastBlockHeight ?? 0) > 0 || opts.blockStore.height() > 0) {
+      this.log.info('found local state, skipping state sync', { height: stored?.lastBlockHeight ?? opts.blockStore.height() })
+      return
     }
     this.stateSyncRunning = true
     const log = this.log.child({ module: 'statesync' })
     try {
       log.info('starting state sync', { trustHeight: setup.config.trustHeight, rpcServers: setup.config.rpcServers.join(',') })
       const synced = await runStateSync(setup, {
-        initial: state,
+        initial: makeGenesisState(opts.genesis),
         info: () => opts.app.info(),
         logger: log,
         onStatus: (status) => this.emitSafely('StateSyncStatus', status),
@@ -201,7 +204,6 @@ export class ConsensusEngine {
       opts.blockStore.bootstrap(stage, synced.commit)
       await stage.write()
       log.info('state sync complete, continuing with block sync', { height: synced.state.lastBlockHeight })
-      return synced.state
     } finally {
       this.stateSyncRunning = false
     }
