@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { hashHeader } from '../../../../src/comet/hash.js'
 import { LightStateProvider, TrustOptionsError } from '../../../../src/consensus/statesync/light-state-provider.js'
-import {
-  LightVerificationError,
-  TrustExpiredError,
-  verifyLightBlock,
-} from '../../../../src/consensus/statesync/light-verify.js'
+import { LightVerificationError, TrustExpiredError, verifyLightBlock } from '../../../../src/consensus/statesync/light-verify.js'
 import { makeGenesisState } from '../../../../src/consensus/chain-state.js'
 import { ValidatorSet } from '../../../../src/comet/validator-set.js'
 import { CHAIN_ID, makeBlockId, makeTestBlock, signCommit, testKey } from '../../comet/fixtures.js'
@@ -39,7 +35,9 @@ describe('light-client verification', () => {
     const opts = { chainId: CHAIN_ID, trustPeriodMs: WEEK_MS, now: chain.now }
     const tampered = { ...chain.blocks.get(15)!, header: { ...chain.blocks.get(15)!.header, appHash: appHashAt(99) } }
     expect(() => verifyLightBlock(chain.blocks.get(10)!, tampered, opts)).toThrow(LightVerificationError)
-    expect(() => verifyLightBlock(chain.blocks.get(10)!, chain.blocks.get(15)!, { ...opts, trustPeriodMs: 1000 })).toThrow(TrustExpiredError)
+    expect(() => verifyLightBlock(chain.blocks.get(10)!, chain.blocks.get(15)!, { ...opts, trustPeriodMs: 1000 })).toThrow(
+      TrustExpiredError,
+    )
   })
 })
 
