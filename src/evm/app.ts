@@ -567,8 +567,16 @@ export class EvmApplication implements Application {
     return { retainHeight: 0 }
   }
 
-  /** After a state-sync restore wrote a height (snapshots/snapshot-restore.ts): opens again at it. */
+  /**
+   * After a state-sync restore wrote a height (snapshots/snapshot-restore.ts): opens again at it. What an
+   * InitChain staged and no Commit wrote is dropped: the restored height supersedes the genesis.
+   */
   async reload(): Promise<void> {
+    this.stage.discard()
+    this.genesisWrites = undefined
+    this.pending = undefined
+    this.headWritten = true
+    this.validators.discardBlock()
     this.committed = undefined
     this.opening = this.load()
     await this.opening

@@ -4,8 +4,8 @@
  * - Chunk 0 is the application record (app-record.ts): the head, the chain parameters, the
  *   validator-admin contract's copy of the validator set and the EVM blocks BLOCKHASH can reach.
  * - Chunks 1..n hold the state at the snapshot's height: RLP `[[kind, bytes], ...]`, each entry one
- *   account-trie node, storage-trie node or contract code, in the depth-first order `exportState`
- *   walks them, each node once. Every entry is named by its keccak256, so it checks itself.
+ *   account-trie node, storage-trie node or contract code, each once and after the entry
+ *   that refers to it (state-export.ts). Every entry is named by its keccak256, so it checks itself.
  * - A chunk's hash is its SHA-256; the snapshot `hash` is the SHA-256 of the chunk hashes in order,
  *   and `metadata` lists them as the Cosmos SDK does (`Metadata{repeated bytes chunk_hashes = 1}`),
  *   so each chunk can be checked alone as it arrives.
@@ -70,8 +70,49 @@ export function metadataMatches(chunks: number, hash: Uint8Array, chunkHashes: r
   return chunkHashes !== undefined && chunkHashes.length === chunks && equalBytes(hashSnapshot(chunkHashes), hash)
 }
 
-export function encodeStateChunk(entries: readonly StateEntry[]): Uint8Array {
-  return RLP.encode(entries.map((e) => [e.kind, e.bytes]))
+/**
+ * Builds a state chunk entry by entry: each entry is encoded as it is added, so the chunk costs one
+ * copy at the end instead of one long encoding that would hold the event loop.
+ */
+export class StateChunkBuilder {
+  private items: Uint8Array[] = []
+  private length = 0
+
+  add(entry: StateEntry): void {
+    const item = RLP.encode([entry.kind, entry.bytes])
+    this.items.push(item)
+    this.length += item.length
+  }
+
+  /** Encoded bytes of the entries so far. */
+  get size(): number {
+    return this.length
+  }
+
+  /** The chunk of the entries added since the last one: RLP `[[kind, bytes], ...]`. */
+  finish(): Uint8Array {
+    const header = encodeListHeader(this.length)
+    const chunk = new Uint8Array(header.length + this.length)
+    chunk.set(header)
+    let at = header.length
+    // One copy each: a chunk holds more entries than a spread call can pass.
+    for (const item of this.items) {
+      chunk.set(item, at)
+      at += item.length
+    }
+    this.items = []
+    this.length = 0
+    return chunk
+  }
+}
+
+/** RLP's header of a list whose items take `length` bytes. */
+function encodeListHeader(length: number): Uint8Array {
+  /** RLP: a list of up to 55 bytes has a one-byte header (0xc0 + length), longer ones 0xf7 + the length's byte count. */
+  if (length <= 55) return new Uint8Array([0xc0 + length])
+  const digits: number[] = []
+  for (let n = length; n > 0; n = Math.floor(n / 256)) digits.unshift(n % 256)
+  return new Uint8Array([0xf7 + digits.length, ...digits])
 }
 
 /** The entries of a state chunk; throws on a malformed one. */
@@ -86,9 +127,4 @@ export function decodeStateChunk(chunk: Uint8Array): StateEntry[] {
     if (k !== EntryKind.AccountNode && k !== EntryKind.StorageNode && k !== EntryKind.Code) throw new Error(`unknown state entry kind ${k}`)
     return { kind: k, bytes }
   })
-}
-
-/** Encoded size of an entry in a chunk, near enough to cut chunks at the target size. */
-export function entrySize(e: StateEntry): number {
-  return e.bytes.length + 8
 }

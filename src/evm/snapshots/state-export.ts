@@ -1,7 +1,8 @@
 /**
  * Reads the state at a committed root as snapshot entries: every account-trie node, storage-trie node
- * and code it refers to (state-refs.ts), depth first, each once. The import walks the same references
- * in the same order, so it can check every entry it gets was asked for.
+ * and code it refers to (state-refs.ts), each once, every entry after the one that refers to it (depth
+ * first, a batch of nodes at a time). So the import can check that every entry it gets is referred to by
+ * one it already has.
  *
  * It runs beside block production: nodes are read a batch at a time and the loop is handed back
  * every few milliseconds (event-loop-yield.ts). The root must stay readable until it ends (the caller
@@ -19,7 +20,7 @@ const READ_BATCH = 256
 
 /** Yields the entries of the state at `root`; throws when one is missing (the state was pruned). */
 export async function* exportState(db: Database, root: Uint8Array, aborted: () => boolean): AsyncGenerator<StateEntry> {
-  const pause = new EventLoopYield(64)
+  const pause = new EventLoopYield(8)
   const seen = new Set<string>()
   const stack: StateRef[] = equalBytes(root, KECCAK256_RLP) ? [] : [{ hash: root, kind: EntryKind.AccountNode }]
   while (stack.length > 0) {

@@ -31,7 +31,7 @@ import type { Database } from '../../db/database.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { silentLogger, type Logger } from '../../utils/logger.js'
 import { encodeAppRecord, readAppRecord } from './app-record.js'
-import { DEFAULT_CHUNK_BYTES, SNAPSHOT_FORMAT, encodeStateChunk, entrySize, type StateEntry } from './snapshot-format.js'
+import { DEFAULT_CHUNK_BYTES, SNAPSHOT_FORMAT, StateChunkBuilder } from './snapshot-format.js'
 import { SnapshotRestore, type RestoreTarget } from './snapshot-restore.js'
 import { SnapshotStore } from './snapshot-store.js'
 import { exportState } from './state-export.js'
@@ -143,23 +143,18 @@ export class StateSnapshots implements SnapshotProvider {
     try {
       await writer.addChunk(encodeAppRecord(record))
       const chunkBytes = this.opts.chunkBytes ?? DEFAULT_CHUNK_BYTES
-      let entries: StateEntry[] = []
-      let size = 0
+      const chunk = new StateChunkBuilder()
       let count = 0
       for await (const entry of exportState(this.opts.db, head.stateRoot, () => this.closed)) {
-        entries.push(entry)
-        size += entrySize(entry)
+        chunk.add(entry)
         count++
-        if (size < chunkBytes) continue
-        await writer.addChunk(encodeStateChunk(entries))
-        entries = []
-        size = 0
+        if (chunk.size >= chunkBytes) await writer.addChunk(chunk.finish())
       }
       if (this.closed) {
         await writer.discard()
         return
       }
-      if (entries.length > 0) await writer.addChunk(encodeStateChunk(entries))
+      if (chunk.size > 0) await writer.addChunk(chunk.finish())
       const snapshot = await writer.finish()
       this.log.info('snapshot taken', {
         height: head.height,

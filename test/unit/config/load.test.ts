@@ -80,6 +80,16 @@ describe('loadNodeConfig', () => {
     )
   })
 
+  it('[state-sync] snapshot-interval and snapshot-keep-recent: app.toml, environment, flags', async () => {
+    expect((await loadNodeConfig({ home, env: {} })).snapshots).toEqual({ interval: 0, keepRecent: 2 })
+    await edit('app.toml', /^snapshot-interval = 0$/m, 'snapshot-interval = 1000')
+    expect((await loadNodeConfig({ home, env: {} })).snapshots).toEqual({ interval: 1000, keepRecent: 2 })
+    const env = { NODECTL_STATE_SYNC_SNAPSHOT_KEEP_RECENT: '5' }
+    expect((await loadNodeConfig({ home, env })).snapshots).toEqual({ interval: 1000, keepRecent: 5 })
+    const flags = { 'state-sync.snapshot-interval': '10' }
+    expect((await loadNodeConfig({ home, env, flags })).snapshots).toEqual({ interval: 10, keepRecent: 5 })
+  })
+
   it('layers defaults < file < environment < flags', async () => {
     await edit('app.toml', /^address = "127.0.0.1:8545"$/m, 'address = "127.0.0.1:1111"')
     await edit('app.toml', /^logs-cap = 10000$/m, 'logs-cap = 5')

@@ -7,6 +7,8 @@ import { Database } from '../../../../src/db/database.js'
 import { EvmApplication } from '../../../../src/evm/app.js'
 import { parseAppState } from '../../../../src/evm/genesis.js'
 import { StateSnapshots } from '../../../../src/evm/snapshots/state-snapshots.js'
+import { EntryKind, StateChunkBuilder, encodeMetadata, hashChunk, hashSnapshot } from '../../../../src/evm/snapshots/snapshot-format.js'
+import { RLP } from '@ethereumjs/rlp'
 import { createAddress } from '../../../../src/evm/store/evm-records.js'
 import type { FinalizeBlockRequest } from '../../../../src/abci/application.js'
 import { bytesToHex, hexToBytes } from '../../../../src/primitives/hex.js'
@@ -152,6 +154,22 @@ describe('state-sync snapshots', () => {
     }
   })
 
+  it('restores into an application whose InitChain was never committed', async () => {
+    const b = await createHarness()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const snapshots = new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 })
+      expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      const info = await b.app.info()
+      expect([info.lastBlockHeight, hex(info.lastBlockAppHash)]).toEqual([Number(snapshot.height), hex(at)])
+      await b.reopen()
+      expect((await b.app.info()).lastBlockHeight).toBe(Number(snapshot.height))
+    } finally {
+      await b.close()
+    }
+  })
+
   it('asks again for a corrupted chunk, from another peer', async () => {
     const b = await createEmptyApp()
     try {
@@ -214,6 +232,56 @@ describe('state-sync snapshots', () => {
     }
   })
 
+  /** A snapshot of `chunks`, its metadata and hash made to match them (what a dishonest peer can serve). */
+  function forge(forged: Uint8Array[]): Snapshot {
+    const hashes = forged.map(hashChunk)
+    return { ...snapshot, chunks: forged.length, hash: hashSnapshot(hashes), metadata: encodeMetadata(hashes) }
+  }
+
+  it('refuses a consistent snapshot holding a node the trusted state does not refer to, and cleans up', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const chunk = new StateChunkBuilder()
+      chunk.add({ kind: EntryKind.AccountNode, bytes: RLP.encode([new Uint8Array([0x20]), new Uint8Array(40).fill(1)]) })
+      const forged = [chunks[0]!, chunks[1]!, chunk.finish(), ...chunks.slice(2)]
+      expect(await b.snapshots.offerSnapshot({ snapshot: forge(forged), appHash: at })).toBe(OfferSnapshotResult.Accept)
+      expect((await b.snapshots.applySnapshotChunk({ index: 0, chunk: forged[0]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Accept,
+      )
+      expect((await b.snapshots.applySnapshotChunk({ index: 1, chunk: forged[1]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.Accept,
+      )
+      expect(await allKeys(b.db)).not.toEqual([])
+      expect((await b.snapshots.applySnapshotChunk({ index: 2, chunk: forged[2]!, sender: 'peer-a' })).result).toBe(
+        ApplySnapshotChunkResult.RejectSnapshot,
+      )
+      expect(await allKeys(b.db)).toEqual([])
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a snapshot missing part of the state after its last chunk, and cleans up', async () => {
+    const b = await createEmptyApp()
+    try {
+      const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
+      const forged = chunks.slice(0, -1)
+      expect(await b.snapshots.offerSnapshot({ snapshot: forge(forged), appHash: at })).toBe(OfferSnapshotResult.Accept)
+      const results = []
+      for (let i = 0; i < forged.length; i++)
+        results.push((await b.snapshots.applySnapshotChunk({ index: i, chunk: forged[i]!, sender: 'peer-a' })).result)
+      expect(results.at(-1)).toBe(ApplySnapshotChunkResult.RejectSnapshot)
+      expect(results.slice(0, -1).every((r) => r === ApplySnapshotChunkResult.Accept)).toBe(true)
+      expect(await allKeys(b.db)).toEqual([])
+      expect((await b.app.info()).lastBlockHeight).toBe(0)
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses unknown formats and metadata that does not match the hash', async () => {
     const b = await createEmptyApp()
     try {
@@ -230,6 +298,41 @@ describe('state-sync snapshots', () => {
     } finally {
       await b.db.close()
       rmSync(b.dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a snapshot taken while blocks go on', () => {
+  it('holds the state of its own height, whatever later blocks change', async () => {
+    let snapshots!: StateSnapshots
+    const h = await createHarness({ app: { committed: (head) => snapshots.committed(head) } })
+    const dir = mkdtempSync(join(tmpdir(), 'nodectl-snapshots-'))
+    snapshots = new StateSnapshots({ db: h.db, app: h.app, dir, interval: 2, keepRecent: 0, chunkBytes: CHUNK_BYTES })
+    const b = await createEmptyApp()
+    try {
+      const c = h.app.common
+      await h.finalize([sign1559(c, DEV_KEY, { nonce: 0n, data: deployCode(STORE_RUNTIME), gasLimit: 200_000n })])
+      const contract = hex(createAddress(hexToBytes(DEV_ADDRESS), 0n)) as `0x${string}`
+      // Height 2 starts a snapshot; heights 3 and 4 commit before it ends, rewriting the slot it holds.
+      for (let nonce = 1n; nonce <= 3n; nonce++)
+        await h.finalize([sign1559(c, DEV_KEY, { nonce, to: contract, data: word(nonce), gasLimit: 100_000n })])
+      await snapshots.idle()
+      const taken = (await snapshots.listSnapshots()).find((s) => s.height === 2n)!
+      expect(taken).toBeDefined()
+      const appHash = (await h.app.getBlock(2))!.stateRoot
+      expect(await b.snapshots.offerSnapshot({ snapshot: taken, appHash })).toBe(OfferSnapshotResult.Accept)
+      for (let i = 0; i < taken.chunks; i++) {
+        const chunk = await snapshots.loadSnapshotChunk({ height: 2n, format: 1, chunk: i })
+        expect((await b.snapshots.applySnapshotChunk({ index: i, chunk, sender: 'peer-a' })).result).toBe(ApplySnapshotChunkResult.Accept)
+      }
+      expect((await b.app.info()).lastBlockHeight).toBe(2)
+      expect(hex(await b.app.getStorageAt(hexToBytes(contract), word(0n)))).toBe(hex(word(1n)))
+    } finally {
+      await snapshots.close()
+      await b.db.close()
+      await h.close()
+      rmSync(b.dir, { recursive: true, force: true })
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
