@@ -193,3 +193,9 @@ export function renderSyncProgress(p: SyncProgress, json: boolean): string {
   if (json) return JSON.stringify({ event: 'sync', height: p.height, target: p.target, blocksPerSecond })
   return `synced ${p.height}/${p.target} blocks, ${blocksPerSecond} blocks/s`
 }
+
+/** A state sync progress report: `state sync: snapshot 2000, chunk 3/10 applied`, or its JSON object. */
+export function renderStateSyncProgress(p: { height: number; applied: number; total: number }, json: boolean): string {
+  if (json) return JSON.stringify({ event: 'statesync', height: p.height, applied: p.applied, total: p.total })
+  return `state sync: snapshot ${p.height}, chunk ${p.applied}/${p.total} applied`
+}

@@ -20,7 +20,14 @@ import { ConfigError } from '../utils/errors.js'
 import { createLogger, type Logger } from '../utils/logger.js'
 import { normalizeUrl } from './endpoints.js'
 import { shouldColor } from './color.js'
-import { abciBannerJson, renderAbciBanner, renderStartBanner, renderSyncProgress, startBannerJson } from './start-banner.js'
+import {
+  abciBannerJson,
+  renderAbciBanner,
+  renderStartBanner,
+  renderStateSyncProgress,
+  renderSyncProgress,
+  startBannerJson,
+} from './start-banner.js'
 
 /** The parsed flags of `nodectl start`: --home, --dev, --abci, --json, the hidden --unsafe-double-sign-at and one per setting. */
 export interface StartFlags {
@@ -29,6 +36,7 @@ export interface StartFlags {
   abci?: boolean
   json?: boolean
   'unsafe-double-sign-at'?: number
+  'unsafe-corrupt-snapshot-chunk'?: number[]
   [flag: string]: unknown
 }
 
@@ -141,7 +149,18 @@ async function startNode(
   out: StartOutput,
 ): Promise<RunningNode> {
   const doubleSignAt = flags['unsafe-double-sign-at']
-  const node = await Node.create(config, log, doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } })
+  const corruptSnapshotChunks = flags['unsafe-corrupt-snapshot-chunk']
+  const node = await Node.create(config, log, {
+    ...(doubleSignAt === undefined ? {} : { consensus: { doubleSignAt } }),
+    ...(corruptSnapshotChunks ? { corruptSnapshotChunks } : {}),
+  })
+  const json = flags.json === true
+  // State sync runs inside start(), before the banner: its progress is printed as it happens.
+  node.events.on('stateSyncProgress', (p) => out.log(renderStateSyncProgress(p, json)))
+  node.events.on('StateSyncStatus', (s) => {
+    if (s.complete)
+      out.log(json ? JSON.stringify({ event: 'statesync', complete: true, height: s.height }) : `state sync: restored height ${s.height}`)
+  })
   let addresses: NodeAddresses
   try {
     addresses = await node.start()
@@ -149,7 +168,6 @@ async function startNode(
     await node.stop().catch(() => {})
     throw explainAddressInUse(err, config) ?? err
   }
-  const json = flags.json === true
   const banner = { config, addresses, version, temporaryHome }
   out.log(json ? JSON.stringify(startBannerJson(banner)) : renderStartBanner(banner))
   node.events.on(

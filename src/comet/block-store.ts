@@ -141,6 +141,20 @@ export class BlockStore {
   }
 
   /**
+   * Stages an empty store positioned after state sync (CometBFT `SaveSeenCommit` on a bootstrapped node): the
+   * commit of the restored height `commit.height` as its seen commit, base and height set to it, no block;
+   * the next block saved is the one after.
+   */
+  bootstrap(stage: WriteStage, commit: Commit): void {
+    if (this.headHeight > 0) throw new Error(`cannot bootstrap a block store that holds blocks up to ${this.headHeight}`)
+    const height = commit.height
+    stage.put(heightKey(Prefix.seenCommit, height), encodeCommit(commit))
+    stage.put(STATE_KEY, encodeStoreState({ base: height, height }))
+    this.baseHeight = height
+    this.headHeight = height
+  }
+
+  /**
    * Stages the removal of every block above `height` (a dev chain's revert): the blocks, metas, hash keys,
    * canonical and seen commits; `height` is the head again, with its seen commit (0: the store is empty
    * again). Call `open` once written.

@@ -36,6 +36,8 @@ export default class Start extends NodectlCommand {
     json: Flags.boolean({ summary: 'Print the banner as one JSON object ({"event": "serving", …}), and sync progress as JSON lines.' }),
     // Fault tests only: a byzantine validator that signs one conflicting prevote at the first height ≥ H.
     'unsafe-double-sign-at': Flags.integer({ hidden: true, min: 1 }),
+    // Fault tests only: serve chunk N of every snapshot corrupted to state-syncing peers.
+    'unsafe-corrupt-snapshot-chunk': Flags.integer({ hidden: true, min: 0, multiple: true }),
     ...buildSettingFlags(),
   }
 

@@ -148,6 +148,13 @@ export const stringListCodec: Codec<string[]> = {
   format: (v) => [...v],
 }
 
+/** A list of strings written as one comma-separated string (CometBFT's `rpc_servers = "a,b"`); a TOML array is read too. */
+export const commaListCodec: Codec<string[]> = {
+  flagKind: 'string',
+  parse: (raw) => stringListCodec.parse(raw),
+  format: (v) => v.join(','),
+}
+
 /** One of `values`. */
 export function enumCodec<T extends string>(values: readonly T[], what: string): Codec<T> {
   return {

@@ -13,6 +13,7 @@ import {
   type JsonRpcConfig,
   type MempoolConfig,
   type NodeConfig,
+  type StateSyncConfig,
 } from './node-config.js'
 
 /** The part of {@link NodeConfig} that config.toml and app.toml hold (what `init` writes). */
@@ -34,6 +35,7 @@ export interface NodeSettings
     | 'abci'
     | 'snapshots'
     | 'instrumentation'
+    | 'statesync'
   > {
   /** File locations relative to the home (config.toml `*_file`, `db_dir`, `[consensus] wal_file`). */
   files: HomeFiles
@@ -101,6 +103,20 @@ export function defaultCometRpcConfig(): CometRpcConfig {
 /** CometBFT `DefaultInstrumentationConfig`: metrics off, on every interface at port 26660 when on. */
 export function defaultInstrumentationConfig(): InstrumentationConfig {
   return { prometheus: false, prometheusListenAddr: { host: '0.0.0.0', port: 26660 }, maxOpenConnections: 3, namespace: 'cometbft' }
+}
+
+/** CometBFT `DefaultStateSyncConfig`: off; trust a header for a week, discover for 15 s, 4 fetchers with a 10 s timeout. */
+export function defaultStateSyncConfig(): StateSyncConfig {
+  return {
+    enable: false,
+    rpcServers: [],
+    trustHeight: 0,
+    trustHash: '',
+    trustPeriod: 168 * 3600_000,
+    discoveryTime: 15_000,
+    chunkRequestTimeout: 10_000,
+    chunkFetchers: 4,
+  }
 }
 
 /** geth's `txMaxSize` (core/txpool/legacypool): 4 slots of 32 KiB = 131072 bytes, the default size limit of every admission path. */
@@ -171,6 +187,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     minRetainBlocks: DEFAULT_MIN_RETAIN_BLOCKS,
     txIndex: { indexer: 'kv' },
     instrumentation: defaultInstrumentationConfig(),
+    statesync: defaultStateSyncConfig(),
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },

@@ -118,6 +118,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     minGasPriceFromFlag: !(chosen.get(MIN_GAS_PRICE_SETTING)?.label ?? 'app.toml').startsWith('app.toml'),
     txIndex: settings.txIndex,
     instrumentation: settings.instrumentation,
+    statesync: settings.statesync,
     evm: settings.evm,
     abci: settings.abci,
     snapshots: settings.snapshots,

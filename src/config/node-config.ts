@@ -91,6 +91,29 @@ export interface InstrumentationConfig {
   namespace: string
 }
 
+/**
+ * `[statesync]` of config.toml (CometBFT `StateSyncConfig`): a new node restores a peer's snapshot of the
+ * application state, verified against a light-client-verified header, instead of replaying every block.
+ */
+export interface StateSyncConfig {
+  /** State-sync a node with an empty home on start (default false). */
+  enable: boolean
+  /** Consensus RPC servers (at least two) the light client fetches headers, commits and validator sets from. */
+  rpcServers: string[]
+  /** A height the operator trusts (its header's hash is `trustHash`); 0 = unset. */
+  trustHeight: number
+  /** Upper-case hex hash of the header at `trustHeight`; "" = unset. */
+  trustHash: string
+  /** How long a trusted header may be used to verify later ones, ms (default 168h). */
+  trustPeriod: number
+  /** Time spent discovering snapshots before picking one, ms (default 15 s; 0 = pick from the first found). */
+  discoveryTime: number
+  /** A chunk not received within this is asked of another peer, ms (default 10 s). */
+  chunkRequestTimeout: number
+  /** Chunks fetched in parallel (default 4). */
+  chunkFetchers: number
+}
+
 /** `[mempool]` of config.toml, with geth's txpool limits (nodectl's pool follows geth). */
 export interface MempoolConfig {
   /** geth GlobalSlots: executable txs held in total (default 5120). */
@@ -221,6 +244,8 @@ export interface NodeConfig {
   txIndex: { indexer: 'kv' | 'null' }
   /** `[instrumentation]`: Prometheus metrics. */
   instrumentation: InstrumentationConfig
+  /** `[statesync]`: join from peers' snapshots. */
+  statesync: StateSyncConfig
   /** app.toml `[evm]`. */
   evm: {
     /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */

@@ -89,6 +89,7 @@ const mempool = cfg('mempool')
 const consensus = cfg('consensus')
 const txIndex = cfg('tx_index')
 const instrumentation = cfg('instrumentation')
+const statesync = cfg('statesync')
 const appBase = app('')
 const jsonRpc = app('json-rpc')
 const api = app('api')
@@ -117,6 +118,11 @@ export const SECTIONS: readonly SettingSection[] = [
     file: 'config.toml',
     name: 'instrumentation',
     doc: 'Prometheus metrics (CometBFT series, geth EVM series, process metrics; docs/metrics.md)',
+  },
+  {
+    file: 'config.toml',
+    name: 'statesync',
+    doc: "State sync: a node with an empty home restores a peer's snapshot, checked by a light client (docs/state-sync.md)",
   },
   { file: 'app.toml', name: '', doc: 'Base configuration' },
   { file: 'app.toml', name: 'api', doc: 'API configuration' },
@@ -575,6 +581,79 @@ export const SETTINGS: readonly Setting[] = [
       if (!/^([a-zA-Z_][a-zA-Z0-9_]*)?$/.test(v))
         throw new Error(`"${v}" is not a metric name prefix: want letters, digits and underscores`)
       s.instrumentation.namespace = v
+    },
+  ),
+
+  statesync(
+    'enable',
+    c.booleanCodec,
+    "On start, a node with an empty home state-syncs from its peers' snapshots instead of replaying every block (default false).",
+    (s) => s.statesync.enable,
+    (s, v) => {
+      s.statesync.enable = v
+    },
+  ),
+  statesync(
+    'rpc_servers',
+    c.commaListCodec,
+    'Two or more consensus RPC servers, comma-separated ("host1:26657,host2:26657"), for the light client (default "").',
+    (s) => s.statesync.rpcServers,
+    (s, v) => {
+      s.statesync.rpcServers = v
+    },
+  ),
+  statesync(
+    'trust_height',
+    uint,
+    "Height of a header you trust, e.g. from a block explorer or a friend's node (default 0).",
+    (s) => s.statesync.trustHeight,
+    (s, v) => {
+      s.statesync.trustHeight = v
+    },
+  ),
+  statesync(
+    'trust_hash',
+    c.stringCodec(),
+    'Hash (hex) of the header at trust_height (default "").',
+    (s) => s.statesync.trustHash,
+    (s, v) => {
+      s.statesync.trustHash = v
+    },
+  ),
+  statesync(
+    'trust_period',
+    c.durationCodec,
+    'How long the trusted header may be used to verify later ones; keep it under the unbonding period (default "168h0m0s").',
+    (s) => s.statesync.trustPeriod,
+    (s, v) => {
+      s.statesync.trustPeriod = v
+    },
+  ),
+  statesync(
+    'discovery_time',
+    c.durationCodec,
+    'Time spent discovering snapshots before picking one; "0s" or at least "5s" (default "15s").',
+    (s) => s.statesync.discoveryTime,
+    (s, v) => {
+      s.statesync.discoveryTime = v
+    },
+  ),
+  statesync(
+    'chunk_request_timeout',
+    c.durationCodec,
+    'A chunk not received within this is asked of another peer; at least "5s" (default "10s").',
+    (s) => s.statesync.chunkRequestTimeout,
+    (s, v) => {
+      s.statesync.chunkRequestTimeout = v
+    },
+  ),
+  statesync(
+    'chunk_fetchers',
+    c.integerCodec(1),
+    'Chunks fetched in parallel (default 4).',
+    (s) => s.statesync.chunkFetchers,
+    (s, v) => {
+      s.statesync.chunkFetchers = v
     },
   ),
 

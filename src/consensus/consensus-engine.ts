@@ -40,6 +40,7 @@ import { StateStore } from './state-store.js'
 import { LoopbackTransport, type ConsensusTransport } from './transport.js'
 import { voteSetFromCommit, type VoteSet } from './vote-set.js'
 import { Wal } from './wal.js'
+import { runStateSync, type StateSyncSetup, validateStateSyncConfig } from './statesync/state-sync.js'
 
 /** The application's side of `ConsensusEngine.rewind`. */
 export interface RewindableApp {
@@ -83,6 +84,8 @@ export interface ConsensusEngineOptions {
   onPendingEvidence?: (ev: DuplicateVoteEvidence) => void
   /** A dev chain's mining settings (mining-control.ts); absent on every other chain. */
   mining?: MiningControl
+  /** `[statesync]` with the peers' snapshots: a node without state restores one before consensus. */
+  stateSync?: StateSyncSetup
 }
 
 /**
@@ -121,6 +124,7 @@ export class ConsensusEngine {
   private switching: Promise<void> | undefined
   private readonly syncAbort = new AbortController()
   private lastSync: SyncProgress | undefined
+  private stateSyncRunning = false
   private fatal: Error | undefined
   /** The batch of a dev chain's rewind (created at the first). */
   private rewindStage: WriteStage | undefined
@@ -148,6 +152,7 @@ export class ConsensusEngine {
     const { opts } = this
     validateConsensusConfig(opts.config)
     await opts.blockStore.open()
+    if (opts.stateSync?.config.enable) await this.stateSyncIfEmpty(opts.stateSync)
     const state = await handshake({
       genesis: opts.genesis,
       db: opts.db,
@@ -162,6 +167,47 @@ export class ConsensusEngine {
     }
     await this.checkDoubleSigningRisk(state)
     this.handshaken = { state, lastCommit: await this.reconstructLastCommit(state) }
+  }
+
+  /** True while state sync restores a snapshot (the `statesync_syncing` metric). */
+  get stateSyncing(): boolean {
+    return this.stateSyncRunning
+  }
+
+  /**
+   * `[statesync] enable` on a node without state: restores a peer's snapshot into the application and stores
+   * the state after its height and that height's commit, so that the handshake finds the application there and
+   * block sync continues from the next height. As CometBFT, the application gets no InitChain then (the
+   * snapshot replaces genesis), and a node that has state already starts from it, so a state-synced node
+   * restarts as any other.
+   */
+  private async stateSyncIfEmpty(setup: StateSyncSetup): Promise<void> {
+    const { opts } = this
+    validateStateSyncConfig(setup.config)
+    const stored = await this.stateStore.load()
+    if ((stored?.lastBlockHeight ?? 0) > 0 || opts.blockStore.height() > 0) {
+      this.log.info('found local state, skipping state sync', { height: stored?.lastBlockHeight ?? opts.blockStore.height() })
+      return
+    }
+    this.stateSyncRunning = true
+    const log = this.log.child({ module: 'statesync' })
+    try {
+      log.info('starting state sync', { trustHeight: setup.config.trustHeight, rpcServers: setup.config.rpcServers.join(',') })
+      const synced = await runStateSync(setup, {
+        initial: makeGenesisState(opts.genesis),
+        info: () => opts.app.info(),
+        logger: log,
+        onStatus: (status) => this.emitSafely('StateSyncStatus', status),
+        signal: this.syncAbort.signal,
+      })
+      const stage = opts.db.createStage()
+      this.stateStore.bootstrap(stage, synced.state)
+      opts.blockStore.bootstrap(stage, synced.commit)
+      await stage.write()
+      log.info('state sync complete, continuing with block sync', { height: synced.state.lastBlockHeight })
+    } finally {
+      this.stateSyncRunning = false
+    }
   }
 
   /** Open and replay the WAL, then run (after `handshake`, which it does when not done). */

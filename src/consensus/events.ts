@@ -73,6 +73,11 @@ export type ConsensusEvents = {
    * from) or back to consensus (`complete` true, at the last block it synced).
    */
   BlockSyncStatus: { complete: boolean; height: number }
+  /**
+   * `EventDataStateSyncStatus`: state sync began restoring a snapshot (`complete` false, at its height) or
+   * the restored state is in place (`complete` true).
+   */
+  StateSyncStatus: { complete: boolean; height: number }
 }
 
 export type ConsensusEventName = keyof ConsensusEvents

@@ -72,6 +72,16 @@ export class StateStore {
   }
 
   /**
+   * Stages the state a state sync restored (CometBFT `Bootstrap`): as `save`, plus the validators of the
+   * restored height itself (the signers of its commit, which the next block carries).
+   */
+  bootstrap(stage: WriteStage, state: ChainState): void {
+    this.save(stage, state)
+    if (state.lastValidators.size > 0)
+      stage.put(heightKey(Key.validators, state.lastBlockHeight), encodeTaggedJson(storedSet(state.lastValidators)))
+  }
+
+  /**
    * Stages a dev chain's revert (docs/dev-chain.md, "Snapshots"): the results, validator sets and params
    * of the heights after `state`'s up to `top` removed, and `state` (the chain state at its height, as it
    * was then) the latest again.

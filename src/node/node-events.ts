@@ -19,6 +19,8 @@ export type NodeEventMap = ConsensusEvents & {
   EvmBlock: CommittedEvmBlock
   /** After each block applied by block sync. */
   syncProgress: SyncProgress
+  /** After each snapshot chunk state sync applied. */
+  stateSyncProgress: { height: number; applied: number; total: number }
   /** A dev chain went back to this height (evm_revert, anvil_reset): the blocks above it are gone. */
   chainRewound: { height: number }
   /**

@@ -61,6 +61,8 @@ export interface NodeOptions extends AppPartsOptions {
     /** Sign one conflicting prevote at the first height ≥ this (`nodectl start --unsafe-double-sign-at`). */
     doubleSignAt?: number
   }
+  /** Test-only: chunk indexes this node serves corrupted to state-syncing peers (`--unsafe-corrupt-snapshot-chunk`). */
+  corruptSnapshotChunks?: number[]
 }
 
 interface Components {
@@ -124,7 +126,7 @@ export class Node {
             log.child({ module: 'metrics' }),
           )
         : undefined
-      const { app, pool, miner, accounts, contractConsole } = await openAppParts(config, db, log, options, metrics?.txPool)
+      const { app, pool, miner, accounts, contractConsole, snapshots } = await openAppParts(config, db, log, options, metrics?.txPool)
       const blockStore = new BlockStore(db)
       await blockStore.open()
       // Consensus state (FinalizeBlock responses, validator sets): written by the engine, read by the indexer.
@@ -142,7 +144,10 @@ export class Node {
               loadBlockEvents: (height) => stateStore.loadFinalizeBlockEvents(height),
             })
       const filePV = await FilePV.load(config.paths.privValidatorKey, config.paths.privValidatorState)
-      const p2p = needsP2P(config) ? await createNodeP2P(config, { blockStore, pool }, log) : undefined
+      const snapshotFaults = options.corruptSnapshotChunks ? { corruptChunks: options.corruptSnapshotChunks } : undefined
+      const p2p = needsP2P(config)
+        ? await createNodeP2P(config, { blockStore, pool, snapshots, ...(snapshotFaults ? { snapshotFaults } : {}) }, log)
+        : undefined
       const doubleSignAt = options.consensus?.doubleSignAt
       const privValidator =
         doubleSignAt === undefined
@@ -179,11 +184,25 @@ export class Node {
               blockSync: p2p.blockSync,
               onPendingEvidence: (ev) => p2p.evidence.announce(ev),
               onSyncProgress: (progress) => events.emit('syncProgress', progress),
+              stateSync: {
+                config: config.statesync,
+                source: p2p.snapshots,
+                snapshots,
+                onChunk: (progress) => events.emit('stateSyncProgress', progress),
+              },
             }
           : {}),
       })
       if (p2p) connectNodeP2P(p2p, engine, pool)
-      metrics?.watch({ engine, pool, blockStore, events, p2p: p2p?.host, latestHeight: () => app.latestHeight() })
+      metrics?.watch({
+        engine,
+        pool,
+        blockStore,
+        events,
+        p2p: p2p?.host,
+        latestHeight: () => app.latestHeight(),
+        stateSyncing: () => engine.stateSyncing,
+      })
       const devLog = log.child({ module: 'dev' })
       const devRpc = devOps && createDevRpcBackends(app, devOps, pool)
       const devMining = miningSettings && devOps && devRpc && new DevMining(miningSettings, engine, app, devLog, devRpc.header, devOps)
@@ -220,9 +239,14 @@ export class Node {
     // As geth --dev, Anvil and Hardhat: the dev accounts sign from the first request on.
     if (config.dev) c.accounts.unlockDevAccounts(devAccounts())
     await c.p2p?.host.start()
-    await c.engine.handshake()
     const addresses: NodeAddresses = { jsonRpcHttp: undefined, jsonRpcWs: undefined, cometRpc: undefined }
     try {
+      // Before the handshake: a state sync (part of it) shows in `statesync_syncing` while it runs.
+      if (c.metrics) {
+        this.metricsServer = await c.metrics.serve()
+        addresses.metrics = `${this.metricsServer.url}/metrics`
+      }
+      await c.engine.handshake()
       if (config.jsonRpc.enable) {
         this.evmRpc = await EvmRpc.start({
           config,
@@ -282,10 +306,6 @@ export class Node {
           subscriptions: this.cometSubscriptions,
         })
         addresses.cometRpc = formatLaddr(this.cometRpc.address)
-      }
-      if (c.metrics) {
-        this.metricsServer = await c.metrics.serve()
-        addresses.metrics = `${this.metricsServer.url}/metrics`
       }
     } catch (err) {
       await this.stop()

@@ -14,6 +14,8 @@ import { decodeGossipMessage, encodeGossipMessage } from '../consensus/gossip-me
 import { sha256 } from '../crypto/index.js'
 import { loadNodeKey } from '../keystore/validator-key.js'
 import type { P2PBlockSync } from '../p2p/block-sync-protocol.js'
+import type { P2PSnapshots, SnapshotServingFaults } from '../p2p/snapshot-protocol.js'
+import type { SnapshotProvider } from '../abci/snapshots.js'
 import type { P2PConsensusTransport } from '../p2p/consensus-transport.js'
 import type { EvidenceGossip } from '../p2p/evidence-gossip.js'
 import type { P2PNode } from '../p2p/p2p-node.js'
@@ -27,6 +29,8 @@ export interface NodeP2P {
   host: P2PNode
   transport: P2PConsensusTransport
   blockSync: P2PBlockSync
+  /** Snapshots served to, and fetched from, peers (state sync). */
+  snapshots: P2PSnapshots
   txs: TxGossip
   evidence: EvidenceGossip
 }
@@ -40,14 +44,19 @@ export function needsP2P(config: NodeConfig): boolean {
 export interface NodeP2PDeps {
   blockStore: BlockStore
   pool: TxPool
+  /** The application's snapshots, served to peers that state-sync. */
+  snapshots: SnapshotProvider
+  /** Test-only faults of the snapshot serving side. */
+  snapshotFaults?: SnapshotServingFaults
 }
 
 /** Builds the host (not started) with every protocol but evidence registered (`connectNodeP2P` starts it). */
 export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: Logger): Promise<NodeP2P> {
-  const [{ P2PNode }, { P2PConsensusTransport }, { P2PBlockSync }, { TxGossip }, { EvidenceGossip }] = await Promise.all([
+  const [{ P2PNode }, { P2PConsensusTransport }, { P2PBlockSync }, { P2PSnapshots }, { TxGossip }, { EvidenceGossip }] = await Promise.all([
     import('../p2p/p2p-node.js'),
     import('../p2p/consensus-transport.js'),
     import('../p2p/block-sync-protocol.js'),
+    import('../p2p/snapshot-protocol.js'),
     import('../p2p/tx-gossip.js'),
     import('../p2p/evidence-gossip.js'),
   ])
@@ -89,9 +98,10 @@ export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: 
     },
     p2pLog,
   )
+  const snapshots = new P2PSnapshots(host, deps.snapshots, p2pLog, deps.snapshotFaults)
   const evidence = new EvidenceGossip(host, p2pLog)
-  for (const protocol of [transport, blockSync, txs]) protocol.start()
-  return { host, transport, blockSync, txs, evidence }
+  for (const protocol of [transport, blockSync, snapshots, txs]) protocol.start()
+  return { host, transport, blockSync, snapshots, txs, evidence }
 }
 
 /**

@@ -86,12 +86,18 @@ export class TestnetProcesses {
     this.ports = testnet.nodes.map((_, i) => this.homePorts(i))
   }
 
-  /** Writes the homes of `validators` validators under `dir`; nothing runs yet. */
-  static async create(dir: string, validators: number, env: Record<string, string>, placement?: NodePlacement): Promise<TestnetProcesses> {
+  /** Writes the homes of `validators` validators (and `nonValidators` full nodes after them) under `dir`; nothing runs yet. */
+  static async create(
+    dir: string,
+    validators: number,
+    env: Record<string, string>,
+    placement?: NodePlacement,
+    nonValidators = 0,
+  ): Promise<TestnetProcesses> {
     // A random free block outside the ephemeral range, so parallel runs, leftovers of an earlier run and
     // outgoing connections do not collide.
-    const startingPort = await pickPortBlock(validators * TESTNET_PORTS_PER_NODE)
-    const testnet = await initTestnetFiles({ outputDir: dir, validators, startingPort })
+    const startingPort = await pickPortBlock((validators + nonValidators) * TESTNET_PORTS_PER_NODE)
+    const testnet = await initTestnetFiles({ outputDir: dir, validators, nonValidators, startingPort })
     return new TestnetProcesses(testnet, startingPort, env, placement)
   }
 

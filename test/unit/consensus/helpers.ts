@@ -289,6 +289,7 @@ const CONSENSUS_EVENTS: Record<ConsensusEventName, true> = {
   Tx: true,
   ValidatorSetUpdates: true,
   BlockSyncStatus: true,
+  StateSyncStatus: true,
 }
 
 /** The re-checks of pending `waitFor` conditions. */

@@ -44,6 +44,7 @@ export const SUBSCRIBABLE_EVENTS: readonly ConsensusEventName[] = [
   'TimeoutWait',
   'Vote',
   'BlockSyncStatus',
+  'StateSyncStatus',
 ]
 
 /** `data.type` of each event: the round-state events share `tendermint/event/RoundState`. */
@@ -58,6 +59,7 @@ const DATA_TYPE: Record<ConsensusEventName, string> = {
   CompleteProposal: 'CompleteProposal',
   Vote: 'Vote',
   BlockSyncStatus: 'BlockSyncStatus',
+  StateSyncStatus: 'StateSyncStatus',
   NewRoundStep: 'RoundState',
   Polka: 'RoundState',
   Lock: 'RoundState',
@@ -170,7 +172,8 @@ function encodeEventValue<K extends ConsensusEventName>(name: K, payload: Consen
     }
     case 'Vote':
       return { Vote: encodeVote((p as ConsensusEvents['Vote']).vote) }
-    case 'BlockSyncStatus': {
+    case 'BlockSyncStatus':
+    case 'StateSyncStatus': {
       const s = p as ConsensusEvents['BlockSyncStatus']
       return { complete: s.complete, height: encodeInt64(s.height) }
     }
