@@ -14,6 +14,7 @@ import {
   CallTimeoutError,
   ExecutionRevertedError,
   LogLimitError,
+  MissingStateError,
   UnknownBlockError,
   VmExecutionError,
 } from '../evm/errors.js'
@@ -58,6 +59,7 @@ export const EVM_ERRORS = [
   errorRow(VmExecutionError, plain),
   errorRow(CallTimeoutError, plain),
   errorRow(CallArgsError, plain),
+  errorRow(MissingStateError, plain),
   // eth_simulateV1's request-wide failures carry the specification's codes (evm/calls/simulate-errors.ts)
   errorRow(SimulateError, (err) => ({ code: err.code, message: err.message })),
   // state and logs

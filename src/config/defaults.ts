@@ -30,6 +30,7 @@ export interface NodeSettings
     | 'txIndex'
     | 'p2p'
     | 'evm'
+    | 'pruning'
     | 'abci'
     | 'instrumentation'
   > {
@@ -162,6 +163,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     minGasPrice: 0n,
     txIndex: { indexer: 'kv' },
     instrumentation: defaultInstrumentationConfig(),
+    pruning: { strategy: 'default', keepRecent: 0, interval: 0 },
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },
@@ -180,7 +182,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
  * The `--dev` preset: JSON-RPC on with all ten namespaces (the dev methods' evm, anvil, hardhat included) on loopback (127.0.0.1:8545 / :8546),
  * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it), metrics (when
  * turned on) on 127.0.0.1:26660,
- * {@link devConsensusConfig}, minimum gas price 0.
+ * {@link devConsensusConfig}, minimum gas price 0, no pruning (an archive node).
  */
 export function devNodeSettings(moniker = 'dev'): NodeSettings {
   const settings = defaultNodeSettings(moniker)
@@ -193,5 +195,7 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.jsonRpc.wsAddress = { host: '127.0.0.1', port: 8546 }
   settings.jsonRpc.api = [...EVM_NAMESPACES]
   settings.minGasPrice = 0n
+  // evm_revert, snapshots and the tracing of old blocks need every height's state.
+  settings.pruning = { strategy: 'nothing', keepRecent: 0, interval: 0 }
   return settings
 }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path'
 import type { NodeConfig } from '../config/node-config.js'
+import { pruningWindow } from '../config/pruning.js'
 import type { Database } from '../db/database.js'
 import { EvmApplication } from '../evm/app.js'
 import { ContractConsole } from '../evm/tracing/contract-console.js'
@@ -57,6 +58,7 @@ export async function openAppParts(
     feeRecipientPath: join(config.paths.dataDir, FEE_RECIPIENT_FILE),
     logger: log.child({ module: 'miner' }),
   })
+  const pruning = pruningWindow(config.pruning)
   const contractConsole = config.dev ? new ContractConsole(log.child({ module: 'console' })) : undefined
   const app = new EvmApplication({
     db,
@@ -70,6 +72,7 @@ export async function openAppParts(
     dev: config.dev,
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
+    ...(pruning ? { pruning } : {}),
     ...(contractConsole ? { contractConsole } : {}),
     devRules: { setCode: config.dev, unlimitedCodeSize: config.evm.disableCodeSizeLimit },
     callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },

@@ -158,10 +158,13 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     return describeForkConfig(app.common, genesis.hash)
   }
 
-  /** The node keeps every height's state and block from the EVM genesis on (an archive node). */
+  /** Blocks from the EVM genesis on; state from the pruning window's start (the genesis on an archive node). */
   historyRetention(): HistoryRetention {
     const oldestBlock = this.deps.app.earliestHeight()
-    return { state: { oldestBlock }, blocks: { oldestBlock } }
+    const app = this.deps.app
+    const retentionBlocks = app.stateRetentionBlocks()
+    const state = { oldestBlock: app.lowestStateHeight(), ...(retentionBlocks !== undefined ? { retentionBlocks } : {}) }
+    return { state, blocks: { oldestBlock } }
   }
 
   syncStatus(): SyncStatus | undefined {
