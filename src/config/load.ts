@@ -93,7 +93,8 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     // A rule of execution: validators that disagreed on it would compute different blocks.
     throw new ConfigError(labelOf('evm.disable-code-size-limit'), 'allowed on a dev chain only (nodectl start --dev)')
   }
-  validatePruning(settings.pruning, opts.dev === true, labelOf)
+  const pruningSource = chosen.get(SETTINGS.find((s) => s.flag === 'pruning')!)?.label
+  validatePruning(settings.pruning, opts.dev === true, labelOf, pruningSource ?? 'default')
   if (settings.jsonRpc.clientIdentity !== 'nodectl' && opts.dev !== true) {
     // A node that is not a dev chain does not serve the dev methods such a name promises.
     throw new ConfigError(labelOf('json-rpc.client-identity'), 'anvil and hardhat are allowed on a dev chain only (nodectl start --dev)')

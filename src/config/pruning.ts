@@ -33,13 +33,26 @@ export function pruningWindow(config: PruningConfig): PruningWindow | undefined 
 }
 
 /**
- * Refuses what Cosmos refuses (`custom` with an interval of 0 or below 10, or keeping fewer than 2
- * heights), and pruning on a dev chain: its evm_revert, snapshots and traces of old blocks need every
- * height's state.
+ * A dev chain keeps every height's state (its evm_revert, snapshots and traces of old blocks need it):
+ * there the files' `pruning` is not used, and a flag or environment variable asking for pruning is
+ * refused. Elsewhere, refuses what Cosmos refuses: `custom` with an interval of 0 or below 10, or
+ * keeping fewer than 2 heights.
  */
-export function validatePruning(config: PruningConfig, dev: boolean, labelOf: (flag: string) => string): void {
+export function validatePruning(
+  config: PruningConfig,
+  dev: boolean,
+  labelOf: (flag: string) => string,
+  /** Where `pruning` was set (a file, `--pruning`, NODECTL_PRUNING), if anywhere. */
+  source: string | undefined,
+): void {
   if (config.strategy === 'nothing') return
-  if (dev) throw new ConfigError(labelOf('pruning'), 'a dev chain keeps every height\'s state: pruning must be "nothing" with --dev')
+  if (dev) {
+    const label = source ?? labelOf('pruning')
+    if (label.startsWith('--') || label.startsWith('NODECTL_'))
+      throw new ConfigError(label, 'a dev chain keeps every height\'s state: pruning is "nothing" with --dev')
+    config.strategy = 'nothing'
+    return
+  }
   if (config.strategy !== 'custom') return
   if (config.interval === 0)
     throw new ConfigError(
