@@ -71,21 +71,35 @@ export function decodeHeight(data: Uint8Array | undefined): number | undefined {
   return data && data.length === 8 ? Number(new DataView(data.buffer, data.byteOffset, 8).getBigUint64(0)) : undefined
 }
 
+/** Counts kept in memory across a run's steps (the trie's upper nodes are counted again at every height). */
+const MAX_CACHED_COUNTS = 200_000
+
 /**
- * Reference counts read from LevelDB and changed in memory, until `ops` turns the changes into one
- * batch (written with the pruner's other writes of the same step, atomically).
+ * Reference counts read from LevelDB and changed in memory, until `takeOps` turns the changes into one
+ * batch (written with the pruner's other writes of the same step, atomically). What was read or
+ * written stays cached for the next steps of the run: nobody else writes the counts.
  */
 export class RefCounts {
   private readonly changed = new Map<string, number | null>()
+  private cached = new Map<string, number | null>()
 
   constructor(private readonly db: Database) {}
 
   /** The count of `key`; undefined when it has no record (never counted, or freed). */
   async get(key: string): Promise<number | undefined> {
-    const own = this.changed.get(key)
+    const own = this.changed.get(key) ?? this.cached.get(key)
     if (own !== undefined) return own === null ? undefined : own
-    const stored = await this.db.get(recordKey(key))
-    return stored ? new DataView(stored.buffer, stored.byteOffset, 4).getUint32(0) : undefined
+    const count = decodeCount(await this.db.get(recordKey(key)))
+    this.cached.set(key, count ?? null)
+    return count
+  }
+
+  /** Reads the counts of `keys` not known yet, in one call. */
+  async prefetch(keys: readonly string[]): Promise<void> {
+    const wanted = keys.filter((k) => !this.changed.has(k) && !this.cached.has(k))
+    if (wanted.length === 0) return
+    const values = await this.db.getMany(wanted.map(recordKey))
+    for (const [i, key] of wanted.entries()) this.cached.set(key, decodeCount(values[i]) ?? null)
   }
 
   set(key: string, count: number): void {
@@ -101,10 +115,12 @@ export class RefCounts {
     return this.changed.size
   }
 
-  /** The changes as batch operations; the map starts empty again. */
+  /** The changes as batch operations (to be written); they stay known as cached counts. */
   takeOps(): BatchOp[] {
     const ops: BatchOp[] = []
+    if (this.cached.size + this.changed.size > MAX_CACHED_COUNTS) this.cached = new Map()
     for (const [key, count] of this.changed) {
+      this.cached.set(key, count)
       if (count === null) ops.push({ type: 'del', key: recordKey(key) })
       else {
         const value = new Uint8Array(4)
@@ -115,4 +131,8 @@ export class RefCounts {
     this.changed.clear()
     return ops
   }
+}
+
+function decodeCount(stored: Uint8Array | undefined): number | undefined {
+  return stored ? new DataView(stored.buffer, stored.byteOffset, 4).getUint32(0) : undefined
 }

@@ -154,17 +154,18 @@ export class StatePruner {
 
   private async run(head: number): Promise<void> {
     const started = performance.now()
+    const counts = new RefCounts(this.db)
     let counted = decodeHeight(await this.db.get(COUNTED_KEY))
     if (counted === undefined) {
       if (this.firstJournaled === undefined) return
       counted = this.firstJournaled - 1
-      await this.baseline(counted)
+      await this.baseline(counts, counted)
     }
-    for (let h = counted + 1; h <= head && !this.closing; h++) await this.count(h)
+    for (let h = counted + 1; h <= head && !this.closing; h++) await this.count(counts, h)
     let target = head - this.opts.keepRecent
     for (const pinned of this.pins.keys()) target = Math.min(target, pinned)
     const from = this.lowest
-    for (let h = this.lowest; h < target && !this.closing; h++) await this.release(h)
+    for (let h = this.lowest; h < target && !this.closing; h++) await this.release(counts, h)
     this.opts.logger.info('pruned state', {
       head,
       released: Math.max(0, this.lowest - from),
@@ -177,11 +178,10 @@ export class StatePruner {
    * Counts the state of height `base` by walking it from its root: the counts of a node's references,
    * each node's children walked once. Earlier records (a baseline a crash cut short) are cleared first.
    */
-  private async baseline(base: number): Promise<void> {
+  private async baseline(counts: RefCounts, base: number): Promise<void> {
     await this.clearRange(RECORD_RANGE)
     await this.clearRange({ gte: JOURNAL_RANGE.gte, lt: journalKey(base + 1) })
     const root = await this.rootHex(base)
-    const counts = new RefCounts(this.db)
     await this.addRef(counts, root, async () => {
       if (counts.size >= BASELINE_BATCH) await this.write(counts.takeOps())
     })
@@ -194,15 +194,19 @@ export class StatePruner {
   }
 
   /** Counts committed height `h`: its journal's new nodes, then its root; its journal becomes root + death row. */
-  private async count(h: number): Promise<void> {
+  private async count(counts: RefCounts, h: number): Promise<void> {
     const journal = decodeKeys(await this.db.get(journalKey(h)))
-    const counts = new RefCounts(this.db)
-    for (const key of journal) {
-      if ((await counts.get(key)) !== undefined) continue
-      const value = await this.readStored(key)
-      if (value === undefined) continue
+    await counts.prefetch(journal)
+    const uncounted: string[] = []
+    for (const key of journal) if ((await counts.get(key)) === undefined) uncounted.push(key)
+    const values = await this.db.getMany(uncounted.map(trieKey))
+    const refs = uncounted.map((key, i) => (values[i] ? referencedKeys(key, values[i]) : undefined))
+    await counts.prefetch(refs.flatMap((r) => r ?? []))
+    for (const [i, key] of uncounted.entries()) {
+      const children = refs[i]
+      if (children === undefined || (await counts.get(key)) !== undefined) continue
       counts.set(key, 0)
-      for (const child of referencedKeys(key, value)) await this.addRef(counts, child)
+      for (const child of children) await this.addRef(counts, child)
     }
     const root = await this.rootHex(h)
     await this.addRef(counts, root)
@@ -215,11 +219,10 @@ export class StatePruner {
   }
 
   /** Releases height `h`: lowers its root's count and frees its death row where nothing references it. */
-  private async release(h: number): Promise<void> {
+  private async release(counts: RefCounts, h: number): Promise<void> {
     // Readers are refused from now on: the nodes go below.
     this.lowest = h + 1
     const [root, ...deathRow] = decodeKeys(await this.db.get(journalKey(h)))
-    const counts = new RefCounts(this.db)
     const freed: string[] = []
     if (root !== undefined) {
       const n = await counts.get(root)
