@@ -150,6 +150,12 @@ describe('SIGKILL during state pruning', () => {
     await waitForBlock(t, () => app.lowestStateHeight() >= target - 3, 60_000, 'the next pruning run')
     await app.pruningIdle()
     const kept = await checkKeptHeights(t)
+    const capabilities = (await rpc<Record<string, unknown>>(t.url, 'eth_capabilities')).result!
+    expect(capabilities.state).toEqual({
+      disabled: false,
+      oldestBlock: toQuantity(app.lowestStateHeight()),
+      deleteStrategy: { type: 'window', retentionBlocks: '0x4' },
+    })
     // Only the kept heights' own leftovers (nodes a block wrote and replaced within itself) are on disk besides.
     expect((await storedTrieKeys(t)) - kept.size).toBeLessThan(kept.size / 2)
   }, 180_000)
