@@ -162,16 +162,22 @@ export class StatePruner {
       await this.baseline(counts, counted)
     }
     for (let h = counted + 1; h <= head && !this.closing; h++) await this.count(counts, h)
-    let target = head - this.opts.keepRecent
-    for (const pinned of this.pins.keys()) target = Math.min(target, pinned)
     const from = this.lowest
-    for (let h = this.lowest; h < target && !this.closing; h++) await this.release(counts, h)
+    // Pins are looked at before each release: one may come while the run goes on.
+    for (let h = this.lowest; h < this.releaseEnd(head) && !this.closing; h++) await this.release(counts, h)
     this.opts.logger.info('pruned state', {
       head,
       released: Math.max(0, this.lowest - from),
       lowest: this.lowest,
       ms: Math.round(performance.now() - started),
     })
+  }
+
+  /** The first height a run up to `head` keeps: `keepRecent` below the head, or the lowest pinned height. */
+  private releaseEnd(head: number): number {
+    let end = head - this.opts.keepRecent
+    for (const pinned of this.pins.keys()) end = Math.min(end, pinned)
+    return end
   }
 
   /**

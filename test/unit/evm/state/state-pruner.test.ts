@@ -187,4 +187,25 @@ describe('state pruning', () => {
       }
     }
   })
+
+  it('keeps a pinned height and every height above it until unpinned', async () => {
+    h = await createHarness({ app: { pruning: { keepRecent: 2, interval: 5 } } })
+    const c = h.app.common
+    const app = h.app
+    let nonce = 0n
+    const block = async () => {
+      await h!.finalize([sign1559(c, KEY2, { nonce: nonce++, to: RECIPIENTS[1], value: 1n })])
+      await app.pruningIdle()
+    }
+    while (h.height <= 6) await block()
+    expect(app.lowestStateHeight()).toBe(3)
+    app.pinState(4)
+    expect(() => app.pinState(2)).toThrow(MissingStateError)
+    while (h.height <= 15) await block()
+    expect(app.lowestStateHeight()).toBe(4)
+    expect(await app.getBalance(hexToBytes(RECIPIENTS[1]!), 4)).toBe(4n)
+    app.unpinState(4)
+    while (h.height <= 20) await block()
+    expect(app.lowestStateHeight()).toBe(18)
+  })
 })
