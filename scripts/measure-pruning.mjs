@@ -132,5 +132,4 @@ console.log('| pruning | blocks | lowest state height | du MiB | du MiB compacte
 console.log('|---|---|---|---|---|---|---|---|')
 await runOnce('nothing', undefined)
 await runOnce('everything (keep 2, interval 10)', { keepRecent: 2, interval: 10 })
-await runOnce('custom (keep 100, interval 10)', { keepRecent: 100, interval: 10 })
 await runOnce('default (keep 362880, interval 10)', { keepRecent: 362_880, interval: 10 })

@@ -135,10 +135,13 @@ export class StatePruner {
   afterCommit(height: number): void {
     if (this.running || this.closing || height % this.opts.interval !== 0) return
     this.fresh = new Set()
-    this.running = this.run(height).finally(() => {
-      this.fresh = undefined
-      this.running = undefined
-    })
+    this.running = this.run(height)
+      // The next run starts over from what is written; the heights left are pruned then.
+      .catch((err: unknown) => this.opts.logger.error('state pruning failed', { err: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        this.fresh = undefined
+        this.running = undefined
+      })
   }
 
   /** Settles when no run is going on. */
@@ -164,7 +167,15 @@ export class StatePruner {
     for (let h = counted + 1; h <= head && !this.closing; h++) await this.count(counts, h)
     const from = this.lowest
     // Pins are looked at before each release: one may come while the run goes on.
-    for (let h = this.lowest; h < this.releaseEnd(head) && !this.closing; h++) await this.release(counts, h)
+    for (let h = this.lowest; h < this.releaseEnd(head) && !this.closing; h++) {
+      try {
+        await this.release(counts, h)
+      } catch (err) {
+        // Its batch was not written: the height is whole, and the next run releases it.
+        this.lowest = h
+        throw err
+      }
+    }
     this.opts.logger.info('pruned state', {
       head,
       released: Math.max(0, this.lowest - from),
