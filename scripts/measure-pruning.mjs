@@ -8,6 +8,7 @@
  * pruning records it holds.
  *
  *   npm run build && node scripts/measure-pruning.mjs [--blocks 2000] [--txs 20] [--accounts 10000]
+ *                                                      [--strategies nothing,everything,default]
  *
  * The chain: a genesis of `--accounts` funded accounts; each block has `--txs` transfers, from as many
  * senders to recipients drawn from the genesis accounts (deterministic), so the state keeps its size and
@@ -130,6 +131,10 @@ async function runOnce(label, pruning) {
 console.log(`${BLOCKS} blocks of ${TXS} transfers, ${ACCOUNTS + TXS} genesis accounts`)
 console.log('| pruning | blocks | lowest state height | du MiB | du MiB compacted | trie keys | pruning records | s |')
 console.log('|---|---|---|---|---|---|---|---|')
-await runOnce('nothing', undefined)
-await runOnce('everything (keep 2, interval 10)', { keepRecent: 2, interval: 10 })
-await runOnce('default (keep 362880, interval 10)', { keepRecent: 362_880, interval: 10 })
+const STRATEGIES = {
+  nothing: ['nothing', undefined],
+  everything: ['everything (keep 2, interval 10)', { keepRecent: 2, interval: 10 }],
+  default: ['default (keep 362880, interval 10)', { keepRecent: 362_880, interval: 10 }],
+}
+const at = process.argv.indexOf('--strategies')
+for (const name of at > 0 ? process.argv[at + 1].split(',') : Object.keys(STRATEGIES)) await runOnce(...STRATEGIES[name])
