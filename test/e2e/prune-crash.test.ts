@@ -130,10 +130,13 @@ describe('SIGKILL during state pruning', () => {
     await checkKeptHeights(t)
     const below = app.lowestStateHeight() - 1
     const refused = await rpc(t.url, 'eth_getBalance', [sender!.address, toQuantity(below)])
-    expect(refused.error).toMatchObject({
-      code: -32000,
-      message: expect.stringMatching(/^historical state [0-9a-f]{64} is not available$/),
-    })
+    const missing = { code: -32000, message: expect.stringMatching(/^historical state [0-9a-f]{64} is not available$/) }
+    expect(refused.error).toMatchObject(missing)
+    const call = { from: sender!.address, to: recipients[0]!.address, value: '0x1' }
+    expect((await rpc(t.url, 'eth_call', [call, toQuantity(below)])).error).toMatchObject(missing)
+    expect((await rpc(t.url, 'eth_getProof', [sender!.address, [], toQuantity(below)])).error).toMatchObject(missing)
+    // Tracing a block replays it on its parent's state.
+    expect((await rpc(t.url, 'debug_traceBlockByNumber', [toQuantity(below + 1), {}])).error).toMatchObject(missing)
 
     // The chain goes on; the run at the next multiple of 10 releases up to 3 below it.
     const target = (Math.floor(app.latestHeight() / 10) + 1) * 10
