@@ -15,6 +15,7 @@ import {
   ExecutionRevertedError,
   LogLimitError,
   PrunedHistoryError,
+  MissingStateError,
   UnknownBlockError,
   VmExecutionError,
 } from '../evm/errors.js'
@@ -59,6 +60,7 @@ export const EVM_ERRORS = [
   errorRow(VmExecutionError, plain),
   errorRow(CallTimeoutError, plain),
   errorRow(CallArgsError, plain),
+  errorRow(MissingStateError, plain),
   // eth_simulateV1's request-wide failures carry the specification's codes (evm/calls/simulate-errors.ts)
   errorRow(SimulateError, (err) => ({ code: err.code, message: err.message })),
   // state and logs

@@ -32,6 +32,7 @@ export interface NodeSettings
     | 'txIndex'
     | 'p2p'
     | 'evm'
+    | 'pruning'
     | 'abci'
     | 'snapshots'
     | 'instrumentation'
@@ -188,6 +189,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
     txIndex: { indexer: 'kv' },
     instrumentation: defaultInstrumentationConfig(),
     statesync: defaultStateSyncConfig(),
+    pruning: { strategy: 'default', keepRecent: 0, interval: 0 },
     evm: { trieNodeCacheMb: DEFAULT_TRIE_NODE_CACHE_MB, disableCodeSizeLimit: false },
     // CometBFT's `proxy_app` default.
     abci: { laddr: { host: '127.0.0.1', port: 26658 } },
@@ -208,7 +210,7 @@ export function defaultNodeSettings(moniker: string = hostname()): NodeSettings 
  * The `--dev` preset: JSON-RPC on with all ten namespaces (the dev methods' evm, anvil, hardhat included) on loopback (127.0.0.1:8545 / :8546),
  * consensus RPC on 127.0.0.1:26657, p2p on 127.0.0.1:26656 (a dev chain has no peers to reach it), metrics (when
  * turned on) on 127.0.0.1:26660,
- * {@link devConsensusConfig}, minimum gas price 0, every height kept (min-retain-blocks 0).
+ * {@link devConsensusConfig}, minimum gas price 0, an archive node (no pruning, min-retain-blocks 0).
  */
 export function devNodeSettings(moniker = 'dev'): NodeSettings {
   const settings = defaultNodeSettings(moniker)
@@ -222,5 +224,7 @@ export function devNodeSettings(moniker = 'dev'): NodeSettings {
   settings.jsonRpc.api = [...EVM_NAMESPACES]
   settings.minGasPrice = 0n
   settings.minRetainBlocks = 0
+  // evm_revert, snapshots and the tracing of old blocks need every height's state.
+  settings.pruning = { strategy: 'nothing', keepRecent: 0, interval: 0 }
   return settings
 }

@@ -16,6 +16,7 @@ import { homePaths, resolveHome } from './home.js'
 import type { InitHomeResult } from './init-home.js'
 import { formatHostPort } from './listen-address.js'
 import type { HostPort, NodeConfig } from './node-config.js'
+import { validatePruning } from './pruning.js'
 import { isTable, readTomlFile, type TomlTable } from './read-toml.js'
 import { SECTIONS, SETTINGS, fileKeyLabel, type ConfigFile, type Setting } from './settings.js'
 
@@ -92,6 +93,8 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     // A rule of execution: validators that disagreed on it would compute different blocks.
     throw new ConfigError(labelOf('evm.disable-code-size-limit'), 'allowed on a dev chain only (nodectl start --dev)')
   }
+  const pruningSource = chosen.get(SETTINGS.find((s) => s.flag === 'pruning')!)?.label
+  validatePruning(settings.pruning, opts.dev === true, labelOf, pruningSource ?? 'default')
   if (settings.jsonRpc.clientIdentity !== 'nodectl' && opts.dev !== true) {
     // A node that is not a dev chain does not serve the dev methods such a name promises.
     throw new ConfigError(labelOf('json-rpc.client-identity'), 'anvil and hardhat are allowed on a dev chain only (nodectl start --dev)')
@@ -119,6 +122,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
     txIndex: settings.txIndex,
     instrumentation: settings.instrumentation,
     statesync: settings.statesync,
+    pruning: settings.pruning,
     evm: settings.evm,
     abci: settings.abci,
     snapshots: settings.snapshots,

@@ -246,6 +246,8 @@ export interface NodeConfig {
   instrumentation: InstrumentationConfig
   /** `[statesync]`: join from peers' snapshots. */
   statesync: StateSyncConfig
+  /** app.toml `pruning`, `pruning-keep-recent`, `pruning-interval`: which heights' state stays on disk. */
+  pruning: PruningConfig
   /** app.toml `[evm]`. */
   evm: {
     /** `trie-node-cache-mb`: memory for state trie nodes shared by execution and RPC reads, MiB (0 = none). */
@@ -308,4 +310,18 @@ export interface HomePaths {
   wal: string
   /** `config/jwt.hex`: 32-byte hex secret of the private-namespace JWTs (mode 0600). */
   jwtSecret: string
+}
+
+/** The state-pruning strategies of Cosmos SDK's app.toml `pruning`. */
+export const PRUNING_STRATEGIES = ['default', 'nothing', 'everything', 'custom'] as const
+export type PruningStrategy = (typeof PRUNING_STRATEGIES)[number]
+
+/**
+ * app.toml `pruning` (default "default"; "nothing" on a dev chain) and, for "custom" only,
+ * `pruning-keep-recent` and `pruning-interval` (Cosmos SDK's keys and meanings).
+ */
+export interface PruningConfig {
+  strategy: PruningStrategy
+  keepRecent: number
+  interval: number
 }

@@ -10,6 +10,7 @@
 import * as c from './codecs.js'
 import type { Codec, TomlWritable } from './codecs.js'
 import { DEFAULT_TRIE_NODE_CACHE_MB, type NodeSettings } from './defaults.js'
+import { PRUNING_STRATEGIES } from './node-config.js'
 
 /** The two TOML files of a home. */
 export type ConfigFile = 'config.toml' | 'app.toml'
@@ -668,6 +669,35 @@ export const SETTINGS: readonly Setting[] = [
     },
   ),
 
+  appBase(
+    'pruning',
+    c.enumCodec(PRUNING_STRATEGIES, 'pruning strategy'),
+    'Which heights\' EVM state stays on disk, as Cosmos SDK: "default" keeps the latest 362880 heights and prunes every 10, ' +
+      '"nothing" keeps every height (an archive node; the dev chain\'s setting), "everything" keeps the latest 2, "custom" ' +
+      'uses pruning-keep-recent and pruning-interval (default "default").',
+    (s) => s.pruning.strategy,
+    (s, v) => {
+      s.pruning.strategy = v
+    },
+  ),
+  appBase(
+    'pruning-keep-recent',
+    uint,
+    'With pruning = "custom": heights of state kept below the latest, at least 2 (default 0: only read for "custom").',
+    (s) => s.pruning.keepRecent,
+    (s, v) => {
+      s.pruning.keepRecent = v
+    },
+  ),
+  appBase(
+    'pruning-interval',
+    uint,
+    'With pruning = "custom": heights between two prunings, at least 10 (default 0: only read for "custom").',
+    (s) => s.pruning.interval,
+    (s, v) => {
+      s.pruning.interval = v
+    },
+  ),
   appBase(
     'min-retain-blocks',
     uint,

@@ -5,6 +5,8 @@
 export const Prefix = {
   /** MPT nodes of the EVM state (key = node hash, or code-hash-prefixed code). */
   trie: 0x01,
+  /** State pruning: reference counts of trie nodes and code, per-height journals (evm/state/prune-store.ts). */
+  statePrune: 0x02,
   /** Consensus block by height. */
   block: 0x10,
   /** Commit for a height (the `last_commit` of height+1, or the seen commit for the head). */

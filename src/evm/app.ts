@@ -55,7 +55,7 @@ import {
 } from './calls/calls.js'
 import { CallWorkers } from './calls/call-workers.js'
 import { getCommon, type DevChainRules } from './common.js'
-import { PrunedHistoryError, UnknownBlockError } from './errors.js'
+import { MissingStateError, PrunedHistoryError, UnknownBlockError } from './errors.js'
 import { createBlockEvents } from './events.js'
 import { createEvmBlock, createExecTxResults, createGenesisEvmBlock, createTxRecords, type StoredTx } from './store/block-view.js'
 import { toEvmReceipt, toEvmTx, type TxRecord } from './store/evm-records.js'
@@ -67,6 +67,7 @@ import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
 import { trieNodeCacheOf } from './state/trie-db.js'
+import { StatePruner } from './state/state-pruner.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './calls/access-list.js'
@@ -169,10 +170,10 @@ export interface EvmApplicationOptions {
    */
   minRetainBlocks?: number
   /**
-   * The lowest height something else still needs kept, e.g. the oldest state-sync snapshot offered
-   * (undefined: nothing); asked at each Commit.
+   * The lowest height something else still needs kept after committing `height`, e.g. the blocks a
+   * node restoring a state-sync snapshot still offered syncs from (undefined: nothing); asked at each Commit.
    */
-  retainFloor?: () => number | undefined
+  retainFloor?: (height: number) => number | undefined
   /** eth_call / estimateGas limits. */
   calls?: Partial<CallOptions>
   /** Memory for state trie nodes shared by execution and RPC reads, bytes (`[evm] trie-node-cache-mb`; default 16 MiB). */
@@ -184,6 +185,11 @@ export interface EvmApplicationOptions {
   callWorkers?: { count: number; script?: URL }
   /** Called after each Commit with the height written (state-sync snapshots: snapshots/state-snapshots.ts). */
   committed?: (head: CommittedHead) => void
+  /**
+   * State pruning (app.toml `pruning`, state-pruner.ts): the latest height and `keepRecent` below it
+   * keep their state, pruned every `interval` heights; default none (an archive node).
+   */
+  pruning?: { keepRecent: number; interval: number }
 }
 
 /** A committed block with its receipts and logs (for subscriptions and filters). */
@@ -253,6 +259,8 @@ export class EvmApplication implements Application {
   /** The dev chain's settings after the head (dev-settings.ts). */
   private devSettings: DevSettings = DEFAULT_DEV_SETTINGS
   private opening: Promise<void> | undefined
+  /** Deletes the state of heights that left the pruning window; none on an archive node. */
+  private readonly pruner: StatePruner | undefined
 
   constructor(private readonly opts: EvmApplicationOptions) {
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
@@ -268,6 +276,14 @@ export class EvmApplication implements Application {
     this.prepareVm = readOnlyValidatorAdmin(opts.genesis.validatorAdmin, this.validators)
     this.callOptions = { ...defaultCallOptions, ...opts.calls }
     this.devOps = opts.dev ? new DevOpQueue() : undefined
+    this.pruner = opts.pruning
+      ? new StatePruner({
+          db: opts.db,
+          ...opts.pruning,
+          stateRootAt: async (height) => (await this.store.getBlock(height))?.stateRoot,
+          logger: this.log.child({ module: 'pruning' }),
+        })
+      : undefined
     const workers = opts.callWorkers
     this.callWorkers =
       workers && workers.count > 0
@@ -315,6 +331,7 @@ export class EvmApplication implements Application {
   /** Stops the call workers (before the database closes). */
   async close(): Promise<void> {
     await this.history.close()
+    await this.pruner?.close()
     await this.callWorkers?.close()
   }
 
@@ -341,7 +358,16 @@ export class EvmApplication implements Application {
       this.store.setHead(block)
       if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
-    const { vm, stateManager, caches } = await createConsensusVm(this.opts.db, this.stage, this.common, this.blockHashes, head?.stateRoot)
+    await this.pruner?.open(this.genesisHeight)
+    const noteWrite = this.pruner ? (key: string) => this.pruner!.noteWrite(key) : undefined
+    const { vm, stateManager, caches } = await createConsensusVm(
+      this.opts.db,
+      this.stage,
+      this.common,
+      this.blockHashes,
+      head?.stateRoot,
+      noteWrite,
+    )
     await this.validators.load()
     installValidatorAdmin(vm, this.opts.genesis.validatorAdmin, this.validators)
     this.opts.contractConsole?.attach(vm)
@@ -517,6 +543,7 @@ export class EvmApplication implements Application {
     this.pending = undefined
     this.validators.discardBlock()
     this.stage.discard()
+    this.pruner?.forgetHeight()
     if (this.genesisWrites) this.stage.restore(this.genesisWrites)
     await this.stateManager!.setStateRoot(head.stateRoot)
   }
@@ -570,7 +597,11 @@ export class EvmApplication implements Application {
    * then makes it the head: readers see a height only once it is durable.
    */
   async commit(): Promise<{ retainHeight: number }> {
-    await this.stage.write()
+    const pruner = this.pruner
+    const height = this.pending?.block.number
+    if (pruner && height !== undefined) pruner.stageJournal(this.stage, height)
+    await (pruner ? pruner.writeLock.run(() => this.stage.write()) : this.stage.write())
+    if (height !== undefined) pruner?.afterCommit(height)
     this.genesisWrites = undefined
     this.headWritten = true
     const pending = this.pending
@@ -604,8 +635,8 @@ export class EvmApplication implements Application {
     const keep = this.opts.minRetainBlocks ?? 0
     if (keep <= 0) return 0
     let retain = Math.min(height - keep + 1, height - Number(this.evidenceMaxAgeBlocks))
-    const floor = this.opts.retainFloor?.()
-    if (floor !== undefined && floor > 0) retain = Math.min(retain, floor)
+    const floor = this.opts.retainFloor?.(height)
+    if (floor !== undefined) retain = Math.min(retain, floor)
     return retain > this.genesisHeight + 1 ? retain : 0
   }
 
@@ -679,7 +710,15 @@ export class EvmApplication implements Application {
   /** ABCI Query: `/evm/balance|nonce|code/<0xaddr>`, `/evm/storage/<0xaddr>/<0xslot>` (abci-query.ts). */
   query(req: QueryRequest): Promise<QueryResponse> {
     return answerQuery(req, {
-      resolveHeight: async (height) => (await this.resolveState(height > 0 ? height : undefined)).height,
+      resolveHeight: async (height) => {
+        try {
+          return (await this.resolveState(height > 0 ? height : undefined)).height
+        } catch (err) {
+          if (!(err instanceof MissingStateError)) throw err
+          // Cosmos SDK's answer for a pruned version.
+          throw new Error(`failed to load state at height ${height}; version does not exist (latest height: ${this.latestHeight()})`)
+        }
+      },
       getAccount: (address, height) => this.getAccount(address, height),
       getCode: (address, height) => this.getCode(address, height),
       getStorageAt: (address, slot, height) => this.getStorageAt(address, slot, height),
@@ -696,6 +735,31 @@ export class EvmApplication implements Application {
   /** The newest committed EVM block (the genesis block before the first block); undefined before InitChain. */
   latestBlock(): EvmBlock | undefined {
     return this.head?.block
+  }
+
+  /** The lowest height whose state can be read: the EVM genesis on an archive node, else the pruning window's start. */
+  lowestStateHeight(): number {
+    return Math.max(this.genesisHeight, this.pruner?.lowestStateHeight() ?? 0)
+  }
+
+  /** Heights whose state a pruning node keeps (the latest and `keepRecent` below it); undefined on an archive node. */
+  stateRetentionBlocks(): number | undefined {
+    return this.opts.pruning ? this.opts.pruning.keepRecent + 1 : undefined
+  }
+
+  /** Keeps `height`'s state (and every height's above it) from pruning until `unpinState`; throws when it is pruned. */
+  pinState(height: number): void {
+    if (height < this.lowestStateHeight()) throw new MissingStateError(height)
+    this.pruner?.pin(height)
+  }
+
+  unpinState(height: number): void {
+    this.pruner?.unpin(height)
+  }
+
+  /** Settles when no state pruning is going on. */
+  async pruningIdle(): Promise<void> {
+    await this.pruner?.idle()
   }
 
   /** Height of the genesis block of the EVM view (`initialHeight - 1`, normally 0). */
@@ -951,6 +1015,7 @@ export class EvmApplication implements Application {
     if (this.isPruned(h)) throw new PrunedHistoryError()
     const block = h === head.height ? head.block : this.isCommitted(h) ? await this.store.getBlock(h) : undefined
     if (!block) throw new UnknownBlockError()
+    if (h < this.lowestStateHeight()) throw new MissingStateError(h, block.stateRoot)
     return {
       height: h,
       stateRoot: block.stateRoot,

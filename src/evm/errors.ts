@@ -53,6 +53,23 @@ export class PrunedHistoryError extends NodeError {
   }
 }
 
+/**
+ * The state of a height that pruning removed (geth v1.17's words for a state it no longer has:
+ * `historical state <root> is not available`).
+ */
+export class MissingStateError extends NodeError {
+  constructor(
+    readonly height: number,
+    root?: Uint8Array,
+  ) {
+    super(
+      root
+        ? `historical state ${Buffer.from(root).toString('hex')} is not available`
+        : `historical state of block ${height} is not available`,
+    )
+  }
+}
+
 /** eth_getLogs matched more logs than allowed (geth: `query returned more than N results`). */
 export class LogLimitError extends NodeError {
   constructor(readonly limit: number) {

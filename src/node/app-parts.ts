@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path'
 import type { NodeConfig } from '../config/node-config.js'
+import { pruningWindow } from '../config/pruning.js'
 import type { Database } from '../db/database.js'
 import { EvmApplication } from '../evm/app.js'
 import { StateSnapshots } from '../evm/snapshots/state-snapshots.js'
@@ -46,6 +47,16 @@ export interface AppParts {
   snapshots: StateSnapshots
 }
 
+/**
+ * The blocks the state-sync snapshots still listed need kept, as the Cosmos SDK bounds the retain height:
+ * a node that restores the oldest one (snapshot-interval × snapshot-keep-recent heights back) block-syncs
+ * from the height above it. Keeping every snapshot (keep-recent 0) sets no bound, as there.
+ */
+function snapshotRetainFloor({ interval, keepRecent }: NodeConfig['snapshots']): ((height: number) => number) | undefined {
+  if (interval <= 0 || keepRecent <= 0) return undefined
+  return (height) => height - interval * keepRecent
+}
+
 /** Builds and opens the application, then the pool (counting through `poolMetrics` when given), miner settings and key store around it. */
 export async function openAppParts(
   config: NodeConfig,
@@ -60,6 +71,7 @@ export async function openAppParts(
     feeRecipientPath: join(config.paths.dataDir, FEE_RECIPIENT_FILE),
     logger: log.child({ module: 'miner' }),
   })
+  const pruning = pruningWindow(config.pruning)
   const contractConsole = config.dev ? new ContractConsole(log.child({ module: 'console' })) : undefined
   const app = new EvmApplication({
     db,
@@ -72,8 +84,10 @@ export async function openAppParts(
     maxTxBytes: config.mempool.maxTxBytes,
     dev: config.dev,
     minRetainBlocks: config.minRetainBlocks,
+    retainFloor: snapshotRetainFloor(config.snapshots),
     calls: { gasCap: config.jsonRpc.gasCap, evmTimeoutMs: config.jsonRpc.evmTimeout },
     trieNodeCacheBytes: config.evm.trieNodeCacheMb * 2 ** 20,
+    ...(pruning ? { pruning } : {}),
     ...(contractConsole ? { contractConsole } : {}),
     devRules: { setCode: config.dev, unlimitedCodeSize: config.evm.disableCodeSizeLimit },
     callWorkers: { count: config.jsonRpc.callWorkers, script: options.callWorkerScript },
@@ -86,6 +100,10 @@ export async function openAppParts(
     dir: join(config.paths.dataDir, 'snapshots'),
     interval: config.snapshots.interval,
     keepRecent: config.snapshots.keepRecent,
+    pinState: (height) => {
+      app.pinState(height)
+      return () => app.unpinState(height)
+    },
     logger: log,
   })
   await app.open()

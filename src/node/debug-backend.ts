@@ -7,6 +7,7 @@
 import type { CallArgs } from '../api/eth/backend.js'
 import type { CallOverrides, DebugBackend, TracerRequest, TxTraceResult } from '../api/debug/backend.js'
 import type { EvmApplication } from '../evm/app.js'
+import { MissingStateError } from '../evm/errors.js'
 import { encodeHeader } from '../evm/store/block-header.js'
 import { encodeRawBlock, encodeRawReceipt } from '../evm/store/raw-block.js'
 import { rawTxType } from '../evm/txs/raw-tx.js'
@@ -79,6 +80,7 @@ export class NodeDebugBackend implements DebugBackend {
       app.getBlockDevOps(height),
     ])
     if (!block || !parent || !records) throw new Error(`block ${height} or its parent is missing`)
+    if (parent.number < app.lowestStateHeight()) throw new MissingStateError(parent.number, parent.stateRoot)
     const executed = new Set(records.map((r) => bytesToHex(r.hash)))
     return {
       env: {

@@ -159,12 +159,16 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   }
 
   /**
-   * Where history begins: the EVM genesis, or once history is pruned (`min-retain-blocks`) the history
-   * base; a pruned height's state cannot be named either (its block, and so its state root, is gone).
+   * Where history begins: blocks from the history base (the EVM genesis, or once history is pruned by
+   * `min-retain-blocks` the lowest kept block); state from the later of that base and the state pruning
+   * window's start (a pruned block's state root cannot be named).
    */
   historyRetention(): HistoryRetention {
-    const oldestBlock = this.deps.app.historyBase()
-    return { state: { oldestBlock }, blocks: { oldestBlock } }
+    const app = this.deps.app
+    const oldestBlock = app.historyBase()
+    const retentionBlocks = app.stateRetentionBlocks()
+    const state = { oldestBlock: Math.max(oldestBlock, app.lowestStateHeight()), ...(retentionBlocks !== undefined ? { retentionBlocks } : {}) }
+    return { state, blocks: { oldestBlock } }
   }
 
   syncStatus(): SyncStatus | undefined {

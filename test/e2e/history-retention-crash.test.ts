@@ -1,6 +1,6 @@
 /**
  * A real dev node process with `min-retain-blocks` SIGKILLed in the middle of pruning
- * (test/helpers/prune-crash-child.ts), turned on over an archive node's 400 heights: before and after the
+ * (test/helpers/retention-crash-child.ts), turned on over an archive node's 400 heights: before and after the
  * first of the several batches of the application's EVM history pruning, and of the engine's block pruning. Restarted on the same home, the base is consistent:
  * every height from the base to the head answers whole on both sides, and once pruning resumes nothing
  * below the base is left on disk.
@@ -12,7 +12,7 @@ import { Prefix, heightKey } from '../../src/db/prefixes.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bundleChild, lineOf, spawnChild } from '../helpers/child-lines.js'
 import { NO_EMPTY_BLOCKS_FLAGS, rpc, startTestNode, type TestNode } from '../helpers/dev-node.js'
-import type { PrunePoint } from '../helpers/prune-crash-child.js'
+import type { PrunePoint } from '../helpers/retention-crash-child.js'
 import { initRetentionHome } from '../helpers/retention-home.js'
 
 const KEEP = 10
@@ -29,7 +29,7 @@ describe('SIGKILL in the middle of history pruning', () => {
   let restarted: TestNode | undefined
 
   beforeAll(async () => {
-    script = await bundleChild('prune-crash-child')
+    script = await bundleChild('retention-crash-child')
   })
   afterAll(async () => {
     await restarted?.stop()

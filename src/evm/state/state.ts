@@ -42,15 +42,16 @@ function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaT
   return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 
-/** The consensus VM: its writes are staged into `stage`, the application's. */
+/** The consensus VM: its writes are staged into `stage`, the application's (each key told to `noteWrite`, the state pruner's journal). */
 export async function createConsensusVm(
   db: Database,
   stage: WriteStage,
   common: Common,
   blockchain: EVMMockBlockchainInterface,
   root?: Uint8Array,
+  noteWrite?: (key: string) => void,
 ): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
-  const trie = createTrie(new TrieDb(db, stage), common)
+  const trie = createTrie(new TrieDb(db, stage, noteWrite), common)
   const caches = createCaches()
   const stateManager = new MerkleStateManager({ trie, common, caches })
   if (root) await setRoot(stateManager, root)

@@ -9,8 +9,9 @@
  * adapter: nodes are content-addressed, so every
  * trie copy can share it.
  *
- * Node pruning is off (`useNodePruning` false), so the trie never deletes nodes and old state roots
- * stay readable (archive node).
+ * The trie's own node pruning is off (`useNodePruning` false): it never deletes nodes. Heights' state
+ * is pruned, when configured, by the state pruner (state-pruner.ts), from the keys this adapter
+ * reports staged.
  *
  * Every adapter over one Database shares one `TrieNodeCache`: trie nodes are content-addressed (the key
  * is the node's hash), so a cached node is never stale, whichever state root, block or copy reads it.
@@ -52,7 +53,7 @@ async function readNode(db: Database, cache: TrieNodeCache, key: string): Promis
 }
 
 /** `Prefix.trie ‖ bytes(hexKey)`: mpt hands us unprefixed hex keys. */
-function trieKey(hexKey: string): Uint8Array {
+export function trieKey(hexKey: string): Uint8Array {
   const key = Buffer.allocUnsafe(1 + (hexKey.length >> 1))
   key[0] = Prefix.trie
   key.write(hexKey, 1, 'hex')
@@ -76,6 +77,8 @@ export class TrieDb implements DB<string, Value> {
   constructor(
     private readonly db: Database,
     private readonly stage: WriteStage,
+    /** Told every key staged (the state pruner's journal of the height). */
+    private readonly noteWrite?: (key: string) => void,
   ) {
     this.cache = trieNodeCacheOf(db)
   }
@@ -89,6 +92,7 @@ export class TrieDb implements DB<string, Value> {
     const stored = toStored(value)
     this.stage.put(trieKey(key), stored)
     this.cache.set(key, stored)
+    this.noteWrite?.(key)
   }
 
   async del(key: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   ExecutionRevertedError,
   LogLimitError,
   PrunedHistoryError,
+  MissingStateError,
   UnknownBlockError,
   VmExecutionError,
 } from '../../../src/evm/errors.js'
@@ -49,6 +50,10 @@ const CASES: [Error, { code: number; message: string; data?: string }][] = [
   [new UnknownBlockError(), { code: -32000, message: 'header not found' }],
   [new UnknownBlockError('header for hash not found'), { code: -32000, message: 'header for hash not found' }],
   [new PrunedHistoryError(), { code: 4444, message: 'pruned history unavailable' }],
+  [
+    new MissingStateError(7, new Uint8Array(32).fill(0xab)),
+    { code: -32000, message: `historical state ${'ab'.repeat(32)} is not available` },
+  ],
   [new LogLimitError(10000), { code: -32000, message: 'query returned more than 10000 results' }],
   [txPoolErrors.alreadyKnown(), { code: -32000, message: 'already known' }],
   [txPoolErrors.poolFull(), { code: -32000, message: 'txpool is full' }],
