@@ -167,7 +167,10 @@ export class NodeEthBackend implements EthBackend, EthEvents {
     const app = this.deps.app
     const oldestBlock = app.historyBase()
     const retentionBlocks = app.stateRetentionBlocks()
-    const state = { oldestBlock: Math.max(oldestBlock, app.lowestStateHeight()), ...(retentionBlocks !== undefined ? { retentionBlocks } : {}) }
+    const state = {
+      oldestBlock: Math.max(oldestBlock, app.lowestStateHeight()),
+      ...(retentionBlocks !== undefined ? { retentionBlocks } : {}),
+    }
     return { state, blocks: { oldestBlock } }
   }
 
