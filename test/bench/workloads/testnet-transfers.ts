@@ -9,7 +9,7 @@ import { getHeight, getReceipts, sleep } from '../chain.js'
 import { formatFigure } from '../compare.js'
 import { blockIntervals, finalityLatencies, summarizeBlockTimes, type BlockTimeSummary, type SentTx } from '../block-times.js'
 import { HeadSubscriber } from '../head-subscriber.js'
-import { rssMb } from '../node-process.js'
+import { cpuMs, rssMb } from '../node-process.js'
 import type { BenchOptions } from '../options.js'
 import { RpcClient } from '../rpc-client.js'
 import { mean, round, summarize, type LatencySummary } from '../stats.js'
@@ -48,6 +48,7 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
     heads = await HeadSubscriber.open(node0.wsUrl)
     await withDeadline(heads.nextHead(), "node0's first newHeads")
     const sent = new Map<string, number>()
+    const cpuBefore = net.nodes.map((n) => cpuMs(n.child.pid))
     const batch = await sendBatch(ctx, erc20TransferCall(token), {
       clientOf: (sender) => clients[sender % validators]!,
       onSent: (hash, sentAt, order) => {
@@ -55,6 +56,7 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
       },
     })
     await withDeadline(heads.waitFor(batch.endBlock), `node0's newHeads of block ${batch.endBlock}`)
+    const cpuPerTx = net.nodes.map((n, i) => msPerTx(cpuBefore[i], cpuMs(n.child.pid), batch.hashes.length))
 
     const { startBlock, endBlock } = batch
     const blocks = await Promise.all(
@@ -72,10 +74,11 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
       return r ? [{ sentAt: sent.get(hash)!, block: Number(r.blockNumber) }] : []
     })
     const finality = finalityLatencies(samples, heads.arrivals)
+    const intervals = blockIntervals(heads.arrivals, startBlock, endBlock)
     const figures: TestnetFigures = {
       validators,
       txPerSec: Math.round(batch.hashes.length / batch.seconds),
-      blockTime: summarizeBlockTimes(blockIntervals(heads.arrivals, startBlock, endBlock)),
+      blockTime: summarizeBlockTimes(intervals),
       txsPerBlock: { mean: round(mean(txCounts), 1), max: Math.max(0, ...txCounts), empty: txCounts.filter((n) => n === 0).length },
       finality: summarize(finality.latencies),
       agreement: await checkAgreement(clients, endBlock),
@@ -88,9 +91,12 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
       blockTime: figures.blockTime,
       txsPerBlock: figures.txsPerBlock,
       maxGasShare: round(Math.max(0, ...gasShares), 3),
+      txCounts,
+      intervalsMs: intervals.map((ms) => Math.round(ms)),
     })
     emit('finality', { validators, sampleEvery: FINALITY_SAMPLE_EVERY, missing: finality.missing, ...figures.finality })
     emit('agreement', { ...figures.agreement })
+    emit('cpu', { validators, msPerTx: cpuPerTx })
     emit('memory', { rssMb: net.nodes.map((n) => rssMb(n.child.pid)) })
     const { agreement } = figures
     if (!agreement.sameHash) {
@@ -162,6 +168,11 @@ async function checkAgreement(clients: readonly RpcClient[], height: number): Pr
     }),
   )
   return { height, sameHash: hashes.every((h) => h === hashes[0]), hashes }
+}
+
+/** CPU ms a transfer cost a node over the batch (from the first send to node0's head of the last block). */
+function msPerTx(before: number | undefined, after: number | undefined, txs: number): number | undefined {
+  return before === undefined || after === undefined || txs === 0 ? undefined : round((after - before) / txs, 3)
 }
 
 async function waitForHeight(client: RpcClient, height: number): Promise<void> {
