@@ -14,8 +14,9 @@ import type { BenchOptions } from '../options.js'
 import { RpcClient } from '../rpc-client.js'
 import { mean, round, summarize, type LatencySummary } from '../stats.js'
 import { TESTNET_ENV, type BenchTestnet, type TestnetStartup } from '../testnet-network.js'
-import { createContext, type Emit } from './context.js'
-import { erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
+import { type BenchContext, createContext, type Emit } from './context.js'
+import type { TokenSetup } from './token.js'
+import { type BatchCall, erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
 import { emitBatch } from './transfers.js'
 
 /** One transfer in this many (by send order) is timed from send to finality: 150 of the default 3,000. */
@@ -47,9 +48,11 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
     const token = await ctx.token()
     heads = await HeadSubscriber.open(node0.wsUrl)
     await withDeadline(heads.nextHead(), "node0's first newHeads")
+    const transfer = await estimatedTransferCall(ctx, token)
+    emit('gas', { validators, transferGasLimit: transfer.gasLimit.toString() })
     const sent = new Map<string, number>()
     const cpuBefore = net.nodes.map((n) => cpuMs(n.child.pid))
-    const batch = await sendBatch(ctx, erc20TransferCall(token), {
+    const batch = await sendBatch(ctx, transfer, {
       clientOf: (sender) => clients[sender % validators]!,
       onSent: (hash, sentAt, order) => {
         if (order % FINALITY_SAMPLE_EVERY === 0) sent.set(hash, sentAt)
@@ -168,6 +171,18 @@ async function checkAgreement(clients: readonly RpcClient[], height: number): Pr
     }),
   )
   return { height, sameHash: hashes.every((h) => h === hashes[0]), hashes }
+}
+
+/**
+ * The transfer with the gas limit a wallet library gives it: ethers v6 and viem fill an unset gas limit
+ * with eth_estimateGas's answer, adding no margin. Estimated once, before the batch (the recipient holds
+ * no token yet, so the answer covers the first transfer's new storage slot); a proposal sums gas limits,
+ * so the limit a transaction declares is what it takes of the block.
+ */
+async function estimatedTransferCall(ctx: BenchContext, token: TokenSetup): Promise<BatchCall> {
+  const call = erc20TransferCall(token)
+  const request = { from: ctx.accounts[0]!.address, to: call.to, data: call.data }
+  return erc20TransferCall(token, BigInt(await ctx.client.call<string>('eth_estimateGas', [request])))
 }
 
 /** CPU ms a transfer cost a node over the batch (from the first send to node0's head of the last block). */
