@@ -8,16 +8,13 @@
  *
  * In a network where every node is every other's peer, each node passes on what it took from one peer to the
  * others, which mostly had it already: with 4 validators a transaction reaches each node about twice. A copy
- * the pool already holds is dropped on its hash, before any decoding or admission work. The others wait in a
- * {@link PeerTxQueue}, admitted a slice per turn of the event loop so that votes and a block's execution
- * are not held up behind a large frame.
+ * the pool already holds is dropped on its hash, before any decoding or admission work.
  */
 import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import { keccak256 } from '../crypto/index.js'
 import { bytesToHex } from '../primitives/hex.js'
 import type { Logger } from '../utils/logger.js'
 import { PeerChannel } from './peer-channel.js'
-import { PeerTxQueue } from './peer-tx-queue.js'
 import type { P2PNode, Peer } from './p2p-node.js'
 
 export const TX_PROTOCOL = '/nodectl/mempool/1'
@@ -51,16 +48,12 @@ export class TxGossip {
   private readonly known = new Map<Peer, Set<string>>()
   private batch: GossipTx[] = []
   private flushScheduled = false
-  private readonly waiting: PeerTxQueue
 
   constructor(
     private readonly p2p: P2PNode,
     private readonly pool: TxGossipPool,
     private readonly log: Logger,
   ) {
-    this.waiting = new PeerTxQueue({
-      submit: (raw) => void this.pool.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { reason: err.message })),
-    })
     this.channel = new PeerChannel(
       p2p,
       {
@@ -133,7 +126,7 @@ export class TxGossip {
       const hash = bytesToHex(keccak256(raw))
       remember(known, hash)
       if (this.pool.has(hash)) continue
-      if (!this.waiting.push(raw, hash) && this.waiting.full) this.log.debug('peer tx dropped: too many waiting', { peer: peer.info.id })
+      this.pool.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { peer: peer.info.id, reason: err.message }))
     }
   }
 
