@@ -94,6 +94,7 @@ export async function createNodeP2P(config: NodeConfig, deps: NodeP2PDeps, log: 
     host,
     {
       submit: (raw) => pool.add(raw),
+      has: (hash) => pool.has(hash),
       pending: () => [...pool.pending().values()].flat().map((tx) => ({ raw: tx.raw, hash: tx.hashHex })),
     },
     p2pLog,

@@ -3,7 +3,12 @@
  * pool — from RPC or from a peer — is sent to each peer not known to have it, and a peer that connects gets
  * the pool's pending transactions, so a transaction sent to any node reaches the proposer. Frames are CometBFT's `Txs{repeated bytes txs = 1}`: the transactions that
  * entered the pool within one turn of the event loop travel together. The receiving pool re-checks each
- * one (`submit`); a rejection there (already known, nonce too low) is normal and only logged at debug.
+ * one (`submit`) unless its pool already holds it (`has`); a rejection there (already known, nonce too low) is
+ * normal and only logged at debug.
+ *
+ * In a network where every node is every other's peer, each node passes on what it took from one peer to the
+ * others, which mostly had it already: with 4 validators a transaction reaches each node about twice. A copy
+ * the pool already holds is dropped on its hash, before any decoding or admission work.
  */
 import { ProtoReader, ProtoWriter } from '../comet/proto.js'
 import { keccak256 } from '../crypto/index.js'
@@ -31,6 +36,8 @@ export interface GossipTx {
 export interface TxGossipPool {
   /** Adds a peer's transaction (checked as any other submission); rejects when refused. */
   submit(raw: Uint8Array): Promise<unknown>
+  /** Whether the pool holds the transaction with this EVM hash (0x hex). */
+  has(hash: string): boolean
   /** The executable transactions waiting now (sent to a peer that connects). */
   pending(): GossipTx[]
 }
@@ -116,7 +123,9 @@ export class TxGossip {
     }
     const known = this.knownBy(peer)
     for (const raw of txs) {
-      remember(known, bytesToHex(keccak256(raw)))
+      const hash = bytesToHex(keccak256(raw))
+      remember(known, hash)
+      if (this.pool.has(hash)) continue
       this.pool.submit(raw).catch((err: Error) => this.log.debug('peer tx not added', { peer: peer.info.id, reason: err.message }))
     }
   }

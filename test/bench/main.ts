@@ -12,6 +12,7 @@
  *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
  *   npm run bench -- --kill-storm 100          # 100 SIGKILLs under load, every receipt re-checked (--seed S replays)
  *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
+ *   npm run bench -- --testnet 4 --cpu-prof /tmp/prof   # the same, each node's CPU profile in /tmp/prof/node<i>/
  *   npm run bench -- --testnet 4 --engine cometbft   # the same over 4 cometbft + 4 nodectl start --abci
  *
  * Workloads run in the order of WORKLOADS; getlogs-range last, on a node of its own when nodectl is spawned.
@@ -174,7 +175,9 @@ async function main(options: BenchOptions): Promise<void> {
   if (options.killStorm !== undefined) return runKillStormBench(options, options.killStorm, emitFor(options.label))
   if (options.testnet !== undefined) {
     const emit = emitFor(options.engine === 'nodectl' ? options.label : `${options.label}+${options.engine}`)
-    return withTestnet(options.testnet, options.port, options.engine, (net, startup) => runTestnetTransfers(options, emit, net, startup))
+    return withTestnet(options.testnet, options.port, options.engine, options.cpuProfDir, (net, startup) =>
+      runTestnetTransfers(options, emit, net, startup),
+    )
   }
   for (const target of targetsOf(options)) await benchTarget(options, target, emitFor(target.label))
   if (!options.compare) return

@@ -147,16 +147,22 @@ function spawnAbciPair(
 
 /**
  * Spawns `nodectl start --home <home>` for a home of `initTestnetFiles` (its ports and peers are in its
- * files), with `env` added to the environment (NODECTL_* overrides). Each line the node writes to stderr
+ * files), with `env` added to the environment (NODECTL_* overrides) and `nodeFlags` before the script
+ * (Node.js flags such as `--cpu-prof`). Each line the node writes to stderr
  * is passed on behind its moniker (`node1 | …`), as `nodectl testnet start` does; the home is kept.
  */
-export function spawnTestnetNode(node: TestnetNode, env: Readonly<Record<string, string>>, engine: Engine = 'nodectl'): SpawnedNode {
+export function spawnTestnetNode(
+  node: TestnetNode,
+  env: Readonly<Record<string, string>>,
+  engine: Engine = 'nodectl',
+  nodeFlags: readonly string[] = [],
+): SpawnedNode {
   if (engine === 'cometbft') {
     const urls = { url: node.jsonRpc, wsUrl: node.webSocket, cometUrl: node.cometRpc }
     const onStderr = (line: string): void => void process.stderr.write(`${node.moniker} | ${line}\n`)
     return spawnAbciPair(node.home, urls, { removeHome: false, flags: [], onStderr })
   }
-  const child = spawn(process.execPath, [NODECTL_BIN, 'start', '--home', node.home], {
+  const child = spawn(process.execPath, [...nodeFlags, NODECTL_BIN, 'start', '--home', node.home], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -280,6 +286,25 @@ export function rssMb(pid: number | undefined): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return m ? Math.round(Number(m[1]) / 1024) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Clock ticks a second of /proc/<pid>/stat's CPU times (Linux's USER_HZ, 100 on every common build). */
+const CLOCK_TICKS_PER_SECOND = 100
+
+/**
+ * CPU time a process has used so far, user and system over all its threads (ms, from /proc/<pid>/stat);
+ * undefined when it cannot be read (not Linux, the process gone).
+ */
+export function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The fields after the command name, which sits in parentheses and may hold spaces: utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND
   } catch {
     return undefined
   }

@@ -49,6 +49,11 @@ export interface BenchOptions {
    * measure ERC-20 transfers, block time and tx → finality latency over it (testnet.ts).
    */
   testnet: number | undefined
+  /**
+   * With `--testnet` (our engine): each node runs under `node --cpu-prof`, writing its profile into
+   * `<dir>/node<i>/` when it stops.
+   */
+  cpuProfDir: string | undefined
   /** The engine of `--testnet`'s nodes: ours, or a stock CometBFT with `nodectl start --abci` (default nodectl). */
   engine: Engine
   /**
@@ -152,6 +157,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       seed: { type: 'string' },
       testnet: { type: 'string' },
       engine: { type: 'string', default: 'nodectl' },
+      'cpu-prof': { type: 'string' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '32' },
@@ -208,6 +214,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   const engine = v.engine as Engine
   if (engine !== 'nodectl' && testnet === undefined)
     throw new Error('--engine is for --testnet; a single node under CometBFT is --compare cometbft (side by side with ours)')
+  if (v['cpu-prof'] !== undefined && (testnet === undefined || engine !== 'nodectl'))
+    throw new Error('--cpu-prof profiles the nodes of --testnet under our engine')
   return {
     rpc: v.rpc,
     ws: v.ws,
@@ -218,6 +226,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     killStorm,
     seed,
     testnet,
+    cpuProfDir: v['cpu-prof'],
     engine,
     port,
     durationMs: positiveInt('duration', v.duration!) * 1000,

@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Engine } from '../../src/config/cometbft-keys.js'
 import { initTestnetFiles } from '../../src/config/testnet.js'
 import { getHeight, sleep } from './chain.js'
@@ -57,12 +57,15 @@ export interface TestnetStartup {
 
 /**
  * Writes `validators` homes (node i on ports `startingPort` + 10·i …), spawns them, waits for node0's
- * first blocks, runs `run`, and always stops the nodes and deletes the folder, also on Ctrl-C.
+ * first blocks, runs `run`, and always stops the nodes and deletes the folder, also on Ctrl-C. With
+ * `cpuProfDir`, node i runs under `node --cpu-prof` and writes its profile into `<cpuProfDir>/node<i>/`
+ * as it exits.
  */
 export async function withTestnet<T>(
   validators: number,
   startingPort: number,
   engine: Engine,
+  cpuProfDir: string | undefined,
   run: (net: BenchTestnet, startup: TestnetStartup) => Promise<T>,
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nodectl-bench-testnet-'))
@@ -83,7 +86,7 @@ export async function withTestnet<T>(
     // CometBFT reads only the files: the environment's settings go into them.
     if (engine === 'cometbft') for (const node of testnet.nodes) setTimeoutCommit(node.home, TESTNET_ENV.NODECTL_CONSENSUS_TIMEOUT_COMMIT!)
     const t0 = performance.now()
-    for (const node of testnet.nodes) nodes.push(spawnTestnetNode(node, TESTNET_ENV, engine))
+    for (const [i, node] of testnet.nodes.entries()) nodes.push(spawnTestnetNode(node, TESTNET_ENV, engine, cpuProfFlags(i, cpuProfDir)))
     const crashed = new Promise<never>((_, reject) => {
       for (const [i, node] of nodes.entries()) {
         for (const proc of [node.child, node.companion]) {
@@ -104,6 +107,11 @@ export async function withTestnet<T>(
     for (const s of STOP_SIGNALS) process.off(s, onSignal)
     await stop()
   }
+}
+
+/** Node.js flags of node `i`: with `cpuProfDir`, `--cpu-prof` into its folder (NODE_OPTIONS may not hold it). */
+function cpuProfFlags(i: number, cpuProfDir: string | undefined): string[] {
+  return cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(resolve(cpuProfDir), `node${i}`)}`]
 }
 
 /** Rewrites `[consensus] timeout_commit` in a home's config.toml. */

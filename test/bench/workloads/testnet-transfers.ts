@@ -9,13 +9,14 @@ import { getHeight, getReceipts, sleep } from '../chain.js'
 import { formatFigure } from '../compare.js'
 import { blockIntervals, finalityLatencies, summarizeBlockTimes, type BlockTimeSummary, type SentTx } from '../block-times.js'
 import { HeadSubscriber } from '../head-subscriber.js'
-import { rssMb } from '../node-process.js'
+import { cpuMs, rssMb } from '../node-process.js'
 import type { BenchOptions } from '../options.js'
 import { RpcClient } from '../rpc-client.js'
 import { mean, round, summarize, type LatencySummary } from '../stats.js'
 import { TESTNET_ENV, type BenchTestnet, type TestnetStartup } from '../testnet-network.js'
-import { createContext, type Emit } from './context.js'
-import { erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
+import { type BenchContext, createContext, type Emit } from './context.js'
+import type { TokenSetup } from './token.js'
+import { type BatchCall, erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
 import { emitBatch } from './transfers.js'
 
 /** One transfer in this many (by send order) is timed from send to finality: 150 of the default 3,000. */
@@ -47,14 +48,18 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
     const token = await ctx.token()
     heads = await HeadSubscriber.open(node0.wsUrl)
     await withDeadline(heads.nextHead(), "node0's first newHeads")
+    const transfer = await estimatedTransferCall(ctx, token)
+    emit('gas', { validators, transferGasLimit: transfer.gasLimit.toString() })
     const sent = new Map<string, number>()
-    const batch = await sendBatch(ctx, erc20TransferCall(token), {
+    const cpuBefore = net.nodes.map((n) => cpuMs(n.child.pid))
+    const batch = await sendBatch(ctx, transfer, {
       clientOf: (sender) => clients[sender % validators]!,
       onSent: (hash, sentAt, order) => {
         if (order % FINALITY_SAMPLE_EVERY === 0) sent.set(hash, sentAt)
       },
     })
     await withDeadline(heads.waitFor(batch.endBlock), `node0's newHeads of block ${batch.endBlock}`)
+    const cpuPerTx = net.nodes.map((n, i) => msPerTx(cpuBefore[i], cpuMs(n.child.pid), batch.hashes.length))
 
     const { startBlock, endBlock } = batch
     const blocks = await Promise.all(
@@ -72,10 +77,11 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
       return r ? [{ sentAt: sent.get(hash)!, block: Number(r.blockNumber) }] : []
     })
     const finality = finalityLatencies(samples, heads.arrivals)
+    const intervals = blockIntervals(heads.arrivals, startBlock, endBlock)
     const figures: TestnetFigures = {
       validators,
       txPerSec: Math.round(batch.hashes.length / batch.seconds),
-      blockTime: summarizeBlockTimes(blockIntervals(heads.arrivals, startBlock, endBlock)),
+      blockTime: summarizeBlockTimes(intervals),
       txsPerBlock: { mean: round(mean(txCounts), 1), max: Math.max(0, ...txCounts), empty: txCounts.filter((n) => n === 0).length },
       finality: summarize(finality.latencies),
       agreement: await checkAgreement(clients, endBlock),
@@ -88,9 +94,12 @@ export async function runTestnetTransfers(options: BenchOptions, emit: Emit, net
       blockTime: figures.blockTime,
       txsPerBlock: figures.txsPerBlock,
       maxGasShare: round(Math.max(0, ...gasShares), 3),
+      txCounts,
+      intervalsMs: intervals.map((ms) => Math.round(ms)),
     })
     emit('finality', { validators, sampleEvery: FINALITY_SAMPLE_EVERY, missing: finality.missing, ...figures.finality })
     emit('agreement', { ...figures.agreement })
+    emit('cpu', { validators, msPerTx: cpuPerTx })
     emit('memory', { rssMb: net.nodes.map((n) => rssMb(n.child.pid)) })
     const { agreement } = figures
     if (!agreement.sameHash) {
@@ -162,6 +171,23 @@ async function checkAgreement(clients: readonly RpcClient[], height: number): Pr
     }),
   )
   return { height, sameHash: hashes.every((h) => h === hashes[0]), hashes }
+}
+
+/**
+ * The transfer with the gas limit a wallet library gives it: ethers v6 and viem fill an unset gas limit
+ * with eth_estimateGas's answer, adding no margin. Estimated once, before the batch (the recipient holds
+ * no token yet, so the answer covers the first transfer's new storage slot); a proposal sums gas limits,
+ * so the limit a transaction declares is what it takes of the block.
+ */
+async function estimatedTransferCall(ctx: BenchContext, token: TokenSetup): Promise<BatchCall> {
+  const call = erc20TransferCall(token)
+  const request = { from: ctx.accounts[0]!.address, to: call.to, data: call.data }
+  return erc20TransferCall(token, BigInt(await ctx.client.call<string>('eth_estimateGas', [request])))
+}
+
+/** CPU ms a transfer cost a node over the batch (from the first send to node0's head of the last block). */
+function msPerTx(before: number | undefined, after: number | undefined, txs: number): number | undefined {
+  return before === undefined || after === undefined || txs === 0 ? undefined : round((after - before) / txs, 3)
 }
 
 async function waitForHeight(client: RpcClient, height: number): Promise<void> {

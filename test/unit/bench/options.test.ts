@@ -63,6 +63,13 @@ describe('--testnet', () => {
     expect(() => parseBenchArgs(['--engine', 'cometbft'])).toThrow('a single node under CometBFT is --compare cometbft')
   })
 
+  it('profiles the nodes with --cpu-prof DIR, of --testnet under our engine only', () => {
+    expect(parseBenchArgs(['--testnet', '4']).cpuProfDir).toBeUndefined()
+    expect(parseBenchArgs(['--testnet', '4', '--cpu-prof', '/tmp/prof']).cpuProfDir).toBe('/tmp/prof')
+    expect(() => parseBenchArgs(['--cpu-prof', '/tmp/prof'])).toThrow('--cpu-prof profiles the nodes of --testnet under our engine')
+    expect(() => parseBenchArgs(['--testnet', '4', '--engine', 'cometbft', '--cpu-prof', '/tmp/prof'])).toThrow('--cpu-prof profiles')
+  })
+
   it("keeps the last node's ports (--port + 10·(N−1) + 3) within 65535", () => {
     expect(parseBenchArgs(['--testnet', '4', '--port', '65500']).testnet).toBe(4)
     expect(() => parseBenchArgs(['--testnet', '5', '--port', '65500'])).toThrow('up to port 65543')

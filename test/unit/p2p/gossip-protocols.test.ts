@@ -59,6 +59,7 @@ describe('gossip protocols', () => {
         host,
         {
           submit: async (raw) => received[i]!.push(Buffer.from(raw).toString('utf8')),
+          has: () => false,
           // node0's pool holds two transactions before node1 connects.
           pending: () => (i === 0 ? [one!, two!] : []),
         },
@@ -71,6 +72,29 @@ describe('gossip protocols', () => {
     // node1's pool took them and a third: it announces all three, and node0 is known to have the first two.
     for (const t of [one!, two!, three!]) b!.announce(t.raw, t.hash)
     expect(await received[0]!.done).toEqual(['tx-three'])
+  })
+
+  it('a transaction the receiving pool already holds is not submitted again', async () => {
+    const tx = (text: string) => ({ raw: utf8ToBytes(text), hash: bytesToHex(keccak256(utf8ToBytes(text))) })
+    const [held, fresh] = [tx('tx-held'), tx('tx-fresh')]
+    const received = collector<string>(1)
+    await pair((host, i) => {
+      const gossip = new TxGossip(
+        host,
+        {
+          submit: async (raw) => {
+            if (i === 1) received.push(Buffer.from(raw).toString('utf8'))
+          },
+          // node1's pool already holds the first; node0's pool holds both when node1 connects.
+          has: (hash) => i === 1 && hash === held.hash,
+          pending: () => (i === 0 ? [held, fresh] : []),
+        },
+        silentLogger,
+      )
+      gossip.start()
+      return gossip
+    })
+    expect(await received.done).toEqual(['tx-fresh'])
   })
 
   it('pending evidence reaches a peer, and a peer that connects gets what is pending', async () => {
