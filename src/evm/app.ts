@@ -63,7 +63,7 @@ import { EvmStore, type LogQuery } from './store/evm-store.js'
 import type { LogMatches } from './store/log-matches.js'
 import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
-import type { EvmGenesis, FeeMarketParams } from './genesis.js'
+import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
 import { trieNodeCacheOf } from './state/trie-db.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
@@ -93,7 +93,7 @@ import {
 } from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
-import { loadNotedAccounts, noteGenesisPreimages, notePreimages } from './dev/preimages.js'
+import { loadNotedAccounts, notePreimages, writeGenesisPreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
@@ -229,8 +229,17 @@ export class EvmApplication implements Application {
   /** The dev chain's settings after the head (dev-settings.ts). */
   private devSettings: DevSettings = DEFAULT_DEV_SETTINGS
   private opening: Promise<void> | undefined
+  /**
+   * The genesis accounts until InitChain has written them, then undefined (also when the chain was
+   * initialised before): a million parsed accounts would otherwise stay on the heap for good, and every
+   * garbage collection would walk them.
+   */
+  private genesisAccounts: readonly GenesisAccount[] | undefined
+  private readonly opts: EvmApplicationOptions
 
-  constructor(private readonly opts: EvmApplicationOptions) {
+  constructor(opts: EvmApplicationOptions) {
+    this.genesisAccounts = opts.genesis.accounts
+    this.opts = { ...opts, genesis: { ...opts.genesis, accounts: [] } }
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
     this.common = getCommon(this.evmChainId, opts.devRules)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
@@ -310,6 +319,7 @@ export class EvmApplication implements Application {
       const block = await this.store.getBlock(head.height)
       if (!block) throw new Error(`EVM store: head block ${head.height} missing`)
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
+      this.genesisAccounts = undefined
       this.store.setHead(block)
       if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
@@ -350,9 +360,12 @@ export class EvmApplication implements Application {
     this.gasLimit = maxGas > 0n ? maxGas : DEFAULT_BLOCK_GAS_LIMIT
     this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
-    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, this.opts.genesis.accounts)
+    const accounts = this.genesisAccounts
+    if (!accounts) throw new Error('InitChain: the genesis accounts were released')
+    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, accounts)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
-    if (this.opts.dev) noteGenesisPreimages(this.stage, this.opts.genesis.accounts)
+    if (this.opts.dev) await writeGenesisPreimages(this.opts.db, accounts)
+    this.genesisAccounts = undefined
     const block = createGenesisEvmBlock({
       chainId: this.opts.chainId,
       height: genesisHeight,
@@ -370,7 +383,7 @@ export class EvmApplication implements Application {
     this.headWritten = false
     this.store.setHead(block)
     this.log.info('genesis state created', {
-      accounts: this.opts.genesis.accounts.length,
+      accounts: accounts.length,
       stateRoot: bytesToHex(stateRoot),
       hash: bytesToHex(block.hash),
     })
