@@ -46,7 +46,7 @@ export function trieNodeCacheOf(db: Database): TrieNodeCache {
  * Reads a node: the shared cache, else LevelDB (filling the cache), synchronously: a trie walk awaits
  * its nodes one after the other, and on a big state most misses are the lowest levels of a path (a
  * million-slot storage trie has 65,536 level-4 branches), where an asynchronous read left the executor
- * idle for a third of a block (docs/performance.md, "The workloads on a big state").
+ * idle for a third of a block.
  */
 function readNode(db: Database, cache: TrieNodeCache, key: string): Uint8Array | undefined {
   const cached = cache.get(key)
