@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { releaseAppState } from '../config/genesis.js'
 import { resolveHome } from '../config/home.js'
 import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
@@ -170,6 +171,7 @@ async function startNode(
   }
   const banner = { config, addresses, version, temporaryHome }
   out.log(json ? JSON.stringify(startBannerJson(banner)) : renderStartBanner(banner))
+  releaseAppState(config.genesis)
   node.events.on(
     'syncProgress',
     throttleProgress((p) => out.log(renderSyncProgress(p, json))),

@@ -27,8 +27,11 @@ export interface ConsensusGenesis {
   validators: ValidatorUpdate[]
   /** genesis.json `app_hash` (usually empty). */
   appHash: Uint8Array
-  /** genesis.json `app_state` as JSON text. */
-  appStateBytes: Uint8Array
+  /**
+   * genesis.json `app_state` as JSON text, made when InitChain needs it: the app_state of a million
+   * genesis accounts is over 200 MB of text, which an initialised chain never needs again.
+   */
+  appStateBytes: () => Uint8Array
 }
 
 export interface ChainState {
@@ -65,7 +68,7 @@ export function genesisFromDoc(doc: GenesisDoc): ConsensusGenesis {
     consensusParams: doc.consensusParams,
     validators: doc.validators.map((v) => ({ pubKey: v.pubKey, power: v.power })),
     appHash: doc.appHash,
-    appStateBytes: utf8ToBytes(JSON.stringify(doc.appState)),
+    appStateBytes: () => utf8ToBytes(JSON.stringify(doc.appState)),
   }
 }
 

@@ -70,7 +70,7 @@ export async function handshake(opts: HandshakeOptions): Promise<ChainState> {
       chainId: genesis.chainId,
       consensusParams: genesis.consensusParams,
       validators: genesis.validators,
-      appStateBytes: genesis.appStateBytes,
+      appStateBytes: genesis.appStateBytes(),
       initialHeight: state.initialHeight,
     })
     appHash = res.appHash.length > 0 ? res.appHash : state.appHash

@@ -79,6 +79,17 @@ export class Database {
   }
 
   /**
+   * Reads a value without leaving the thread, seeing staged writes first: for small reads that a caller
+   * awaits one after another (trie nodes on a path), where the round trip through libuv's thread pool
+   * costs more than LevelDB's read from its block cache or the page cache.
+   */
+  getSync(key: Bytes): Bytes | undefined {
+    const s = this.lookupStaged(key)
+    if (s) return s[1] ?? undefined
+    return this.level.getSync(key) ?? undefined
+  }
+
+  /**
    * Reads many values in one call (written data, under the writes staged or being written when the
    * call is made). The stages are looked up first, as `get` does: looked up after LevelDB's answer, a
    * batch written meanwhile would be in neither (read before its write, gone from the stage).

@@ -64,7 +64,7 @@ import { HistoryPruner } from './store/history-pruner.js'
 import type { LogMatches } from './store/log-matches.js'
 import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
-import type { EvmGenesis, FeeMarketParams } from './genesis.js'
+import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
 import { trieNodeCacheOf } from './state/trie-db.js'
 import { StatePruner } from './state/state-pruner.js'
@@ -95,7 +95,7 @@ import {
 } from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
-import { loadNotedAccounts, noteGenesisPreimages, notePreimages } from './dev/preimages.js'
+import { loadNotedAccounts, notePreimages, writeGenesisPreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 import type { CommittedHead } from './snapshots/state-snapshots.js'
 
@@ -261,8 +261,17 @@ export class EvmApplication implements Application {
   private opening: Promise<void> | undefined
   /** Deletes the state of heights that left the pruning window; none on an archive node. */
   private readonly pruner: StatePruner | undefined
+  /**
+   * The genesis accounts until InitChain has written them, then undefined (also when the chain was
+   * initialised before): a million parsed accounts would otherwise stay on the heap for good, and every
+   * garbage collection would walk them.
+   */
+  private genesisAccounts: readonly GenesisAccount[] | undefined
+  private readonly opts: EvmApplicationOptions
 
-  constructor(private readonly opts: EvmApplicationOptions) {
+  constructor(opts: EvmApplicationOptions) {
+    this.genesisAccounts = opts.genesis.accounts
+    this.opts = { ...opts, genesis: { ...opts.genesis, accounts: [] } }
     this.evmChainId = opts.evmChainId ?? parseChainId(opts.chainId)
     this.common = getCommon(this.evmChainId, opts.devRules)
     this.log = (opts.logger ?? silentLogger).child({ module: 'evm' })
@@ -355,6 +364,7 @@ export class EvmApplication implements Application {
       const block = await this.store.getBlock(head.height)
       if (!block) throw new Error(`EVM store: head block ${head.height} missing`)
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
+      this.genesisAccounts = undefined
       this.store.setHead(block)
       if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
@@ -405,9 +415,12 @@ export class EvmApplication implements Application {
     this.consensusGasLimit = this.gasLimit
     this.genesisHeight = genesisHeight
     this.evidenceMaxAgeBlocks = req.consensusParams.evidence.maxAgeNumBlocks
-    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, this.opts.genesis.accounts)
+    const accounts = this.genesisAccounts
+    if (!accounts) throw new Error('InitChain: the genesis accounts were released')
+    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, accounts)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
-    if (this.opts.dev) noteGenesisPreimages(this.stage, this.opts.genesis.accounts)
+    if (this.opts.dev) await writeGenesisPreimages(this.opts.db, accounts)
+    this.genesisAccounts = undefined
     const block = createGenesisEvmBlock({
       chainId: this.opts.chainId,
       height: genesisHeight,
@@ -425,7 +438,7 @@ export class EvmApplication implements Application {
     this.headWritten = false
     this.store.setHead(block)
     this.log.info('genesis state created', {
-      accounts: this.opts.genesis.accounts.length,
+      accounts: accounts.length,
       stateRoot: bytesToHex(stateRoot),
       hash: bytesToHex(block.hash),
     })

@@ -17,6 +17,7 @@ import type { ValidatorSet } from '../comet/validator-set.js'
 import type { EvmApplication } from '../evm/app.js'
 import type { EventIndexer } from '../indexer/event-indexer.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
+import { loadGenesis } from '../config/genesis.js'
 import type { CheckTxResponse, FinalizeBlockResponse, InfoResponse, QueryResponse } from '../abci/application.js'
 import type { ConsensusEngine } from '../consensus/consensus-engine.js'
 import type { RoundStateSummary } from '../consensus/state-machine.js'
@@ -44,6 +45,8 @@ export interface NodeCometBackendDeps {
   blockStore: BlockStore
   engine: ConsensusEngine
   genesis: GenesisDoc
+  /** genesis.json, read again for the `genesis` routes: a started node drops its parsed `app_state` (releaseAppState). */
+  genesisPath: string
   /** Node ID: lower-case hex of the node key's address. */
   nodeId: string
   moniker: string
@@ -177,9 +180,9 @@ export class NodeCometBackend implements CometBackend {
   }
 
   /** The genesis document re-encoded as CometBFT serves it (cmtjson of `types.GenesisDoc`). */
-  genesisJson(): string {
+  async genesisJson(): Promise<string> {
     if (this.genesisText === undefined) {
-      const g = this.deps.genesis
+      const g = await loadGenesis(this.deps.genesisPath)
       this.genesisText = stringifyJson(
         encodeGenesisDoc({
           genesisTime: g.genesisTime,

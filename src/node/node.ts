@@ -285,6 +285,7 @@ export class Node {
           blockStore: c.blockStore,
           engine: c.engine,
           genesis: config.genesis,
+          genesisPath: config.paths.genesis,
           nodeId: nodeIdOf(nodeKey),
           moniker: config.moniker,
           p2pListenAddr: c.p2p ? c.p2p.host.nodeInfo.listenAddr : formatLaddr(config.p2p.laddr),

@@ -11,6 +11,7 @@
  *   npm run bench -- --workloads trace
  *   npm run bench -- --soak 3600               # a light load for an hour, RSS each minute
  *   npm run bench -- --kill-storm 100          # 100 SIGKILLs under load, every receipt re-checked (--seed S replays)
+ *   npm run bench -- --big-state 1000000       # call and transfers on a new dev chain, then on 1M more token holders
  *   npm run bench -- --testnet 4               # 4 validators: ERC-20 transfers/s, block time, tx → finality
  *   npm run bench -- --testnet 4 --cpu-prof /tmp/prof   # the same, each node's CPU profile in /tmp/prof/node<i>/
  *   npm run bench -- --testnet 4 --engine cometbft   # the same over 4 cometbft + 4 nodectl start --abci
@@ -19,6 +20,7 @@
  * Flags: see options.ts (and docs/benchmark.md).
  */
 import { cpus } from 'node:os'
+import { runBigState } from './big-state.js'
 import { sleep } from './chain.js'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
 import {
@@ -173,6 +175,7 @@ async function main(options: BenchOptions): Promise<void> {
   }
   if (options.soakSeconds !== undefined) return runSoak(options, options.soakSeconds, emitFor(options.label))
   if (options.killStorm !== undefined) return runKillStormBench(options, options.killStorm, emitFor(options.label))
+  if (options.bigState !== undefined) return runBigState(options, options.bigState, emitFor)
   if (options.testnet !== undefined) {
     const emit = emitFor(options.engine === 'nodectl' ? options.label : `${options.label}+${options.engine}`)
     return withTestnet(options.testnet, options.port, options.engine, options.cpuProfDir, (net, startup) =>

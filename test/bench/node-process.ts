@@ -282,9 +282,19 @@ export async function waitForEthCall(client: RpcClient, spawnedAt: number, timeo
 
 /** Resident set size of a process in MiB (Linux /proc), undefined elsewhere. */
 export function rssMb(pid: number | undefined): number | undefined {
+  return statusMb(pid, 'VmRSS')
+}
+
+/** The highest resident set size of a process so far in MiB (Linux /proc), undefined elsewhere. */
+export function peakRssMb(pid: number | undefined): number | undefined {
+  return statusMb(pid, 'VmHWM')
+}
+
+/** A size field of /proc/PID/status in MiB. */
+function statusMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | undefined {
   if (pid === undefined) return undefined
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return m ? Math.round(Number(m[1]) / 1024) : undefined
   } catch {
     return undefined

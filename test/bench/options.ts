@@ -20,6 +20,9 @@ export type WorkloadName = (typeof WORKLOADS)[number]
 /** The workloads of `--compare`'s table (issue 12), its default selection. */
 export const COMPARE_WORKLOADS: readonly WorkloadName[] = ['reads', 'call', 'transfers', 'value-transfers', 'logs', 'ws-heads']
 
+/** The workloads of `--big-state`, its default selection: those whose cost grows with the state. */
+export const BIG_STATE_WORKLOADS: readonly WorkloadName[] = ['call', 'transfers']
+
 /** The nodes `--compare` can spawn next to ours: Anvil, or our application under a stock CometBFT. */
 export const COMPARE_TARGETS = ['anvil', 'cometbft'] as const
 export type CompareTarget = (typeof COMPARE_TARGETS)[number]
@@ -42,6 +45,13 @@ export interface BenchOptions {
    * returned re-checked after each restart (workloads/kill-storm.ts).
    */
   killStorm: number | undefined
+  /**
+   * Instead of the workloads: `call` and `transfers` on a dev chain of this many more funded accounts,
+   * all holders of a genesis ERC-20, side by side with the same workloads on a new dev chain (big-state.ts).
+   */
+  bigState: number | undefined
+  /** Where `--big-state`'s genesis is built once and kept (default ~/.cache/nodectl/bench-big-N). */
+  bigStateCache: string | undefined
   /** Seed of `--kill-storm`'s kill moments (default: random, printed). */
   seed: number | undefined
   /**
@@ -154,6 +164,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       compare: { type: 'string' },
       soak: { type: 'string' },
       'kill-storm': { type: 'string' },
+      'big-state': { type: 'string' },
+      'big-state-cache': { type: 'string' },
       seed: { type: 'string' },
       testnet: { type: 'string' },
       engine: { type: 'string', default: 'nodectl' },
@@ -191,6 +203,14 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   const notWithKillStorm = notWithSoak ?? (soakSeconds !== undefined ? 'soak' : v.workloads !== undefined ? 'workloads' : undefined)
   if (killStorm !== undefined && notWithKillStorm)
     throw new Error(`--kill-storm spawns and kills its own nodectl: it takes no --${notWithKillStorm}`)
+  const bigState = v['big-state'] === undefined ? undefined : positiveInt('big-state', v['big-state'])
+  const notWithBigState = notWithSoak ?? (soakSeconds !== undefined ? 'soak' : killStorm !== undefined ? 'kill-storm' : undefined)
+  if (bigState !== undefined && notWithBigState) throw new Error(`--big-state spawns its own two nodes: it takes no --${notWithBigState}`)
+  if (v['big-state-cache'] !== undefined && bigState === undefined) throw new Error('--big-state-cache is for --big-state')
+  const workloads = v.workloads !== undefined ? parseWorkloads(v.workloads) : undefined
+  const beyondBigState = [...(workloads ?? [])].filter((w) => !BIG_STATE_WORKLOADS.includes(w))
+  if (bigState !== undefined && beyondBigState.length)
+    throw new Error(`--big-state runs ${BIG_STATE_WORKLOADS.join(',')} only, not ${beyondBigState.join(',')}`)
   const seed = v.seed === undefined ? undefined : Number(v.seed)
   if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0 && seed < 2 ** 32))
     throw new Error(`--seed: want an integer in 0..${2 ** 32 - 1}, got "${v.seed}"`)
@@ -206,7 +226,9 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
           ? 'kill-storm'
           : v.workloads !== undefined
             ? 'workloads'
-            : undefined
+            : bigState !== undefined
+              ? 'big-state'
+              : undefined
   if (testnet !== undefined && notWithTestnet) {
     throw new Error(`--testnet spawns its own nodes and runs its own workload: it takes no --${notWithTestnet}`)
   }
@@ -224,6 +246,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     compare,
     soakSeconds,
     killStorm,
+    bigState,
+    bigStateCache: v['big-state-cache'],
     seed,
     testnet,
     cpuProfDir: v['cpu-prof'],
@@ -235,7 +259,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     sendConcurrency: positiveInt('send-concurrency', v['send-concurrency']!),
     senders,
     inFlight: positiveInt('in-flight', v['in-flight']!),
-    workloads: v.workloads !== undefined ? parseWorkloads(v.workloads) : new Set(compare ? COMPARE_WORKLOADS : WORKLOADS),
+    workloads: workloads ?? new Set(bigState !== undefined ? BIG_STATE_WORKLOADS : compare ? COMPARE_WORKLOADS : WORKLOADS),
     rangeBlocks: positiveInt('range-blocks', v['range-blocks']!),
     rangeHits: positiveInt('range-hits', v['range-hits']!),
     busyLogs: positiveInt('busy-logs', v['busy-logs']!),

@@ -11,7 +11,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Database } from '../../db/database.js'
 import { metaKey, prefixEnd } from '../../db/prefixes.js'
-import type { WriteStage } from '../../db/write-stage.js'
+import type { BatchOp, WriteStage } from '../../db/write-stage.js'
 import type { GenesisAccount } from '../genesis.js'
 import { concatBytes } from '../../primitives/hex.js'
 
@@ -38,12 +38,29 @@ export function notePreimages(sm: MerkleStateManager, stage: WriteStage): void {
   }
 }
 
-/** Notes, into `stage`, the addresses and slots of a genesis (written by the genesis builder, not through a state manager). */
-export function noteGenesisPreimages(stage: WriteStage, accounts: readonly GenesisAccount[]): void {
-  for (const a of accounts) {
-    stage.put(concatBytes(ACCOUNTS, a.address), NOTE)
-    for (const [slot] of a.storage) stage.put(concatBytes(SLOTS, a.address, slot), NOTE)
+/** Notes a genesis writes in one LevelDB batch. */
+const GENESIS_NOTES_BATCH = 10_000
+
+/**
+ * Writes the notes of a genesis's addresses and slots (written by the genesis builder, not through a
+ * state manager) straight to LevelDB in bounded batches, as the builder writes its trie nodes: staged
+ * until the first Commit, the notes of a million holders of a token held about 600 MB. A note written
+ * before that Commit is harmless: it only says where state may be, and a repeated InitChain writes
+ * the same notes.
+ */
+export async function writeGenesisPreimages(db: Database, accounts: readonly GenesisAccount[]): Promise<void> {
+  let ops: BatchOp[] = []
+  const note = async (key: Uint8Array): Promise<void> => {
+    ops.push({ type: 'put', key, value: NOTE })
+    if (ops.length < GENESIS_NOTES_BATCH) return
+    await db.batch(ops)
+    ops = []
   }
+  for (const a of accounts) {
+    await note(concatBytes(ACCOUNTS, a.address))
+    for (const [slot] of a.storage) await note(concatBytes(SLOTS, a.address, slot))
+  }
+  if (ops.length) await db.batch(ops)
 }
 
 /** Every address noted, with the slots noted for it (committed notes only). */

@@ -3,6 +3,7 @@ import { Wallet } from 'ethers'
 import { devAccounts } from '../../../src/keystore/dev-accounts.js'
 import type { BenchOptions } from '../options.js'
 import type { RpcClient } from '../rpc-client.js'
+import { holderWord } from './eth-call.js'
 import { deployToken, type TokenSetup } from './token.js'
 import { erc20TransferCall, sendBatch, type TransferBatch } from './transfer-batch.js'
 
@@ -28,7 +29,12 @@ export interface BenchContext extends ChainTarget {
   token(): Promise<TokenSetup>
   /** The `--txs` committed ERC-20 transfers, sent once (transfers, logs, tx-search). */
   transferBatch(): Promise<TransferBatch>
+  /** The 32-byte ABI word of the holder whose balance the `call` workload's `i`-th eth_call reads. */
+  holderWord(i: number): string
 }
+
+/** What a chain prepared before the bench (`--big-state`) puts in place of the defaults, given the context. */
+export type ContextOverrides = (ctx: BenchContext) => Partial<Pick<BenchContext, 'token' | 'transferBatch' | 'holderWord'>>
 
 /** The funded dev accounts as signers. */
 export function devWallets(): Wallet[] {
@@ -46,6 +52,7 @@ export async function createContext(
   client: RpcClient,
   emit: Emit,
   urls: { wsUrl: string | undefined; cometUrl: string | undefined },
+  overrides: ContextOverrides = () => ({}),
 ): Promise<BenchContext> {
   const chainId = BigInt(await client.call<string>('eth_chainId'))
   const ctx: BenchContext = {
@@ -57,6 +64,7 @@ export async function createContext(
     ...urls,
     token: once(() => deployToken(ctx)),
     transferBatch: once(async () => sendBatch(ctx, erc20TransferCall(await ctx.token()))),
+    holderWord,
   }
-  return ctx
+  return Object.assign(ctx, overrides(ctx))
 }

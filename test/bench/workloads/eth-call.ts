@@ -1,6 +1,7 @@
 /**
  * `call`: eth_call of the ERC-20's `balanceOf`, closed loop at `--concurrency`, each call for another
- * holder, so every call reads a storage slot no earlier call touched (a cold read, not a cached one).
+ * holder (`ctx.holderWord`), so every call reads a storage slot no earlier call touched (a cold read,
+ * not a cached one).
  */
 import { runLoad } from '../load.js'
 import type { BenchContext } from './context.js'
@@ -17,7 +18,7 @@ export async function runEthCall(ctx: BenchContext): Promise<void> {
   const token = await ctx.token()
   const selector = token.abi.getFunction('balanceOf')!.selector
   const call = (i: number): Promise<unknown> =>
-    ctx.client.call('eth_call', [{ to: token.address, data: selector + holderWord(i) }, 'latest'])
+    ctx.client.call('eth_call', [{ to: token.address, data: selector + ctx.holderWord(i) }, 'latest'])
   const result = await runLoad(call, ctx.options.concurrency, ctx.options.durationMs)
   ctx.emit('eth_call', { ...result })
 }

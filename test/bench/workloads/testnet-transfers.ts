@@ -182,7 +182,7 @@ async function checkAgreement(clients: readonly RpcClient[], height: number): Pr
 async function estimatedTransferCall(ctx: BenchContext, token: TokenSetup): Promise<BatchCall> {
   const call = erc20TransferCall(token)
   const request = { from: ctx.accounts[0]!.address, to: call.to, data: call.data }
-  return erc20TransferCall(token, BigInt(await ctx.client.call<string>('eth_estimateGas', [request])))
+  return erc20TransferCall(token, undefined, BigInt(await ctx.client.call<string>('eth_estimateGas', [request])))
 }
 
 /** CPU ms a transfer cost a node over the batch (from the first send to node0's head of the last block). */

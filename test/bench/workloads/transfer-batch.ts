@@ -39,11 +39,12 @@ export interface BatchCall {
 const RECIPIENT = '0x000000000000000000000000000000000000dEaD'
 
 /**
- * An ERC-20 `transfer` of one token unit, with a gas limit of 80,000 unless given: a fixed margin above
- * the ~52,000 eth_estimateGas answers for the first transfer to the recipient (later ones use ~35,000).
+ * An ERC-20 `transfer` of one token unit to `recipient` (default 0x…dEaD), with a gas limit of 80,000
+ * unless given: a fixed margin above the ~52,000 eth_estimateGas answers for the first transfer to the
+ * recipient (later ones use ~35,000).
  */
-export function erc20TransferCall(token: TokenSetup, gasLimit = 80_000n): BatchCall {
-  return { to: token.address, data: token.abi.encodeFunctionData('transfer', [RECIPIENT, 1n]), gasLimit }
+export function erc20TransferCall(token: TokenSetup, recipient = RECIPIENT, gasLimit = 80_000n): BatchCall {
+  return { to: token.address, data: token.abi.encodeFunctionData('transfer', [recipient, 1n]), gasLimit }
 }
 
 /** A plain transfer of 1 wei: 21,000 gas, no EVM code run. */
@@ -67,7 +68,15 @@ interface Job {
   raw: string
 }
 
-export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: BatchRouting): Promise<TransferBatch> {
+/**
+ * Sends the batch: every transaction carries `call`, or `call(n)` for the batch's n-th transaction
+ * (sender n mod senders, that sender's (n div senders)-th), e.g. a transfer to another holder each.
+ */
+export async function sendBatch(
+  ctx: BenchContext,
+  call: BatchCall | ((n: number) => BatchCall),
+  routing?: BatchRouting,
+): Promise<TransferBatch> {
   const { client, chainId } = ctx
   const clientOf = routing?.clientOf ?? (() => client)
   const wallets = ctx.accounts.slice(0, ctx.options.senders)
@@ -79,7 +88,8 @@ export async function sendBatch(ctx: BenchContext, call: BatchCall, routing?: Ba
     wallets.map(async (w, s) => {
       const out: string[] = []
       for (let i = 0; i < perSender[s]!; i++) {
-        out.push(await w.signTransaction({ type: 2, chainId, nonce: firstNonces[s]! + i, ...fees, ...call }))
+        const fields = typeof call === 'function' ? call(i * wallets.length + s) : call
+        out.push(await w.signTransaction({ type: 2, chainId, nonce: firstNonces[s]! + i, ...fees, ...fields }))
       }
       return out
     }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { COMPARE_WORKLOADS, parseBenchArgs, parseCompareTarget, WORKLOADS } from '../../bench/options.js'
+import { bigStateHolder } from '../../bench/big-state-home.js'
+import { BIG_STATE_WORKLOADS, COMPARE_WORKLOADS, parseBenchArgs, parseCompareTarget, WORKLOADS } from '../../bench/options.js'
 
 describe('parseBenchArgs', () => {
   it('runs every workload on our node by default, 3,000 transactions sent 64 at a time', () => {
@@ -28,6 +29,28 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--testnet', '4', '--kill-storm', '5'])).toThrow('takes no --kill-storm')
     expect(() => parseBenchArgs(['--kill-storm', '0'])).toThrow('--kill-storm: want a positive integer')
     expect(() => parseBenchArgs(['--kill-storm', '5', '--seed', '1.5'])).toThrow('--seed: want an integer')
+  })
+
+  it('takes --big-state N (and --big-state-cache DIR) with call and transfers only, on nodes of its own', () => {
+    const o = parseBenchArgs(['--big-state', '1000000', '--big-state-cache', '/tmp/big'])
+    expect(o).toMatchObject({ bigState: 1_000_000, bigStateCache: '/tmp/big' })
+    expect([...o.workloads]).toEqual(BIG_STATE_WORKLOADS)
+    expect([...parseBenchArgs(['--big-state', '10', '--workloads', 'call']).workloads]).toEqual(['call'])
+    expect(() => parseBenchArgs(['--big-state', '10', '--workloads', 'reads'])).toThrow('call,transfers only, not reads')
+    expect(() => parseBenchArgs(['--big-state', '10', '--compare', 'anvil'])).toThrow('takes no --compare')
+    expect(() => parseBenchArgs(['--big-state', '10', '--rpc', 'http://127.0.0.1:8545'])).toThrow('takes no --rpc')
+    expect(() => parseBenchArgs(['--big-state', '10', '--soak', '60'])).toThrow('takes no --soak')
+    expect(() => parseBenchArgs(['--testnet', '4', '--big-state', '10'])).toThrow('takes no --big-state')
+    expect(() => parseBenchArgs(['--big-state-cache', '/tmp/big'])).toThrow('--big-state-cache is for --big-state')
+    expect(() => parseBenchArgs(['--big-state', '0'])).toThrow('--big-state: want a positive integer')
+  })
+
+  it('picks every holder of --big-state once in N calls, as scripts/big-genesis.mjs numbers them', () => {
+    const n = 1000
+    const picked = new Set(Array.from({ length: n }, (_, i) => bigStateHolder(i, n)))
+    expect(picked.size).toBe(n)
+    expect(bigStateHolder(0, n)).toBe('0x0000000000000000000000000000000010000000')
+    expect([...picked].every((a) => BigInt(a) >= 0x10000000n && BigInt(a) < 0x10000000n + BigInt(n))).toBe(true)
   })
 
   it('takes --soak SECONDS on a spawned nodectl only', () => {

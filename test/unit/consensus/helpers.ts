@@ -63,7 +63,7 @@ export function makeGenesis(keys: ValidatorKey[], power = 10n): ConsensusGenesis
     consensusParams: defaultParams(),
     validators: keys.map((k) => ({ pubKey: k.publicKey, power })),
     appHash: new Uint8Array(0),
-    appStateBytes: utf8ToBytes('{}'),
+    appStateBytes: () => utf8ToBytes('{}'),
   }
 }
 

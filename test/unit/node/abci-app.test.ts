@@ -63,7 +63,7 @@ describe('the application under CometBFT (AbciApp)', () => {
       chainId: genesis.chainId,
       consensusParams: genesis.consensusParams,
       validators: genesis.validators,
-      appStateBytes: genesis.appStateBytes,
+      appStateBytes: genesis.appStateBytes(),
       initialHeight: 1,
     })
   })

@@ -60,7 +60,7 @@ describe('LightStateProvider', () => {
       consensusParams: chain.params,
       validators: [],
       appHash: new Uint8Array(0),
-      appStateBytes: new Uint8Array(0),
+      appStateBytes: () => new Uint8Array(0),
     })
     const state = await light.state(30, genesis)
     expect(state.lastBlockHeight).toBe(30)

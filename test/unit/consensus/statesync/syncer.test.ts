@@ -86,7 +86,7 @@ function setup(source: SnapshotSource, app: ReturnType<typeof restoringApp>, tru
     consensusParams: chain.params,
     validators: [],
     appHash: new Uint8Array(0),
-    appStateBytes: new Uint8Array(0),
+    appStateBytes: () => new Uint8Array(0),
   })
   const statuses: { complete: boolean; height: number }[] = []
   const syncer = new StateSyncer({
