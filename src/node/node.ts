@@ -30,6 +30,7 @@ import { EvmRpc, type DevRpcBackends, type EvmRpcOverrides } from './evm-rpc.js'
 import { publishEvmBlock, type NodeEventMap, type NodeEvents } from './node-events.js'
 import { DevMining, type DevMiningSettings } from './dev-mining.js'
 import { DevSnapshots } from './dev-snapshots.js'
+import type { StateSnapshots } from '../evm/snapshots/state-snapshots.js'
 import type { MinerSettings } from './miner-settings.js'
 import type { NodeAccounts } from './node-accounts.js'
 import { withDevOps } from './dev-mempool.js'
@@ -82,6 +83,8 @@ interface Components {
   devRpc: Pick<DevRpcBackends, 'state' | 'header' | 'impersonation'> | undefined
   devMining: DevMining | undefined
   devSnapshots: DevSnapshots | undefined
+  /** State-sync snapshots taken after Commits and served to syncing peers. */
+  stateSnapshots: StateSnapshots
   /** Contract console.log printing (`--dev` only). */
   contractConsole: ContractConsole | undefined
   /** The Prometheus metrics; undefined when `[instrumentation] prometheus` is off. */
@@ -220,6 +223,7 @@ export class Node {
         devRpc,
         devMining,
         devSnapshots,
+        stateSnapshots: snapshots,
         contractConsole,
         metrics,
       }
@@ -341,6 +345,7 @@ export class Node {
     // No request can sign any more: finish the dev key files, then overwrite every unlocked key.
     await this.c.accounts.stop()
     await this.c.engine.stop()
+    await this.c.stateSnapshots.close()
     await this.c.app.close()
     await this.c.p2p?.host.stop()
     await this.c.db.close()
