@@ -44,6 +44,8 @@ const PRUNED_KEY = metaKey('blockStorePruned')
 export class BlockStore {
   private baseHeight = 0
   private headHeight = 0
+  /** False while the base is a state-synced height, which has its commit but no block. */
+  private baseHasBlock = true
 
   constructor(private readonly db: Database) {}
 
@@ -57,6 +59,7 @@ export class BlockStore {
     const pruned = await this.db.get(PRUNED_KEY)
     this.baseHeight = pruned?.length === 8 ? Math.max(state.base, readHeight(pruned)) : state.base
     this.headHeight = state.height
+    this.baseHasBlock = this.baseHeight === 0 || (await this.db.get(heightKey(Prefix.block, this.baseHeight, META_SUFFIX))) !== undefined
   }
 
   /** Lowest stored height (0 when empty). */
@@ -127,7 +130,8 @@ export class BlockStore {
       throw new Error(`BlockStore can only save contiguous blocks. Wanted ${this.headHeight + 1}, got ${height}`)
     }
     if (seenCommit.height !== height) throw new Error(`seen commit height ${seenCommit.height} does not match block height ${height}`)
-    const base = this.baseHeight === 0 ? height : this.baseHeight
+    // After state sync the first block saved is the lowest one there is (CometBFT's base then).
+    const base = this.baseHeight === 0 || !this.baseHasBlock ? height : this.baseHeight
     const meta: BlockMeta = { blockId, blockSize, header: block.header, numTxs: block.txs.length }
     stage.put(heightKey(Prefix.block, height), encodeBlock(block))
     stage.put(heightKey(Prefix.block, height, META_SUFFIX), encodeBlockMeta(meta))
@@ -138,12 +142,13 @@ export class BlockStore {
     stage.put(STATE_KEY, encodeStoreState({ base, height }))
     this.baseHeight = base
     this.headHeight = height
+    this.baseHasBlock = true
   }
 
   /**
    * Stages an empty store positioned after state sync (CometBFT `SaveSeenCommit` on a bootstrapped node): the
    * commit of the restored height `commit.height` as its seen commit, base and height set to it, no block;
-   * the next block saved is the one after.
+   * the next block saved is the one after, and the base from then on.
    */
   bootstrap(stage: WriteStage, commit: Commit): void {
     if (this.headHeight > 0) throw new Error(`cannot bootstrap a block store that holds blocks up to ${this.headHeight}`)
@@ -152,6 +157,7 @@ export class BlockStore {
     stage.put(STATE_KEY, encodeStoreState({ base: height, height }))
     this.baseHeight = height
     this.headHeight = height
+    this.baseHasBlock = false
   }
 
   /**

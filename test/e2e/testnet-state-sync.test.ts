@@ -33,11 +33,16 @@ const HONEST = 0
 /** Every chunk index a small chain's snapshot can have. */
 const CORRUPT_CHUNKS = Array.from({ length: 16 }, (_, i) => ['--unsafe-corrupt-snapshot-chunk', String(i)]).flat()
 
-/** Blocks as fast as four processes can commit them: no wait after a commit. */
+/**
+ * Blocks as fast as four processes can commit them: no wait after a commit. Every snapshot is kept: on a
+ * quiet machine the chain makes dozens of heights a second, so the two most recent would be gone before the
+ * joiner fetched them (it would then give them up for newer ones, as fleeting).
+ */
 const ENV = {
   NODECTL_CONSENSUS_TIMEOUT_COMMIT: '0s',
   NODECTL_CONSENSUS_SKIP_TIMEOUT_COMMIT: 'true',
   NODECTL_STATE_SYNC_SNAPSHOT_INTERVAL: String(SNAPSHOT_INTERVAL),
+  NODECTL_STATE_SYNC_SNAPSHOT_KEEP_RECENT: '0',
   NODECTL_LOG_LEVEL: 'info',
 }
 
@@ -102,6 +107,10 @@ describe.skipIf(!BUILT)(`a node joins a 4-validator chain ${TARGET_HEIGHT} heigh
         [HONEST, JOINER].map((i) => net.rpc<{ stateRoot: string }>(i, 'eth_getBlockByNumber', [block, false])),
       )
       expect(roots[1]!.stateRoot).toBe(roots[0]!.stateRoot)
+
+      // Its block store begins at the first block it synced, as CometBFT's does after state sync.
+      const status = await net.comet<{ sync_info: { earliest_block_height: string } }>(JOINER, 'status', {})
+      expect(status!.sync_info.earliest_block_height).toBe(String(base + 1))
     },
     TARGET_HEIGHT * 1000 + 120_000,
   )

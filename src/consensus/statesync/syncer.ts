@@ -73,6 +73,12 @@ class SnapshotFailedError extends Error {
 
 /** A pause before asking a chunk again of peers that all failed it (they may be busy or just restarting). */
 const ALL_PEERS_FAILED_PAUSE_MS = 500
+/**
+ * Rounds of asking every peer of a snapshot for one chunk before the snapshot is given up for another
+ * (its peers may have deleted it since they listed it: a snapshot is kept for `snapshot-keep-recent`
+ * intervals only).
+ */
+const MAX_CHUNK_ROUNDS = 3
 /** A pause before trying a snapshot again that failed for a passing reason (a server down, H+2 not yet produced). */
 const RETRY_PAUSE_MS = 1000
 
@@ -251,6 +257,7 @@ export class StateSyncer {
   private async fetchChunks(snapshot: Snapshot, queue: ChunkQueue, signal: AbortSignal): Promise<void> {
     const { source, chunkRequestTimeoutMs, logger } = this.opts
     const failedPeers = new Map<number, Set<string>>()
+    const rounds = new Map<number, number>()
     while (!queue.done && !signal.aborted) {
       const index = queue.allocate()
       if (index === undefined) {
@@ -266,6 +273,14 @@ export class StateSyncer {
       const failed = failedPeers.get(index) ?? new Set<string>()
       let fresh = candidates.filter((p) => !failed.has(p))
       if (fresh.length === 0) {
+        const round = (rounds.get(index) ?? 1) + 1
+        if (round > MAX_CHUNK_ROUNDS) {
+          queue.failed(index)
+          throw new SnapshotFailedError(
+            `no peer served chunk ${index} in ${MAX_CHUNK_ROUNDS} rounds of asking each peer that listed the snapshot`,
+          )
+        }
+        rounds.set(index, round)
         failed.clear()
         fresh = candidates
         await delay(ALL_PEERS_FAILED_PAUSE_MS, signal).catch(() => {})
@@ -275,6 +290,7 @@ export class StateSyncer {
         const data = await source.fetchChunk(peer, snapshot, index, AbortSignal.any([signal, AbortSignal.timeout(chunkRequestTimeoutMs)]))
         queue.add({ index, data, sender: peer })
         failedPeers.delete(index)
+        rounds.delete(index)
       } catch (err) {
         queue.failed(index)
         if (signal.aborted) return

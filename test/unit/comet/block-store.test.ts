@@ -160,4 +160,28 @@ describe('BlockStore', () => {
     // The head is never pruned, whatever the retain height.
     expect(await reopened.stagePrune(db.createStage(), 10, 100)).toBe(3)
   })
+
+  it('after state sync, its first saved block becomes the base, across a reopen in between', async () => {
+    const b5 = chain(4)[1]!
+    const store = new BlockStore(db)
+    await store.open()
+    const stage = db.createStage()
+    // Restored height 4: its commit (block 5's last commit) and no block.
+    store.bootstrap(stage, b5.block.lastCommit)
+    await stage.write()
+    expect([store.base(), store.height()]).toEqual([4, 4])
+
+    const reopened = new BlockStore(db)
+    await reopened.open()
+    const next = db.createStage()
+    reopened.saveBlock(next, b5.block, b5.blockId, b5.size, b5.seen)
+    await next.write()
+    expect([reopened.base(), reopened.height()]).toEqual([5, 5])
+    expect(await reopened.loadBlock(4)).toBeUndefined()
+
+    const again = new BlockStore(db)
+    await again.open()
+    expect([again.base(), again.height()]).toEqual([5, 5])
+    expect(await again.loadBlockMeta(5)).toBeDefined()
+  })
 })

@@ -20,8 +20,11 @@ const snapshotAt = (height: number): Snapshot => ({
   metadata: new Uint8Array(),
 })
 
-/** Peers that have the snapshots of `heights`; `bad` ones serve every chunk with its bytes flipped. */
-function peers(heights: number[], good: string[], bad: string[]): SnapshotSource & { asked: string[] } {
+/**
+ * Peers that have the snapshots of `heights`; `bad` ones serve every chunk with its bytes flipped, and no
+ * one serves a chunk of the `deleted` heights any more (listed, then deleted before they were fetched).
+ */
+function peers(heights: number[], good: string[], bad: string[], deleted: number[] = []): SnapshotSource & { asked: string[] } {
   const asked: string[] = []
   return {
     asked,
@@ -32,6 +35,7 @@ function peers(heights: number[], good: string[], bad: string[]): SnapshotSource
     rediscover() {},
     async fetchChunk(peer, snapshot, index) {
       asked.push(`${peer}:${index}`)
+      if (deleted.includes(Number(snapshot.height))) throw new Error('no such snapshot')
       const chunk = chunkOf(Number(snapshot.height), index)
       return bad.includes(peer) ? chunk.map((b) => b ^ 0xff) : chunk
     },
@@ -127,6 +131,14 @@ describe('StateSyncer', () => {
     const { syncer, initial } = setup(peers([3, 40, 50], ['a', 'b'], []), restoringApp({ refuseHeight: 50 }))
     const { state } = await syncer.run(initial, new AbortController().signal)
     expect(state.lastBlockHeight).toBe(40)
+  })
+
+  it('gives up a snapshot whose peers no longer serve it, after a few rounds, and restores the next one', async () => {
+    const source = peers([40, 50], ['a', 'b'], [], [50])
+    const { syncer, initial } = setup(source, restoringApp())
+    const { state } = await syncer.run(initial, new AbortController().signal)
+    expect(state.lastBlockHeight).toBe(40)
+    expect(source.asked.filter((a) => a === 'a:0').length).toBeGreaterThanOrEqual(3)
   })
 
   it('stops when the restored application disagrees with the verified header', async () => {
