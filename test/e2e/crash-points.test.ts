@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { Wallet, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { signDevTransfer } from '../helpers/dev-transfer.js'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bundleChild, lineOf, spawnChild } from '../helpers/child-lines.js'
@@ -33,16 +34,7 @@ const [sender, recipient] = devAccounts(2)
 const wallet = new Wallet(sender!.privateKey)
 
 function transfer(nonce: number): Promise<string> {
-  return wallet.signTransaction({
-    type: 2,
-    chainId: 31337n,
-    nonce,
-    gasLimit: 21000n,
-    maxFeePerGas: 10n ** 11n,
-    maxPriorityFeePerGas: 10n ** 9n,
-    to: recipient!.address,
-    value: 1n,
-  })
+  return signDevTransfer(wallet, nonce, recipient!.address, 1n)
 }
 
 describe('SIGKILL between the writes of a height', () => {

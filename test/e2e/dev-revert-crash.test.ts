@@ -14,6 +14,7 @@ import { Wallet, keccak256 } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { signDevTransfer } from '../helpers/dev-transfer.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { bytesToHex } from '../../src/primitives/hex.js'
 import { bundleChild, lineOf, spawnChild } from '../helpers/child-lines.js'
@@ -28,16 +29,7 @@ const [sender, recipient] = devAccounts(2)
 const wallet = new Wallet(sender!.privateKey)
 
 function transfer(nonce: number): Promise<string> {
-  return wallet.signTransaction({
-    type: 2,
-    chainId: 31337n,
-    nonce,
-    gasLimit: 21000n,
-    maxFeePerGas: 10n ** 11n,
-    maxPriorityFeePerGas: 10n ** 9n,
-    to: recipient!.address,
-    value: 1n,
-  })
+  return signDevTransfer(wallet, nonce, recipient!.address, 1n)
 }
 
 /** Sends a signed transaction and waits (polling: the node is another process) for its receipt's block. */

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
+import { signDevTransfer } from '../helpers/dev-transfer.js'
 import type { BlockJson } from '../../src/api/eth/format.js'
 import type { NodeAddresses } from '../../src/node/node.js'
 import { Prefix, prefixEnd } from '../../src/db/prefixes.js'
@@ -26,16 +27,7 @@ const [sender, ...recipients] = devAccounts(5)
 const wallet = new Wallet(sender!.privateKey)
 
 function transfer(nonce: number): Promise<string> {
-  return wallet.signTransaction({
-    type: 2,
-    chainId: 31337n,
-    nonce,
-    gasLimit: 21000n,
-    maxFeePerGas: 10n ** 11n,
-    maxPriorityFeePerGas: 10n ** 9n,
-    to: recipients[nonce % recipients.length]!.address,
-    value: BigInt(nonce + 1),
-  })
+  return signDevTransfer(wallet, nonce, recipients[nonce % recipients.length]!.address, BigInt(nonce + 1))
 }
 
 const toQuantity = (n: number): string => `0x${n.toString(16)}`

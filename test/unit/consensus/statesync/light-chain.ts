@@ -3,11 +3,12 @@ import { sha256 } from '../../../../src/crypto/index.js'
 import type { ConsensusParams } from '../../../../src/abci/types.js'
 import { hashConsensusParams } from '../../../../src/comet/hash.js'
 import type { ValidatorSet } from '../../../../src/comet/validator-set.js'
+import { makeGenesisState, type ChainState } from '../../../../src/consensus/chain-state.js'
 import type { LightBlockSource } from '../../../../src/consensus/statesync/light-state-provider.js'
 import type { LightBlock } from '../../../../src/consensus/statesync/light-verify.js'
 import { utf8ToBytes } from '../../../../src/primitives/hex.js'
 import type { Timestamp } from '../../../../src/utils/time.js'
-import { makeBlockId, makeTestBlock, signCommit, testValidators } from '../../comet/fixtures.js'
+import { CHAIN_ID, makeBlockId, makeTestBlock, signCommit, testValidators } from '../../comet/fixtures.js'
 import { defaultParams } from '../helpers.js'
 
 export interface LightChain {
@@ -44,4 +45,17 @@ export function makeLightChain(n: number, powers: bigint[] = [10n, 10n, 10n, 10n
     consensusParams: async () => params,
   }
   return { blocks, set, params, source, now: { seconds: 1_700_000_000 + n + 60, nanos: 0 } }
+}
+
+/** The genesis state of `chain` (no validators, no app state): where a state-synced node starts from. */
+export function lightChainGenesis(chain: LightChain): ChainState {
+  return makeGenesisState({
+    genesisTime: { seconds: 1_700_000_000, nanos: 0 },
+    chainId: CHAIN_ID,
+    initialHeight: 1,
+    consensusParams: chain.params,
+    validators: [],
+    appHash: new Uint8Array(0),
+    appStateBytes: () => new Uint8Array(0),
+  })
 }

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { hashHeader } from '../../../../src/comet/hash.js'
 import { LightStateProvider, TrustOptionsError } from '../../../../src/consensus/statesync/light-state-provider.js'
 import { LightVerificationError, TrustExpiredError, verifyLightBlock } from '../../../../src/consensus/statesync/light-verify.js'
-import { makeGenesisState } from '../../../../src/consensus/chain-state.js'
 import { ValidatorSet } from '../../../../src/comet/validator-set.js'
 import { CHAIN_ID, makeBlockId, makeTestBlock, signCommit, testKey } from '../../comet/fixtures.js'
-import { appHashAt, makeLightChain } from './light-chain.js'
+import { appHashAt, lightChainGenesis, makeLightChain } from './light-chain.js'
 
 const WEEK_MS = 7 * 24 * 3600_000
 
@@ -53,15 +52,7 @@ describe('LightStateProvider', () => {
     const light = new LightStateProvider(chain.source, CHAIN_ID, trustOf(chain, 5), () => chain.now)
     expect(await light.appHash(30)).toEqual(appHashAt(31))
     expect((await light.commit(30)).height).toBe(30)
-    const genesis = makeGenesisState({
-      genesisTime: { seconds: 1_700_000_000, nanos: 0 },
-      chainId: CHAIN_ID,
-      initialHeight: 1,
-      consensusParams: chain.params,
-      validators: [],
-      appHash: new Uint8Array(0),
-      appStateBytes: () => new Uint8Array(0),
-    })
+    const genesis = lightChainGenesis(chain)
     const state = await light.state(30, genesis)
     expect(state.lastBlockHeight).toBe(30)
     expect(state.appHash).toEqual(appHashAt(31))

@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { SnapshotProvider } from '../../../../src/abci/snapshots.js'
 import { ApplySnapshotChunkResult, OfferSnapshotResult, type Snapshot } from '../../../../src/abci/wire/messages.js'
 import { hashHeader } from '../../../../src/comet/hash.js'
-import { makeGenesisState } from '../../../../src/consensus/chain-state.js'
 import { LightStateProvider } from '../../../../src/consensus/statesync/light-state-provider.js'
 import { StateSyncAbortedError, StateSyncer, type SnapshotSource } from '../../../../src/consensus/statesync/syncer.js'
 import { equalBytes } from '../../../../src/primitives/hex.js'
 import { silentLogger } from '../../../../src/utils/logger.js'
 import { CHAIN_ID } from '../../comet/fixtures.js'
-import { appHashAt, makeLightChain } from './light-chain.js'
+import { appHashAt, lightChainGenesis, makeLightChain } from './light-chain.js'
 
 const CHUNKS = 5
 const chunkOf = (height: number, index: number) => new Uint8Array([height & 0xff, index, 42])
@@ -83,15 +82,7 @@ function setup(source: SnapshotSource, app: ReturnType<typeof restoringApp>, tru
     { height: trustHeight, hash: hashHeader(chain.blocks.get(trustHeight)!.header), periodMs: 7 * 24 * 3600_000 },
     () => chain.now,
   )
-  const initial = makeGenesisState({
-    genesisTime: { seconds: 1_700_000_000, nanos: 0 },
-    chainId: CHAIN_ID,
-    initialHeight: 1,
-    consensusParams: chain.params,
-    validators: [],
-    appHash: new Uint8Array(0),
-    appStateBytes: () => new Uint8Array(0),
-  })
+  const initial = lightChainGenesis(chain)
   const statuses: { complete: boolean; height: number }[] = []
   const syncer = new StateSyncer({
     source,
