@@ -41,6 +41,11 @@ export interface BenchOptions {
   /** Soak instead of the workloads: a light load on a spawned node for this many seconds, RSS each minute. */
   soakSeconds: number | undefined
   /**
+   * `--soak` on a one-validator chain of our engine (not `--dev`, which keeps everything) with these
+   * app.toml settings as NODECTL_* overrides: `pruning` and `min-retain-blocks`; undefined = `--dev`.
+   */
+  soakRetention: SoakRetention | undefined
+  /**
    * Instead of the workloads: this many random SIGKILLs of a spawned node under load, every receipt it
    * returned re-checked after each restart (workloads/kill-storm.ts).
    */
@@ -152,6 +157,12 @@ export function parseTestnetSize(text: string, port: number): number {
   return n
 }
 
+/** `--pruning` and `--min-retain-blocks` of a `--soak`: what the soak's chain keeps. */
+export interface SoakRetention {
+  pruning: string
+  minRetainBlocks: number
+}
+
 /** Parses the bench's command line (`process.argv.slice(2)`). */
 export function parseBenchArgs(argv: string[]): BenchOptions {
   const { values: v } = parseArgs({
@@ -163,6 +174,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       label: { type: 'string', default: 'nodectl' },
       compare: { type: 'string' },
       soak: { type: 'string' },
+      pruning: { type: 'string' },
+      'min-retain-blocks': { type: 'string' },
       'kill-storm': { type: 'string' },
       'big-state': { type: 'string' },
       'big-state-cache': { type: 'string' },
@@ -199,6 +212,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (compare === v.label) throw new Error(`--label: ${v.label} names the --compare node`)
   const notWithSoak = compare ? 'compare' : remote
   if (soakSeconds !== undefined && notWithSoak) throw new Error(`--soak runs on a spawned nodectl only: it takes no --${notWithSoak}`)
+  const soakRetention = parseSoakRetention(v.pruning, v['min-retain-blocks'], soakSeconds)
   const killStorm = v['kill-storm'] === undefined ? undefined : positiveInt('kill-storm', v['kill-storm'])
   const notWithKillStorm = notWithSoak ?? (soakSeconds !== undefined ? 'soak' : v.workloads !== undefined ? 'workloads' : undefined)
   if (killStorm !== undefined && notWithKillStorm)
@@ -245,6 +259,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     label: v.label!,
     compare,
     soakSeconds,
+    soakRetention,
     killStorm,
     bigState,
     bigStateCache: v['big-state-cache'],
@@ -271,3 +286,22 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     searches: positiveInt('searches', v.searches!),
   }
 }
+
+/** The soak's retention settings: both default (nothing pruned) once either is given; only with `--soak`. */
+function parseSoakRetention(
+  pruning: string | undefined,
+  minRetain: string | undefined,
+  soakSeconds: number | undefined,
+): SoakRetention | undefined {
+  if (pruning === undefined && minRetain === undefined) return undefined
+  if (soakSeconds === undefined) throw new Error('--pruning and --min-retain-blocks are for --soak')
+  const strategy = pruning ?? 'nothing'
+  if (!SOAK_PRUNING.includes(strategy)) throw new Error(`--pruning: want ${SOAK_PRUNING.join(', ')}, got "${strategy}"`)
+  const minRetainBlocks = minRetain === undefined ? 0 : Number(minRetain)
+  if (!Number.isSafeInteger(minRetainBlocks) || minRetainBlocks < 0)
+    throw new Error(`--min-retain-blocks: want a count of blocks, got "${minRetain}"`)
+  return { pruning: strategy, minRetainBlocks }
+}
+
+/** `--pruning` strategies a soak takes (`custom` needs keep-recent and interval: set them through NODECTL_* instead). */
+const SOAK_PRUNING: readonly string[] = ['nothing', 'default', 'everything', 'custom']

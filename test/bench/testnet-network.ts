@@ -56,7 +56,8 @@ export interface TestnetStartup {
 }
 
 /**
- * Writes `validators` homes (node i on ports `startingPort` + 10·i …), spawns them, waits for node0's
+ * Writes `validators` homes (node i on ports `startingPort` + 10·i …), spawns them (with `env` over
+ * {@link TESTNET_ENV}), waits for node0's
  * first blocks, runs `run`, and always stops the nodes and deletes the folder, also on Ctrl-C. With
  * `cpuProfDir`, node i runs under `node --cpu-prof` and writes its profile into `<cpuProfDir>/node<i>/`
  * as it exits.
@@ -67,6 +68,7 @@ export async function withTestnet<T>(
   engine: Engine,
   cpuProfDir: string | undefined,
   run: (net: BenchTestnet, startup: TestnetStartup) => Promise<T>,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'nodectl-bench-testnet-'))
   const nodes: SpawnedNode[] = []
@@ -86,7 +88,8 @@ export async function withTestnet<T>(
     // CometBFT reads only the files: the environment's settings go into them.
     if (engine === 'cometbft') for (const node of testnet.nodes) setTimeoutCommit(node.home, TESTNET_ENV.NODECTL_CONSENSUS_TIMEOUT_COMMIT!)
     const t0 = performance.now()
-    for (const [i, node] of testnet.nodes.entries()) nodes.push(spawnTestnetNode(node, TESTNET_ENV, engine, cpuProfFlags(i, cpuProfDir)))
+    for (const [i, node] of testnet.nodes.entries())
+      nodes.push(spawnTestnetNode(node, { ...TESTNET_ENV, ...env }, engine, cpuProfFlags(i, cpuProfDir)))
     const crashed = new Promise<never>((_, reject) => {
       for (const [i, node] of nodes.entries()) {
         for (const proc of [node.child, node.companion]) {

@@ -1,13 +1,20 @@
 /**
  * `--soak SECONDS`: a light load on a spawned `nodectl start --dev` for that long (ERC-20 transfers
  * from every sender and `balanceOf` calls of distinct holders, each second), with a `soak` line each
- * minute: the node's RSS, its height, what was sent and what failed; then a `soak-rss` line, the band of
- * the readings from minute 5 around their mean. RSS flat after the first minutes means nothing kept in
- * the heap grows with the chain.
+ * minute: the node's RSS, the size of its data directory, its height, what was sent and what failed;
+ * then a `soak-rss` line, the band of the readings from minute 5 around their mean. RSS flat after the
+ * first minutes means nothing kept in the heap grows with the chain.
+ *
+ * With `--pruning` or `--min-retain-blocks` the node is the one validator of a chain of our engine
+ * instead (a `--dev` chain keeps every height), started with those settings: the `diskMb` of two soaks
+ * side by side is what pruning saves.
  */
+import { join } from 'node:path'
 import { getFees, getHeight, getNonce, sleep } from '../chain.js'
-import { rssMb, spawnNode, stopNode, waitForEthCall } from '../node-process.js'
-import type { BenchOptions } from '../options.js'
+import { dirSizeMb } from '../disk-usage.js'
+import { rssMb, spawnNode, stopNode, waitForEthCall, type SpawnedNode } from '../node-process.js'
+import type { BenchOptions, SoakRetention } from '../options.js'
+import { withTestnet } from '../testnet-network.js'
 import { RpcClient } from '../rpc-client.js'
 import { rssBand } from '../stats.js'
 import { createContext, type Emit } from './context.js'
@@ -28,7 +35,32 @@ const WARM_UP_SECONDS = 300
 const STARTUP_TIMEOUT_MS = 30_000
 
 export async function runSoak(options: BenchOptions, soakSeconds: number, emit: Emit): Promise<void> {
+  const retention = options.soakRetention
+  if (retention) {
+    emit('soak-chain', { validators: 1, ...retention })
+    return withTestnet(
+      1,
+      options.port,
+      'nodectl',
+      undefined,
+      (net) => soakOn(net.nodes[0]!, options, soakSeconds, emit),
+      retentionEnv(retention),
+    )
+  }
   const node = spawnNode(options.port)
+  try {
+    await soakOn(node, options, soakSeconds, emit)
+  } finally {
+    await stopNode(node)
+  }
+}
+
+/** The NODECTL_* overrides of a soak's retention settings. */
+function retentionEnv(retention: SoakRetention): Record<string, string> {
+  return { NODECTL_PRUNING: retention.pruning, NODECTL_MIN_RETAIN_BLOCKS: String(retention.minRetainBlocks) }
+}
+
+async function soakOn(node: SpawnedNode, options: BenchOptions, soakSeconds: number, emit: Emit): Promise<void> {
   const client = new RpcClient(node.url, 8)
   try {
     emit('startup', { ...(await waitForEthCall(client, node.spawnedAt, STARTUP_TIMEOUT_MS)) })
@@ -66,7 +98,8 @@ export async function runSoak(options: BenchOptions, soakSeconds: number, emit: 
         const seconds = Math.round((performance.now() - start) / 1000)
         const rss = rssMb(node.child.pid)
         if (rss !== undefined) readings.push({ seconds, rssMb: rss })
-        emit('soak', { seconds, rssMb: rss, height: await getHeight(client), sent, calls, errors })
+        const diskMb = node.home === undefined ? undefined : dirSizeMb(join(node.home, 'data'))
+        emit('soak', { seconds, rssMb: rss, diskMb, height: await getHeight(client), sent, calls, errors })
         nextReport += REPORT_EVERY_MS
       }
     }
@@ -74,6 +107,5 @@ export async function runSoak(options: BenchOptions, soakSeconds: number, emit: 
     if (band) emit('soak-rss', { fromSeconds: WARM_UP_SECONDS, ...band })
   } finally {
     client.close()
-    await stopNode(node)
   }
 }
