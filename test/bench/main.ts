@@ -4,6 +4,7 @@
  *
  *   npm run bench                              # spawn `nodectl start --dev` on 127.0.0.1:18545…18548
  *   npm run bench -- --compare anvil           # spawn Anvil, then nodectl: both figures and their ratios
+ *   npm run bench -- --compare anvil,hardhat   # Anvil, Hardhat 3 (installed once into ~/.cache/nodectl), then nodectl
  *   npm run bench -- --compare cometbft        # our application under a stock CometBFT, then nodectl --dev
  *   npm run bench -- --rpc http://127.0.0.1:8545 --label anvil
  *   npm run bench -- --workloads reads,call --duration 5
@@ -23,6 +24,7 @@ import { cpus } from 'node:os'
 import { runBigState } from './big-state.js'
 import { sleep } from './chain.js'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
+import { spawnHardhat } from './hardhat.js'
 import {
   rssMb,
   STARTUP_SPAWNS,
@@ -36,7 +38,7 @@ import {
   type SpawnedNode,
   type Startup,
 } from './node-process.js'
-import { parseBenchArgs, type BenchOptions, type WorkloadName } from './options.js'
+import { parseBenchArgs, type BenchOptions, type CompareTarget, type WorkloadName } from './options.js'
 import { RpcClient } from './rpc-client.js'
 import { startupSummary } from './stats.js'
 import { withTestnet } from './testnet-network.js'
@@ -101,10 +103,13 @@ function targetsOf(options: BenchOptions): Target[] {
   const ours: Target = options.rpc
     ? { label: options.label, spawn: undefined, spawnedNodectl: false }
     : { label: options.label, spawn: () => spawnNode(options.port, { flags: NODECTL_FLAGS }), spawnedNodectl: true }
-  if (!options.compare) return [ours]
   const port = options.port + COMPARE_PORT_OFFSET
-  const spawn = options.compare === 'anvil' ? () => spawnAnvil(port) : () => spawnCometbftPair(port, { flags: NODECTL_FLAGS })
-  return [{ label: options.compare, spawn, spawnedNodectl: false }, ours]
+  const spawners: Record<CompareTarget, () => SpawnedNode | Promise<SpawnedNode>> = {
+    anvil: () => spawnAnvil(port),
+    hardhat: () => spawnHardhat(port),
+    cometbft: () => spawnCometbftPair(port, { flags: NODECTL_FLAGS }),
+  }
+  return [...(options.compare ?? []).map((label) => ({ label, spawn: spawners[label], spawnedNodectl: false })), ours]
 }
 
 /** The WebSocket URL of an `--rpc` target: `--ws`, else the same host and port (Anvil and Hardhat serve both). */
@@ -183,12 +188,13 @@ async function main(options: BenchOptions): Promise<void> {
     )
   }
   for (const target of targetsOf(options)) await benchTarget(options, target, emitFor(target.label))
-  if (!options.compare) return
-  const [theirs, ours] = [options.compare, options.label]
-  const rows = compareLines(COMPARE_METRICS, lines.get(theirs) ?? [], lines.get(ours) ?? [])
-  emitFor(ours)('compare', compareRecord(rows, theirs, ours))
-  const title = `${ours} vs ${theirs}, one after the other on ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`
-  process.stderr.write(`\n${title}\n\n${formatCompareTable(rows, options, theirs, ours)}`)
+  const ours = options.label
+  for (const theirs of options.compare ?? []) {
+    const rows = compareLines(COMPARE_METRICS, lines.get(theirs) ?? [], lines.get(ours) ?? [])
+    emitFor(ours)('compare', compareRecord(rows, theirs, ours))
+    const title = `${ours} vs ${theirs}, one after the other on ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`
+    process.stderr.write(`\n${title}\n\n${formatCompareTable(rows, options, theirs, ours)}`)
+  }
 }
 
 try {

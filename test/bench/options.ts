@@ -23,8 +23,8 @@ export const COMPARE_WORKLOADS: readonly WorkloadName[] = ['reads', 'call', 'tra
 /** The workloads of `--big-state`, its default selection: those whose cost grows with the state. */
 export const BIG_STATE_WORKLOADS: readonly WorkloadName[] = ['call', 'transfers']
 
-/** The nodes `--compare` can spawn next to ours: Anvil, or our application under a stock CometBFT. */
-export const COMPARE_TARGETS = ['anvil', 'cometbft'] as const
+/** The nodes `--compare` can spawn next to ours: Anvil, Hardhat 3, or our application under a stock CometBFT. */
+export const COMPARE_TARGETS = ['anvil', 'hardhat', 'cometbft'] as const
 export type CompareTarget = (typeof COMPARE_TARGETS)[number]
 
 export interface BenchOptions {
@@ -37,7 +37,7 @@ export interface BenchOptions {
   /** `target` field of every line of our node or the `--rpc` target (default "nodectl"). */
   label: string
   /** Also spawn this node and run the same workloads on it first, then print both and their ratios. */
-  compare: CompareTarget | undefined
+  compare: readonly CompareTarget[] | undefined
   /** Soak instead of the workloads: a light load on a spawned node for this many seconds, RSS each minute. */
   soakSeconds: number | undefined
   /**
@@ -136,12 +136,15 @@ export function parseWorkloads(text: string): Set<WorkloadName> {
   return new Set(names as WorkloadName[])
 }
 
-/** Parses `--compare NAME`; throws on a node it cannot spawn. */
-export function parseCompareTarget(text: string): CompareTarget {
-  if (!(COMPARE_TARGETS as readonly string[]).includes(text)) {
-    throw new Error(`--compare: unknown ${text} (known: ${COMPARE_TARGETS.join(',')})`)
+/** Parses `--compare NAME[,NAME…]`; throws on a node it cannot spawn or one named twice. */
+export function parseCompareTargets(text: string): CompareTarget[] {
+  const names = text.split(',')
+  for (const name of names) {
+    if (!(COMPARE_TARGETS as readonly string[]).includes(name))
+      throw new Error(`--compare: unknown ${name} (known: ${COMPARE_TARGETS.join(',')})`)
   }
-  return text as CompareTarget
+  if (new Set(names).size !== names.length) throw new Error(`--compare: ${text} names a node twice`)
+  return names as CompareTarget[]
 }
 
 /**
@@ -205,11 +208,11 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   const senders = positiveInt('senders', v.senders!)
   // The dev chain funds 10 accounts (Anvil and Hardhat too); getlogs-range needs 3 distinct senders.
   if (senders > 10) throw new Error('--senders: at most 10 (the funded dev accounts)')
-  const compare = v.compare === undefined ? undefined : parseCompareTarget(v.compare)
+  const compare = v.compare === undefined ? undefined : parseCompareTargets(v.compare)
   const soakSeconds = v.soak === undefined ? undefined : positiveInt('soak', v.soak)
   const remote = v.rpc !== undefined ? 'rpc' : v.ws !== undefined ? 'ws' : v['comet-rpc'] !== undefined ? 'comet-rpc' : undefined
   if (compare && remote) throw new Error(`--compare spawns both nodes: it takes no --${remote}`)
-  if (compare === v.label) throw new Error(`--label: ${v.label} names the --compare node`)
+  if (compare?.includes(v.label as CompareTarget)) throw new Error(`--label: ${v.label} names the --compare node`)
   const notWithSoak = compare ? 'compare' : remote
   if (soakSeconds !== undefined && notWithSoak) throw new Error(`--soak runs on a spawned nodectl only: it takes no --${notWithSoak}`)
   const soakRetention = parseSoakRetention(v.pruning, v['min-retain-blocks'], soakSeconds)

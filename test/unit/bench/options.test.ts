@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bigStateHolder } from '../../bench/big-state-home.js'
-import { BIG_STATE_WORKLOADS, COMPARE_WORKLOADS, parseBenchArgs, parseCompareTarget, WORKLOADS } from '../../bench/options.js'
+import { BIG_STATE_WORKLOADS, COMPARE_WORKLOADS, parseBenchArgs, parseCompareTargets, WORKLOADS } from '../../bench/options.js'
 
 describe('parseBenchArgs', () => {
   it('runs every workload on our node by default, 3,000 transactions sent 64 at a time', () => {
@@ -16,7 +16,8 @@ describe('parseBenchArgs', () => {
 
   it('rejects --compare with a remote target, an unknown node or the same label', () => {
     expect(() => parseBenchArgs(['--compare', 'anvil', '--rpc', 'http://127.0.0.1:8545'])).toThrow('takes no --rpc')
-    expect(() => parseBenchArgs(['--compare', 'hardhat'])).toThrow('--compare: unknown hardhat')
+    expect(() => parseBenchArgs(['--compare', 'geth'])).toThrow('--compare: unknown geth')
+    expect(() => parseBenchArgs(['--compare', 'anvil,anvil'])).toThrow('names a node twice')
     expect(() => parseBenchArgs(['--compare', 'anvil', '--label', 'anvil'])).toThrow('names the --compare node')
   })
 
@@ -99,9 +100,10 @@ describe('--testnet', () => {
   })
 })
 
-describe('parseCompareTarget', () => {
-  it('knows anvil and cometbft', () => {
-    expect(parseCompareTarget('anvil')).toBe('anvil')
-    expect(parseCompareTarget('cometbft')).toBe('cometbft')
+describe('parseCompareTargets', () => {
+  it('knows anvil, hardhat and cometbft, one or several in the order given', () => {
+    expect(parseCompareTargets('anvil')).toEqual(['anvil'])
+    expect(parseCompareTargets('cometbft')).toEqual(['cometbft'])
+    expect(parseCompareTargets('hardhat,anvil')).toEqual(['hardhat', 'anvil'])
   })
 })
