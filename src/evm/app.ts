@@ -25,7 +25,8 @@ import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Database } from '../db/database.js'
 import type { StageSnapshot, WriteStage } from '../db/write-stage.js'
-import { bytesToHex, bytesToUpperHex } from '../primitives/hex.js'
+import { KECCAK256_RLP } from '@ethereumjs/util'
+import { bytesToHex, bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { ValidatorUpdate } from '../abci/types.js'
 import type {
   Application,
@@ -66,7 +67,7 @@ import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
-import { trieNodeCacheOf } from './state/trie-db.js'
+import { trieKey, trieNodeCacheOf } from './state/trie-db.js'
 import { StatePruner } from './state/state-pruner.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
 import { answerQuery } from './abci-query.js'
@@ -250,7 +251,7 @@ export class EvmApplication implements Application {
   /** The block gas limit of the consensus parameters (`block.max_gas`, or the default). */
   private consensusGasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
-  /** Whether the genesis block is served: always, but on a node restored from a snapshot. */
+  /** Whether the genesis block is stored: always, but on a node restored from a snapshot more than 256 heights above it. */
   private genesisBlockKept = true
   /** Consensus `evidence.max_age_num_blocks`: the retain height stays below the heights evidence may name. */
   private evidenceMaxAgeBlocks = 0n
@@ -368,7 +369,7 @@ export class EvmApplication implements Application {
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
       this.genesisAccounts = undefined
       this.store.setHead(block)
-      this.genesisBlockKept = this.history.keepsGenesis(this.genesisHeight) && (await this.store.getBlock(this.genesisHeight)) !== undefined
+      this.genesisBlockKept = (await this.store.getBlock(this.genesisHeight)) !== undefined
       if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
     await this.pruner?.open(this.genesisHeight)
@@ -786,7 +787,7 @@ export class EvmApplication implements Application {
   /**
    * Lowest height whose block, receipts and logs are kept (what `earliest` names): the genesis height
    * until history is pruned, the height above the snapshot on a node restored from one. The genesis
-   * block itself is served below the base, but on a restored node.
+   * block itself is served below the base when the node has it.
    */
   historyBase(): number {
     return Math.max(this.history.base(), this.genesisHeight)
@@ -1021,6 +1022,10 @@ export class EvmApplication implements Application {
     return height < this.history.base() && (height > this.genesisHeight || !this.genesisBlockKept)
   }
 
+  private async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return equalBytes(root, KECCAK256_RLP) || (await this.opts.db.get(trieKey(bytesToHex(root).slice(2)))) !== undefined
+  }
+
   private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
     const r = await this.store.getTx(hash)
     return r && this.isCommitted(r.height) && !this.isPruned(r.height) ? r : undefined
@@ -1037,6 +1042,8 @@ export class EvmApplication implements Application {
     const block = h === head.height ? head.block : this.isCommitted(h) ? await this.store.getBlock(h) : undefined
     if (!block) throw new UnknownBlockError()
     if (h < this.lowestStateHeight()) throw new MissingStateError(h, block.stateRoot)
+    // The genesis block below the base of a node restored from a snapshot: its state was never here.
+    if (h !== head.height && h < this.history.base() && !(await this.hasStateRoot(block.stateRoot))) throw new PrunedHistoryError()
     return {
       height: h,
       stateRoot: block.stateRoot,

@@ -132,7 +132,7 @@ export async function writeAppRecord(db: Database, r: AppRecord): Promise<void> 
   store.stageParams(stage, r.params)
   for (const block of r.blocks) store.stageBlock(stage, block, [])
   stageValidatorList(stage, r.validators)
-  stageRestoredHistory(stage, r.height, r.blocks[0]!.number)
+  stageRestoredHistory(stage, r.height, r.blocks[0]!.number, r.params.genesisHeight)
   store.stageHead(stage, { height: r.height, stateRoot: r.stateRoot })
   await stage.write()
 }

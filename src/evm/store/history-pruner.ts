@@ -14,7 +14,8 @@
  * A node restored from a state-sync snapshot of height H has no history below H+1: its base is H+1 from
  * the restore's own batch (`stageRestoredHistory`). The blocks the snapshot carried below it (the 256
  * BLOCKHASH reads, without their transactions) are not served, and stay until a base above them is asked
- * for, as the blocks of any node do: `end` is then raised past them.
+ * for, as the blocks of any node do: `end` is then raised past them. The genesis block, when carried, is
+ * kept and served as on any node.
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
@@ -33,11 +34,11 @@ const RECORD_KEY = metaKey('evm/history')
 
 /**
  * Stages, in a state-sync restore's final batch, the history record of a node restored at `height`
- * whose lowest block is `firstBlock`: served from `height + 1`, nothing to delete yet. Even the genesis
- * block, when the snapshot carried it, is not served: the cursor at it says it goes with the rest.
+ * whose lowest block is `firstBlock`: served from `height + 1`, nothing to delete yet.
  */
-export function stageRestoredHistory(stage: WriteStage, height: number, firstBlock: number): void {
-  stage.put(RECORD_KEY, RLP.encode([height + 1, firstBlock, firstBlock]))
+export function stageRestoredHistory(stage: WriteStage, height: number, firstBlock: number, genesisHeight: number): void {
+  const cursor = Math.max(firstBlock, genesisHeight + 1)
+  stage.put(RECORD_KEY, RLP.encode([height + 1, cursor, cursor]))
 }
 
 export class HistoryPruner {
@@ -73,14 +74,6 @@ export class HistoryPruner {
   /** Lowest height whose history is served (0: nothing was pruned). */
   base(): number {
     return this.baseHeight
-  }
-
-  /**
-   * Whether the genesis block is kept: pruning starts above it, but a restored node's deletion starts
-   * at its lowest block, the genesis block too when the snapshot carried it.
-   */
-  keepsGenesis(genesisHeight: number): boolean {
-    return this.cursor === undefined || this.cursor > genesisHeight
   }
 
   /**

@@ -174,7 +174,7 @@ describe('state-sync snapshots', () => {
     }
   })
 
-  it('serves history from the height above the snapshot: below it, pruned history (4444), the genesis block included', async () => {
+  it('serves history from the height above the snapshot: below it, pruned history (4444), but the genesis block', async () => {
     const b = await createHarness()
     try {
       const height = Number(snapshot.height)
@@ -185,7 +185,7 @@ describe('state-sync snapshots', () => {
       const preSnapshotTx = (await h.app.getBlock(2))!.transactions[0]!
       const expectHistoryFrom = async (base: number) => {
         expect(b.app.historyBase()).toBe(base)
-        for (const below of [0, 1, height - 1, base - 1]) {
+        for (const below of [1, height - 1, base - 1]) {
           await expect(b.app.getBlock(below), `block ${below}`).rejects.toBeInstanceOf(PrunedHistoryError)
           await expect(b.app.getBlockReceipts(below)).rejects.toBeInstanceOf(PrunedHistoryError)
         }
@@ -195,6 +195,8 @@ describe('state-sync snapshots', () => {
         await expect(b.app.getLogs(logs, 100)).rejects.toBeInstanceOf(PrunedHistoryError)
         await expect(b.app.getLogs({ ...logs, fromBlock: base - 1 }, 100)).rejects.toBeInstanceOf(PrunedHistoryError)
         await expect(b.app.stateAt(height - 1)).rejects.toBeInstanceOf(PrunedHistoryError)
+        // The snapshot carried the genesis block (it is fewer than 256 heights in).
+        expect(hex((await b.app.getBlock(0))!.hash)).toBe(hex((await h.app.getBlock(0))!.hash))
       }
       await expectHistoryFrom(height + 1)
       // The head's state is read all the same (CheckTx, eth_call at latest), its block is not served.
@@ -216,13 +218,15 @@ describe('state-sync snapshots', () => {
     }
   })
 
-  it('deletes the blocks a snapshot carried once a base above them is asked for, never before', async () => {
+  it('deletes the blocks a snapshot carried once a base above them is asked for, never before, the genesis block never', async () => {
     const b = await createEmptyApp()
     try {
       const height = Number(snapshot.height)
       const at = (await h.app.getBlock(height))!.stateRoot
       expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
       for (let i = 0; i < chunks.length; i++) await b.snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      // Not the genesis state: this application never ran InitChain.
+      await expect(b.app.stateAt(0)).rejects.toBeInstanceOf(PrunedHistoryError)
       const store = new EvmStore(b.db)
       const history = new HistoryPruner(b.db, store, silentLogger)
       await history.open()
@@ -234,17 +238,17 @@ describe('state-sync snapshots', () => {
       }
       // Carried: the genesis block and every block up to the snapshot (fewer than 256 heights in).
       expect(await stored()).toEqual(Array.from({ length: height + 1 }, (_, n) => n))
-      expect([history.base(), history.keepsGenesis(0)]).toEqual([height + 1, false])
+      expect(history.base()).toBe(height + 1)
       history.pruneBelow(5, 0)
       await history.drained()
-      expect(await stored()).toEqual([5, 6, 7, 8])
+      expect(await stored()).toEqual([0, 5, 6, 7, 8])
       expect(history.base()).toBe(height + 1)
       // A restart resumes from the record.
       const again = new HistoryPruner(b.db, new EvmStore(b.db), silentLogger)
       await again.open()
       again.pruneBelow(5, 0)
       await again.drained()
-      expect([await stored(), again.base()]).toEqual([[5, 6, 7, 8], height + 1])
+      expect([await stored(), again.base()]).toEqual([[0, 5, 6, 7, 8], height + 1])
     } finally {
       await b.db.close()
       rmSync(b.dir, { recursive: true, force: true })
