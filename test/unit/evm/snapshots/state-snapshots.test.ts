@@ -96,6 +96,12 @@ describe('state-sync snapshots', () => {
     rmSync(snapshotsDir, { recursive: true, force: true })
   })
 
+  /** Offers the snapshot to `snapshots` with the app hash `at` and applies every chunk. */
+  async function restore(snapshots: StateSnapshots, at: Uint8Array): Promise<void> {
+    expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+    for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+  }
+
   it('lists a snapshot of several chunks, each named in the metadata', async () => {
     expect(snapshot.chunks).toBeGreaterThan(2)
     expect(snapshot.format).toBe(1)
@@ -162,9 +168,7 @@ describe('state-sync snapshots', () => {
     const b = await createHarness()
     try {
       const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
-      const snapshots = new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 })
-      expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
-      for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      await restore(new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 }), at)
       const info = await b.app.info()
       expect([info.lastBlockHeight, hex(info.lastBlockAppHash)]).toEqual([Number(snapshot.height), hex(at)])
       await b.reopen()
@@ -179,9 +183,7 @@ describe('state-sync snapshots', () => {
     try {
       const height = Number(snapshot.height)
       const at = (await h.app.getBlock(height))!
-      const snapshots = new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 })
-      expect(await snapshots.offerSnapshot({ snapshot, appHash: at.stateRoot })).toBe(OfferSnapshotResult.Accept)
-      for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      await restore(new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 }), at.stateRoot)
       const preSnapshotTx = (await h.app.getBlock(2))!.transactions[0]!
       const expectHistoryFrom = async (base: number) => {
         expect(b.app.historyBase()).toBe(base)
@@ -222,9 +224,7 @@ describe('state-sync snapshots', () => {
     const b = await createEmptyApp()
     try {
       const height = Number(snapshot.height)
-      const at = (await h.app.getBlock(height))!.stateRoot
-      expect(await b.snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
-      for (let i = 0; i < chunks.length; i++) await b.snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      await restore(b.snapshots, (await h.app.getBlock(height))!.stateRoot)
       // Not the genesis state: this application never ran InitChain.
       await expect(b.app.stateAt(0)).rejects.toBeInstanceOf(PrunedHistoryError)
       const store = new EvmStore(b.db)
