@@ -25,7 +25,8 @@ import type { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Database } from '../db/database.js'
 import type { StageSnapshot, WriteStage } from '../db/write-stage.js'
-import { bytesToHex, bytesToUpperHex } from '../primitives/hex.js'
+import { KECCAK256_RLP } from '@ethereumjs/util'
+import { bytesToHex, bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { ValidatorUpdate } from '../abci/types.js'
 import type {
   Application,
@@ -66,7 +67,7 @@ import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
-import { trieNodeCacheOf } from './state/trie-db.js'
+import { trieKey, trieNodeCacheOf } from './state/trie-db.js'
 import { StatePruner } from './state/state-pruner.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
 import { answerQuery } from './abci-query.js'
@@ -250,6 +251,8 @@ export class EvmApplication implements Application {
   /** The block gas limit of the consensus parameters (`block.max_gas`, or the default). */
   private consensusGasLimit = DEFAULT_BLOCK_GAS_LIMIT
   private genesisHeight = 0
+  /** Whether the genesis block is stored: always, but on a node restored from a snapshot more than 256 heights above it. */
+  private genesisBlockKept = true
   /** Consensus `evidence.max_age_num_blocks`: the retain height stays below the heights evidence may name. */
   private evidenceMaxAgeBlocks = 0n
   /** Deletes the EVM history below the retained window (history-pruner.ts). */
@@ -366,6 +369,7 @@ export class EvmApplication implements Application {
       this.head = { height: head.height, stateRoot: head.stateRoot, block }
       this.genesisAccounts = undefined
       this.store.setHead(block)
+      this.genesisBlockKept = (await this.store.getBlock(this.genesisHeight)) !== undefined
       if (this.opts.dev) this.applyDevSettings(await loadDevSettings(this.opts.db, head.height))
     }
     await this.pruner?.open(this.genesisHeight)
@@ -727,7 +731,7 @@ export class EvmApplication implements Application {
         try {
           return (await this.resolveState(height > 0 ? height : undefined)).height
         } catch (err) {
-          if (!(err instanceof MissingStateError)) throw err
+          if (!(err instanceof MissingStateError) && !(err instanceof PrunedHistoryError)) throw err
           // Cosmos SDK's answer for a pruned version.
           throw new Error(`failed to load state at height ${height}; version does not exist (latest height: ${this.latestHeight()})`)
         }
@@ -782,7 +786,8 @@ export class EvmApplication implements Application {
 
   /**
    * Lowest height whose block, receipts and logs are kept (what `earliest` names): the genesis height
-   * until history is pruned. The genesis block itself is always kept.
+   * until history is pruned, the height above the snapshot on a node restored from one. The genesis
+   * block itself is served below the base when the node has it.
    */
   historyBase(): number {
     return Math.max(this.history.base(), this.genesisHeight)
@@ -803,7 +808,6 @@ export class EvmApplication implements Application {
     return limit
   }
 
-  /** A committed block by height or by (32-byte) hash. */
   /** A committed block by height or by (32-byte) hash; throws PrunedHistoryError below the history base. */
   async getBlock(ref: number | Uint8Array): Promise<EvmBlock | undefined> {
     const height = typeof ref === 'number' ? ref : await this.store.getHeightByHash(ref)
@@ -836,7 +840,6 @@ export class EvmApplication implements Application {
     return hash ? this.getTransaction(hash) : undefined
   }
 
-  /** The receipt of a committed transaction by EVM hash. */
   /** The stored records (raw bytes, receipt fields) of a committed block's transactions, in order. */
   async getBlockTxRecords(height: number): Promise<TxRecord[] | undefined> {
     const block = await this.getBlock(height)
@@ -853,6 +856,7 @@ export class EvmApplication implements Application {
     return this.resolveState(height)
   }
 
+  /** The receipt of a committed transaction by EVM hash. */
   async getReceipt(hash: Uint8Array): Promise<EvmReceipt | undefined> {
     const r = await this.committedTx(hash)
     return r ? toEvmReceipt(r) : undefined
@@ -1010,9 +1014,16 @@ export class EvmApplication implements Application {
     return this.head !== undefined && height >= this.genesisHeight && height <= this.head.height
   }
 
-  /** Whether `height` is history this node no longer keeps (above the genesis, below the history base). */
+  /**
+   * Whether `height` is history this node does not keep: below the history base, the genesis block
+   * aside when it is kept.
+   */
   private isPruned(height: number): boolean {
-    return height > this.genesisHeight && height < this.history.base()
+    return height < this.history.base() && (height > this.genesisHeight || !this.genesisBlockKept)
+  }
+
+  private async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return equalBytes(root, KECCAK256_RLP) || (await this.opts.db.get(trieKey(bytesToHex(root).slice(2)))) !== undefined
   }
 
   private async committedTx(hash: Uint8Array): Promise<TxRecord | undefined> {
@@ -1025,10 +1036,14 @@ export class EvmApplication implements Application {
     const head = this.head
     if (!head) throw new UnknownBlockError()
     const h = height ?? head.height
-    if (this.isPruned(h)) throw new PrunedHistoryError()
+    // The head's state is read whatever the base (a restored node's head block is below it until the
+    // next block): CheckTx, eth_call and estimateGas at `latest` need it.
+    if (h !== head.height && this.isPruned(h)) throw new PrunedHistoryError()
     const block = h === head.height ? head.block : this.isCommitted(h) ? await this.store.getBlock(h) : undefined
     if (!block) throw new UnknownBlockError()
     if (h < this.lowestStateHeight()) throw new MissingStateError(h, block.stateRoot)
+    // The genesis block below the base of a node restored from a snapshot: its state was never here.
+    if (h !== head.height && h < this.history.base() && !(await this.hasStateRoot(block.stateRoot))) throw new PrunedHistoryError()
     return {
       height: h,
       stateRoot: block.stateRoot,

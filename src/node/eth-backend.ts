@@ -207,7 +207,8 @@ export class NodeEthBackend implements EthBackend, EthEvents {
   /** The pool's proposal order within the block gas limit on top of the head block (pending-block.ts). */
   async getPendingBlock(): Promise<{ block: EvmBlock; transactions: EvmTx[] }> {
     const app = this.deps.app
-    const parent = await app.getBlock(app.latestHeight())
+    // The head block, served or not (a restored node's is below its history base until the next block).
+    const parent = app.latestBlock()
     if (!parent) throw new Error('head block missing')
     const gasLimit = app.nextBlockGasLimit()
     const txs = this.deps.pool.reapMaxBytesMaxGas(-1, gasLimit).map((raw) => app.decodeTx(raw))

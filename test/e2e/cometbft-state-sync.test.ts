@@ -3,12 +3,18 @@
  * takes a snapshot every few heights; node B, a new home of the same chain with CometBFT's
  * `[statesync]` on (A's RPC twice as its light-client servers, A's height 1 as the trusted header),
  * restores A's snapshot through OfferSnapshot/ApplySnapshotChunk, then block-syncs and follows A. B
- * never executed the blocks below the snapshot, and its EVM JSON-RPC answers as A's.
+ * never executed the blocks below the snapshot: its EVM JSON-RPC answers as A's above it, and below it
+ * as a node whose history was pruned (4444), where CometBFT's store begins.
+ *
+ * Transactions are signed here with the nonces counted here and sent raw, each waited for by its hash:
+ * an ethers signer reads the pending nonce through its provider's 250 ms request cache, and a send right
+ * after a mined one (the receipt found at once, on a loaded machine) reused the mined one's nonce
+ * ("nonce too low: tx 0 state 1").
  */
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { JsonRpcProvider, Wallet, parseEther } from 'ethers'
+import { Wallet, parseEther, type TransactionRequest } from 'ethers'
 import { afterAll, expect, it } from 'vitest'
 import { defaultNodeSettings } from '../../src/config/defaults.js'
 import { initHome } from '../../src/config/init-home.js'
@@ -19,6 +25,7 @@ import { CometbftPair } from '../helpers/cometbft-pair.js'
 import { describeWithCometbft } from '../helpers/cometbft.js'
 import { rpc, waitFor } from '../helpers/dev-node.js'
 import { pickPortBlock } from '../helpers/ports.js'
+import { expectHistoryFrom } from '../helpers/restored-history.js'
 
 /** Heights between A's snapshots. */
 const INTERVAL = 10
@@ -48,6 +55,27 @@ async function enableStateSync(configToml: string, keys: Record<string, string |
 
 async function cometJson<T>(url: string, path: string): Promise<T> {
   return ((await (await fetch(`${url}${path}`)).json()) as { result: T }).result
+}
+
+interface Receipt {
+  blockNumber: string
+  contractAddress: string | null
+  status: string
+}
+
+/** Signs `tx` with the next nonce of `wallet` (counted by the caller), sends it raw, and waits for its receipt by hash. */
+async function sendSigned(url: string, wallet: Wallet, tx: TransactionRequest): Promise<Receipt & { hash: string }> {
+  const raw = await wallet.signTransaction({ type: 2, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, gasLimit: 21_000n, ...tx })
+  const sent = await rpc<string>(url, 'eth_sendRawTransaction', [raw])
+  if (!sent.result) throw new Error(`eth_sendRawTransaction: ${JSON.stringify(sent.error)}`)
+  const hash = sent.result
+  const receipt = await waitFor(
+    async () => (await rpc<Receipt>(url, 'eth_getTransactionReceipt', [hash])).result,
+    WAIT_MS,
+    `receipt ${hash}`,
+  )
+  expect(receipt.status).toBe('0x1')
+  return { ...receipt, hash }
 }
 
 describeWithCometbft('state sync under CometBFT from nodectl snapshots', (bin) => {
@@ -81,21 +109,28 @@ describeWithCometbft('state sync under CometBFT from nodectl snapshots', (bin) =
     await a.start()
 
     // State worth syncing: a contract with a slot set, and a transfer.
-    const wallet = new Wallet(SENDER!.privateKey, new JsonRpcProvider(a.evmUrl, undefined, { staticNetwork: true }))
-    const deployed = await (await wallet.sendTransaction({ data: bytesToHex(deployCode(STORE_RUNTIME)), gasLimit: 200_000n })).wait()
-    const contract = deployed!.contractAddress!
-    await (await wallet.sendTransaction({ to: contract, data: bytesToHex(word(42n)), gasLimit: 100_000n })).wait()
-    const sent = await (await wallet.sendTransaction({ to: RECIPIENT, value: parseEther('3') })).wait()
+    const wallet = new Wallet(SENDER!.privateKey)
+    const chainId = BigInt((await rpc<string>(a.evmUrl, 'eth_chainId')).result!)
+    const deployed = await sendSigned(a.evmUrl, wallet, {
+      chainId,
+      nonce: 0,
+      data: bytesToHex(deployCode(STORE_RUNTIME)),
+      gasLimit: 200_000n,
+    })
+    const contract = deployed.contractAddress!
+    await sendSigned(a.evmUrl, wallet, { chainId, nonce: 1, to: contract, data: bytesToHex(word(42n)), gasLimit: 100_000n })
+    const sent = await sendSigned(a.evmUrl, wallet, { chainId, nonce: 2, to: RECIPIENT, value: parseEther('3') })
+    const sentHeight = Number(sent.blockNumber)
 
     // A snapshot of a height that has all of it.
     const snapshotsDir = join(homeA.home, 'data', 'snapshots')
     const snapshotHeight = await waitFor(
       async () => {
         const names = await readdir(snapshotsDir).catch(() => [] as string[])
-        return names.map((n) => /^(\d+)-1$/.exec(n)).find((m) => m && Number(m[1]) >= sent!.blockNumber)?.[1]
+        return names.map((n) => /^(\d+)-1$/.exec(n)).find((m) => m && Number(m[1]) >= sentHeight)?.[1]
       },
       WAIT_MS,
-      `a snapshot above height ${sent!.blockNumber}\n${report()}`,
+      `a snapshot above height ${sentHeight}\n${report()}`,
     )
 
     // B: a new home of the same chain, state-syncing from A.
@@ -131,7 +166,8 @@ describeWithCometbft('state sync under CometBFT from nodectl snapshots', (bin) =
     ).catch((err: unknown) => {
       throw new Error(`${String(err)}\n${report()}`)
     })
-    expect(restored).toMatch(/height[=:"\s]+\d+/)
+    const base = Number(/height[=:"\s]+(\d+)/.exec(restored)?.[1]) + 1
+    expect(base).toBeGreaterThan(sentHeight)
     // B follows: it executes blocks above the snapshot.
     const followed = Number(snapshotHeight) + 3
     await waitFor(
@@ -142,8 +178,8 @@ describeWithCometbft('state sync under CometBFT from nodectl snapshots', (bin) =
 
     // B never ran the blocks before the snapshot; at a height both have, its EVM answers as A's.
     // (a snapshot carries the blocks BLOCKHASH reaches, not their transactions: those stay with A).
-    expect((await rpc(a.evmUrl, 'eth_getTransactionReceipt', [sent!.hash])).result).not.toBeNull()
-    expect((await rpc(b.evmUrl, 'eth_getTransactionReceipt', [sent!.hash])).result).toBeNull()
+    expect((await rpc(a.evmUrl, 'eth_getTransactionReceipt', [sent.hash])).result).not.toBeNull()
+    expect((await rpc(b.evmUrl, 'eth_getTransactionReceipt', [sent.hash])).result).toBeNull()
     const at = `0x${followed.toString(16)}`
     const ask = async (method: string, params: unknown[]) => {
       const [fromA, fromB] = await Promise.all([rpc(a.evmUrl, method, params), rpc(b.evmUrl, method, params)])
@@ -157,5 +193,7 @@ describeWithCometbft('state sync under CometBFT from nodectl snapshots', (bin) =
     await ask('eth_getTransactionCount', [SENDER!.address, at])
     const block = (await ask('eth_getBlockByNumber', [at, false])) as { hash: string; stateRoot: string }
     expect(block.hash).toMatch(/^0x[0-9a-f]{64}$/)
+
+    await expectHistoryFrom({ evmUrl: b.evmUrl, cometUrl: b.cometUrl, base, preSnapshot: sentHeight, account: RECIPIENT })
   }, 120_000)
 })

@@ -20,6 +20,7 @@ import { bigintToBytes, bytesToBigint, equalBytes } from '../../primitives/hex.j
 import { hashHeader } from '../store/block-header.js'
 import { decodeBlockRecord, encodeBlockRecord } from '../store/evm-records.js'
 import { EvmStore, type ChainParams } from '../store/evm-store.js'
+import { stageRestoredHistory } from '../store/history-pruner.js'
 import type { EvmBlock } from '../store/views.js'
 import { stageValidatorList } from '../validators/validator-registry.js'
 
@@ -121,7 +122,9 @@ export async function readAppRecord(
 
 /**
  * Writes a restored record in one batch, the head last in it: the application opens at its height.
- * The blocks are written without their transactions (history before a snapshot is not part of it).
+ * The blocks are written without their transactions (history before a snapshot is not part of it), and
+ * the history base is the height above the snapshot's, in the same batch: a crash leaves the restore
+ * whole or not begun.
  */
 export async function writeAppRecord(db: Database, r: AppRecord): Promise<void> {
   const stage = new WriteStage((ops) => db.batch(ops))
@@ -129,6 +132,7 @@ export async function writeAppRecord(db: Database, r: AppRecord): Promise<void> 
   store.stageParams(stage, r.params)
   for (const block of r.blocks) store.stageBlock(stage, block, [])
   stageValidatorList(stage, r.validators)
+  stageRestoredHistory(stage, r.height, r.blocks[0]!.number, r.params.genesisHeight)
   store.stageHead(stage, { height: r.height, stateRoot: r.stateRoot })
   await stage.write()
 }

@@ -12,8 +12,10 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { sha256 } from '../../crypto/index.js'
-import { concatBytes, equalBytes } from '../../primitives/hex.js'
+import { Prefix } from '../../db/prefixes.js'
+import { concatBytes, equalBytes, latin1 } from '../../primitives/hex.js'
 import { ProtoReader, ProtoWriter } from '../../primitives/protobuf.js'
+import { TrieRef, visitTrieNodeRefs } from '../state/trie-node-refs.js'
 
 /** The one format this application writes and restores. */
 export const SNAPSHOT_FORMAT = 1
@@ -31,6 +33,43 @@ export type EntryKind = (typeof EntryKind)[keyof typeof EntryKind]
 export interface StateEntry {
   kind: EntryKind
   bytes: Uint8Array
+}
+
+/** A reference to a state entry: its keccak256 and kind. */
+export interface StateRef {
+  hash: Uint8Array
+  kind: EntryKind
+}
+
+/** The key prefix ethereumjs gives code in the trie database ("c"). */
+const CODE_PREFIX = 0x63
+
+/** A map key for a reference (kind and hash). */
+export function refId(kind: EntryKind, hash: Uint8Array): string {
+  return String(kind) + latin1(hash)
+}
+
+/** The database key of an entry, as the trie database stores it (state/trie-db.ts): `trie ‖ hash`, code `trie ‖ "c" ‖ hash`. */
+export function entryKey(kind: EntryKind, hash: Uint8Array): Uint8Array {
+  const code = kind === EntryKind.Code
+  const key = new Uint8Array((code ? 2 : 1) + hash.length)
+  key[0] = Prefix.trie
+  if (code) key[1] = CODE_PREFIX
+  key.set(hash, code ? 2 : 1)
+  return key
+}
+
+/**
+ * Adds to `out` the entries the entry `bytes` of `kind` refers to (state/trie-node-refs.ts; none for
+ * code): a node's children are of its own trie. Throws on a malformed node.
+ */
+export function collectRefs(kind: EntryKind, bytes: Uint8Array, out: StateRef[]): void {
+  if (kind === EntryKind.Code) return
+  visitTrieNodeRefs(bytes, (ref, hash) => {
+    if (ref === TrieRef.Child) return void out.push({ hash, kind })
+    if (kind === EntryKind.StorageNode) throw new Error('a storage trie leaf holds an account')
+    out.push({ hash, kind: ref === TrieRef.StorageRoot ? EntryKind.StorageNode : EntryKind.Code })
+  })
 }
 
 export function hashChunk(chunk: Uint8Array): Uint8Array {

@@ -1,6 +1,6 @@
 /**
  * Reads the state at a committed root as snapshot entries: every account-trie node, storage-trie node
- * and code it refers to (state-refs.ts), each once, every entry after the one that refers to it (depth
+ * and code it refers to (state/trie-node-refs.ts), each once, every entry after the one that refers to it (depth
  * first, a batch of nodes at a time). So the import can check that every entry it gets is referred to by
  * one it already has.
  *
@@ -12,8 +12,7 @@ import type { Database } from '../../db/database.js'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { bytesToHex, equalBytes } from '../../primitives/hex.js'
 import { EventLoopYield } from '../event-loop-yield.js'
-import { EntryKind, type StateEntry } from './snapshot-format.js'
-import { collectRefs, entryKey, refId, type StateRef } from './state-refs.js'
+import { EntryKind, collectRefs, entryKey, refId, type StateEntry, type StateRef } from './snapshot-format.js'
 
 /** Entries read with one getMany. */
 const READ_BATCH = 256

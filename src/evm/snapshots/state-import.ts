@@ -13,8 +13,7 @@ import { keccak256 } from '../../crypto/index.js'
 import type { Database } from '../../db/database.js'
 import type { BatchOp } from '../../db/write-stage.js'
 import { bytesToHex, equalBytes } from '../../primitives/hex.js'
-import { EntryKind, type StateEntry } from './snapshot-format.js'
-import { collectRefs, entryKey, refId, type StateRef } from './state-refs.js'
+import { EntryKind, collectRefs, entryKey, refId, type StateEntry, type StateRef } from './snapshot-format.js'
 
 /** An entry the state does not refer to, or a malformed one: the snapshot is wrong, not the transfer. */
 export class StateImportError extends Error {}

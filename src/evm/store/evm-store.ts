@@ -15,7 +15,7 @@
  * - `evmLogs ‖ height(8)`                  → the height's logs (block-logs.ts), for heights with logs
  * - `meta 'evm/head'`                      → RLP[height, stateRoot]
  * - `meta 'evm/params'`                    → RLP[gasLimit, genesisHeight, evidenceMaxAgeBlocks]
- * - `meta 'evm/history'`                   → RLP[base, cursor] (history-pruner.ts)
+ * - `meta 'evm/history'`                   → RLP[base, cursor, end] (history-pruner.ts)
  */
 import { RLP } from '@ethereumjs/rlp'
 import type { Database } from '../../db/database.js'
@@ -159,7 +159,12 @@ export class EvmStore {
     stage.del(heightKey(Prefix.evmBlock, height))
     stage.del(blockHashKey(block.hash))
     stage.del(heightKey(Prefix.evmLogs, height))
-    for (const tx of await this.getBlockTxs(block)) {
+    const raws =
+      block.transactions.length > 0 ? await this.db.getMany(block.transactions.map((h) => prefixedKey(Prefix.evmTxIndex, h))) : []
+    for (const [i, raw] of raws.entries()) {
+      // A block restored from a snapshot has no transaction records.
+      if (!raw) continue
+      const tx = decodeTxRecord(block.transactions[i]!, raw)
       stage.del(prefixedKey(Prefix.evmTxIndex, tx.hash))
       stage.del(prefixedKey(Prefix.cometTxIndex, sha256(tx.raw)))
       // The index key names the first transaction with the value; every candidate is deleted.

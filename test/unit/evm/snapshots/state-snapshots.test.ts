@@ -10,6 +10,10 @@ import { StateSnapshots } from '../../../../src/evm/snapshots/state-snapshots.js
 import { EntryKind, StateChunkBuilder, encodeMetadata, hashChunk, hashSnapshot } from '../../../../src/evm/snapshots/snapshot-format.js'
 import { RLP } from '@ethereumjs/rlp'
 import { createAddress } from '../../../../src/evm/store/evm-records.js'
+import { EvmStore } from '../../../../src/evm/store/evm-store.js'
+import { HistoryPruner } from '../../../../src/evm/store/history-pruner.js'
+import { PrunedHistoryError } from '../../../../src/evm/errors.js'
+import { silentLogger } from '../../../../src/utils/logger.js'
 import type { FinalizeBlockRequest } from '../../../../src/abci/application.js'
 import { bytesToHex, hexToBytes } from '../../../../src/primitives/hex.js'
 import {
@@ -92,6 +96,12 @@ describe('state-sync snapshots', () => {
     rmSync(snapshotsDir, { recursive: true, force: true })
   })
 
+  /** Offers the snapshot to `snapshots` with the app hash `at` and applies every chunk. */
+  async function restore(snapshots: StateSnapshots, at: Uint8Array): Promise<void> {
+    expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
+    for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+  }
+
   it('lists a snapshot of several chunks, each named in the metadata', async () => {
     expect(snapshot.chunks).toBeGreaterThan(2)
     expect(snapshot.format).toBe(1)
@@ -158,15 +168,90 @@ describe('state-sync snapshots', () => {
     const b = await createHarness()
     try {
       const at = (await h.app.getBlock(Number(snapshot.height)))!.stateRoot
-      const snapshots = new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 })
-      expect(await snapshots.offerSnapshot({ snapshot, appHash: at })).toBe(OfferSnapshotResult.Accept)
-      for (let i = 0; i < chunks.length; i++) await snapshots.applySnapshotChunk({ index: i, chunk: chunks[i]!, sender: 'peer-a' })
+      await restore(new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 }), at)
       const info = await b.app.info()
       expect([info.lastBlockHeight, hex(info.lastBlockAppHash)]).toEqual([Number(snapshot.height), hex(at)])
       await b.reopen()
       expect((await b.app.info()).lastBlockHeight).toBe(Number(snapshot.height))
     } finally {
       await b.close()
+    }
+  })
+
+  it('serves history from the height above the snapshot: below it, pruned history (4444), but the genesis block', async () => {
+    const b = await createHarness()
+    try {
+      const height = Number(snapshot.height)
+      const at = (await h.app.getBlock(height))!
+      await restore(new StateSnapshots({ db: b.db, app: b.app, dir: join(b.dir, 'snapshots'), interval: 0, keepRecent: 2 }), at.stateRoot)
+      const preSnapshotTx = (await h.app.getBlock(2))!.transactions[0]!
+      const expectHistoryFrom = async (base: number) => {
+        expect(b.app.historyBase()).toBe(base)
+        for (const below of [1, height - 1, base - 1]) {
+          await expect(b.app.getBlock(below), `block ${below}`).rejects.toBeInstanceOf(PrunedHistoryError)
+          await expect(b.app.getBlockReceipts(below)).rejects.toBeInstanceOf(PrunedHistoryError)
+        }
+        await expect(b.app.getBlock(at.hash)).rejects.toBeInstanceOf(PrunedHistoryError)
+        expect(await b.app.getReceipt(preSnapshotTx)).toBeUndefined()
+        const logs = { fromBlock: 0, toBlock: base, addresses: [], topics: [] }
+        await expect(b.app.getLogs(logs, 100)).rejects.toBeInstanceOf(PrunedHistoryError)
+        await expect(b.app.getLogs({ ...logs, fromBlock: base - 1 }, 100)).rejects.toBeInstanceOf(PrunedHistoryError)
+        await expect(b.app.stateAt(height - 1)).rejects.toBeInstanceOf(PrunedHistoryError)
+        // The snapshot carried the genesis block (it is fewer than 256 heights in).
+        expect(hex((await b.app.getBlock(0))!.hash)).toBe(hex((await h.app.getBlock(0))!.hash))
+      }
+      await expectHistoryFrom(height + 1)
+      // The head's state is read all the same (CheckTx, eth_call at latest), its block is not served.
+      expect((await b.app.stateAt()).height).toBe(height)
+      expect((await b.app.getAccount(hexToBytes(ADDRESS2))).balance).toBe((await h.app.getAccount(hexToBytes(ADDRESS2), height)).balance)
+
+      // The next block is history this node has; the snapshot's height is not, after a restart too.
+      b.height = height + 1
+      b.time = Number(at.timestamp)
+      await b.finalize([])
+      await b.reopen()
+      await expectHistoryFrom(height + 1)
+      await expect(b.app.stateAt(height)).rejects.toBeInstanceOf(PrunedHistoryError)
+      expect((await b.app.getBlock(height + 1))!.number).toBe(height + 1)
+      expect((await b.app.getLogs({ fromBlock: height + 1, toBlock: height + 1, addresses: [], topics: [] }, 100)).toArray()).toEqual([])
+      expect((await b.app.stateAt(height + 1)).height).toBe(height + 1)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it('deletes the blocks a snapshot carried once a base above them is asked for, never before, the genesis block never', async () => {
+    const b = await createEmptyApp()
+    try {
+      const height = Number(snapshot.height)
+      await restore(b.snapshots, (await h.app.getBlock(height))!.stateRoot)
+      // Not the genesis state: this application never ran InitChain.
+      await expect(b.app.stateAt(0)).rejects.toBeInstanceOf(PrunedHistoryError)
+      const store = new EvmStore(b.db)
+      const history = new HistoryPruner(b.db, store, silentLogger)
+      await history.open()
+      await history.drained()
+      const stored = async () => {
+        const heights: number[] = []
+        for (let n = 0; n <= height; n++) if (await store.getBlock(n)) heights.push(n)
+        return heights
+      }
+      // Carried: the genesis block and every block up to the snapshot (fewer than 256 heights in).
+      expect(await stored()).toEqual(Array.from({ length: height + 1 }, (_, n) => n))
+      expect(history.base()).toBe(height + 1)
+      history.pruneBelow(5, 0)
+      await history.drained()
+      expect(await stored()).toEqual([0, 5, 6, 7, 8])
+      expect(history.base()).toBe(height + 1)
+      // A restart resumes from the record.
+      const again = new HistoryPruner(b.db, new EvmStore(b.db), silentLogger)
+      await again.open()
+      again.pruneBelow(5, 0)
+      await again.drained()
+      expect([await stored(), again.base()]).toEqual([[0, 5, 6, 7, 8], height + 1])
+    } finally {
+      await b.db.close()
+      rmSync(b.dir, { recursive: true, force: true })
     }
   })
 
