@@ -97,6 +97,9 @@ async function sampleBlockRate(client: RpcClient): Promise<number> {
 }
 
 /** Against a spawned nodectl: build (or reuse) the range in its own home, then query it. */
+/** nodectl's default `[json-rpc] block-range-cap`, as Evmos': eth_getLogs spans at most this many blocks. */
+const DEFAULT_BLOCK_RANGE_CAP = 10_000
+
 async function runOnOwnNode(options: BenchOptions, emit: Emit): Promise<void> {
   const home = options.rangeHome ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-range-'))
   const port = options.port + PORT_OFFSET
@@ -139,8 +142,9 @@ async function runOnOwnNode(options: BenchOptions, emit: Emit): Promise<void> {
       }
       await stop()
     }
-    // Measure on a node with the dev settings: blocks only for transactions, an empty one every 5 s.
-    const msToFirstAnswer = await start([])
+    // Measure on a node with the dev settings (blocks only for transactions, an empty one every 5 s) and
+    // eth_getLogs' block-range cap raised to the range when it is longer than the default 10,000.
+    const msToFirstAnswer = await start(['--json-rpc.block-range-cap', String(Math.max(DEFAULT_BLOCK_RANGE_CAP, options.rangeBlocks))])
     if ((await getHeight(client!)) < chain.toBlock) throw new Error(`${home} holds fewer blocks than its range (to ${chain.toBlock})`)
     await measureRange(client!, options, chain, emit, { build: { ...build, restartMs: msToFirstAnswer } })
   } finally {
