@@ -69,6 +69,12 @@ export interface BenchOptions {
    * `<dir>/node<i>/` when it stops.
    */
   cpuProfDir: string | undefined
+  /**
+   * With `--testnet`: this many transfers sent and committed before the measured batch (default 0), so
+   * that the batch runs on nodes whose JIT has compiled the transfer path (a cold batch spends a fifth to
+   * a third of its CPU compiling).
+   */
+  warmUp: number
   /** The engine of `--testnet`'s nodes: ours, or a stock CometBFT with `nodectl start --abci` (default nodectl). */
   engine: Engine
   /**
@@ -186,6 +192,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       testnet: { type: 'string' },
       engine: { type: 'string', default: 'nodectl' },
       'cpu-prof': { type: 'string' },
+      'warm-up': { type: 'string', default: '0' },
       port: { type: 'string', default: '18545' },
       duration: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '32' },
@@ -255,6 +262,9 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     throw new Error('--engine is for --testnet; a single node under CometBFT is --compare cometbft (side by side with ours)')
   if (v['cpu-prof'] !== undefined && (testnet === undefined || engine !== 'nodectl'))
     throw new Error('--cpu-prof profiles the nodes of --testnet under our engine')
+  const warmUp = Number(v['warm-up'])
+  if (!Number.isSafeInteger(warmUp) || warmUp < 0) throw new Error(`--warm-up: want a number of transfers ≥ 0, got "${v['warm-up']}"`)
+  if (warmUp > 0 && testnet === undefined) throw new Error('--warm-up is for --testnet')
   return {
     rpc: v.rpc,
     ws: v.ws,
@@ -269,6 +279,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     seed,
     testnet,
     cpuProfDir: v['cpu-prof'],
+    warmUp,
     engine,
     port,
     durationMs: positiveInt('duration', v.duration!) * 1000,

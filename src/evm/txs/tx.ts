@@ -10,6 +10,7 @@ import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { SET_CODE_EIP, isCodeSizeUnlimited, recoveryIdOf, txCommonOf } from '../common.js'
 import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
+import { typedTxSigningHash } from './signing-hash.js'
 import type { EvmTxType } from '../store/views.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
@@ -54,8 +55,9 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
  * so the main thread does not spend the ~70 µs of recovery; the same checks, errors and result. The
  * key goes into the transaction's sender cache, which `getSenderPublicKey` answers from: the thread
  * runs the binding the library's recovery would, on the same hash, signature and recovery id, and the
- * constructor has already refused a high s. A `v` of neither recovery id, or a signature the thread
- * cannot recover, is left to the library's own check and error.
+ * constructor has already refused a high s. A typed transaction's signing hash is read from its raw
+ * bytes (signing-hash.ts). A `v` of neither recovery id, or a signature the thread cannot recover, is
+ * left to the library's own check and error.
  */
 export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Promise<DecodedTx> {
   const tx = parseRawTx(raw, common)
@@ -63,7 +65,8 @@ export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Pro
   const recovery = recoveryIdOf(v!, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
   if (recovery !== undefined) {
     const signature = packSignature(bigIntToUnpaddedBytes(r!), bigIntToUnpaddedBytes(s!))
-    const publicKey = await recoverOffThread(tx.getMessageToVerifySignature(), signature, recovery)
+    const hash = typedTxSigningHash(raw) ?? tx.getMessageToVerifySignature()
+    const publicKey = await recoverOffThread(hash, signature, recovery)
     if (publicKey !== undefined) seedTxSenderPublicKey(tx, publicKey.subarray(1))
   }
   return completeRawTx(raw, tx, common)

@@ -87,6 +87,13 @@ describe('--testnet', () => {
     expect(() => parseBenchArgs(['--engine', 'cometbft'])).toThrow('a single node under CometBFT is --compare cometbft')
   })
 
+  it('sends --warm-up N transfers before the measured batch, none by default, for --testnet only', () => {
+    expect(parseBenchArgs(['--testnet', '4']).warmUp).toBe(0)
+    expect(parseBenchArgs(['--testnet', '4', '--warm-up', '3000']).warmUp).toBe(3000)
+    expect(() => parseBenchArgs(['--testnet', '4', '--warm-up', '1.5'])).toThrow('--warm-up: want a number of transfers ≥ 0, got "1.5"')
+    expect(() => parseBenchArgs(['--warm-up', '100'])).toThrow('--warm-up is for --testnet')
+  })
+
   it('profiles the nodes with --cpu-prof DIR, of --testnet under our engine only', () => {
     expect(parseBenchArgs(['--testnet', '4']).cpuProfDir).toBeUndefined()
     expect(parseBenchArgs(['--testnet', '4', '--cpu-prof', '/tmp/prof']).cpuProfDir).toBe('/tmp/prof')
