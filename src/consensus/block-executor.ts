@@ -27,7 +27,7 @@ import {
 } from '../comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
-import type { WriteStage } from '../db/write-stage.js'
+import { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
@@ -272,9 +272,14 @@ export class BlockExecutor {
       // Admissions and reads waiting since the block began executing go first; nothing is staged yet.
       await nextTurn()
       next = updateState(state, blockId, block.header, response)
+      // A large block's results and index entries take tens of milliseconds to encode: they are staged
+      // a slice at a time, handing the event loop over between slices, into a stage no read looks at,
+      // then moved into the engine's with the block at once, so readers see all of the height or none.
+      const scratch = WriteStage.scratch()
+      await stateStore.saveFinalizeBlockResponse(scratch, height, response)
+      await this.opts.indexer?.stageBlock(scratch, block, response)
       blockStore.saveBlock(stage, block, blockId, blockSize, seenCommit)
-      stateStore.saveFinalizeBlockResponse(stage, height, response)
-      await this.opts.indexer?.stageBlock(stage, block, response)
+      stage.absorb(scratch)
       await stage.write()
     } catch (err) {
       stage.discard()

@@ -11,7 +11,7 @@
 import type { Database } from '../../db/database.js'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { bytesToHex, equalBytes } from '../../primitives/hex.js'
-import { EventLoopYield } from '../event-loop-yield.js'
+import { EventLoopYield } from '../../utils/event-loop-yield.js'
 import { EntryKind, type StateEntry } from './snapshot-format.js'
 import { collectRefs, entryKey, refId, type StateRef } from './state-refs.js'
 

@@ -1,9 +1,11 @@
 /**
- * Keeps the node responsive while the EVM runs long: the EVM awaits its listeners and state reads,
- * but once the state is cached those promises settle as microtasks, and a long trace or a full block
- * would hold the event loop (consensus timers, sockets, admissions) until it ends. Every few
- * milliseconds of execution the work hands the loop over with `setImmediate`: a trace's listeners and
- * jump probes, and a block between two transactions.
+ * Keeps the node responsive while long work runs on the main thread: the EVM awaits its listeners and
+ * state reads, but once the state is cached those promises settle as microtasks, and a long trace or a
+ * full block would hold the event loop (consensus timers, sockets, admissions) until it ends; so would
+ * staging and writing a large block's records, which are loops of synchronous steps. Every few
+ * milliseconds such work hands the loop over with `setImmediate`: a trace's listeners and jump probes,
+ * a block between two transactions, the index entries of a block between two of its transactions, a
+ * write batch between two of its operations.
  */
 
 /** Longest stretch of re-execution between two turns of the event loop (ms). */
