@@ -42,9 +42,7 @@ import { evidenceMisbehavior } from './evidence.js'
 import type { EvidencePool } from './evidence-pool.js'
 import type { StateStore } from './state-store.js'
 import { validateBlockAgainstState } from './validate-block.js'
-
-/** Settles after the event loop's other ready work (sockets, timers) has run. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+import { nextTurn } from '../utils/event-loop-yield.js'
 
 /** CometBFT `MaxHeaderBytes`: soft maximum of an encoded header. */
 const MAX_HEADER_BYTES = 626
