@@ -27,7 +27,7 @@ import {
 } from '../comet/types.js'
 import { medianTime, validatorAddress, type ValidatorSet } from '../comet/validator-set.js'
 import type { Database } from '../db/database.js'
-import type { WriteStage } from '../db/write-stage.js'
+import { WriteStage } from '../db/write-stage.js'
 import { bytesToUpperHex, equalBytes } from '../primitives/hex.js'
 import type { TypedEmitter } from '../utils/events.js'
 import type { Logger } from '../utils/logger.js'
@@ -42,9 +42,7 @@ import { evidenceMisbehavior } from './evidence.js'
 import type { EvidencePool } from './evidence-pool.js'
 import type { StateStore } from './state-store.js'
 import { validateBlockAgainstState } from './validate-block.js'
-
-/** Settles after the event loop's other ready work (sockets, timers) has run. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+import { nextTurn } from '../utils/event-loop-yield.js'
 
 /** CometBFT `MaxHeaderBytes`: soft maximum of an encoded header. */
 const MAX_HEADER_BYTES = 626
@@ -272,9 +270,14 @@ export class BlockExecutor {
       // Admissions and reads waiting since the block began executing go first; nothing is staged yet.
       await nextTurn()
       next = updateState(state, blockId, block.header, response)
+      // A large block's results and index entries take tens of milliseconds to encode: they are staged
+      // a slice at a time, handing the event loop over between slices, into a stage no read looks at,
+      // then moved into the engine's with the block at once, so readers see all of the height or none.
+      const scratch = WriteStage.scratch()
+      await stateStore.saveFinalizeBlockResponse(scratch, height, response)
+      await this.opts.indexer?.stageBlock(scratch, block, response)
       blockStore.saveBlock(stage, block, blockId, blockSize, seenCommit)
-      stateStore.saveFinalizeBlockResponse(stage, height, response)
-      await this.opts.indexer?.stageBlock(stage, block, response)
+      stage.absorb(scratch)
       await stage.write()
     } catch (err) {
       stage.discard()

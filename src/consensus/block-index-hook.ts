@@ -6,7 +6,9 @@ import type { WriteStage } from '../db/write-stage.js'
 /**
  * Stages index entries of a height into the engine's stage (the kv event indexer): called after
  * FinalizeBlock, before the stage holding the block and its response is written, so the index is
- * written with them or not at all. It must only stage, never write or throw for the application's data.
+ * written with them or not at all. It must only stage, never write or throw for the application's data;
+ * it may hand the event loop over while it stages a large block (the executor gives it a stage no read
+ * looks at and moves what it staged into its own at once).
  */
 export interface BlockIndexHook {
   stageBlock(stage: WriteStage, block: Block, response: FinalizeBlockResponse): void | Promise<void>

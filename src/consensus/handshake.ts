@@ -167,7 +167,7 @@ async function applyStoredBlock(
     logger.info('replaying the last stored block into the app', { height })
     const replayed = await replayBlock(opts, state.initialHeight, height)
     response = replayed.response
-    if (!replayed.stored) stateStore.saveFinalizeBlockResponse(stage, height, response)
+    if (!replayed.stored) await stateStore.saveFinalizeBlockResponse(stage, height, response)
     await stage.write()
     await app.commit()
   }

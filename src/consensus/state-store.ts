@@ -13,6 +13,7 @@ import { Prefix, prefixedKey } from '../db/prefixes.js'
 import type { FinalizeBlockResponse } from '../abci/application.js'
 import { nextHeight, type ChainState } from './chain-state.js'
 import { decodeTaggedJson, encodeTaggedJson } from './tagged-json.js'
+import { EventLoopYield } from '../utils/event-loop-yield.js'
 
 /** Sub-keys under Prefix.consensusState. */
 const Key = {
@@ -22,6 +23,9 @@ const Key = {
   response: 0x72, // 'r' ‖ height: the response without its tx results
   txResult: 0x74, // 't' ‖ height ‖ u32 index: one ExecTxResult, so one tx reads alone
 } as const
+
+/** Tx results encoded between two clock reads (a power of 2): about 25 µs each, so under a millisecond. */
+const RESULTS_PER_CLOCK_READ = 32
 
 /** What the `response` key holds; `txResults` only in homes written before results were stored per tx. */
 type StoredResponse = Omit<FinalizeBlockResponse, 'txResults'> & { txResults?: ExecTxResult[]; txCount?: number }
@@ -122,13 +126,21 @@ export class StateStore {
     return bytes ? decodeTaggedJson<ConsensusParams>(bytes) : undefined
   }
 
-  /** Stages a height's FinalizeBlock response: the tx results one key each, the rest under one key. */
-  saveFinalizeBlockResponse(stage: WriteStage, height: number, response: FinalizeBlockResponse): void {
+  /**
+   * Stages a height's FinalizeBlock response: the tx results one key each, the rest under one key. The
+   * results of a block of thousands of txs take tens of milliseconds to encode, so the event loop is
+   * handed over between two of them every few milliseconds (the caller stages into a stage no read
+   * looks at meanwhile).
+   */
+  async saveFinalizeBlockResponse(stage: WriteStage, height: number, response: FinalizeBlockResponse): Promise<void> {
     const { txResults, ...rest } = response
     stage.put(heightKey(Key.response, height), encodeTaggedJson({ ...rest, txCount: txResults.length } satisfies StoredResponse))
-    txResults.forEach((result, index) => {
-      stage.put(txResultKey(height, index), encodeTaggedJson(result))
-    })
+    const pace = new EventLoopYield(RESULTS_PER_CLOCK_READ)
+    for (let index = 0; index < txResults.length; index++) {
+      stage.put(txResultKey(height, index), encodeTaggedJson(txResults[index]!))
+      const turn = pace.poll()
+      if (turn !== undefined) await turn
+    }
   }
 
   async loadFinalizeBlockResponse(height: number): Promise<FinalizeBlockResponse | undefined> {

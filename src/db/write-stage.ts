@@ -81,6 +81,22 @@ export class WriteStage {
     }
   }
 
+  /**
+   * A stage that is never written: work staged into it over several turns of the event loop, where no
+   * read looks, appears in its owner's stage at once through `absorb`.
+   */
+  static scratch(): WriteStage {
+    return new WriteStage(() => Promise.reject(new Error('a scratch stage is never written: its owner absorbs it')))
+  }
+
+  /** Moves everything staged in `from` (a scratch stage) into this stage, after what it holds; `from` is left empty. */
+  absorb(from: WriteStage): void {
+    for (const [id, entry] of from.staged) this.staged.set(id, entry)
+    // One push each, as `restore`: a large block appends more entries than a spread call can pass.
+    for (const op of from.appended) this.appended.push(op)
+    from.discard()
+  }
+
   /** Drops every staged operation (an abandoned height). */
   discard(): void {
     this.staged = new Map()

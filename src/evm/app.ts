@@ -63,7 +63,7 @@ import { toEvmReceipt, toEvmTx, type TxRecord } from './store/evm-records.js'
 import { EvmStore, type LogQuery } from './store/evm-store.js'
 import { HistoryPruner } from './store/history-pruner.js'
 import type { LogMatches } from './store/log-matches.js'
-import { executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
+import { LARGE_BLOCK_TXS, executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
 import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
 import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
@@ -99,6 +99,7 @@ import { isDevOp } from './dev/ops.js'
 import { loadNotedAccounts, notePreimages, writeGenesisPreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 import type { CommittedHead } from './snapshots/state-snapshots.js'
+import { nextTurn } from '../utils/event-loop-yield.js'
 
 /** Block gas limit when consensus `block.max_gas` is -1 (unlimited) or unset. */
 export const DEFAULT_BLOCK_GAS_LIMIT = 30_000_000n
@@ -578,6 +579,10 @@ export class EvmApplication implements Application {
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
     const block = createEvmBlock(env, exec, req.hash, head.block.hash, size)
     const records = createTxRecords(exec, req.height, block.hash)
+    // Its records and results take several milliseconds each for a large block: other work goes between
+    // them (no reader sees the height before Commit makes it the head).
+    const large = exec.executed.length >= LARGE_BLOCK_TXS
+    if (large) await nextTurn()
     this.store.stageBlock(this.stage, block, records)
     this.store.stageHead(this.stage, { height: req.height, stateRoot: exec.stateRoot })
     this.pending = { block, records }
@@ -594,6 +599,7 @@ export class EvmApplication implements Application {
       gasUsed: exec.gasUsed,
       ms: Math.round(performance.now() - started),
     })
+    if (large) await nextTurn()
     const txResults = createExecTxResults(exec, records)
     // A dev operation that is not a transaction: its result names its kind.
     for (let i = 0; i < (dev?.ops.length ?? 0); i++) {

@@ -13,7 +13,7 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
 import { encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { EventLoopYield } from './event-loop-yield.js'
+import { EventLoopYield } from '../utils/event-loop-yield.js'
 import { openCheckpoints, recoverFromEvmFault } from './state/ethereumjs-patches.js'
 import { BLOOM_BYTES, bloomOr } from './store/bloom.js'
 import { orderedTrieRoot } from './store/ordered-trie.js'
@@ -197,22 +197,27 @@ export async function executeBlock(
         executed: done,
       })
     }
+    // The state root (hashing every node the block changed) and the two ordered tries of a large block
+    // take tens of milliseconds each: other work goes between them.
+    const large = executed.length >= LARGE_BLOCK_TXS
+    if (large) await turns.next()
     const stateRoot = await sm.getStateRoot()
     await sm.commit()
-    return {
-      outcomes,
-      executed,
-      gasUsed,
-      bloom,
-      stateRoot,
-      transactionsRoot: orderedTrieRoot(executed.map((e) => e.tx.raw)),
-      receiptsRoot: orderedTrieRoot(receipts),
-    }
+    if (large) await turns.next()
+    const transactionsRoot = orderedTrieRoot(executed.map((e) => e.tx.raw))
+    if (large) await turns.next()
+    return { outcomes, executed, gasUsed, bloom, stateRoot, transactionsRoot, receiptsRoot: orderedTrieRoot(receipts) }
   } catch (err) {
     await sm.revert()
     throw err
   }
 }
+
+/**
+ * Executed transactions from which a block's closing phases (state root, ordered tries, its records
+ * and results) each hand the event loop over first: each takes several milliseconds from here on.
+ */
+export const LARGE_BLOCK_TXS = 100
 
 /** Price per gas actually paid: min(fee cap, base fee + tip); the gas price for legacy/2930. */
 export function effectiveGasPrice(tx: Pick<DecodedTx, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFee: bigint): bigint {

@@ -16,6 +16,7 @@ import { bytesToUpperHex, concatBytes, equalBytes, hexToBytes } from '../primiti
 import { hashTx } from '../comet/hash.js'
 import type { Block } from '../comet/types.js'
 import type { AbciEvent, ExecTxResult, TxResult } from '../abci/types.js'
+import { EventLoopYield } from '../utils/event-loop-yield.js'
 import {
   QueryOp,
   ReservedKey,
@@ -56,6 +57,9 @@ export interface IndexedResponse {
   events: readonly AbciEvent[]
 }
 
+/** Txs indexed between two clock reads (a power of 2): about 30 µs each with their events, so under a millisecond. */
+const TXS_PER_CLOCK_READ = 16
+
 const RESERVED = new Set<string>(Object.values(ReservedKey))
 const HASH_HEX = /^(0x)?[0-9a-fA-F]{64}$/
 
@@ -66,16 +70,18 @@ export class EventIndexer {
    * Stages the index entries of a block into `stage` (no write happens here).
    * CometBFT's re-indexing rule: a failed tx (code ≠ 0) whose hash is already indexed as successful is
    * not indexed, so a search keeps finding the successful one. Only blocks with failed txs need the
-   * lookups that decides this; the others stage synchronously.
+   * lookups that decides this. A block of thousands of txs takes tens of milliseconds to index, so the
+   * event loop is handed over between two txs every few milliseconds: the block executor stages into
+   * a stage no read looks at meanwhile.
    */
-  stageBlock(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+  stageBlock(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): Promise<void> {
     const hashes = block.txs.map(hashTx)
     if (response.txResults.every((r) => r.code === 0)) return this.stage(stage, block.header.height, hashes, response, undefined)
     return this.supersededFailures(hashes, response).then((skip) => this.stage(stage, block.header.height, hashes, response, skip))
   }
 
   /** Stages the removal of what `stageBlock` staged for this block (a dev chain's revert). */
-  stageRemoval(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+  stageRemoval(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): Promise<void> {
     return this.stageBlock(new DeletingStage(stage), block, response)
   }
 
@@ -84,7 +90,7 @@ export class EventIndexer {
    * index): they stay, so `tx` of a pruned tx answers that its height is no longer available, and a tx
    * re-indexed at a later height keeps its entry.
    */
-  stagePruning(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): void | Promise<void> {
+  stagePruning(stage: WriteStage, block: Pick<Block, 'header' | 'txs'>, response: IndexedResponse): Promise<void> {
     return this.stageBlock(new DeletingStage(stage, (key) => key[1] === IndexKind.txHash), block, response)
   }
 
@@ -112,25 +118,28 @@ export class EventIndexer {
   }
 
   /** Stages the entries of a height whose txs have consensus hashes `hashes`, but those in `skip`. */
-  private stage(
+  private async stage(
     stage: WriteStage,
     height: number,
     hashes: readonly Uint8Array[],
     response: IndexedResponse,
     skip: ReadonlySet<number> | undefined,
-  ): void {
+  ): Promise<void> {
     const h = u64(height)
     const empty = new Uint8Array(0)
+    const pace = new EventLoopYield(TXS_PER_CLOCK_READ)
     // Attribute keys are only ever scanned, and each is written once: staged without a read-map entry.
-    hashes.forEach((hash, index) => {
-      if (skip?.has(index)) return
+    for (let index = 0; index < hashes.length; index++) {
+      if (skip?.has(index)) continue
       const location = concatBytes(h, u32(index))
-      stage.put(indexKey(IndexKind.txHash, hash), location)
+      stage.put(indexKey(IndexKind.txHash, hashes[index]!), location)
       stage.put(indexKey(IndexKind.txHeight, location), empty)
       forEachIndexedAttribute(response.txResults[index]?.events ?? [], (tag, value, seq) => {
         stage.append(attrKey(IndexKind.txAttr, tag, foldHex(value), location, seq), empty)
       })
-    })
+      const turn = pace.poll()
+      if (turn !== undefined) await turn
+    }
     stage.put(indexKey(IndexKind.blockHeight, h), empty)
     forEachIndexedAttribute(response.events, (tag, value, seq) => {
       stage.append(attrKey(IndexKind.blockAttr, tag, foldHex(value), h, seq), empty)

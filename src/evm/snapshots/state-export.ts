@@ -11,7 +11,7 @@
 import type { Database } from '../../db/database.js'
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { bytesToHex, equalBytes } from '../../primitives/hex.js'
-import { EventLoopYield } from '../event-loop-yield.js'
+import { EventLoopYield } from '../../utils/event-loop-yield.js'
 import { EntryKind, collectRefs, entryKey, refId, type StateEntry, type StateRef } from './snapshot-format.js'
 
 /** Entries read with one getMany. */

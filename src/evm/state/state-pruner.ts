@@ -33,7 +33,7 @@
 import type { Database } from '../../db/database.js'
 import type { BatchOp, WriteStage } from '../../db/write-stage.js'
 import type { Logger } from '../../utils/logger.js'
-import { EventLoopYield } from '../event-loop-yield.js'
+import { EventLoopYield } from '../../utils/event-loop-yield.js'
 import {
   COUNTED_KEY,
   FIRST_JOURNALED_KEY,

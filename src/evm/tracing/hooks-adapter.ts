@@ -28,7 +28,7 @@ import { gethFrameError, isOpcodeFault, type FinalRunState } from './frame-error
 import type { FrameType, OpcodeStep, TraceStateReader, Tracer } from './hooks.js'
 import { STACK_LIMIT, frameTypeOf, gethOpName, isCallOpcode } from './opcodes.js'
 import { installOpcodeHooks, installOpcodeProbes, wordToAddress, type OpcodeProbe, type OpcodeStepProbe } from './opcode-probes.js'
-import { EventLoopYield } from '../event-loop-yield.js'
+import { EventLoopYield } from '../../utils/event-loop-yield.js'
 import { frameAddress, memoryBuffer, readStack, type RunState } from '../state/ethereumjs-run-state.js'
 import { createStateReader } from './state-reader.js'
 import type { TraceDeadline } from './trace-deadline.js'

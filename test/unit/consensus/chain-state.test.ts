@@ -99,7 +99,7 @@ describe('chain state', () => {
       })
       const s1 = updateState(s0, zeroBlockId(), header(1), res)
       store.save(stage, s1)
-      store.saveFinalizeBlockResponse(stage, 1, res)
+      await store.saveFinalizeBlockResponse(stage, 1, res)
       await stage.write()
 
       const loaded = (await store.load())!
@@ -130,7 +130,7 @@ describe('chain state', () => {
         codespace: '',
       })
       const res = response({ txResults: [result('a'), result('b'), result('c')], events: [{ type: 'block', attributes: [] }] })
-      store.saveFinalizeBlockResponse(stage, 7, res)
+      await store.saveFinalizeBlockResponse(stage, 7, res)
       await stage.write()
       expect(await store.loadFinalizeBlockResponse(7)).toEqual(res)
       expect(await store.loadTxResult(7, 1)).toEqual(result('b'))

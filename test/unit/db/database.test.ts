@@ -2,13 +2,15 @@
  * Each owner's stage of writes: read back through the Database while staged and while being written,
  * written in one batch by its own `write()` (another owner's stage stays staged), dropped by
  * `discard()`; a second Database at the same path (a call worker's) reads what is written, never what
- * is only staged.
+ * is only staged. A large stage is written whole (its batch filled a slice at a time); a scratch
+ * stage's writes appear in its owner's stage at once when absorbed.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Database } from '../../../src/db/database.js'
+import { WriteStage } from '../../../src/db/write-stage.js'
 
 const dirs: string[] = []
 const opened: Database[] = []
@@ -64,6 +66,47 @@ describe('Database stages', () => {
     await stage.write()
     expect([...((await db.get(key)) ?? [])]).toEqual([...value])
     expect(await db.get(later)).toBeUndefined()
+  })
+})
+
+describe('Database large stages', () => {
+  /** The 4-byte big-endian key of `i`. */
+  const keyOf = (i: number): Uint8Array => Uint8Array.of(i >>> 24, (i >>> 16) & 0xff, (i >>> 8) & 0xff, i & 0xff)
+
+  it('writes a stage of thousands of puts and deletes whole, in one batch another handle sees', async () => {
+    const db = await open()
+    const other = await open(db.opts.path)
+    const stage = db.createStage()
+    const count = 5_000
+    for (let i = 0; i < count; i++) stage.put(keyOf(i), value)
+    await stage.write()
+    for (let i = 0; i < count; i += 2) stage.del(keyOf(i))
+    for (let i = 0; i < count; i++) stage.append(keyOf(count + i), value)
+    await stage.write()
+    const keys = Array.from({ length: 2 * count }, (_, i) => keyOf(i))
+    const read = await other.getMany(keys)
+    expect(read.filter((v) => v !== undefined)).toHaveLength(count / 2 + count)
+    expect(read.slice(0, count).every((v, i) => (i % 2 === 0 ? v === undefined : v !== undefined))).toBe(true)
+  })
+
+  it("moves a scratch stage's writes into its owner's stage at once, readable and written with it", async () => {
+    const db = await open()
+    const stage = db.createStage()
+    const scratch = WriteStage.scratch()
+    const appended = Uint8Array.of(4, 5)
+    scratch.put(key, value)
+    scratch.append(appended, value)
+    expect(await db.get(key)).toBeUndefined()
+    stage.absorb(scratch)
+    expect(scratch.size).toBe(0)
+    expect(stage.size).toBe(2)
+    expect(await db.get(key)).toEqual(value)
+    await stage.write()
+    expect(Uint8Array.from((await db.get(appended))!)).toEqual(value)
+    await expect(WriteStage.scratch().write()).resolves.toBeUndefined()
+    const unwritable = WriteStage.scratch()
+    unwritable.put(key, value)
+    await expect(unwritable.write()).rejects.toThrow(/never written/)
   })
 })
 
