@@ -15,7 +15,7 @@ import type { Database } from '../../db/database.js'
 import type { BatchOp } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
 import { latin1 } from '../../primitives/hex.js'
-import type { GenesisAccount } from '../genesis.js'
+import { feedGenesisAccounts, GenesisError, type GenesisAccountHeader, type GenesisAccounts, type GenesisAccountSink } from '../genesis.js'
 
 /** Trie-node writes gathered before one LevelDB batch. */
 const BATCH_OPS = 10_000
@@ -56,14 +56,16 @@ class NodeWriter {
 interface Leaf {
   key: string
   value: Uint8Array
+  /** The genesis account's number on account leaves (to name a duplicate), -1 on storage leaves. */
+  index: number
 }
 
 /** Sorted leaves with distinct keys. */
 type Leaves = Leaf[]
 
 /** A leaf of raw key `key`. */
-function leafOf(key: Uint8Array, value: Uint8Array): Leaf {
-  return { key: latin1(keccak256(key)), value }
+function leafOf(key: Uint8Array, value: Uint8Array, index = -1): Leaf {
+  return { key: latin1(keccak256(key)), value, index }
 }
 
 /** Nibble `d` of a latin1 key. */
@@ -149,14 +151,18 @@ async function buildLarge(leaves: Leaves, from: number, to: number, depth: numbe
   return branch
 }
 
-/** Builds the trie of `leaves` (sorted here, in place; a later leaf of one key wins), writes its nodes and returns its root. */
-async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array> {
+/**
+ * Builds the trie of `leaves` (sorted here, in place; a later leaf of one key wins, or `duplicate` is
+ * called with it), writes its nodes and returns its root.
+ */
+async function buildTrie(leaves: Leaf[], writer: NodeWriter, duplicate?: (leaf: Leaf) => never): Promise<Uint8Array> {
   if (leaves.length === 0) return KECCAK256_RLP
   // A stable sort: leaves of one key stay in their order, the last is kept.
   leaves.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   let kept = 0
   for (let i = 0; i < leaves.length; i++) {
     if (leaves[i + 1]?.key !== leaves[i]!.key) leaves[kept++] = leaves[i]!
+    else duplicate?.(leaves[i + 1]!)
   }
   leaves.length = kept
   const encoded = RLP.encode(await buildLarge(leaves, 0, kept, 0, writer))
@@ -167,25 +173,63 @@ async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array
 }
 
 /**
- * Writes the genesis accounts' state (accounts, code, storage tries) to `db` and returns its root.
+ * The genesis state built as the accounts come (a GenesisAccountSink): each account's storage trie is
+ * built and written when the account closes it, the account trie once all are in ({@link finish}).
  * Storage values are the genesis' (no leading zeros); an empty value is no slot, as a zero store is.
  */
-export async function writeGenesisState(db: Database, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
-  const writer = new NodeWriter(db)
-  const leaves: Leaf[] = []
-  for (const a of accounts) {
-    const slots: Leaf[] = []
-    for (const [slot, value] of a.storage) if (value.length > 0) slots.push(leafOf(slot, RLP.encode(value)))
-    const storageRoot = await buildTrie(slots, writer)
+export class GenesisStateBuilder implements GenesisAccountSink {
+  private readonly writer: NodeWriter
+  private readonly accounts: Leaf[] = []
+  private slots: Leaf[] = []
+
+  constructor(db: Database) {
+    this.writer = new NodeWriter(db)
+  }
+
+  /** Accounts taken so far. */
+  get count(): number {
+    return this.accounts.length
+  }
+
+  slot(slot: Uint8Array, value: Uint8Array): void {
+    if (value.length > 0) this.slots.push(leafOf(slot, RLP.encode(value)))
+  }
+
+  account(a: GenesisAccountHeader, index: number): void | Promise<void> {
+    if (this.slots.length > 0) return this.closeWithStorage(a, index)
+    this.close(a, index, KECCAK256_RLP)
+    if (this.writer.full) return this.writer.flush()
+  }
+
+  /** Builds the account trie, writes the last nodes and returns the state root. */
+  async finish(): Promise<Uint8Array> {
+    const root = await buildTrie(this.accounts, this.writer, (leaf) => {
+      throw new GenesisError(`app_state.evm.accounts[${leaf.index}].address`, 'duplicate account')
+    })
+    await this.writer.flush()
+    return root
+  }
+
+  private async closeWithStorage(a: GenesisAccountHeader, index: number): Promise<void> {
+    const slots = this.slots
+    this.slots = []
+    this.close(a, index, await buildTrie(slots, this.writer))
+    if (this.writer.full) await this.writer.flush()
+  }
+
+  private close(a: GenesisAccountHeader, index: number, storageRoot: Uint8Array): void {
     let codeHash = KECCAK256_NULL
     if (a.code && a.code.length > 0) {
       codeHash = keccak256(a.code)
-      writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
+      this.writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
     }
-    leaves.push(leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
-    if (writer.full) await writer.flush()
+    this.accounts.push(leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize(), index))
   }
-  const root = await buildTrie(leaves, writer)
-  await writer.flush()
-  return root
+}
+
+/** Writes the genesis accounts' state (accounts, code, storage tries) to `db` and returns its root. */
+export async function writeGenesisState(db: Database, accounts: GenesisAccounts): Promise<Uint8Array> {
+  const builder = new GenesisStateBuilder(db)
+  await feedGenesisAccounts(accounts, builder)
+  return builder.finish()
 }
