@@ -70,8 +70,7 @@ export async function loadNodeGenesis(path: string): Promise<GenesisDoc> {
     if (appState && accounts) doc.source = { path, size, appState, accounts }
     return doc
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw new ConfigError('genesis.json', `malformed JSON: ${err.message}`)
-    throw err
+    throw err instanceof JsonSyntaxError ? malformed(err) : err
   } finally {
     await file.close()
   }
@@ -127,4 +126,9 @@ export function readAppStateBytes(doc: GenesisDoc): Uint8Array {
 /** The error of a genesis.json changed after the node read it. */
 export function changedSince(path: string): ConfigError {
   return new ConfigError('genesis.json', `${path} changed since the node read it; restart the node`)
+}
+
+/** The ConfigError of a genesis.json that is not JSON. */
+export function malformed(err: JsonSyntaxError): ConfigError {
+  return new ConfigError('genesis.json', `malformed JSON: ${err.message}`)
 }

@@ -10,8 +10,8 @@
 import type { FileHandle } from 'node:fs/promises'
 
 /** Bytes read from a file at a time (the window grows when one value does not fit). */
-const WINDOW_BYTES = 4 * 2 ** 20
-/** What a run of small reads wants ahead in the window before it starts (see {@link JsonCursor.low}). */
+export const WINDOW_BYTES = 4 * 2 ** 20
+/** What a run of small reads wants ahead in the window before it starts (see {@link JsonCursor.low}), at most half the window. */
 const LOOKAHEAD_BYTES = 64 * 2 ** 10
 
 const QUOTE = 0x22
@@ -47,6 +47,7 @@ export class JsonCursor {
   private end: number
   /** Whether `buf` holds the source up to its end. */
   private atEnd: boolean
+  private readonly lookahead: number
 
   private constructor(
     private buf: Buffer,
@@ -58,6 +59,7 @@ export class JsonCursor {
   ) {
     this.end = readAt ? 0 : buf.length
     this.atEnd = readAt === undefined
+    this.lookahead = Math.min(LOOKAHEAD_BYTES, buf.length >> 1)
   }
 
   /** A cursor over bytes in memory. */
@@ -65,10 +67,10 @@ export class JsonCursor {
     return new JsonCursor(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.byteLength, undefined)
   }
 
-  /** A cursor over bytes [start, end) of an open file. */
-  static fromFile(file: FileHandle, start: number, end: number): JsonCursor {
+  /** A cursor over bytes [start, end) of an open file, read `windowBytes` at a time (tests take a few bytes, to cross every token). */
+  static fromFile(file: FileHandle, start: number, end: number, windowBytes = WINDOW_BYTES): JsonCursor {
     const readAt: ReadAt = async (into, offset, length, position) => (await file.read(into, offset, length, position)).bytesRead
-    return new JsonCursor(Buffer.allocUnsafe(Math.min(WINDOW_BYTES, Math.max(end - start, 1))), start, end, readAt)
+    return new JsonCursor(Buffer.allocUnsafe(Math.max(Math.min(windowBytes, end - start), 2)), start, end, readAt)
   }
 
   /** Absolute offset of the next byte. */
@@ -78,7 +80,7 @@ export class JsonCursor {
 
   /** True when fewer bytes than a run of small reads wants are ahead and more can be read: call {@link fill}. */
   get low(): boolean {
-    return !this.atEnd && this.end - this.pos < LOOKAHEAD_BYTES
+    return !this.atEnd && this.end - this.pos < this.lookahead
   }
 
   /** Reads more of the source into the window (dropping the bytes before the position, growing it when full); false at the end. */
