@@ -10,7 +10,7 @@
 import type { FileHandle } from 'node:fs/promises'
 
 /** Bytes read from a file at a time (the window grows when one value does not fit). */
-export const WINDOW_BYTES = 4 * 2 ** 20
+const WINDOW_BYTES = 4 * 2 ** 20
 /** What a run of small reads wants ahead in the window before it starts (see {@link JsonCursor.low}), at most half the window. */
 const LOOKAHEAD_BYTES = 64 * 2 ** 10
 
