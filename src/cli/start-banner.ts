@@ -39,10 +39,12 @@ export interface StartBannerInput {
   version: string
   /** The home is a temporary directory deleted on exit. */
   temporaryHome: boolean
+  /** The dev accounts' genesis balances by lower-case address (readDevBalances); read on a dev chain only. */
+  devBalances: ReadonlyMap<string, bigint>
 }
 
 /** The Anvil-like text printed once the node listens. */
-export function renderStartBanner({ config, addresses, version, temporaryHome }: StartBannerInput): string {
+export function renderStartBanner({ config, addresses, version, temporaryHome, devBalances: funded }: StartBannerInput): string {
   const lines: string[] = ['', `nodectl ${version}${config.dev ? ' — development chain' : ''}`, '']
   const heading = (title: string): void => {
     lines.push(title, '='.repeat(title.length))
@@ -52,7 +54,6 @@ export function renderStartBanner({ config, addresses, version, temporaryHome }:
   }
   if (config.dev) {
     const accounts = devAccounts()
-    const funded = readGenesisBalances(config)
     heading('Available Accounts')
     for (const a of accounts) lines.push(`(${a.index}) ${a.address} (${formatEther(funded.get(a.address.toLowerCase()) ?? 0n)} ETH)`)
     lines.push('')
@@ -107,12 +108,6 @@ export function describeBrowserOrigins(c: Pick<JsonRpcConfig, 'enabledUnsafeCors
   return `HTTP ${http}; WebSocket ${ws}`
 }
 
-/** Genesis balances by lower-case address (app_state.evm.accounts, checked by config/genesis.ts). */
-function readGenesisBalances(config: NodeConfig): Map<string, bigint> {
-  const evm = config.genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
-  return new Map((evm?.accounts ?? []).map((a) => [a.address.toLowerCase(), BigInt(a.balance)]))
-}
-
 /** When blocks are proposed, in CometBFT's terms (`WaitForTxs` = !create_empty_blocks || interval > 0). */
 export function describeBlockProduction(c: ConsensusConfig): string {
   const waitsForTxs = !c.createEmptyBlocks || c.createEmptyBlocksInterval > 0
@@ -135,8 +130,13 @@ function cometUrls(cometRpc: string | undefined): { http: string; websocket: str
 }
 
 /** `start --json`: the banner's facts as one object; URLs are null for a listener that is off. */
-export function startBannerJson({ config, addresses, version, temporaryHome }: StartBannerInput): Record<string, unknown> {
-  const funded = readGenesisBalances(config)
+export function startBannerJson({
+  config,
+  addresses,
+  version,
+  temporaryHome,
+  devBalances: funded,
+}: StartBannerInput): Record<string, unknown> {
   return {
     event: 'serving',
     version,

@@ -7,9 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { releaseAppState } from '../config/genesis.js'
 import { resolveHome } from '../config/home.js'
-import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised } from '../config/init-home.js'
+import { fundsDevAccounts, HomeExistsError, initDevHome, isHomeInitialised, readDevBalances } from '../config/init-home.js'
 import { formatHostPort } from '../config/listen-address.js'
 import { loadNodeConfig } from '../config/load.js'
 import { readListenRecord, removeListenRecord, writeListenRecord } from '../config/listen-record.js'
@@ -28,6 +27,7 @@ import {
   renderStateSyncProgress,
   renderSyncProgress,
   startBannerJson,
+  type StartBannerInput,
 } from './start-banner.js'
 
 /** The parsed flags of `nodectl start`: --home, --dev, --abci, --json, the hidden --unsafe-double-sign-at and one per setting. */
@@ -85,12 +85,13 @@ export async function runNode(flags: StartFlags, version: string, out: StartOutp
     const written = dev && !(await isHomeInitialised(home)) ? await initDevHome(home) : undefined
     const config = await loadNodeConfig({ home, flags, dev, onWarning: (m) => out.warn(m), ...(written ? { written } : {}) })
     await refuseHomeInUse(config)
-    if (dev && !fundsDevAccounts(config.genesis)) throw refuseDevOnChain(config)
+    const devBalances = dev ? await readDevBalances(config.genesis) : new Map<string, bigint>()
+    if (dev && !fundsDevAccounts(devBalances)) throw refuseDevOnChain(config)
     const log = createLogger({ level: config.logLevel, format: config.logFormat, color: shouldColor(process.stderr) })
     const running =
       flags.abci === true
         ? await startAbciNode(config, log, version, flags.json === true, out)
-        : await startNode(config, log, version, temporary, flags, out)
+        : await startNode({ config, version, temporaryHome: temporary, devBalances }, log, flags, out)
     await recordListeners(config, running.addresses)
     if (out.serving) await out.serving(running.addresses)
     else {
@@ -140,15 +141,14 @@ interface RunningNode {
   haltedMessage(err: Error): string
 }
 
-/** Our engine's node: starts it and prints the banner and block sync progress. */
+/** Our engine's node: starts it and prints the banner (what `banner` lacks: the addresses) and block sync progress. */
 async function startNode(
-  config: NodeConfig,
+  banner: Omit<StartBannerInput, 'addresses'>,
   log: Logger,
-  version: string,
-  temporaryHome: boolean,
   flags: StartFlags,
   out: StartOutput,
 ): Promise<RunningNode> {
+  const { config } = banner
   const doubleSignAt = flags['unsafe-double-sign-at']
   const corruptSnapshotChunks = flags['unsafe-corrupt-snapshot-chunk']
   const node = await Node.create(config, log, {
@@ -169,9 +169,8 @@ async function startNode(
     await node.stop().catch(() => {})
     throw explainAddressInUse(err, config) ?? err
   }
-  const banner = { config, addresses, version, temporaryHome }
-  out.log(json ? JSON.stringify(startBannerJson(banner)) : renderStartBanner(banner))
-  releaseAppState(config.genesis)
+  const shown = { ...banner, addresses }
+  out.log(json ? JSON.stringify(startBannerJson(shown)) : renderStartBanner(shown))
   node.events.on(
     'syncProgress',
     throttleProgress((p) => out.log(renderSyncProgress(p, json))),

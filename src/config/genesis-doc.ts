@@ -53,8 +53,32 @@ export interface GenesisDoc {
   validators: GenesisValidator[]
   /** Expected app hash before the first block ("" in genesis files written by `init`). */
   appHash: Uint8Array
-  /** The application's initial state, top level checked (`evm`, `fee_market`); parsed by evm/. */
+  /**
+   * The application's initial state, top level checked (`evm`, `fee_market`); parsed by evm/. In a
+   * document loaded for a node (genesis-file.ts) `evm.accounts` is not here: it stays in the file,
+   * where `source` says, and is read account by account (visitGenesisAccounts).
+   */
   appState: Record<string, unknown>
+  /** Where a node's document left parts of app_state in genesis.json; undefined when all of it is in `appState`. */
+  source?: GenesisSource
+}
+
+/** A byte range [start, end) of genesis.json. */
+export interface ByteRange {
+  start: number
+  end: number
+}
+
+/** The parts of genesis.json a node reads only when InitChain runs. */
+export interface GenesisSource {
+  /** The genesis.json read. */
+  path: string
+  /** Its size then: a file whose size changed since is refused rather than read at stale offsets. */
+  size: number
+  /** The value of `app_state`. */
+  appState: ByteRange
+  /** The value of `app_state.evm.accounts` (a JSON array), when the file has one. */
+  accounts: ByteRange | undefined
 }
 
 /** A funded genesis account. */

@@ -19,6 +19,7 @@ import { ConfigError } from '../utils/errors.js'
 import { formatRfc3339Nano, now, type Timestamp } from '../utils/time.js'
 import { defaultConsensusParams, encodeConsensusParams } from './consensus-params.js'
 import { decodeGenesis } from './decode-genesis.js'
+import { cannotRead } from './genesis-file.js'
 import { DEFAULT_VALIDATOR_POWER, PUBKEY_ED25519_TYPE, type GenesisAccount, type GenesisDoc } from './genesis-doc.js'
 
 export * from './genesis-doc.js'
@@ -83,8 +84,9 @@ export function createGenesis(opts: CreateGenesisOptions): GenesisDoc {
   return decodeGenesis(json)
 }
 
-/** The genesis document as CometBFT writes it (2-space indent, trailing newline). */
+/** The genesis document as CometBFT writes it (2-space indent, trailing newline); not of a node's document, whose accounts stayed in the file. */
 export function encodeGenesis(doc: GenesisDoc): string {
+  if (doc.source) throw new Error('encodeGenesis: the document was loaded without its accounts (loadNodeGenesis); load it with loadGenesis')
   const json = {
     genesis_time: formatRfc3339Nano(doc.genesisTime),
     chain_id: doc.chainId,
@@ -109,25 +111,15 @@ export async function saveGenesis(path: string, doc: GenesisDoc): Promise<void> 
 }
 
 /**
- * Drops a started node's parsed `app_state` (an empty object in its place): InitChain has run and the
- * banner is printed, and the app_state of a million genesis accounts is some 360 MB of heap that every
- * full garbage collection walks (seconds on a 2-core machine). The `genesis` routes read the file again.
+ * Reads and validates the whole of genesis.json; every problem is a ConfigError naming `genesis.json`
+ * and the field. A node reads it with loadNodeGenesis (genesis-file.ts), which leaves the accounts in the file.
  */
-export function releaseAppState(doc: GenesisDoc): void {
-  doc.appState = {}
-}
-
-/** Reads and validates genesis.json; every problem is a ConfigError naming `genesis.json` and the field. */
 export async function loadGenesis(path: string): Promise<GenesisDoc> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    throw new ConfigError(
-      'genesis.json',
-      code === 'ENOENT' ? `not found at ${path}: run "nodectl init <moniker>" first` : `cannot read ${path}: ${(err as Error).message}`,
-    )
+    throw cannotRead(path, err)
   }
   let json: unknown
   try {

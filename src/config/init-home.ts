@@ -20,6 +20,7 @@ import type { HomePaths } from './node-config.js'
 import { renderAppToml, renderConfigToml } from './render-toml.js'
 import { cometbftKeys, type CometbftHomeOptions } from './cometbft-keys.js'
 import { formatSocketAddress } from './listen-address.js'
+import { readGenesisBalances } from './genesis-accounts.js'
 
 /** Secret files (keys, sign state, JWT secret): owner read/write only. */
 const SECRET_FILE_MODE = 0o600
@@ -203,16 +204,22 @@ export async function initDevHome(home: string, opts: InitDevHomeOptions = {}): 
   })
 }
 
+/** The genesis balances of the dev accounts (lower-case address → wei): read until all are found, so cheap when they come first. */
+export function readDevBalances(genesis: GenesisDoc): Promise<Map<string, bigint>> {
+  return readGenesisBalances(
+    genesis,
+    devAccounts().map((a) => a.address),
+  )
+}
+
 /**
- * True when `genesis` funds every dev account, as the genesis of {@link initDevHome} (and of `testnet
- * init-files`) does: a chain whose money the publicly known dev keys control already, so `start --dev`
- * may unlock them and write their key files. A chain made by `nodectl init` funds no dev account, and
- * its key store must never receive their keys.
+ * True when the genesis funds every dev account (`balances` from {@link readDevBalances}), as the
+ * genesis of {@link initDevHome} (and of `testnet init-files`) does: a chain whose money the publicly
+ * known dev keys control already, so `start --dev` may unlock them and write their key files. A chain
+ * made by `nodectl init` funds no dev account, and its key store must never receive their keys.
  */
-export function fundsDevAccounts(genesis: GenesisDoc): boolean {
-  const evm = genesis.appState.evm as { accounts?: { address: string; balance: string }[] } | undefined
-  const funded = new Set((evm?.accounts ?? []).filter((a) => BigInt(a.balance) > 0n).map((a) => a.address.toLowerCase()))
-  return devAccounts().every((a) => funded.has(a.address.toLowerCase()))
+export function fundsDevAccounts(balances: ReadonlyMap<string, bigint>): boolean {
+  return devAccounts().every((a) => (balances.get(a.address.toLowerCase()) ?? 0n) > 0n)
 }
 
 async function writeFileWithMode(path: string, text: string, mode: number): Promise<void> {

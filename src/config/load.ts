@@ -11,7 +11,7 @@
 import { ConfigError } from '../utils/errors.js'
 import { COMETBFT_ONLY_KEYS } from './cometbft-keys.js'
 import { defaultNodeSettings, devNodeSettings, type NodeSettings } from './defaults.js'
-import { loadGenesis } from './genesis.js'
+import { loadNodeGenesis } from './genesis-file.js'
 import { homePaths, resolveHome } from './home.js'
 import type { InitHomeResult } from './init-home.js'
 import { formatHostPort } from './listen-address.js'
@@ -102,7 +102,7 @@ export async function loadNodeConfig(opts: LoadNodeConfigOptions): Promise<NodeC
   opts.onResolved?.(settings, new Map([...chosen].map(([setting, { label }]) => [setting, label])))
 
   const paths = homePaths(home, settings.files)
-  const genesis = opts.written?.genesis ?? (await loadGenesis(paths.genesis))
+  const genesis = opts.written?.genesis ?? (await loadNodeGenesis(paths.genesis))
   return {
     home,
     moniker: settings.moniker,

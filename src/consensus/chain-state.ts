@@ -9,7 +9,7 @@ import type { BlockID, Header } from '../comet/types.js'
 import type { ConsensusParams, ValidatorUpdate } from '../abci/types.js'
 import { ValidatorSet } from '../comet/validator-set.js'
 import type { GenesisDoc } from '../config/genesis-doc.js'
-import { utf8ToBytes } from '../primitives/hex.js'
+import { readAppStateBytes } from '../config/genesis-file.js'
 import type { Timestamp } from '../utils/time.js'
 import type { FinalizeBlockResponse } from '../abci/application.js'
 
@@ -28,8 +28,9 @@ export interface ConsensusGenesis {
   /** genesis.json `app_hash` (usually empty). */
   appHash: Uint8Array
   /**
-   * genesis.json `app_state` as JSON text, made when InitChain needs it: the app_state of a million
-   * genesis accounts is over 200 MB of text, which an initialised chain never needs again.
+   * genesis.json `app_state` as JSON text, made when the application reads InitChain's `appStateBytes`:
+   * the app_state of a million genesis accounts is over 200 MB, which the EVM application (it takes
+   * its genesis from its own options) never reads there, and an initialised chain never needs again.
    */
   appStateBytes: () => Uint8Array
 }
@@ -68,7 +69,7 @@ export function genesisFromDoc(doc: GenesisDoc): ConsensusGenesis {
     consensusParams: doc.consensusParams,
     validators: doc.validators.map((v) => ({ pubKey: v.pubKey, power: v.power })),
     appHash: doc.appHash,
-    appStateBytes: () => utf8ToBytes(JSON.stringify(doc.appState)),
+    appStateBytes: () => readAppStateBytes(doc),
   }
 }
 

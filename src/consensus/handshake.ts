@@ -70,7 +70,10 @@ export async function handshake(opts: HandshakeOptions): Promise<ChainState> {
       chainId: genesis.chainId,
       consensusParams: genesis.consensusParams,
       validators: genesis.validators,
-      appStateBytes: genesis.appStateBytes(),
+      // Made only if the application reads it (ConsensusGenesis.appStateBytes).
+      get appStateBytes() {
+        return genesis.appStateBytes()
+      },
       initialHeight: state.initialHeight,
     })
     appHash = res.appHash.length > 0 ? res.appHash : state.appHash

@@ -65,8 +65,9 @@ import { HistoryPruner } from './store/history-pruner.js'
 import type { LogMatches } from './store/log-matches.js'
 import { LARGE_BLOCK_TXS, executeBlock, type BlockEnv, type BlockExecution, type BlockItem } from './executor.js'
 import { calcBaseFee, initialBaseFee } from './fee-market.js'
-import type { EvmGenesis, FeeMarketParams, GenesisAccount } from './genesis.js'
-import { applyGenesisAlloc, createConsensusVm, trimStateCaches } from './state/state.js'
+import { bothSinks, feedGenesisAccounts, type EvmGenesis, type FeeMarketParams, type GenesisAccounts } from './genesis.js'
+import { createConsensusVm, trimStateCaches } from './state/state.js'
+import { GenesisStateBuilder } from './state/genesis-trie.js'
 import { trieKey, trieNodeCacheOf } from './state/trie-db.js'
 import { StatePruner } from './state/state-pruner.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
@@ -96,7 +97,7 @@ import {
 } from './dev/dev-settings.js'
 import { DevOpQueue } from './dev/op-queue.js'
 import { isDevOp } from './dev/ops.js'
-import { loadNotedAccounts, notePreimages, writeGenesisPreimages } from './dev/preimages.js'
+import { GenesisNotes, loadNotedAccounts, notePreimages } from './dev/preimages.js'
 import { TX_CODESPACE, TxCode } from './txs/tx-codes.js'
 import type { CommittedHead } from './snapshots/state-snapshots.js'
 import { nextTurn } from '../utils/event-loop-yield.js'
@@ -270,7 +271,7 @@ export class EvmApplication implements Application {
    * initialised before): a million parsed accounts would otherwise stay on the heap for good, and every
    * garbage collection would walk them.
    */
-  private genesisAccounts: readonly GenesisAccount[] | undefined
+  private genesisAccounts: GenesisAccounts | undefined
   private readonly opts: EvmApplicationOptions
 
   constructor(opts: EvmApplicationOptions) {
@@ -422,9 +423,13 @@ export class EvmApplication implements Application {
     this.evidenceMaxAgeBlocks = req.consensusParams.evidence.maxAgeNumBlocks
     const accounts = this.genesisAccounts
     if (!accounts) throw new Error('InitChain: the genesis accounts were released')
-    const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, accounts)
+    const state = new GenesisStateBuilder(this.opts.db)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
-    if (this.opts.dev) await writeGenesisPreimages(this.opts.db, accounts)
+    const notes = this.opts.dev ? new GenesisNotes(this.opts.db) : undefined
+    await feedGenesisAccounts(accounts, notes ? bothSinks(state, notes) : state)
+    const stateRoot = await state.finish()
+    await notes?.flush()
+    await this.stateManager!.setStateRoot(stateRoot)
     this.genesisAccounts = undefined
     const block = createGenesisEvmBlock({
       chainId: this.opts.chainId,
@@ -443,7 +448,7 @@ export class EvmApplication implements Application {
     this.headWritten = false
     this.store.setHead(block)
     this.log.info('genesis state created', {
-      accounts: accounts.length,
+      accounts: state.count,
       stateRoot: bytesToHex(stateRoot),
       hash: bytesToHex(block.hash),
     })

@@ -11,7 +11,9 @@
  * ```
  * Errors name the offending field: `app_state.evm.accounts[2].balance: not a decimal integer`.
  */
-import { hexToBytes, isHexData } from '../primitives/hex.js'
+import { visitGenesisAccounts } from '../config/genesis-accounts.js'
+import type { GenesisDoc } from '../config/genesis-doc.js'
+import { isHexData } from '../primitives/hex.js'
 import { isAddress } from '../primitives/address.js'
 
 /** The JSON shape of one genesis account. */
@@ -67,8 +69,25 @@ export interface FeeMarketParams {
   noBaseFee: boolean
 }
 
+/** An account without its storage, which comes before it slot by slot (GenesisAccountSink). */
+export type GenesisAccountHeader = Omit<GenesisAccount, 'storage'>
+
+/** What takes the genesis accounts in order: each account's storage slots, then the account. */
+export interface GenesisAccountSink {
+  /** A slot of the account being read: its 32-byte key and value (no leading zeros, not empty); its address when known already. */
+  slot(slot: Uint8Array, value: Uint8Array, address: Uint8Array | undefined): void | Promise<void>
+  /** Account number `index` of the genesis, after its slots. */
+  account(account: GenesisAccountHeader, index: number): void | Promise<void>
+}
+
+/** Reads the genesis accounts into a sink; throws GenesisError. */
+export type GenesisAccountReader = (sink: GenesisAccountSink) => Promise<void>
+
+/** The genesis accounts: parsed, or read when InitChain needs them ({@link readGenesisAccounts}). */
+export type GenesisAccounts = readonly GenesisAccount[] | GenesisAccountReader
+
 export interface EvmGenesis {
-  accounts: GenesisAccount[]
+  accounts: GenesisAccounts
   validatorAdmin: Uint8Array | undefined
   /** Upper-hex consensus validator address → EVM fee recipient. */
   feeRecipients: Map<string, Uint8Array>
@@ -105,8 +124,58 @@ export function validateAppState(value: unknown): string | undefined {
   }
 }
 
+/** An {@link EvmGenesis} whose accounts were parsed. */
+export interface ParsedEvmGenesis extends EvmGenesis {
+  accounts: GenesisAccount[]
+}
+
+/** Passes `accounts` to `sink` in order: each account's storage slots, then the account. */
+export async function feedGenesisAccounts(accounts: GenesisAccounts, sink: GenesisAccountSink): Promise<void> {
+  if (typeof accounts === 'function') return accounts(sink)
+  for (let i = 0; i < accounts.length; i++) {
+    const { storage, ...header } = accounts[i]!
+    for (const [slot, value] of storage) await sink.slot(slot, value, header.address)
+    await sink.account(header, i)
+  }
+}
+
+/** A sink passing every slot and account to `a` and to `b`. */
+export function bothSinks(a: GenesisAccountSink, b: GenesisAccountSink): GenesisAccountSink {
+  const join = (x: void | Promise<void>, y: void | Promise<void>): void | Promise<void> =>
+    x || y ? Promise.all([x, y]).then(() => undefined) : undefined
+  return {
+    slot: (slot, value, address) => join(a.slot(slot, value, address), b.slot(slot, value, address)),
+    account: (account, index) => join(a.account(account, index), b.account(account, index)),
+  }
+}
+
+/**
+ * The accounts of a genesis document, read and checked as a sink takes them (from genesis.json when
+ * the document left them there): errors are the GenesisErrors of {@link parseAppState}, but a
+ * duplicate address, which the sink finds (genesis-trie.ts).
+ */
+export function readGenesisAccounts(doc: GenesisDoc): GenesisAccountReader {
+  return (sink) => {
+    let addressText: unknown
+    let addressBytes: Uint8Array | undefined
+    return visitGenesisAccounts(doc, {
+      slot(index, key, value, address) {
+        if (address !== addressText) {
+          addressText = address
+          addressBytes = isAddress(address) ? hexBytes(address) : undefined
+        }
+        const slot = parseSlot(key, value, `app_state.evm.accounts[${index}]`)
+        return slot && sink.slot(slot[0], slot[1], addressBytes)
+      },
+      account(index, value) {
+        return sink.account(parseAccountHeader(value, `app_state.evm.accounts[${index}]`), index)
+      },
+    })
+  }
+}
+
 /** Parses `app_state` (JSON text, its bytes, or the parsed value). Throws GenesisError. */
-export function parseAppState(input: unknown): EvmGenesis {
+export function parseAppState(input: unknown): ParsedEvmGenesis {
   let value = input
   if (input instanceof Uint8Array) value = new TextDecoder().decode(input)
   if (typeof value === 'string') {
@@ -159,17 +228,21 @@ function parseFeeMarket(value: unknown): FeeMarketParams {
 
 function parseAccount(value: unknown, path: string): GenesisAccount {
   const a = object(value, path)
-  const code = a.code === undefined ? undefined : data(a.code, `${path}.code`)
   const storage: [Uint8Array, Uint8Array][] = []
   if (a.storage !== undefined) {
-    for (const [slot, v] of Object.entries(object(a.storage, `${path}.storage`))) {
-      const slotBytes = word(slot, `${path}.storage.${slot}`, 'key')
-      const valueBytes = word(v, `${path}.storage.${slot}`, 'value')
-      let start = 0
-      while (start < valueBytes.length && valueBytes[start] === 0) start++
-      if (start < valueBytes.length) storage.push([slotBytes, valueBytes.slice(start)])
+    for (const [key, v] of Object.entries(object(a.storage, `${path}.storage`))) {
+      const slot = parseSlot(key, v, path)
+      if (slot) storage.push(slot)
     }
   }
+  return { ...parseAccountHeader(a, path), storage }
+}
+
+/** An account's fields but its storage (which must be an object when present). */
+function parseAccountHeader(value: unknown, path: string): GenesisAccountHeader {
+  const a = object(value, path)
+  if (a.storage !== undefined) object(a.storage, `${path}.storage`)
+  const code = a.code === undefined ? undefined : data(a.code, `${path}.code`)
   const nonce = decimal(a.nonce ?? '0', `${path}.nonce`)
   if (nonce >= 1n << 64n) throw new GenesisError(`${path}.nonce`, 'does not fit in 64 bits')
   return {
@@ -177,8 +250,16 @@ function parseAccount(value: unknown, path: string): GenesisAccount {
     balance: decimal(a.balance ?? '0', `${path}.balance`),
     nonce,
     code: code && code.length > 0 ? code : undefined,
-    storage,
   }
+}
+
+/** A storage entry of the account at `path`: [32-byte slot, value without leading zeros], or undefined for a zero value (no slot). */
+function parseSlot(key: string, value: unknown, path: string): [Uint8Array, Uint8Array] | undefined {
+  const slotBytes = word(key, () => `${path}.storage.${key}`, 'key')
+  const valueBytes = word(value, () => `${path}.storage.${key}`, 'value')
+  let start = 0
+  while (start < valueBytes.length && valueBytes[start] === 0) start++
+  return start < valueBytes.length ? [slotBytes, valueBytes.subarray(start)] : undefined
 }
 
 function object(value: unknown, path: string): Record<string, unknown> {
@@ -188,20 +269,28 @@ function object(value: unknown, path: string): Record<string, unknown> {
 
 function address(value: unknown, path: string): Uint8Array {
   if (!isAddress(value)) throw new GenesisError(path, 'not a 0x-prefixed 20-byte hex address')
-  return hexToBytes(value)
+  return hexBytes(value)
 }
 
 function data(value: unknown, path: string): Uint8Array {
   if (!isHexData(value)) throw new GenesisError(path, 'not 0x-prefixed hex bytes')
-  return hexToBytes(value)
+  return hexBytes(value)
 }
 
-/** A 32-byte word given as 0x hex of at most 32 bytes (any number of digits), left-padded. */
-function word(value: unknown, path: string, what: string): Uint8Array {
+/** A 32-byte word given as 0x hex of at most 32 bytes (any number of digits), left-padded; `path` is made only for an error. */
+function word(value: unknown, path: () => string, what: string): Uint8Array {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
-    throw new GenesisError(path, `${what} is not 0x-prefixed hex of at most 32 bytes`)
-  const digits = value.slice(2).padStart(64, '0')
-  return hexToBytes(digits)
+    throw new GenesisError(path(), `${what} is not 0x-prefixed hex of at most 32 bytes`)
+  return hexBytes(value.length === 66 ? value : `0x${value.slice(2).padStart(64, '0')}`)
+}
+
+/**
+ * The bytes of `0x` hex already checked by a pattern, decoded natively: the generic hexToBytes checks
+ * each digit pair again, which cost seconds over a genesis of a million slots.
+ */
+function hexBytes(hex: string): Uint8Array {
+  const b = Buffer.from(hex.slice(2), 'hex')
+  return new Uint8Array(b.buffer, b.byteOffset, b.length)
 }
 
 function decimal(value: unknown, path: string): bigint {

@@ -98,7 +98,7 @@ export class AbciNode {
         addresses.jsonRpcHttp = this.evmRpc.httpUrl
         addresses.jsonRpcWs = this.evmRpc.wsUrl
       }
-      const abciApp = new AbciApp({ app, pool, events: this.events, appState: config.genesis.appState })
+      const abciApp = new AbciApp({ app, pool, events: this.events, genesis: config.genesis })
       this.server = await AbciServer.start(abciApp, {
         address: config.abci.laddr,
         snapshots: parts.snapshots,

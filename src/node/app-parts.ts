@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js'
 import { EvmApplication } from '../evm/app.js'
 import { StateSnapshots } from '../evm/snapshots/state-snapshots.js'
 import { ContractConsole } from '../evm/tracing/contract-console.js'
-import { parseAppState } from '../evm/genesis.js'
+import { parseAppState, readGenesisAccounts } from '../evm/genesis.js'
 import { LIGHT_SCRYPT, STANDARD_SCRYPT } from '../keystore/key-file.js'
 import type { UnlockClock } from '../keystore/unlock-manager.js'
 import type { ScryptParams } from '../crypto/index.js'
@@ -77,7 +77,7 @@ export async function openAppParts(
     db,
     chainId: config.chainId,
     evmChainId: config.evmChainId,
-    genesis: parseAppState(config.genesis.appState),
+    genesis: { ...parseAppState(config.genesis.appState), accounts: readGenesisAccounts(config.genesis) },
     minGasPrice: config.minGasPrice,
     proposerFeeRecipient: () => miner.etherbase,
     allowUnprotectedTxs: config.jsonRpc.allowUnprotectedTxs,

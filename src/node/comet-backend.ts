@@ -45,7 +45,7 @@ export interface NodeCometBackendDeps {
   blockStore: BlockStore
   engine: ConsensusEngine
   genesis: GenesisDoc
-  /** genesis.json, read again for the `genesis` routes: a started node drops its parsed `app_state` (releaseAppState). */
+  /** genesis.json, read again for the `genesis` routes: a node's genesis document leaves the accounts in the file. */
   genesisPath: string
   /** Node ID: lower-case hex of the node key's address. */
   nodeId: string

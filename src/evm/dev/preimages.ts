@@ -12,7 +12,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Database } from '../../db/database.js'
 import { metaKey, prefixEnd } from '../../db/prefixes.js'
 import type { BatchOp, WriteStage } from '../../db/write-stage.js'
-import type { GenesisAccount } from '../genesis.js'
+import type { GenesisAccountHeader, GenesisAccountSink } from '../genesis.js'
 import { concatBytes } from '../../primitives/hex.js'
 
 const ACCOUNTS = metaKey('evm/dev-accounts/')
@@ -43,24 +43,45 @@ const GENESIS_NOTES_BATCH = 10_000
 
 /**
  * Writes the notes of a genesis's addresses and slots (written by the genesis builder, not through a
- * state manager) straight to LevelDB in bounded batches, as the builder writes its trie nodes: staged
- * until the first Commit, the notes of a million holders of a token held about 600 MB. A note written
- * before that Commit is harmless: it only says where state may be, and a repeated InitChain writes
- * the same notes.
+ * state manager) straight to LevelDB in bounded batches as the accounts come (a GenesisAccountSink),
+ * as the builder writes its trie nodes: staged until the first Commit, the notes of a million holders
+ * of a token held about 600 MB. A note written before that Commit is harmless: it only says where state
+ * may be, and a repeated InitChain writes the same notes. Call {@link flush} after the last account.
  */
-export async function writeGenesisPreimages(db: Database, accounts: readonly GenesisAccount[]): Promise<void> {
-  let ops: BatchOp[] = []
-  const note = async (key: Uint8Array): Promise<void> => {
-    ops.push({ type: 'put', key, value: NOTE })
-    if (ops.length < GENESIS_NOTES_BATCH) return
-    await db.batch(ops)
-    ops = []
+export class GenesisNotes implements GenesisAccountSink {
+  private ops: BatchOp[] = []
+  /** Slots of the account being read that came before its address. */
+  private orphans: Uint8Array[] = []
+
+  constructor(private readonly db: Database) {}
+
+  slot(slot: Uint8Array, _value: Uint8Array, address: Uint8Array | undefined): void | Promise<void> {
+    if (!address) {
+      this.orphans.push(slot)
+      return
+    }
+    this.note(concatBytes(SLOTS, address, slot))
+    if (this.ops.length >= GENESIS_NOTES_BATCH) return this.flush()
   }
-  for (const a of accounts) {
-    await note(concatBytes(ACCOUNTS, a.address))
-    for (const [slot] of a.storage) await note(concatBytes(SLOTS, a.address, slot))
+
+  account(a: GenesisAccountHeader): void | Promise<void> {
+    this.note(concatBytes(ACCOUNTS, a.address))
+    for (const slot of this.orphans) this.note(concatBytes(SLOTS, a.address, slot))
+    this.orphans = []
+    if (this.ops.length >= GENESIS_NOTES_BATCH) return this.flush()
   }
-  if (ops.length) await db.batch(ops)
+
+  /** Writes the notes not written yet. */
+  async flush(): Promise<void> {
+    if (this.ops.length === 0) return
+    const ops = this.ops
+    this.ops = []
+    await this.db.batch(ops)
+  }
+
+  private note(key: Uint8Array): void {
+    this.ops.push({ type: 'put', key, value: NOTE })
+  }
 }
 
 /** Every address noted, with the slots noted for it (committed notes only). */

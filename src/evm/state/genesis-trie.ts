@@ -15,7 +15,7 @@ import type { Database } from '../../db/database.js'
 import type { BatchOp } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
 import { latin1 } from '../../primitives/hex.js'
-import type { GenesisAccount } from '../genesis.js'
+import { feedGenesisAccounts, GenesisError, type GenesisAccountHeader, type GenesisAccounts, type GenesisAccountSink } from '../genesis.js'
 
 /** Trie-node writes gathered before one LevelDB batch. */
 const BATCH_OPS = 10_000
@@ -52,18 +52,51 @@ class NodeWriter {
   }
 }
 
-/** A trie entry: its hashed key (a latin1 string: compact, natively compared) and its RLP value. */
-interface Leaf {
-  key: string
-  value: Uint8Array
-}
+/** Bytes of a hashed trie key. */
+const KEY_BYTES = 32
+/** Nibbles of a hashed trie key: the length of every leaf's path. */
+const KEY_NIBBLES = 2 * KEY_BYTES
+/** Bytes of a leaf's sequence number, between its key and its value. */
+const SEQ_BYTES = 4
+/** Where a leaf's value starts. */
+const VALUE_AT = KEY_BYTES + SEQ_BYTES
+
+/**
+ * A trie entry as one latin1 string (a character a byte): its hashed key, a 4-byte big-endian
+ * sequence number, its RLP value. One string is about a third of the memory of an object holding a key
+ * string and a value array (a million accounts and a million slots of a genesis token are built at
+ * once), and the native string order is the order the trie needs: by key, then, for one key given
+ * twice, by sequence, so the last given is the last of its run.
+ */
+type Leaf = string
 
 /** Sorted leaves with distinct keys. */
 type Leaves = Leaf[]
 
-/** A leaf of raw key `key`. */
-function leafOf(key: Uint8Array, value: Uint8Array): Leaf {
-  return { key: latin1(keccak256(key)), value }
+/** The leaf of raw key `key`, number `seq` of its trie. */
+function leafOf(key: Uint8Array, seq: number, value: Uint8Array): Leaf {
+  // Written into one array and decoded once: a flat string (a concatenation would keep three strings and two rope nodes).
+  const bytes = new Uint8Array(VALUE_AT + value.length)
+  bytes.set(keccak256(key))
+  new DataView(bytes.buffer).setUint32(KEY_BYTES, seq)
+  bytes.set(value, VALUE_AT)
+  return latin1(bytes)
+}
+
+/** A leaf's sequence number. */
+function seqOf(leaf: Leaf): number {
+  return (
+    ((leaf.charCodeAt(KEY_BYTES) << 24) |
+      (leaf.charCodeAt(KEY_BYTES + 1) << 16) |
+      (leaf.charCodeAt(KEY_BYTES + 2) << 8) |
+      leaf.charCodeAt(KEY_BYTES + 3)) >>>
+    0
+  )
+}
+
+/** Whether two leaves have one key. */
+function sameKey(a: Leaf, b: Leaf): boolean {
+  return a.startsWith(b.slice(0, KEY_BYTES))
 }
 
 /** Nibble `d` of a latin1 key. */
@@ -93,8 +126,8 @@ function reference(node: NestedNode, writer: NodeWriter): NodeRef {
 
 /** The number of nibbles leaves [from, to) (sorted) share, from `depth` on. */
 function sharedTo(leaves: Leaves, from: number, to: number, depth: number): number {
-  const first = leaves[from]!.key
-  const last = leaves[to - 1]!.key
+  const first = leaves[from]!
+  const last = leaves[to - 1]!
   let d = depth
   while (nibble(first, d) === nibble(last, d)) d++
   return d
@@ -104,17 +137,17 @@ function sharedTo(leaves: Leaves, from: number, to: number, depth: number): numb
 function* children(leaves: Leaves, from: number, to: number, depth: number): Generator<[number, number, number]> {
   let start = from
   while (start < to) {
-    const n = nibble(leaves[start]!.key, depth)
+    const n = nibble(leaves[start]!, depth)
     let end = start + 1
-    while (end < to && nibble(leaves[end]!.key, depth) === n) end++
+    while (end < to && nibble(leaves[end]!, depth) === n) end++
     yield [n, start, end]
     start = end
   }
 }
 
 function leaf(leaves: Leaves, i: number, depth: number): NestedNode {
-  const { key, value } = leaves[i]!
-  return [hexPrefix(key, depth, key.length * 2, true), value]
+  const l = leaves[i]!
+  return [hexPrefix(l, depth, KEY_NIBBLES, true), Buffer.from(l.slice(VALUE_AT), 'latin1')]
 }
 
 function emptyBranch(): NestedNode {
@@ -126,7 +159,7 @@ function build(leaves: Leaves, from: number, to: number, depth: number, writer: 
   if (to - from === 1) return leaf(leaves, from, depth)
   const shared = sharedTo(leaves, from, to, depth)
   if (shared > depth) {
-    return [hexPrefix(leaves[from]!.key, depth, shared, false), reference(build(leaves, from, to, shared, writer), writer)]
+    return [hexPrefix(leaves[from]!, depth, shared, false), reference(build(leaves, from, to, shared, writer), writer)]
   }
   const branch = emptyBranch()
   for (const [n, start, end] of children(leaves, from, to, depth))
@@ -140,7 +173,7 @@ async function buildLarge(leaves: Leaves, from: number, to: number, depth: numbe
   if (writer.full) await writer.flush()
   const shared = sharedTo(leaves, from, to, depth)
   if (shared > depth) {
-    return [hexPrefix(leaves[from]!.key, depth, shared, false), reference(await buildLarge(leaves, from, to, shared, writer), writer)]
+    return [hexPrefix(leaves[from]!, depth, shared, false), reference(await buildLarge(leaves, from, to, shared, writer), writer)]
   }
   const branch = emptyBranch()
   for (const [n, start, end] of children(leaves, from, to, depth)) {
@@ -149,14 +182,18 @@ async function buildLarge(leaves: Leaves, from: number, to: number, depth: numbe
   return branch
 }
 
-/** Builds the trie of `leaves` (sorted here, in place; a later leaf of one key wins), writes its nodes and returns its root. */
-async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array> {
+/**
+ * Builds the trie of `leaves` (sorted here, in place; of leaves of one key the last given wins, or
+ * `duplicate` is called with it), writes its nodes and returns its root.
+ */
+async function buildTrie(leaves: Leaf[], writer: NodeWriter, duplicate?: (leaf: Leaf) => never): Promise<Uint8Array> {
   if (leaves.length === 0) return KECCAK256_RLP
-  // A stable sort: leaves of one key stay in their order, the last is kept.
-  leaves.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  leaves.sort()
   let kept = 0
   for (let i = 0; i < leaves.length; i++) {
-    if (leaves[i + 1]?.key !== leaves[i]!.key) leaves[kept++] = leaves[i]!
+    const next = leaves[i + 1]
+    if (next === undefined || !sameKey(next, leaves[i]!)) leaves[kept++] = leaves[i]!
+    else duplicate?.(next)
   }
   leaves.length = kept
   const encoded = RLP.encode(await buildLarge(leaves, 0, kept, 0, writer))
@@ -167,25 +204,63 @@ async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array
 }
 
 /**
- * Writes the genesis accounts' state (accounts, code, storage tries) to `db` and returns its root.
+ * The genesis state built as the accounts come (a GenesisAccountSink): each account's storage trie is
+ * built and written when the account closes it, the account trie once all are in ({@link finish}).
  * Storage values are the genesis' (no leading zeros); an empty value is no slot, as a zero store is.
  */
-export async function writeGenesisState(db: Database, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
-  const writer = new NodeWriter(db)
-  const leaves: Leaf[] = []
-  for (const a of accounts) {
-    const slots: Leaf[] = []
-    for (const [slot, value] of a.storage) if (value.length > 0) slots.push(leafOf(slot, RLP.encode(value)))
-    const storageRoot = await buildTrie(slots, writer)
+export class GenesisStateBuilder implements GenesisAccountSink {
+  private readonly writer: NodeWriter
+  private readonly accounts: Leaf[] = []
+  private slots: Leaf[] = []
+
+  constructor(db: Database) {
+    this.writer = new NodeWriter(db)
+  }
+
+  /** Accounts taken so far. */
+  get count(): number {
+    return this.accounts.length
+  }
+
+  slot(slot: Uint8Array, value: Uint8Array): void {
+    if (value.length > 0) this.slots.push(leafOf(slot, this.slots.length, RLP.encode(value)))
+  }
+
+  account(a: GenesisAccountHeader, index: number): void | Promise<void> {
+    if (this.slots.length > 0) return this.closeWithStorage(a, index)
+    this.close(a, index, KECCAK256_RLP)
+    if (this.writer.full) return this.writer.flush()
+  }
+
+  /** Builds the account trie, writes the last nodes and returns the state root. */
+  async finish(): Promise<Uint8Array> {
+    const root = await buildTrie(this.accounts, this.writer, (leaf) => {
+      throw new GenesisError(`app_state.evm.accounts[${seqOf(leaf)}].address`, 'duplicate account')
+    })
+    await this.writer.flush()
+    return root
+  }
+
+  private async closeWithStorage(a: GenesisAccountHeader, index: number): Promise<void> {
+    const slots = this.slots
+    this.slots = []
+    this.close(a, index, await buildTrie(slots, this.writer))
+    if (this.writer.full) await this.writer.flush()
+  }
+
+  private close(a: GenesisAccountHeader, index: number, storageRoot: Uint8Array): void {
     let codeHash = KECCAK256_NULL
     if (a.code && a.code.length > 0) {
       codeHash = keccak256(a.code)
-      writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
+      this.writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
     }
-    leaves.push(leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
-    if (writer.full) await writer.flush()
+    this.accounts.push(leafOf(a.address, index, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
   }
-  const root = await buildTrie(leaves, writer)
-  await writer.flush()
-  return root
+}
+
+/** Writes the genesis accounts' state (accounts, code, storage tries) to `db` and returns its root. */
+export async function writeGenesisState(db: Database, accounts: GenesisAccounts): Promise<Uint8Array> {
+  const builder = new GenesisStateBuilder(db)
+  await feedGenesisAccounts(accounts, builder)
+  return builder.finish()
 }

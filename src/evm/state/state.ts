@@ -12,7 +12,6 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import type { WriteStage } from '../../db/write-stage.js'
-import type { GenesisAccount } from '../genesis.js'
 import {
   installAccountEntries,
   installDecodedNodeCache,
@@ -21,7 +20,6 @@ import {
   installStorageWriteFix,
 } from './ethereumjs-patches.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
-import { writeGenesisState } from './genesis-trie.js'
 import { UnknownBlockError } from '../errors.js'
 import { evmOptions } from '../common.js'
 
@@ -98,14 +96,4 @@ async function setRoot(sm: MerkleStateManager, root: Uint8Array): Promise<void> 
   } catch (err) {
     throw new UnknownBlockError(`missing trie node for state root: ${err instanceof Error ? err.message : String(err)}`)
   }
-}
-
-/**
- * Writes the genesis accounts' state straight to the database (genesis-trie.ts: built bottom-up, in
- * bounded batches) and moves the consensus state manager to its root, which it returns.
- */
-export async function applyGenesisAlloc(db: Database, sm: MerkleStateManager, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
-  const root = await writeGenesisState(db, accounts)
-  await sm.setStateRoot(root)
-  return root
 }

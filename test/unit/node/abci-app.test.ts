@@ -40,7 +40,7 @@ describe('the application under CometBFT (AbciApp)', () => {
     await db.open()
     parts = await openAppParts(config, db, silentLogger, { callWorkerScript: testCallWorkerScript() })
     events = new TypedEmitter<NodeEventMap>()
-    abci = new AbciApp({ ...parts, events, appState: config.genesis.appState })
+    abci = new AbciApp({ ...parts, events, genesis: config.genesis })
   }
 
   async function close(): Promise<void> {
