@@ -6,7 +6,8 @@
  * Trie nodes (and contract code) are content-addressed, so writing them before the first Commit is
  * safe: a crash leaves unreferenced nodes, never a wrong state; the head, parameters and genesis block
  * stay in the atomic first Commit. The root is the one an insert-by-insert build gives (same keys,
- * same values, same node encoding).
+ * same values, same node encoding). The flat state's records of the genesis (flat-keys.ts) are written
+ * with the nodes; its marker is staged with the genesis block (flat-state.ts).
  */
 import { RLP } from '@ethereumjs/rlp'
 import { concatBytes, createAccount, KECCAK256_RLP, KECCAK256_NULL } from '@ethereumjs/util'
@@ -16,6 +17,7 @@ import type { BatchOp } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
 import { latin1 } from '../../primitives/hex.js'
 import type { GenesisAccount } from '../genesis.js'
+import { dataKey, slotDataKey } from './flat-keys.js'
 
 /** Trie-node writes gathered before one LevelDB batch. */
 const BATCH_OPS = 10_000
@@ -37,6 +39,11 @@ class NodeWriter {
     const key = new Uint8Array(1 + hashKey.length)
     key[0] = Prefix.trie
     key.set(hashKey, 1)
+    this.ops.push({ type: 'put', key, value })
+  }
+
+  /** A flat state record (flat-keys.ts). */
+  putFlat(key: Uint8Array, value: Uint8Array): void {
     this.ops.push({ type: 'put', key, value })
   }
 
@@ -173,6 +180,9 @@ async function buildTrie(leaves: Leaf[], writer: NodeWriter): Promise<Uint8Array
 export async function writeGenesisState(db: Database, accounts: readonly GenesisAccount[]): Promise<Uint8Array> {
   const writer = new NodeWriter(db)
   const leaves: Leaf[] = []
+  // An address listed twice: the last entry is the account, in the trie (buildTrie) and in the flat records.
+  const last = new Map<string, GenesisAccount>()
+  for (const a of accounts) last.set(latin1(a.address), a)
   for (const a of accounts) {
     const slots: Leaf[] = []
     for (const [slot, value] of a.storage) if (value.length > 0) slots.push(leafOf(slot, RLP.encode(value)))
@@ -182,7 +192,13 @@ export async function writeGenesisState(db: Database, accounts: readonly Genesis
       codeHash = keccak256(a.code)
       writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
     }
-    leaves.push(leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
+    const leaf = leafOf(a.address, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize())
+    leaves.push(leaf)
+    if (last.get(latin1(a.address)) === a) {
+      const addressHash = Buffer.from(leaf.key, 'latin1')
+      writer.putFlat(dataKey(addressHash), leaf.value)
+      for (const slot of slots) writer.putFlat(slotDataKey(addressHash, Buffer.from(slot.key, 'latin1')), slot.value)
+    }
     if (writer.full) await writer.flush()
   }
   const root = await buildTrie(leaves, writer)
