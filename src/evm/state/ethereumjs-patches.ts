@@ -9,7 +9,8 @@
  * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
  * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
  * {@link seedTxHash} and {@link seedTxSenderPublicKey} (a transaction's `cache.hash` and
- * `cache.senderPubKey`: tx.ts).
+ * `cache.senderPubKey`: tx.ts), {@link setTrieShortcut} and {@link watchStorageTries}
+ * (`MerkleStateManager._getStorageTrie`: the flat state's reads, flat-reader.ts).
  *
  * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
  * falls back to the library's own code when its internal is not found):
@@ -287,11 +288,6 @@ const shortcuts = new WeakMap<MerklePatriciaTrie, TrieShortcut>()
 /** Makes `trie`'s reads ask `shortcut` before walking (the flat state, flat-reader.ts). */
 export function setTrieShortcut(trie: MerklePatriciaTrie, shortcut: TrieShortcut): void {
   shortcuts.set(trie, shortcut)
-}
-
-/** Whether `trie` has a shortcut. */
-export function hasTrieShortcut(trie: MerklePatriciaTrie): boolean {
-  return shortcuts.has(trie)
 }
 
 /**
