@@ -424,6 +424,7 @@ export class EvmApplication implements Application {
     this.evidenceMaxAgeBlocks = req.consensusParams.evidence.maxAgeNumBlocks
     const accounts = this.genesisAccounts
     if (!accounts) throw new Error('InitChain: the genesis accounts were released')
+    const hadFlatRecords = await this.flat.hasRecords()
     const stateRoot = await applyGenesisAlloc(this.opts.db, this.stateManager!, accounts)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
     if (this.opts.dev) await writeGenesisPreimages(this.opts.db, accounts)
@@ -440,7 +441,7 @@ export class EvmApplication implements Application {
     this.validators.initGenesis(this.stage, req.validators)
     this.store.stageBlock(this.stage, block, [])
     this.store.stageHead(this.stage, { height: genesisHeight, stateRoot })
-    this.flat.stageGenesis(this.stage, genesisHeight, stateRoot)
+    this.flat.stageGenesis(this.stage, genesisHeight, stateRoot, hadFlatRecords)
     this.genesisWrites = this.stage.snapshot()
     this.head = { height: genesisHeight, stateRoot, block }
     this.headWritten = false

@@ -25,7 +25,7 @@ import type { Logger } from '../../utils/logger.js'
 import { compareBytes, equalBytes } from '../../primitives/hex.js'
 import { FlatDiff, recordFlatDiff } from './flat-diff.js'
 import { FlatGenerator } from './flat-generator.js'
-import { dataKey, decodeFlatMarker, encodeFlatMarker, FlatStatus, MARKER_KEY, slotDataKey, type FlatMarker } from './flat-keys.js'
+import { DATA_END, dataKey, decodeFlatMarker, encodeFlatMarker, FlatStatus, MARKER_KEY, slotDataKey, type FlatMarker } from './flat-keys.js'
 import { storageRootOf } from './flat-reader.js'
 
 /** The empty string's RLP: a slot cached with it is no slot. */
@@ -104,10 +104,19 @@ export class FlatState {
     this.resume()
   }
 
-  /** The genesis state's records were written with its trie: stages the marker, complete at its root. */
-  stageGenesis(stage: WriteStage, height: number, root: Uint8Array): void {
+  /** Whether the database holds any flat record or marker (before InitChain writes the genesis records). */
+  async hasRecords(): Promise<boolean> {
+    return (await this.db.keys({ gte: MARKER_KEY, lt: DATA_END, limit: 1 })).length > 0
+  }
+
+  /**
+   * The genesis state's records were written with its trie: stages the marker at its root, complete,
+   * or generating when the database held records before them (an application state wiped but the flat
+   * state's, an InitChain of another genesis cut short): the generation deletes those.
+   */
+  stageGenesis(stage: WriteStage, height: number, root: Uint8Array, hadRecords: boolean): void {
     this.marker = {
-      status: FlatStatus.complete,
+      status: hadRecords ? FlatStatus.generating : FlatStatus.complete,
       root,
       height,
       generation: (this.marker?.generation ?? 0n) + 1n,
