@@ -174,6 +174,31 @@ describe('flat state', () => {
     expect(await h.app.getBalance(hexToBytes(ADDRESS2), 1)).toBe(100n * ETHER)
   })
 
+  it('is generated again for the head a revert goes back to, whose root it was not exact for', async () => {
+    h = await createHarness({ appState: appState() })
+    const c = h.app.common
+    await h.finalize([])
+    const back = await headRoot(h)
+    const contract = createAddress(hexToBytes(DEV_ADDRESS), 0n)
+    await h.finalize([sign1559(c, DEV_KEY, { nonce: 0n, data: deployCode(KV_RUNTIME), gasLimit: 200_000n })])
+    await h.finalize([
+      sign1559(c, DEV_KEY, {
+        nonce: 1n,
+        to: bytesToHex(contract) as `0x${string}`,
+        data: concatBytes(word(4n), word(4n)),
+        gasLimit: 100_000n,
+      }),
+      sign1559(c, KEY2, { nonce: 0n, to: `0x${'99'.repeat(20)}`, value: 1n }),
+    ])
+    const stage = h.db.createStage()
+    await h.app.stageRollback(stage, 1, [])
+    await stage.write()
+    await h.app.rewound()
+    expect(hex(await headRoot(h))).toBe(hex(back))
+    await expectExact(h)
+    expect(await h.db.get(dataKey(keccak256(contract)))).toBeUndefined()
+  })
+
   it('serves the head reads of accounts and slots from its records, one lookup each', async () => {
     h = await createHarness({ appState: appState() })
     await h.finalize([])
