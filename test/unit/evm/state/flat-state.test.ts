@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { createAccountFromRLP, KECCAK256_RLP } from '@ethereumjs/util'
-import type { Database } from '../../../../src/db/database.js'
+import { createAccountFromRLP } from '@ethereumjs/util'
 import { keccak256 } from '../../../../src/crypto/index.js'
 import { createAddress } from '../../../../src/evm/store/evm-records.js'
-import { DATA_END, DATA_START, dataKey, decodeFlatMarker, FlatStatus, MARKER_KEY } from '../../../../src/evm/state/flat-keys.js'
+import { dataKey, decodeFlatMarker, FlatStatus, MARKER_KEY } from '../../../../src/evm/state/flat-keys.js'
 import { flatReaderOf } from '../../../../src/evm/state/flat-reader.js'
 import { SLICE_RECORDS } from '../../../../src/evm/state/flat-generator.js'
-import { createStateCopy } from '../../../../src/evm/state/state.js'
-import { bytesToHex, concatBytes, equalBytes, hexToBytes } from '../../../../src/primitives/hex.js'
+import { flatMarker, flatRecords, trieRecords } from '../../../helpers/flat-records.js'
+import { bytesToHex, concatBytes, hexToBytes } from '../../../../src/primitives/hex.js'
 import {
   ADDRESS2,
   createHarness,
@@ -32,33 +29,6 @@ const SELF_DESTRUCT_INIT = hexToBytes('0x600160015533ff')
 const EMPTY_WITH_STORAGE = `0x${'5e'.repeat(20)}` as const
 
 const hex = (b: Uint8Array): string => bytesToHex(b).slice(2)
-const stripped = (h: string): string => (h.startsWith('0x') ? h.slice(2) : h)
-
-interface Internals {
-  _trie: MerklePatriciaTrie
-  _getStorageTrie(addressHash: Uint8Array, account: ReturnType<typeof createAccountFromRLP>): MerklePatriciaTrie
-}
-
-/** Every record the flat state should hold for `root`, read from the trie by ethereumjs's own walk. */
-async function trieRecords(h: Harness, root: Uint8Array): Promise<Map<string, string>> {
-  const sm = (await createStateCopy(h.db, h.app.common, root)) as MerkleStateManager & Internals
-  const out = new Map<string, string>()
-  const accounts = (await sm._trie.getValueMap()).values
-  for (const [key, value] of Object.entries(accounts)) {
-    out.set(stripped(key), stripped(value))
-    const account = createAccountFromRLP(hexToBytes(value))
-    if (equalBytes(account.storageRoot, KECCAK256_RLP)) continue
-    const slots = (await sm._getStorageTrie(hexToBytes(key), account).getValueMap()).values
-    for (const [slot, v] of Object.entries(slots)) out.set(stripped(key) + stripped(slot), stripped(v))
-  }
-  return out
-}
-
-async function flatRecords(db: Database): Promise<Map<string, string>> {
-  const out = new Map<string, string>()
-  for await (const [key, value] of db.iterate({ gte: DATA_START, lt: DATA_END })) out.set(hex(key.subarray(2)), hex(value))
-  return out
-}
 
 async function headRoot(h: Harness): Promise<Uint8Array> {
   return (await h.app.info()).lastBlockAppHash
@@ -68,9 +38,9 @@ async function headRoot(h: Harness): Promise<Uint8Array> {
 async function expectExact(h: Harness): Promise<void> {
   await h.app.flatStateComplete()
   const root = await headRoot(h)
-  const marker = decodeFlatMarker((await h.db.get(MARKER_KEY))!)
+  const marker = (await flatMarker(h.db))!
   expect({ status: marker.status, root: hex(marker.root) }).toEqual({ status: FlatStatus.complete, root: hex(root) })
-  expect(await flatRecords(h.db)).toEqual(await trieRecords(h, root))
+  expect(await flatRecords(h.db)).toEqual(await trieRecords(h.db, h.app.common, root))
 }
 
 function appState() {
