@@ -64,6 +64,11 @@ export class Database {
     this.holding = true
   }
 
+  /** Whether writes are held in memory (`holdWrites`): what a stage writes now is not on disk yet. */
+  get holdingWrites(): boolean {
+    return this.holding
+  }
+
   /** Writes what `holdWrites` kept, in one atomic batch, and writes through again. */
   async releaseWrites(): Promise<void> {
     this.holding = false
@@ -166,8 +171,8 @@ export class Database {
    * The committed keys in [gte, lt), in order: one native call per few hundred keys instead of one
    * promise per entry (an index scan of thousands of keys takes a millisecond or two, not tens).
    */
-  async keys(range: { gte: Bytes; lt: Bytes }): Promise<Bytes[]> {
-    return this.level.keys({ gte: range.gte, lt: range.lt }).all()
+  async keys(range: { gte: Bytes; lt: Bytes; limit?: number }): Promise<Bytes[]> {
+    return this.level.keys({ gte: range.gte, lt: range.lt, limit: range.limit ?? -1 }).all()
   }
 
   /** Iterates committed keys in [gte, lt) in order (or reverse). */

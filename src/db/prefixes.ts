@@ -7,6 +7,11 @@ export const Prefix = {
   trie: 0x01,
   /** State pruning: reference counts of trie nodes and code, per-height journals (evm/state/prune-store.ts). */
   statePrune: 0x02,
+  /**
+   * The flat state: the head's accounts and storage slots keyed by hash, beside the trie, and the marker
+   * saying which state root they are exact for (layout in evm/state/flat-keys.ts).
+   */
+  flat: 0x03,
   /** Consensus block by height. */
   block: 0x10,
   /** Commit for a height (the `last_commit` of height+1, or the seen commit for the head). */

@@ -70,6 +70,7 @@ import { createConsensusVm, trimStateCaches } from './state/state.js'
 import { GenesisStateBuilder } from './state/genesis-trie.js'
 import { trieKey, trieNodeCacheOf } from './state/trie-db.js'
 import { StatePruner } from './state/state-pruner.js'
+import { FlatState } from './state/flat-state.js'
 import { checkTransaction, isAcceptableProposal, selectProposalTxs } from './txs/tx-admission.js'
 import { answerQuery } from './abci-query.js'
 import { createAccessList, type AccessListResult } from './calls/access-list.js'
@@ -266,6 +267,8 @@ export class EvmApplication implements Application {
   private opening: Promise<void> | undefined
   /** Deletes the state of heights that left the pruning window; none on an archive node. */
   private readonly pruner: StatePruner | undefined
+  /** The head's accounts and slots beside the trie, for reads in one lookup (state/flat-state.ts). */
+  private readonly flat: FlatState
   /**
    * The genesis accounts until InitChain has written them, then undefined (also when the chain was
    * initialised before): a million parsed accounts would otherwise stay on the heap for good, and every
@@ -285,6 +288,7 @@ export class EvmApplication implements Application {
     this.store = new EvmStore(opts.db)
     this.history = new HistoryPruner(opts.db, this.store, this.log)
     this.blockHashes = new BlockHashes(this.store)
+    this.flat = new FlatState(opts.db, this.log.child({ module: 'flat-state' }))
     this.txs = new DecodedTxCache(this.common)
     this.validators = new ValidatorRegistry(opts.db)
     this.prepareVm = readOnlyValidatorAdmin(opts.genesis.validatorAdmin, this.validators)
@@ -344,6 +348,7 @@ export class EvmApplication implements Application {
 
   /** Stops the call workers (before the database closes). */
   async close(): Promise<void> {
+    await this.flat.close()
     await this.history.close()
     await this.pruner?.close()
     await this.callWorkers?.close()
@@ -391,6 +396,8 @@ export class EvmApplication implements Application {
     this.vm = vm
     this.stateManager = stateManager
     this.caches = caches
+    this.flat.watch(stateManager, caches)
+    await this.flat.open(this.head)
     this.log.info('EVM state loaded', { height: head?.height ?? null, stateRoot: head ? bytesToHex(head.stateRoot) : null })
   }
 
@@ -423,6 +430,7 @@ export class EvmApplication implements Application {
     this.evidenceMaxAgeBlocks = req.consensusParams.evidence.maxAgeNumBlocks
     const accounts = this.genesisAccounts
     if (!accounts) throw new Error('InitChain: the genesis accounts were released')
+    const hadFlatRecords = await this.flat.hasRecords()
     const state = new GenesisStateBuilder(this.opts.db)
     // anvil_dumpState lists what was noted; the genesis builder writes its accounts past the state manager.
     const notes = this.opts.dev ? new GenesisNotes(this.opts.db) : undefined
@@ -443,6 +451,7 @@ export class EvmApplication implements Application {
     this.validators.initGenesis(this.stage, req.validators)
     this.store.stageBlock(this.stage, block, [])
     this.store.stageHead(this.stage, { height: genesisHeight, stateRoot })
+    this.flat.stageGenesis(this.stage, genesisHeight, stateRoot, hadFlatRecords)
     this.genesisWrites = this.stage.snapshot()
     this.head = { height: genesisHeight, stateRoot, block }
     this.headWritten = false
@@ -569,6 +578,7 @@ export class EvmApplication implements Application {
     this.pruner?.forgetHeight()
     if (this.genesisWrites) this.stage.restore(this.genesisWrites)
     await this.stateManager!.setStateRoot(head.stateRoot)
+    this.flat.beginBlock()
   }
 
   private async executeAndStage(
@@ -579,6 +589,7 @@ export class EvmApplication implements Application {
     started: number,
     dev: { ops: readonly Uint8Array[]; settings: DevSettings } | undefined,
   ): Promise<FinalizeBlockResponse> {
+    this.flat.beginBlock()
     const exec = await executeBlock(this.vm!, this.common, env, decoded, this.opts.contractConsole?.beginTx)
     // EvmBlock.size: the consensus block's encoded size, as the request carries it; the tx bytes for a caller that gives none.
     const size = req.blockSize ?? req.txs.reduce((n, t) => n + t.length, 0)
@@ -628,8 +639,13 @@ export class EvmApplication implements Application {
     const pruner = this.pruner
     const height = this.pending?.block.number
     if (pruner && height !== undefined) pruner.stageJournal(this.stage, height)
-    await (pruner ? pruner.writeLock.run(() => this.stage.write()) : this.stage.write())
+    // The flat state's records of the height go in its batch, after any generation slice under way.
+    await this.flat.lock.run(() => {
+      if (this.pending) this.flat.stageBlock(this.stage, this.pending.block.number, this.pending.block.stateRoot)
+      return pruner ? pruner.writeLock.run(() => this.stage.write()) : this.stage.write()
+    })
     if (height !== undefined) pruner?.afterCommit(height)
+    this.flat.resume()
     this.genesisWrites = undefined
     this.headWritten = true
     const pending = this.pending
@@ -666,6 +682,11 @@ export class EvmApplication implements Application {
     const floor = this.opts.retainFloor?.(height)
     if (floor !== undefined) retain = Math.min(retain, floor)
     return retain > this.genesisHeight + 1 ? retain : 0
+  }
+
+  /** Resolves once the flat state is complete for the head, or its generation stopped (tests, measurements). */
+  flatStateComplete(): Promise<void> {
+    return this.flat.complete()
   }
 
   /** Resolves once the history below the retained window is deleted (tests, measurements). */

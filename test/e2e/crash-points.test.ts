@@ -5,7 +5,7 @@
  * The child (test/helpers/crash-point-child.ts) stops at the point and reports it; the test kills it
  * there and restarts a node on the same home. Nothing a client was told is lost (a receipt is readable
  * only once the app's Commit is written, and no newHeads announces a height before both writes), the
- * height keeps its block hash and app hash, and the chain goes on.
+ * height keeps its block hash and app hash, the flat state is the head's, and the chain goes on.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,6 +22,7 @@ import { hashHeaderJson } from '../helpers/eth-header.js'
 import type { CrashPoint, Paused } from '../helpers/crash-point-child.js'
 import { rpc, startTestNode, waitForBlock, type TestNode } from '../helpers/dev-node.js'
 import { RawWsClient } from '../helpers/ws-client.js'
+import { flatMarker, flatRecords, trieRecords } from '../helpers/flat-records.js'
 
 /** The handshake's log line for the way it heals each point. */
 const HEALED_BY: Record<CrashPoint, RegExp> = {
@@ -100,6 +101,13 @@ describe('SIGKILL between the writes of a height', () => {
         await waitForBlock(t, async () => (await rpc(t.url, 'eth_getTransactionReceipt', [keccak256(next)])).result, 20_000, 'next receipt')
         const after = (await t.node.components.blockStore.loadBlock(at.height + 1))!
         expect(`0x${Buffer.from(after.header.appHash).toString('hex')}`).toBe(at.appHash)
+        // The flat state is the head's, record for record.
+        const { app, db } = t.node.components
+        await app.flatStateComplete()
+        const head = (await app.info()).lastBlockAppHash
+        const marker = await flatMarker(db)
+        expect(Buffer.from(marker!.root).toString('hex')).toBe(Buffer.from(head).toString('hex'))
+        expect(await flatRecords(db)).toEqual(await trieRecords(db, app.common, head))
         await restarted.stop()
         restarted = undefined
       } finally {

@@ -9,7 +9,8 @@
  * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
  * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
  * {@link seedTxHash} and {@link seedTxSenderPublicKey} (a transaction's `cache.hash` and
- * `cache.senderPubKey`: tx.ts).
+ * `cache.senderPubKey`: tx.ts), {@link setTrieShortcut} and {@link watchStorageTries}
+ * (`MerkleStateManager._getStorageTrie`: the flat state's reads, flat-reader.ts).
  *
  * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
  * falls back to the library's own code when its internal is not found):
@@ -276,7 +277,23 @@ export function installDecodedNodeCache(): void {
 
 let fastTrieGetInstalled = false
 
-/** Makes `MerklePatriciaTrie.get` walk straight down the key's path (idempotent; the whole process). */
+/**
+ * A trie's shortcut: given the key as the trie applies it (hashed), its value, null for a key the
+ * trie does not have, or undefined to walk the trie.
+ */
+export type TrieShortcut = (appliedKey: Uint8Array) => Uint8Array | null | undefined
+
+const shortcuts = new WeakMap<MerklePatriciaTrie, TrieShortcut>()
+
+/** Makes `trie`'s reads ask `shortcut` before walking (the flat state, flat-reader.ts). */
+export function setTrieShortcut(trie: MerklePatriciaTrie, shortcut: TrieShortcut): void {
+  shortcuts.set(trie, shortcut)
+}
+
+/**
+ * Makes `MerklePatriciaTrie.get` ask the trie's shortcut, if it has one, then walk straight down the
+ * key's path (idempotent; the whole process).
+ */
 export function installFastTrieGet(): void {
   if (fastTrieGetInstalled) return
   fastTrieGetInstalled = true
@@ -285,7 +302,13 @@ export function installFastTrieGet(): void {
   proto.get = async function (this: MerklePatriciaTrie, key: Uint8Array, throwIfMissing = false): Promise<Uint8Array | null> {
     const trie = this as unknown as TrieInternals
     if (trie.DEBUG) return original.call(this, key, throwIfMissing)
-    const nibbles = toNibbles(trie.appliedKey(key))
+    const applied = trie.appliedKey(key)
+    const shortcut = shortcuts.get(this)
+    if (shortcut !== undefined) {
+      const value = shortcut(applied)
+      if (value !== undefined) return value
+    }
+    const nibbles = toNibbles(applied)
     try {
       let node = await trie.lookupNode(this.root())
       let at = 0
@@ -312,6 +335,28 @@ export function installFastTrieGet(): void {
       if (throwIfMissing || !(err instanceof Error) || err.message !== MISSING_NODE) throw err
       return null
     }
+  }
+}
+
+/**
+ * Makes `seen` see every storage trie `sm` makes (`MerkleStateManager._getStorageTrie`, which
+ * creates one per account on first use from the account trie and keeps it), with the account's
+ * hashed address, the first time it is handed out.
+ */
+export function watchStorageTries(sm: MerkleStateManager, seen: (trie: MerklePatriciaTrie, addressHash: Uint8Array) => void): void {
+  const target = sm as unknown as {
+    _getStorageTrie(addressOrHash: Address | Uint8Array, rootAccount?: Account): MerklePatriciaTrie
+    keccakFunction(data: Uint8Array): Uint8Array
+  }
+  const getStorageTrie = target._getStorageTrie.bind(sm)
+  const known = new WeakSet<MerklePatriciaTrie>()
+  target._getStorageTrie = (addressOrHash, rootAccount) => {
+    const trie = getStorageTrie(addressOrHash, rootAccount)
+    if (!known.has(trie)) {
+      known.add(trie)
+      seen(trie, addressOrHash instanceof Uint8Array ? addressOrHash : target.keccakFunction(addressOrHash.bytes))
+    }
+    return trie
   }
 }
 

@@ -6,7 +6,8 @@
  * Trie nodes (and contract code) are content-addressed, so writing them before the first Commit is
  * safe: a crash leaves unreferenced nodes, never a wrong state; the head, parameters and genesis block
  * stay in the atomic first Commit. The root is the one an insert-by-insert build gives (same keys,
- * same values, same node encoding).
+ * same values, same node encoding). The flat state's records of the genesis (flat-keys.ts) are written
+ * with the nodes; its marker is staged with the genesis block (flat-state.ts).
  */
 import { RLP } from '@ethereumjs/rlp'
 import { concatBytes, createAccount, KECCAK256_RLP, KECCAK256_NULL } from '@ethereumjs/util'
@@ -16,6 +17,7 @@ import type { BatchOp } from '../../db/write-stage.js'
 import { Prefix } from '../../db/prefixes.js'
 import { latin1 } from '../../primitives/hex.js'
 import { feedGenesisAccounts, GenesisError, type GenesisAccountHeader, type GenesisAccounts, type GenesisAccountSink } from '../genesis.js'
+import { dataKey, slotDataKey } from './flat-keys.js'
 
 /** Trie-node writes gathered before one LevelDB batch. */
 const BATCH_OPS = 10_000
@@ -37,6 +39,11 @@ class NodeWriter {
     const key = new Uint8Array(1 + hashKey.length)
     key[0] = Prefix.trie
     key.set(hashKey, 1)
+    this.ops.push({ type: 'put', key, value })
+  }
+
+  /** A flat state record (flat-keys.ts). */
+  putFlat(key: Uint8Array, value: Uint8Array): void {
     this.ops.push({ type: 'put', key, value })
   }
 
@@ -92,6 +99,16 @@ function seqOf(leaf: Leaf): number {
       leaf.charCodeAt(KEY_BYTES + 3)) >>>
     0
   )
+}
+
+/** A leaf's hashed key, as bytes. */
+function keyBytesOf(leaf: Leaf): Uint8Array {
+  return Buffer.from(leaf.slice(0, KEY_BYTES), 'latin1')
+}
+
+/** A leaf's value, as bytes. */
+function leafValue(leaf: Leaf): Uint8Array {
+  return Buffer.from(leaf.slice(VALUE_AT), 'latin1')
 }
 
 /** Whether two leaves have one key. */
@@ -244,7 +261,11 @@ export class GenesisStateBuilder implements GenesisAccountSink {
   private async closeWithStorage(a: GenesisAccountHeader, index: number): Promise<void> {
     const slots = this.slots
     this.slots = []
-    this.close(a, index, await buildTrie(slots, this.writer))
+    const storageRoot = await buildTrie(slots, this.writer)
+    // Sorted by the build, a slot given twice in the order given: its last record is the one the trie holds.
+    const addressHash = keccak256(a.address)
+    for (const slot of slots) this.writer.putFlat(slotDataKey(addressHash, keyBytesOf(slot)), leafValue(slot))
+    this.close(a, index, storageRoot)
     if (this.writer.full) await this.writer.flush()
   }
 
@@ -254,7 +275,10 @@ export class GenesisStateBuilder implements GenesisAccountSink {
       codeHash = keccak256(a.code)
       this.writer.put(concatBytes(Uint8Array.of(CODE_PREFIX), codeHash), a.code)
     }
-    this.accounts.push(leafOf(a.address, index, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize()))
+    const leaf = leafOf(a.address, index, createAccount({ nonce: a.nonce, balance: a.balance, storageRoot, codeHash }).serialize())
+    this.accounts.push(leaf)
+    // An account given twice is refused by finish; InitChain over records left by a failed one regenerates them.
+    this.writer.putFlat(dataKey(keyBytesOf(leaf)), leafValue(leaf))
   }
 }
 

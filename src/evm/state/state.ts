@@ -3,7 +3,8 @@
  * whose nodes are staged into the application's stage) and read-only copies at a committed state root for
  * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation's entry point.
  * Settings: an explicit Cancun Common with native crypto, key hashing, raw-bytes trie values (the
- * default with a db is hex strings), ordered_map caches flushed once per block.
+ * default with a db is hex strings), ordered_map caches flushed once per block, reads through the flat
+ * state where it is exact (flat-reader.ts).
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -18,7 +19,10 @@ import {
   installFastTrieGet,
   installJumpAnalysisCache,
   installStorageWriteFix,
+  setTrieShortcut,
+  watchStorageTries,
 } from './ethereumjs-patches.js'
+import { flatReaderOf } from './flat-reader.js'
 import { OverlayTrieDb, TrieDb } from './trie-db.js'
 import { UnknownBlockError } from '../errors.js'
 import { evmOptions } from '../common.js'
@@ -40,6 +44,20 @@ function createTrie(db: TrieDb | OverlayTrieDb, common: Common): MerklePatriciaT
   return new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: 'view', common })
 }
 
+/**
+ * A state manager over `trie` whose reads take the flat state when it is exact for what they read
+ * (flat-reader.ts): the account trie, and each storage trie as the state manager makes it.
+ */
+function createStateManager(db: Database, trie: MerklePatriciaTrie, common: Common, caches: Caches): MerkleStateManager {
+  const flat = flatReaderOf(db)
+  setTrieShortcut(trie, flat.accountShortcut(trie))
+  const stateManager = new MerkleStateManager({ trie, common, caches })
+  watchStorageTries(stateManager, (storageTrie, addressHash) =>
+    setTrieShortcut(storageTrie, flat.storageShortcut(storageTrie, addressHash)),
+  )
+  return stateManager
+}
+
 /** The consensus VM: its writes are staged into `stage`, the application's (each key told to `noteWrite`, the state pruner's journal). */
 export async function createConsensusVm(
   db: Database,
@@ -51,7 +69,7 @@ export async function createConsensusVm(
 ): Promise<{ vm: VM; stateManager: MerkleStateManager; caches: Caches }> {
   const trie = createTrie(new TrieDb(db, stage, noteWrite), common)
   const caches = createCaches()
-  const stateManager = new MerkleStateManager({ trie, common, caches })
+  const stateManager = createStateManager(db, trie, common, caches)
   if (root) await setRoot(stateManager, root)
   await installJumpAnalysisCache()
   const vm = await createVM({ common, stateManager, blockchain, evmOpts: evmOptions(common) })
@@ -78,7 +96,7 @@ export function trimStateCaches(sm: MerkleStateManager, caches: Caches, height: 
 /** A state manager at a committed `root` whose writes never leave it (private overlay). */
 export async function createStateCopy(db: Database, common: Common, root: Uint8Array): Promise<MerkleStateManager> {
   const trie = createTrie(new OverlayTrieDb(db), common)
-  const stateManager = new MerkleStateManager({ trie, common, caches: createCaches() })
+  const stateManager = createStateManager(db, trie, common, createCaches())
   await setRoot(stateManager, root)
   return stateManager
 }

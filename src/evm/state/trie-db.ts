@@ -22,7 +22,7 @@ import type { BatchDBOp, DB, EncodingOpts } from '@ethereumjs/util'
 import { DEFAULT_TRIE_NODE_CACHE_MB } from '../../config/defaults.js'
 import type { Database } from '../../db/database.js'
 import type { WriteStage } from '../../db/write-stage.js'
-import { Prefix } from '../../db/prefixes.js'
+import { Prefix, prefixedKey } from '../../db/prefixes.js'
 import { TrieNodeCache } from './trie-node-cache.js'
 
 type Value = string | Uint8Array
@@ -55,6 +55,15 @@ function readNode(db: Database, cache: TrieNodeCache, key: string): Uint8Array |
   const value = db.getSync(trieKey(key))
   if (value !== undefined) cache.set(key, value)
   return value
+}
+
+/**
+ * A node by its hash: the shared cache, else LevelDB, without filling the cache (a walk over the
+ * whole state, flat-walk.ts, would evict the nodes the reads need).
+ */
+export function peekTrieNode(db: Database, hash: Uint8Array): Uint8Array | undefined {
+  const cached = trieNodeCacheOf(db).get(Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex'))
+  return cached ?? db.getSync(prefixedKey(Prefix.trie, hash))
 }
 
 /** `Prefix.trie ‖ bytes(hexKey)`: mpt hands us unprefixed hex keys. */

@@ -8,6 +8,8 @@
  *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
  *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error, and `lookupNode` over
  *   `_db.get` / `_getDbKey` (the decoded-node cache);
+ * - the flat state: MerkleStateManager `_getStorageTrie` / `keccakFunction` (watchStorageTries), and what the
+ *   caches' `flush` hands out (flat-diff.ts);
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
@@ -26,7 +28,9 @@ import { createVM } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
 import { Account, createAddressFromString } from '@ethereumjs/util'
 import { getCommon } from '../../../../src/evm/common.js'
-import { getOpcodeTable } from '../../../../src/evm/state/ethereumjs-patches.js'
+import { getOpcodeTable, watchStorageTries } from '../../../../src/evm/state/ethereumjs-patches.js'
+import { recordFlatDiff } from '../../../../src/evm/state/flat-diff.js'
+import { keccak256 } from '../../../../src/crypto/index.js'
 import {
   frameAddress,
   lastLog,
@@ -119,6 +123,30 @@ describe('@ethereumjs internals that nodectl patches', () => {
       typeof sm._caches?.storage?.put,
       'ethereumjs-patches installStorageWriteFix: MerkleStateManager._caches.storage.put is gone',
     ).toBe('function')
+  })
+
+  it('ethereumjs-patches watchStorageTries and flat-diff: MerkleStateManager _getStorageTrie(address), keccakFunction, caches flush items', async () => {
+    const caches = new Caches({ account: { size: 100, type: 'ordered_map' }, storage: { size: 100, type: 'ordered_map' } })
+    const sm = new MerkleStateManager({ caches })
+    const seen: string[] = []
+    watchStorageTries(sm, (_trie, addressHash) => seen.push(Buffer.from(addressHash).toString('hex')))
+    const diff = recordFlatDiff(sm, caches)
+    const address = createAddressFromString(`0x${'42'.repeat(20)}`)
+    await sm.checkpoint()
+    await sm.putAccount(address, new Account(1n, 2n))
+    await sm.putStorage(address, new Uint8Array(32).fill(1), Uint8Array.of(5))
+    await sm.commit()
+    expect(seen, 'ethereumjs-patches watchStorageTries: the flush no longer writes slots through _getStorageTrie(address)').toEqual([
+      Buffer.from(keccak256(address.bytes)).toString('hex'),
+    ])
+    const addressHex = '42'.repeat(20)
+    expect(diff.accounts.get(addressHex), 'flat-diff: AccountCache.flush items are no longer [address, {accountRLP}]').toEqual(
+      new Account(1n, 2n, (await sm.getAccount(address))!.storageRoot).serialize(),
+    )
+    expect(
+      diff.slots.get(addressHex)?.get('01'.repeat(32)),
+      'flat-diff: StorageCache.flush items are no longer [address, slot, RLP value]',
+    ).toEqual(Uint8Array.of(5))
   })
 
   it('ethereumjs-patches fast trie get: MerklePatriciaTrie get(key, throwIfMissing), appliedKey, lookupNode, DEBUG', async () => {
