@@ -7,14 +7,7 @@
  * Every function assumes valid JSON (the caller parsed it first) and only finds boundaries.
  */
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const COMMA = 0x2c
-const COLON = 0x3a
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../utils/json-chars.js'
 
 /**
  * Go `encoding/json`'s nesting limit (`maxNestingDepth` in scanner.go): a value nested deeper than
@@ -22,12 +15,8 @@ const COLON = 0x3a
  */
 export const GO_MAX_NESTING_DEPTH = 10_000
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
-}
-
 function skipSpace(text: string, at: number): number {
-  while (at < text.length && isSpace(text.charCodeAt(at))) at++
+  while (at < text.length && isJsonSpace(text.charCodeAt(at))) at++
   return at
 }
 
@@ -54,7 +43,7 @@ function skipValue(text: string, at: number): number {
     let i = at + 1
     while (i < text.length) {
       const d = text.charCodeAt(i)
-      if (d === COMMA || d === CLOSE_BRACKET || d === CLOSE_BRACE || isSpace(d)) break
+      if (d === COMMA || d === CLOSE_BRACKET || d === CLOSE_BRACE || isJsonSpace(d)) break
       i++
     }
     return i
@@ -112,7 +101,7 @@ export function memberSource(text: string, name: string, first = false): string 
 function valueIs(text: string, at: number, expected: string): boolean {
   if (!text.startsWith(expected, at)) return false
   const next = text.charCodeAt(at + expected.length)
-  return next === COMMA || next === CLOSE_BRACE || isSpace(next)
+  return next === COMMA || next === CLOSE_BRACE || isJsonSpace(next)
 }
 
 /** Where the value of the key whose quote is at `key` starts (after `"name"`, spaces, `:`), or -1. */

@@ -8,20 +8,12 @@
  * which {@link JsonCursor.attempt} turns into "put the position back; fill the window, then try again".
  */
 import type { FileHandle } from 'node:fs/promises'
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-chars.js'
 
 /** Bytes read from a file at a time (the window grows when one value does not fit). */
 const WINDOW_BYTES = 4 * 2 ** 20
 /** What a run of small reads wants ahead in the window before it starts (see {@link JsonCursor.low}), at most half the window. */
 const LOOKAHEAD_BYTES = 64 * 2 ** 10
-
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-const COLON = 0x3a
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
 
 /** Thrown by a synchronous read that ran past the window before the end of the source. */
 export const NEED_MORE: unique symbol = Symbol('json cursor: more bytes needed')
@@ -134,7 +126,7 @@ export class JsonCursor {
     let i = this.pos
     while (i < this.end) {
       const c = buf[i]!
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+      if (!isJsonSpace(c)) {
         this.pos = i
         return c
       }
@@ -265,7 +257,7 @@ export class JsonCursor {
         break
       }
       const c = buf[i]!
-      if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) break
+      if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isJsonSpace(c)) break
       i++
     }
     if (i === this.pos) throw this.error('want a value')
