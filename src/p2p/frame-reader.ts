@@ -4,6 +4,7 @@
  * chunks split them. A frame is a view into the chunk that completed it; the chunks of a frame that
  * spans several are joined once, when its last one arrives.
  */
+import { concatBytes } from '../primitives/hex.js'
 
 /** A varint of more bytes than this encodes a length no frame can have (2^35 bytes). */
 const MAX_LENGTH_BYTES = 5
@@ -25,7 +26,7 @@ export class FrameReader {
       this.pending.push(chunk)
       this.pendingBytes += chunk.length
       if (this.pendingBytes < this.needed) return []
-      bytes = concat(this.pending, this.pendingBytes)
+      bytes = concatBytes(...this.pending)
       this.pending = []
     }
     const frames: Uint8Array[] = []
@@ -58,14 +59,4 @@ export class FrameReader {
     }
     throw new Error('message length prefix too long')
   }
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.length
-  }
-  return out
 }

@@ -261,15 +261,14 @@ export class GenesisStateBuilder implements GenesisAccountSink {
   private async closeWithStorage(a: GenesisAccountHeader, index: number): Promise<void> {
     const slots = this.slots
     this.slots = []
-    const storageRoot = await buildTrie(slots, this.writer)
+    const addressHash = keyBytesOf(this.close(a, index, await buildTrie(slots, this.writer)))
     // Sorted by the build, a slot given twice in the order given: its last record is the one the trie holds.
-    const addressHash = keccak256(a.address)
     for (const slot of slots) this.writer.putFlat(slotDataKey(addressHash, keyBytesOf(slot)), leafValue(slot))
-    this.close(a, index, storageRoot)
     if (this.writer.full) await this.writer.flush()
   }
 
-  private close(a: GenesisAccountHeader, index: number, storageRoot: Uint8Array): void {
+  /** Adds the account's leaf (and its flat record) and returns the leaf. */
+  private close(a: GenesisAccountHeader, index: number, storageRoot: Uint8Array): Leaf {
     let codeHash = KECCAK256_NULL
     if (a.code && a.code.length > 0) {
       codeHash = keccak256(a.code)
@@ -279,6 +278,7 @@ export class GenesisStateBuilder implements GenesisAccountSink {
     this.accounts.push(leaf)
     // An account given twice is refused by finish; InitChain over records left by a failed one regenerates them.
     this.writer.putFlat(dataKey(keyBytesOf(leaf)), leafValue(leaf))
+    return leaf
   }
 }
 
