@@ -13,9 +13,10 @@ import { Database } from '../../db/database.js'
 import { MemoryReducer } from '../../utils/memory-reducer.js'
 import { BlockHashes } from '../state/block-hashes.js'
 import type { CallAnswer, CallRequest, CallWorkerData, WorkerReady } from './call-worker-protocol.js'
-import { keepState, toWireError } from './call-worker-protocol.js'
+import { ANSWER_BATCH_MAX, keepState, toWireError } from './call-worker-protocol.js'
 import { CallService, type StateAt } from './calls.js'
 import { getCommon } from '../common.js'
+import { MessageBatch } from './message-batch.js'
 import { EvmStore } from '../store/evm-store.js'
 import { trieNodeCacheOf } from '../state/trie-db.js'
 import { readOnlyValidatorAdmin } from '../validators/validator-admin.js'
@@ -61,14 +62,17 @@ async function main(): Promise<void> {
   }
 
   const reducer = new MemoryReducer()
-  port.on('message', (msg: CallRequest | 'close') => {
+  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX)
+  const send = (reply: CallAnswer): void => answers.push(reply)
+  port.on('message', (msg: CallRequest[] | 'close') => {
     if (msg === 'close') {
       reducer.stop()
+      answers.clear()
       port.close()
       void db.close()
       return
     }
-    void answer(msg).then((reply) => port.postMessage(reply))
+    for (const req of msg) void answer(req).then(send)
   })
   port.postMessage({ ready: true } satisfies WorkerReady)
   reducer.start()

@@ -19,6 +19,7 @@ import { TypedEmitter } from '../../utils/events.js'
 import type { Logger } from '../../utils/logger.js'
 import type { CallArgs } from './call-args.js'
 import {
+  REQUEST_BATCH_MAX,
   fromWireError,
   keepState,
   type CallAnswer,
@@ -29,6 +30,7 @@ import {
 } from './call-worker-protocol.js'
 import type { CallResult, RemoteCalls } from './calls.js'
 import type { StateAt } from '../state/state-copy.js'
+import { MessageBatch } from './message-batch.js'
 
 /** The worker's script next to this module: in the start bundle (a .cjs file), the workers' own bundle. */
 const WORKER_SCRIPT = import.meta.url.endsWith('.cjs') ? './call-worker.cjs' : './call-worker.js'
@@ -70,6 +72,8 @@ interface Slot {
   worker: Worker
   ready: boolean
   pending: Map<number, Waiter>
+  /** Requests made during this turn of the event loop, not yet posted. */
+  requests: MessageBatch<CallRequest>
   /** The heights whose state the worker holds (call-worker-protocol.ts `keepState`). */
   states: Map<number, true>
   /** Stops the worker IDLE_STOP_MS after it was ready or last answered with nothing left in flight. */
@@ -135,7 +139,7 @@ export class CallWorkers implements RemoteCalls {
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject })
       const first = keepState(slot.states, state.height, true)
-      slot.worker.postMessage({ id, op, args, height: state.height, state: first ? state : undefined } satisfies CallRequest)
+      slot.requests.push({ id, op, args, height: state.height, state: first ? state : undefined })
     })
   }
 
@@ -170,7 +174,14 @@ export class CallWorkers implements RemoteCalls {
     const worker = new Worker(script, { workerData: this.opts.data })
     // The HTTP server keeps the node alive; a worker alone must not.
     worker.unref()
-    const slot: Slot = { worker, ready: false, pending: new Map(), states: new Map(), idle: undefined }
+    const slot: Slot = {
+      worker,
+      ready: false,
+      pending: new Map(),
+      requests: new MessageBatch(worker, REQUEST_BATCH_MAX),
+      states: new Map(),
+      idle: undefined,
+    }
     const stopIfIdle = (): void => {
       if (slot.pending.size > 0 || this.slots[i] !== slot) return
       this.slots[i] = undefined
@@ -178,24 +189,27 @@ export class CallWorkers implements RemoteCalls {
       void stopWorker(worker)
     }
     this.slots[i] = slot
-    worker.on('message', (msg: CallAnswer | WorkerReady) => {
-      if ('ready' in msg) {
+    worker.on('message', (msg: CallAnswer[] | WorkerReady) => {
+      if (!Array.isArray(msg)) {
         slot.ready = true
         slot.idle = setTimeout(stopIfIdle, this.opts.idleStopMs ?? IDLE_STOP_MS).unref()
         log.debug('call worker ready', { worker: i })
         this.events.emit('ready', { worker: i })
         return
       }
-      const waiter = slot.pending.get(msg.id)
-      if (!waiter) return
-      slot.pending.delete(msg.id)
+      for (const answer of msg) {
+        const waiter = slot.pending.get(answer.id)
+        if (!waiter) continue
+        slot.pending.delete(answer.id)
+        if ('error' in answer) waiter.reject(fromWireError(answer.error))
+        else waiter.resolve(answer.result)
+      }
       if (slot.pending.size === 0) slot.idle?.refresh()
-      if ('error' in msg) waiter.reject(fromWireError(msg.error))
-      else waiter.resolve(msg.result)
     })
     worker.on('error', (err) => log.error('call worker failed', { worker: i, err }))
     worker.on('exit', (code) => {
       clearTimeout(slot.idle)
+      slot.requests.clear()
       if (this.slots[i] === slot) this.slots[i] = undefined
       for (const waiter of slot.pending.values()) waiter.reject(new Error(`call worker exited (code ${code})`))
       slot.pending.clear()
