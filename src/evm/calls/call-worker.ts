@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   await db.open()
   trieNodeCacheOf(db).resize(data.trieNodeCacheBytes)
   const validators = new ValidatorRegistry(db)
+  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX, 'turn')
   const service = new CallService(
     {
       db,
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
       blockchain: new BlockHashes(new EvmStore(db)),
       resolve: () => Promise.reject(new Error('a call worker runs at the states it is sent')),
       prepareVm: readOnlyValidatorAdmin(data.validatorAdmin, validators),
+      // Answers of earlier calls do not wait for the end of a long one.
+      onLongRun: answers.flush,
     },
     data.calls,
   )
@@ -62,7 +65,6 @@ async function main(): Promise<void> {
   }
 
   const reducer = new MemoryReducer()
-  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX)
   const send = (reply: CallAnswer): void => answers.push(reply)
   port.on('message', (msg: CallRequest[] | 'close') => {
     if (msg === 'close') {

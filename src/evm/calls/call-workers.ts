@@ -72,7 +72,7 @@ interface Slot {
   worker: Worker
   ready: boolean
   pending: Map<number, Waiter>
-  /** Requests made during this turn of the event loop, not yet posted. */
+  /** Requests made by the callback running now, not yet posted. */
   requests: MessageBatch<CallRequest>
   /** The heights whose state the worker holds (call-worker-protocol.ts `keepState`). */
   states: Map<number, true>
@@ -178,7 +178,7 @@ export class CallWorkers implements RemoteCalls {
       worker,
       ready: false,
       pending: new Map(),
-      requests: new MessageBatch(worker, REQUEST_BATCH_MAX),
+      requests: new MessageBatch(worker, REQUEST_BATCH_MAX, 'microtask'),
       states: new Map(),
       idle: undefined,
     }

@@ -1,6 +1,7 @@
 /**
- * Messages to a worker go out in batches: everything pushed during one turn of the event loop in one
- * message, in order, and at once when the batch is full.
+ * Messages to a worker go out in batches: everything pushed before the flush point (the end of the
+ * turn of the event loop, or of the current microtasks) in one message, in order, and at once when the
+ * batch is full.
  */
 import { describe, expect, it } from 'vitest'
 import { MessageBatch } from '../../../../src/evm/calls/message-batch.js'
@@ -15,7 +16,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 describe('MessageBatch', () => {
   it('posts what one turn pushed as one message, in order', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 10)
+    const batch = new MessageBatch(target, 10, 'turn')
     batch.push(1)
     batch.push(2)
     batch.push(3)
@@ -29,7 +30,7 @@ describe('MessageBatch', () => {
 
   it('posts at once when the batch is full', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 2)
+    const batch = new MessageBatch(target, 2, 'turn')
     for (let i = 1; i <= 5; i++) batch.push(i)
     expect(target.posted).toEqual([
       [1, 2],
@@ -39,9 +40,24 @@ describe('MessageBatch', () => {
     expect(target.posted).toEqual([[1, 2], [3, 4], [5]])
   })
 
+  it('posts what the current microtasks pushed, before the next callback', async () => {
+    const target = recorder()
+    const batch = new MessageBatch(target, 10, 'microtask')
+    batch.push(1)
+    batch.push(2)
+    expect(target.posted).toEqual([])
+    await Promise.resolve()
+    expect(target.posted).toEqual([[1, 2]])
+    batch.push(3)
+    batch.flush()
+    batch.push(4)
+    await Promise.resolve()
+    expect(target.posted).toEqual([[1, 2], [3], [4]])
+  })
+
   it('posts nothing once cleared', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 10)
+    const batch = new MessageBatch(target, 10, 'turn')
     batch.push(1)
     batch.clear()
     await nextTurn()
