@@ -2,8 +2,8 @@
  * What the main thread and a call worker (call-workers.ts, call-worker.ts) send each other: the
  * worker's settings, requests with the height to run at (and its state, the first time), and answers,
  * where an error travels as data and is rebuilt as the class the RPC layer maps to its wire error (a
- * revert keeps its data). Requests and answers travel in batches (message-batch.ts), in the order
- * they were made.
+ * revert keeps its data). A message carries a list: the main thread sends each request as it is made,
+ * the worker its answers in batches (message-batch.ts), each in the order made.
  */
 import type { CallArgs } from './call-args.js'
 import type { DevChainRules } from '../common.js'
@@ -41,8 +41,7 @@ export interface CallRequest {
   state: StateAt | undefined
 }
 
-/** Most requests in one message to a worker; most answers in one message back. */
-export const REQUEST_BATCH_MAX = 16
+/** Most answers in one message from a worker. */
 export const ANSWER_BATCH_MAX = 8
 
 /** Heights whose state a worker keeps (calls at older heights send theirs again). */

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   await db.open()
   trieNodeCacheOf(db).resize(data.trieNodeCacheBytes)
   const validators = new ValidatorRegistry(db)
-  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX, 'turn')
+  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX)
   const service = new CallService(
     {
       db,

@@ -19,7 +19,6 @@ import { TypedEmitter } from '../../utils/events.js'
 import type { Logger } from '../../utils/logger.js'
 import type { CallArgs } from './call-args.js'
 import {
-  REQUEST_BATCH_MAX,
   fromWireError,
   keepState,
   type CallAnswer,
@@ -30,7 +29,6 @@ import {
 } from './call-worker-protocol.js'
 import type { CallResult, RemoteCalls } from './calls.js'
 import type { StateAt } from '../state/state-copy.js'
-import { MessageBatch } from './message-batch.js'
 
 /** The worker's script next to this module: in the start bundle (a .cjs file), the workers' own bundle. */
 const WORKER_SCRIPT = import.meta.url.endsWith('.cjs') ? './call-worker.cjs' : './call-worker.js'
@@ -72,8 +70,6 @@ interface Slot {
   worker: Worker
   ready: boolean
   pending: Map<number, Waiter>
-  /** Requests made by the callback running now, not yet posted. */
-  requests: MessageBatch<CallRequest>
   /** The heights whose state the worker holds (call-worker-protocol.ts `keepState`). */
   states: Map<number, true>
   /** Stops the worker IDLE_STOP_MS after it was ready or last answered with nothing left in flight. */
@@ -139,7 +135,8 @@ export class CallWorkers implements RemoteCalls {
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject })
       const first = keepState(slot.states, state.height, true)
-      slot.requests.push({ id, op, args, height: state.height, state: first ? state : undefined })
+      // At once, not at the end of the turn: the main thread's turn may go on with a block's execution.
+      slot.worker.postMessage([{ id, op, args, height: state.height, state: first ? state : undefined }] satisfies CallRequest[])
     })
   }
 
@@ -174,14 +171,7 @@ export class CallWorkers implements RemoteCalls {
     const worker = new Worker(script, { workerData: this.opts.data })
     // The HTTP server keeps the node alive; a worker alone must not.
     worker.unref()
-    const slot: Slot = {
-      worker,
-      ready: false,
-      pending: new Map(),
-      requests: new MessageBatch(worker, REQUEST_BATCH_MAX, 'microtask'),
-      states: new Map(),
-      idle: undefined,
-    }
+    const slot: Slot = { worker, ready: false, pending: new Map(), states: new Map(), idle: undefined }
     const stopIfIdle = (): void => {
       if (slot.pending.size > 0 || this.slots[i] !== slot) return
       this.slots[i] = undefined
@@ -209,7 +199,6 @@ export class CallWorkers implements RemoteCalls {
     worker.on('error', (err) => log.error('call worker failed', { worker: i, err }))
     worker.on('exit', (code) => {
       clearTimeout(slot.idle)
-      slot.requests.clear()
       if (this.slots[i] === slot) this.slots[i] = undefined
       for (const waiter of slot.pending.values()) waiter.reject(new Error(`call worker exited (code ${code})`))
       slot.pending.clear()

@@ -2,11 +2,10 @@
  * Messages to another thread, sent in batches. A `postMessage` that finds the other thread asleep wakes
  * it, and the sender pays for the wake-up: under the benchmark's `call` workload the worker spent 28 µs
  * of its 200 µs a call in `postMessage` of the answer, the main thread being mostly idle. Values pushed
- * together go out in one message, in order, once `max` are waiting or at the batch's flush point:
- * - `turn`: once the current turn of the event loop has run its I/O callbacks (`setImmediate`), for a
- *   thread whose turns are short (a call worker, which also flushes when a call runs long);
- * - `microtask`: once the current callback's microtasks have run, for the main thread, whose turn may go
- *   on with a block's execution that a worker's call must not wait for.
+ * during one turn of the event loop go out together, in order, once the turn's I/O callbacks have run
+ * (`setImmediate`), or at once when `max` are waiting or the owner calls `flush()`. Meant for a thread
+ * whose turns are short (a call worker, which also flushes when a call runs long); the main thread's
+ * turn may go on with a block's execution, which what it sends must not wait for.
  */
 
 /** What a batch is posted to (a worker, a worker's parent port). */
@@ -14,27 +13,20 @@ export interface BatchTarget<T> {
   postMessage(batch: T[]): void
 }
 
-export type FlushPoint = 'turn' | 'microtask'
-
 export class MessageBatch<T> {
   private queued: T[] = []
-  private scheduled = false
-  private immediate: NodeJS.Immediate | undefined
+  private scheduled: NodeJS.Immediate | undefined
 
   constructor(
     private readonly target: BatchTarget<T>,
     private readonly max: number,
-    private readonly flushPoint: FlushPoint,
   ) {}
 
-  /** Queues `value`; it is posted at the flush point, or now if `max` are waiting. */
+  /** Queues `value`; it is posted at the end of this turn, or now if `max` are waiting. */
   push(value: T): void {
     this.queued.push(value)
-    if (this.queued.length >= this.max) return this.flush()
-    if (this.scheduled) return
-    this.scheduled = true
-    if (this.flushPoint === 'turn') this.immediate = setImmediate(this.flush)
-    else queueMicrotask(this.flush)
+    if (this.queued.length >= this.max) this.flush()
+    else this.scheduled ??= setImmediate(this.flush)
   }
 
   /** Posts what is queued. */
@@ -53,9 +45,7 @@ export class MessageBatch<T> {
   }
 
   private cancel(): void {
-    if (this.immediate !== undefined) clearImmediate(this.immediate)
-    this.immediate = undefined
-    // A microtask already queued finds nothing to post, or what was pushed since: never later than asked.
-    this.scheduled = false
+    if (this.scheduled !== undefined) clearImmediate(this.scheduled)
+    this.scheduled = undefined
   }
 }

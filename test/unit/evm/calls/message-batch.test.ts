@@ -1,7 +1,6 @@
 /**
- * Messages to a worker go out in batches: everything pushed before the flush point (the end of the
- * turn of the event loop, or of the current microtasks) in one message, in order, and at once when the
- * batch is full.
+ * A worker's messages go out in batches: everything pushed during one turn of the event loop in one
+ * message, in order, and at once when the batch is full or flushed.
  */
 import { describe, expect, it } from 'vitest'
 import { MessageBatch } from '../../../../src/evm/calls/message-batch.js'
@@ -16,7 +15,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 describe('MessageBatch', () => {
   it('posts what one turn pushed as one message, in order', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 10, 'turn')
+    const batch = new MessageBatch(target, 10)
     batch.push(1)
     batch.push(2)
     batch.push(3)
@@ -30,7 +29,7 @@ describe('MessageBatch', () => {
 
   it('posts at once when the batch is full', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 2, 'turn')
+    const batch = new MessageBatch(target, 2)
     for (let i = 1; i <= 5; i++) batch.push(i)
     expect(target.posted).toEqual([
       [1, 2],
@@ -40,24 +39,18 @@ describe('MessageBatch', () => {
     expect(target.posted).toEqual([[1, 2], [3, 4], [5]])
   })
 
-  it('posts what the current microtasks pushed, before the next callback', async () => {
+  it('posts at once when flushed', () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 10, 'microtask')
+    const batch = new MessageBatch(target, 10)
     batch.push(1)
-    batch.push(2)
-    expect(target.posted).toEqual([])
-    await Promise.resolve()
-    expect(target.posted).toEqual([[1, 2]])
-    batch.push(3)
     batch.flush()
-    batch.push(4)
-    await Promise.resolve()
-    expect(target.posted).toEqual([[1, 2], [3], [4]])
+    batch.flush()
+    expect(target.posted).toEqual([[1]])
   })
 
   it('posts nothing once cleared', async () => {
     const target = recorder()
-    const batch = new MessageBatch(target, 10, 'turn')
+    const batch = new MessageBatch(target, 10)
     batch.push(1)
     batch.clear()
     await nextTurn()
