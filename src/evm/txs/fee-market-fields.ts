@@ -10,6 +10,7 @@
  * Layout (EIP-1559): 0x02 ‖ RLP[chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to,
  * value, data, accessList, yParity, r, s], each access-list entry [address, [storageKey…]].
  */
+import { bytesToBigint, hexToBytes } from '../../primitives/hex.js'
 
 /** An access list as ethereumjs holds it: `[address, storageKeys]` pairs of byte views. */
 export type AccessListBytes = [Uint8Array, Uint8Array[]][]
@@ -45,7 +46,7 @@ const UINT64_BYTES = 8
 const MAX_NONCE = 2n ** 64n - 1n
 const MAX_UINT256 = 2n ** 256n - 1n
 /** EIP-2: s above secp256k1n / 2 is refused. */
-const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
+const SECP256K1_HALF_ORDER = hexToBytes('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0')
 
 /** An RLP item: where its encoding starts, its payload's bounds and whether it is a list. */
 interface Item {
@@ -82,13 +83,32 @@ function readItem(bytes: Uint8Array, at: number, limit: number): Item | undefine
   return end > limit ? undefined : { at, start, end, list }
 }
 
-/** A byte string of at most `maxBytes` without a leading zero, as a bigint; undefined otherwise. */
-function readNumber(bytes: Uint8Array, item: Item, maxBytes: number): bigint | undefined {
+/** Bytes a double holds exactly (48 bits), read without bigint steps. */
+const SMALL_NUMBER_BYTES = 6
+
+/** Whether `item` is a byte string of at most `maxBytes` without a leading zero (a canonical number). */
+function isNumber(bytes: Uint8Array, item: Item, maxBytes: number): boolean {
   const length = item.end - item.start
-  if (item.list || length > maxBytes || (length > 0 && bytes[item.start] === 0)) return undefined
-  let n = 0n
-  for (let i = item.start; i < item.end; i++) n = (n << 8n) | BigInt(bytes[i]!)
-  return n
+  return !item.list && length <= maxBytes && (length === 0 || bytes[item.start] !== 0)
+}
+
+/** A canonical number of at most `maxBytes` as a bigint; undefined otherwise. */
+function readNumber(bytes: Uint8Array, item: Item, maxBytes: number): bigint | undefined {
+  if (!isNumber(bytes, item, maxBytes)) return undefined
+  if (item.end - item.start > SMALL_NUMBER_BYTES) return bytesToBigint(bytes.subarray(item.start, item.end))
+  let n = 0
+  for (let i = item.start; i < item.end; i++) n = n * 256 + bytes[i]!
+  return BigInt(n)
+}
+
+/** Whether a present, canonical signature value `item` is at most EIP-2's bound on s (secp256k1n / 2). */
+function isLowS(bytes: Uint8Array, item: Item): boolean {
+  if (item.end - item.start < WORD_BYTES) return true
+  for (let i = 0; i < WORD_BYTES; i++) {
+    const b = bytes[item.start + i]!
+    if (b !== SECP256K1_HALF_ORDER[i]) return b < SECP256K1_HALF_ORDER[i]!
+  }
+  return true
 }
 
 /** The access list's entries as views, or undefined when one is not [20-byte address, [32-byte keys]]. */
@@ -157,11 +177,12 @@ export function readFeeMarketTx(raw: Uint8Array, chainId: bigint): FeeMarketFiel
   const gasLimit = readNumber(raw, gasItem, UINT64_BYTES)
   const value = readNumber(raw, valueItem, WORD_BYTES)
   const parity = readNumber(raw, parityItem, 1)
-  const r = readNumber(raw, rItem, WORD_BYTES)
-  const s = readNumber(raw, sItem, WORD_BYTES)
   if (nonce === undefined || nonce >= MAX_NONCE || maxPriorityFeePerGas === undefined || maxFeePerGas === undefined) return undefined
-  if (gasLimit === undefined || value === undefined || parity === undefined || parity > 1n || !r || !s || s > SECP256K1_HALF_ORDER)
+  if (gasLimit === undefined || value === undefined || parity === undefined || parity > 1n) return undefined
+  // r and s present (canonical, so not zero), s within the bound.
+  if (rItem.start === rItem.end || sItem.start === sItem.end || !isNumber(raw, rItem, WORD_BYTES) || !isNumber(raw, sItem, WORD_BYTES))
     return undefined
+  if (!isLowS(raw, sItem)) return undefined
   if (maxFeePerGas < maxPriorityFeePerGas || gasLimit * maxFeePerGas > MAX_UINT256) return undefined
   if (toItem.list || toItem.end - toItem.start !== ADDRESS_BYTES || dataItem.list) return undefined
   const accessList = readAccessList(raw, listItem)
