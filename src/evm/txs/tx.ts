@@ -5,14 +5,14 @@
  * (fee-market-fields.ts) and builds the ethereumjs transaction only when something asks for it (a
  * block executing it, a trace), off the send's path.
  */
-import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { Capability, createTxFromRLP, type TxOptions, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { SET_CODE_EIP, isCodeSizeUnlimited, recoveryIdOf, txCommonOf } from '../common.js'
-import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
+import { assembleFeeMarketTx, seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
 import { readFeeMarketTx, type AccessListBytes, type FeeMarketFields } from './fee-market-fields.js'
 import { signedFieldsHash, typedTxSigningHash } from './signing-hash.js'
 import type { EvmTxType } from '../store/views.js'
@@ -190,15 +190,21 @@ function feeMarketTxOf(raw: Uint8Array, fields: FeeMarketFields, publicKey: Uint
 }
 
 /**
- * The ethereumjs transaction of `raw`, whose sender's key and hash are already known: decoded the
- * library's way (its checks included) and frozen with them, as an admission that builds it at once
- * leaves it.
+ * The ethereumjs transaction of `raw`, whose sender's key and hash are already known, frozen with them
+ * as an admission that builds it at once leaves it: assembled from the fields read at admission
+ * (ethereumjs-patches.ts `assembleFeeMarketTx`), or decoded the library's way, its checks included.
  */
 function buildFrozenTx(raw: Uint8Array, common: Common, sender: Address, publicKey: Uint8Array, hash: Uint8Array): TypedTransaction {
-  const tx = parseRawTx(raw, common)
+  const fields = readFeeMarketTx(raw, common.chainId())
+  const tx = (fields && assembleFeeMarketTx(fields, txOptionsOf(common))) ?? parseRawTx(raw, common)
   freezeWithSender(tx, sender, publicKey)
   seedTxHash(tx, hash)
   return tx
+}
+
+/** The options every transaction of `common`'s chain is built with (unfrozen: frozen once its sender is known). */
+function txOptionsOf(common: Common): TxOptions & { common: Common } {
+  return { common: txCommonOf(common), freeze: false, allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common) }
 }
 
 /** The envelope checks and the decoding: a signed transaction, its sender not yet recovered. */
@@ -212,11 +218,7 @@ function parseRawTx(raw: Uint8Array, common: Common): TypedTransaction {
   if (first < 0x7f && first > TxType.DynamicFee && first !== TxType.SetCode) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, {
-      common: txCommonOf(common),
-      freeze: false,
-      allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common),
-    }) as TypedTransaction
+    tx = createTxFromRLP(raw, txOptionsOf(common)) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
