@@ -26,8 +26,8 @@ export interface DecodedTx {
   /** EVM hash: Keccak-256 of the raw bytes. */
   hash: Uint8Array
   hashHex: string
-  /** Consensus hash: SHA-256 of the raw bytes. */
-  cometHash: Uint8Array
+  /** Consensus hash: SHA-256 of the raw bytes (computed when first asked for). */
+  readonly cometHash: Uint8Array
   from: Uint8Array
   /** Lower-case 0x address of the sender. */
   fromHex: string
@@ -64,7 +64,6 @@ class DecodedTxRecord implements DecodedTx {
   raw: Uint8Array
   hash: Uint8Array
   hashHex: string
-  cometHash: Uint8Array
   from: Uint8Array
   fromHex: string
   type: EvmTxType
@@ -79,14 +78,20 @@ class DecodedTxRecord implements DecodedTx {
   data: Uint8Array
   accessList: AccessListBytes
   authorizations: number
+  private comet: Uint8Array | undefined
   private built: TypedTransaction | undefined
   private source: TxSource | undefined
 
-  constructor(fields: Omit<DecodedTx, 'tx'>, built: TypedTransaction | undefined, source: TxSource | undefined) {
+  /** `cometHash` undefined: SHA-256 of `raw`, when first asked for (the block's records need it, the pool does not). */
+  constructor(
+    fields: Omit<DecodedTx, 'tx' | 'cometHash'> & { cometHash: Uint8Array | undefined },
+    built: TypedTransaction | undefined,
+    source: TxSource | undefined,
+  ) {
     this.raw = fields.raw
     this.hash = fields.hash
     this.hashHex = fields.hashHex
-    this.cometHash = fields.cometHash
+    this.comet = fields.cometHash
     this.from = fields.from
     this.fromHex = fields.fromHex
     this.type = fields.type
@@ -103,6 +108,11 @@ class DecodedTxRecord implements DecodedTx {
     this.authorizations = fields.authorizations
     this.built = built
     this.source = source
+  }
+
+  get cometHash(): Uint8Array {
+    this.comet ??= sha256(this.raw)
+    return this.comet
   }
 
   get tx(): TypedTransaction {
@@ -170,7 +180,7 @@ function feeMarketTxOf(raw: Uint8Array, fields: FeeMarketFields, publicKey: Uint
     raw,
     hash,
     hashHex: bytesToHex(hash),
-    cometHash: sha256(raw),
+    cometHash: undefined,
     from,
     fromHex: bytesToHex(from),
     type: TxType.DynamicFee,
@@ -251,12 +261,13 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
   }
   if (chainId !== undefined && chainId !== common.chainId())
     throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
-  return decodedTxOf({ raw, tx, from, type, chainId, cometHash: sha256(raw) })
+  return decodedTxOf({ raw, tx, from, type, chainId })
 }
 
 /**
  * The DecodedTx of a frozen, sender-bound `tx` parsed from `raw`; `cometHash` is the consensus hash of
- * the bytes that carried it (the raw bytes, or a dev operation holding them).
+ * the bytes that carried it (a dev operation holding them; by default the raw bytes', computed when
+ * first asked for).
  */
 export function decodedTxOf(parts: {
   raw: Uint8Array
@@ -264,7 +275,7 @@ export function decodedTxOf(parts: {
   from: Uint8Array
   type: EvmTxType
   chainId: bigint | undefined
-  cometHash: Uint8Array
+  cometHash?: Uint8Array
 }): DecodedTx {
   const { raw, tx, from, type, chainId, cometHash } = parts
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
