@@ -4,8 +4,8 @@
  * only what ethereumjs' `createTxFromRLP` accepts with the same fields, and is stricter where that is
  * simpler: any other type, a creation, a number with a leading zero (the chain id too), a fee cap below
  * the tip, a high s or a y-parity other than 0/1 gets `undefined`, and the caller decodes the library's
- * way, which gives every refusal its usual error. The ethereumjs transaction is built later, from the
- * same bytes, when a block executes it (tx.ts).
+ * way, which gives every refusal its usual error. The ethereumjs transaction is assembled from these
+ * fields later, when a block executes it (tx.ts).
  *
  * Layout (EIP-1559): 0x02 ‖ RLP[chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to,
  * value, data, accessList, yParity, r, s], each access-list entry [address, [storageKey…]].
@@ -47,6 +47,9 @@ const MAX_NONCE = 2n ** 64n - 1n
 const MAX_UINT256 = 2n ** 256n - 1n
 /** EIP-2: s above secp256k1n / 2 is refused. */
 const SECP256K1_HALF_ORDER = hexToBytes('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0')
+
+/** The twelve items of the field list, in the layout's order. */
+type FieldItems = [Item, Item, Item, Item, Item, Item, Item, Item, Item, Item, Item, Item]
 
 /** An RLP item: where its encoding starts, its payload's bounds and whether it is a list. */
 interface Item {
@@ -156,20 +159,7 @@ export function readFeeMarketTx(raw: Uint8Array, chainId: bigint): FeeMarketFiel
     at = item.end
   }
   if (items.length !== FIELD_COUNT) return undefined
-  const [chain, nonceItem, tipItem, feeItem, gasItem, toItem, valueItem, dataItem, listItem, parityItem, rItem, sItem] = items as [
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-    Item,
-  ]
+  const [chain, nonceItem, tipItem, feeItem, gasItem, toItem, valueItem, dataItem, listItem, parityItem, rItem, sItem] = items as FieldItems
   if (readNumber(raw, chain, WORD_BYTES) !== chainId) return undefined
   const nonce = readNumber(raw, nonceItem, UINT64_BYTES)
   const maxPriorityFeePerGas = readNumber(raw, tipItem, WORD_BYTES)
