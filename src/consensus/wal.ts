@@ -11,11 +11,11 @@
  * of h is applied. A write that fails part-way is cut back before the next one, so a failed write never
  * leaves garbage between valid records.
  *
- * `flushAndSync` (before signing) fsyncs only when a record the replay acts on (a message or a timeout)
- * has been written or buffered since the last fsync. Round-step records are only compared with the
- * replayed state in a debug line, so when nothing else waits they are written to the file (a killed
- * process keeps them) and left for the next fsync: on a one-validator chain this saves the fsync before
- * each vote, whose only buffered records are the steps entered since our previous message was synced.
+ * `flushAndSync` (before signing) writes and fsyncs only when a record the replay acts on (a message or
+ * a timeout) has been buffered or written since the last fsync. Round-step records are only compared
+ * with the replayed state in a debug line, so when nothing else waits they stay buffered until the next
+ * write: on a one-validator chain this saves the write and the fsync before each vote, whose only
+ * buffered records are the steps entered since our previous message was synced.
  *
  * On open, as CometBFT's `repairWalFile`: the records from the first invalid one on (bad CRC, impossible
  * length, or a record cut short by a crash) are cut off, after the whole file has been copied to
@@ -172,8 +172,8 @@ export class Wal {
   }
 
   /**
-   * Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing); without an
-   * fsync when all that is unsynced is round steps, which the replay does not act on.
+   * Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing); nothing when
+   * all that is unsynced is round steps, which the replay does not act on.
    */
   async flushAndSync(): Promise<void> {
     if (this.closed) return
@@ -211,7 +211,7 @@ export class Wal {
     await this.fd.close()
   }
 
-  /** Writes the buffered records; `sync` fsyncs after, `ifMatters` only when `unsyncedMatters`. */
+  /** Writes the buffered records; `true` fsyncs after; `ifMatters` writes and fsyncs only when `unsyncedMatters`. */
   private flush(mode: boolean | 'ifMatters'): Promise<void> {
     return this.enqueue(async () => {
       if (this.closed) return
@@ -219,7 +219,9 @@ export class Wal {
         await this.fd.truncate(this.size)
         this.torn = false
       }
-      const sync = mode === 'ifMatters' ? this.unsyncedMatters : mode
+      // Round steps alone wait for the next write: losing them loses nothing the replay uses.
+      if (mode === 'ifMatters' && !this.unsyncedMatters) return
+      const sync = mode !== false
       // What this fsync covers is taken now: records buffered while it runs set the flag again.
       if (sync) this.unsyncedMatters = false
       if (this.pending.length > 0) {
