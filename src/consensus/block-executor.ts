@@ -11,8 +11,11 @@
  * 3. The application's Commit writes the application's height (its own batch) under the mempool lock.
  * 4. The engine writes the new chain state and the block's evidence as committed.
  * A crash between any two of these is healed at start-up by the handshake (handshake.ts). Only after
- * step 4 are the mempool updated, the evidence pool told, and the height published: first the
- * application's view of it (`onCommitted`), then the consensus events, in `fireEvents`' order.
+ * step 4 is the height published: first the application's view of it (`onCommitted`, which newHeads
+ * and log subscribers wait for), then, once the mempool is updated and the evidence pool told, the
+ * consensus events, in `fireEvents`' order. The application's view goes out before the mempool update
+ * (which reads every pooled sender's account at the new state) because nothing it shows depends on the
+ * pool, and admissions wait for the mempool lock, held until the update is done, as in CometBFT.
  */
 import { uvarintSize } from '../comet/proto.js'
 import type { BlockStore } from '../comet/block-store.js'
@@ -302,6 +305,7 @@ export class BlockExecutor {
       hash: bytesToUpperHex(blockId.hash),
       appHash: bytesToUpperHex(response.appHash),
     })
+    this.publishCommitted(height)
     try {
       await mempool.update(height, block.txs, response.txResults)
     } finally {
@@ -320,17 +324,24 @@ export class BlockExecutor {
   }
 
   /**
-   * Publishes a height both sides have written, in this order: the application's view (`onCommitted`:
-   * the EVM block for newHeads, log subscriptions and filters), NewBlock, NewBlockHeader,
-   * NewBlockEvents, NewEvidence (one per evidence), Tx (one per tx, in block order), ValidatorSetUpdates.
+   * The application's view of a height both sides have written (`onCommitted`: the EVM block for
+   * newHeads, log subscriptions and filters), as soon as it is written.
    */
-  private fireEvents(block: Block, blockId: BlockID, response: FinalizeBlockResponse): void {
-    const height = block.header.height
+  private publishCommitted(height: number): void {
     try {
       this.opts.onCommitted?.(height)
     } catch (err) {
       this.opts.logger.error('event listener failed', { event: 'committed', height, err })
     }
+  }
+
+  /**
+   * Publishes a height's consensus events, after the mempool update, in this order: NewBlock,
+   * NewBlockHeader, NewBlockEvents, NewEvidence (one per evidence), Tx (one per tx, in block order),
+   * ValidatorSetUpdates.
+   */
+  private fireEvents(block: Block, blockId: BlockID, response: FinalizeBlockResponse): void {
+    const height = block.header.height
     this.emit('NewBlock', { block, blockId, response })
     this.emit('NewBlockHeader', { header: block.header })
     this.emit('NewBlockEvents', { height, events: response.events, numTxs: block.txs.length })

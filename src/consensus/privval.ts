@@ -202,9 +202,9 @@ export class FilePV implements PrivValidator {
   }
 
   /**
-   * Atomic replace: write a temp file, fsync it, rename over the state file, fsync the folder. The calls
-   * are asynchronous so the event loop keeps serving RPC while the disk syncs (CometBFT blocks only the
-   * signing goroutine); signing waits for them, and `serialize` keeps saves in order.
+   * Atomic replace: write a temp file, fsync it, rename over the state file, fsync the folder. The
+   * fsyncs are asynchronous so the event loop keeps serving RPC while the disk syncs (CometBFT blocks only
+   * the signing goroutine); signing waits for them, and `serialize` keeps saves in order.
    */
   private async saveState(): Promise<void> {
     const json: Record<string, unknown> = { height: String(this.lss.height), round: this.lss.round, step: this.lss.step }

@@ -139,7 +139,8 @@ export interface RoundStateSummary {
 }
 
 type QueueItem =
-  | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
+  /** `written`: an own message already in the WAL, written with the one queued before it. */
+  | { kind: 'msg'; msg: ConsensusMessage; peerId: string; written?: boolean }
   | { kind: 'timeout'; ti: TimeoutInfo }
   | { kind: 'txsAvailable' }
   | { kind: 'commitRetry'; height: number }
@@ -316,7 +317,7 @@ export class ConsensusState {
   private async persistUnhandledOwnMessages(): Promise<void> {
     const own = this.internal.splice(0).filter((item) => item.kind === 'msg' && item.peerId === '')
     for (const item of own) {
-      if (item.kind !== 'msg') continue
+      if (item.kind !== 'msg' || item.written) continue
       try {
         await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
       } catch (err) {
@@ -332,7 +333,7 @@ export class ConsensusState {
         if (item.peerId === '') {
           // Own messages are durable before they are acted on (and before peers see them).
           try {
-            await this.opts.wal.writeSync({ type: 'msgInfo', msg: item.msg, peerId: '' })
+            await this.writeOwnMessages(item)
           } catch (err) {
             this.dropUnwrittenOwnMessage(item.msg, err)
             return
@@ -365,6 +366,23 @@ export class ConsensusState {
         })
         return
     }
+  }
+
+  /**
+   * Writes own message `item` to the WAL with one fsync together with the own messages queued behind it
+   * (a proposal and its block parts), which are then marked written. Writing a queued message before the
+   * one ahead of it is acted on keeps the file in the order the messages are handled: a crash between
+   * leaves signed messages that the replay acts on in the same order, as it would have had the node
+   * handled them before dying. Failing, nothing is marked: each queued message tries again in its turn.
+   */
+  private async writeOwnMessages(item: QueueItem & { kind: 'msg' }): Promise<void> {
+    if (item.written) return
+    const batch = [
+      item,
+      ...this.internal.filter((q): q is QueueItem & { kind: 'msg' } => q.kind === 'msg' && q.peerId === '' && !q.written),
+    ]
+    await this.opts.wal.writeSyncAll(batch.map((q) => ({ type: 'msgInfo', msg: q.msg, peerId: '' })))
+    for (const q of batch) q.written = true
   }
 
   /**
@@ -533,6 +551,10 @@ export class ConsensusState {
   /** `defaultDecideProposal`: paper lines 15–19 — validValue if any, else a new block; sign; queue proposal and parts. */
   private async decideProposal(height: number, round: number): Promise<void> {
     const pv = this.opts.privValidator!
+    // Flush the WAL so that a restart recomputes the same proposal (else the signer refuses). It runs
+    // while the block is made: until the signature nothing is written to the WAL, so it covers the same.
+    const flushed = this.opts.wal.flushAndSync()
+    flushed.catch(() => undefined)
     let block: Block
     let parts: BlockParts
     if (this.validBlock && this.validBlockParts) {
@@ -544,9 +566,8 @@ export class ConsensusState {
       block = created
       parts = BlockParts.fromPartSet(makeBlockId(block).partSet)
     }
-    // Flush the WAL so that a restart recomputes the same proposal (else the signer refuses).
     try {
-      await this.opts.wal.flushAndSync()
+      await flushed
     } catch (err) {
       // Not proposing is safe; the propose timeout scheduled by enterPropose moves the round on.
       this.log.error('propose step; failed to flush the WAL before signing; not proposing this round', { height, round, err })

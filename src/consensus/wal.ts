@@ -5,10 +5,17 @@
  * the payload being protobuf `TimedWALMessage{time = 1, msg = 2}` with `WALMessage` oneof
  * {event_data_round_state = 1, msg_info = 2, timeout_info = 3, end_height = 4}.
  *
- * Write policy (the caller chooses): own messages `writeSync` (fsync) before they are acted on; peer
- * messages, timeouts and round steps `write` (buffered, flushed every 2 s or by the next sync);
- * `#ENDHEIGHT h` `writeSync` before the block of h is applied. A write that fails part-way is cut back
- * before the next one, so a failed write never leaves garbage between valid records.
+ * Write policy (the caller chooses): own messages `writeSync` (fsync) before they are acted on, those
+ * queued together in one write and one fsync (`writeSyncAll`); peer messages, timeouts and round steps
+ * `write` (buffered, flushed every 2 s or by the next sync); `#ENDHEIGHT h` `writeSync` before the block
+ * of h is applied. A write that fails part-way is cut back before the next one, so a failed write never
+ * leaves garbage between valid records.
+ *
+ * `flushAndSync` (before signing) writes and fsyncs only when a record the replay acts on (a message or
+ * a timeout) has been buffered or written since the last fsync. Round-step records are only compared
+ * with the replayed state in a debug line, so when nothing else waits they stay buffered until the next
+ * write: on a one-validator chain this saves the write and the fsync before each vote, whose only
+ * buffered records are the steps entered since our previous message was synced.
  *
  * On open, as CometBFT's `repairWalFile`: the records from the first invalid one on (bad CRC, impossible
  * length, or a record cut short by a crash) are cut off, after the whole file has been copied to
@@ -94,6 +101,8 @@ export class Wal {
   private closed = false
   /** A write failed part-way: the file may end in a partial record, cut back to `size` before the next write. */
   private torn = false
+  /** A record the replay acts on (not a round step) was buffered or written since the last fsync. */
+  private unsyncedMatters = false
 
   private constructor(
     private fd: FileHandle,
@@ -137,14 +146,24 @@ export class Wal {
   write(msg: WalMessage): void {
     if (this.closed) return
     this.pending.push(encodeWalRecord({ time: now(), msg }))
+    if (msg.type !== 'roundState') this.unsyncedMatters = true
   }
 
   /** Write and fsync before returning (own messages, end-of-height markers). */
-  async writeSync(msg: WalMessage): Promise<void> {
+  writeSync(msg: WalMessage): Promise<void> {
+    return this.writeSyncAll([msg])
+  }
+
+  /**
+   * Writes `msgs` in order after what is buffered, with one fsync for all of them (own messages queued
+   * together: a proposal and its block parts). Either all are durable when it returns, or it throws.
+   */
+  async writeSyncAll(msgs: readonly WalMessage[]): Promise<void> {
     if (this.closed) throw new Error('WAL is closed')
-    this.pending.push(encodeWalRecord({ time: now(), msg }))
+    const time = now()
+    for (const msg of msgs) this.pending.push(encodeWalRecord({ time, msg }))
     await this.flush(true)
-    if (msg.type === 'endHeight' && this.size >= this.opts.maxFileBytes) {
+    if (msgs.some((m) => m.type === 'endHeight') && this.size >= this.opts.maxFileBytes) {
       // The marker is durable; a rotation that fails is tried again at the next one.
       await this.enqueue(() => this.rotate()).catch((err: unknown) =>
         this.opts.logger.error('WAL rotation failed; keeping the current file', { path: this.opts.path, err }),
@@ -152,10 +171,13 @@ export class Wal {
     }
   }
 
-  /** Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing). */
+  /**
+   * Writes the buffered records and fsyncs (CometBFT `FlushAndSync`, used before signing); nothing when
+   * all that is unsynced is round steps, which the replay does not act on.
+   */
   async flushAndSync(): Promise<void> {
     if (this.closed) return
-    await this.flush(true)
+    await this.flush('ifMatters')
   }
 
   /**
@@ -189,13 +211,19 @@ export class Wal {
     await this.fd.close()
   }
 
-  private flush(sync: boolean): Promise<void> {
+  /** Writes the buffered records; `true` fsyncs after; `ifMatters` writes and fsyncs only when `unsyncedMatters`. */
+  private flush(mode: boolean | 'ifMatters'): Promise<void> {
     return this.enqueue(async () => {
       if (this.closed) return
       if (this.torn) {
         await this.fd.truncate(this.size)
         this.torn = false
       }
+      // Round steps alone wait for the next write: losing them loses nothing the replay uses.
+      if (mode === 'ifMatters' && !this.unsyncedMatters) return
+      const sync = mode !== false
+      // What this fsync covers is taken now: records buffered while it runs set the flag again.
+      if (sync) this.unsyncedMatters = false
       if (this.pending.length > 0) {
         // The frames are dropped when the write fails: the caller of a sync write hears of it and does not
         // act on its message; buffered ones (peers' messages, timeouts) are what a crash would lose too.
@@ -210,11 +238,18 @@ export class Wal {
           }
         } catch (err) {
           this.torn = true
+          if (sync) this.unsyncedMatters = true
           throw err
         }
         this.size += buf.length
       }
-      if (sync) await this.fd.sync()
+      if (!sync) return
+      try {
+        await this.fd.sync()
+      } catch (err) {
+        this.unsyncedMatters = true
+        throw err
+      }
     })
   }
 

@@ -1,6 +1,12 @@
 /** File helpers: whether a path exists, and replacing a file atomically. */
-import { access, open, rename, rm } from 'node:fs/promises'
+import { closeSync, fsync, open, rename, rmSync, writeSync } from 'node:fs'
+import { access } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { promisify } from 'node:util'
+
+const openAsync = promisify(open)
+const fsyncAsync = promisify(fsync)
+const renameAsync = promisify(rename)
 
 /** Distinguishes the temporary files of one process; `wx` keeps two processes apart (their pids differ). */
 let sequence = 0
@@ -18,28 +24,47 @@ export async function pathExists(path: string): Promise<boolean> {
 /**
  * Replaces a file so that after a crash it is either the old or the new one: writes a temporary file in
  * the same folder (created exclusively), fsyncs it, renames it over the target, fsyncs the folder.
+ *
+ * What waits on the disk or on the file system's journal (creating the file, the fsyncs, the rename)
+ * runs on the thread pool; writing a few hundred bytes into the page cache and closing are made in
+ * place, as each step sent to the thread pool costs a trip through the event loop. The signer's state
+ * is written this way before every signature, three times a height.
  */
 export async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
   const tmp = `${path}.${process.pid}.${++sequence}.tmp`
-  const handle = await open(tmp, 'wx', mode)
+  const fd = await openAsync(tmp, 'wx', mode)
   try {
-    await handle.writeFile(text, 'utf8')
-    await handle.sync()
-    await handle.close()
-    await rename(tmp, path)
+    const bytes = Buffer.from(text, 'utf8')
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off)
+    await fsyncAsync(fd)
   } catch (err) {
-    await handle.close().catch(() => {})
-    await rm(tmp, { force: true })
+    closeSync(fd)
+    rmSync(tmp, { force: true })
     throw err
   }
+  closeSync(fd)
   try {
-    const folder = await open(dirname(path), 'r')
-    try {
-      await folder.sync()
-    } finally {
-      await folder.close()
-    }
+    await renameAsync(tmp, path)
+  } catch (err) {
+    rmSync(tmp, { force: true })
+    throw err
+  }
+  await syncFolder(dirname(path))
+}
+
+/** Makes a rename in `folder` durable; some file systems refuse fsync on a folder (the rename is still atomic). */
+async function syncFolder(folder: string): Promise<void> {
+  let fd: number
+  try {
+    fd = await openAsync(folder, 'r')
   } catch {
-    // Some file systems refuse fsync on a folder; the rename is still atomic.
+    return
+  }
+  try {
+    await fsyncAsync(fd)
+  } catch {
+    // Refused: the rename is atomic all the same.
+  } finally {
+    closeSync(fd)
   }
 }

@@ -74,14 +74,14 @@ describe('sign state write failures', () => {
     let failures = 0
     const eio = (): Error => Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })
     // The real WAL, whose own-message writes or pre-signing flushes fail while `failing`.
-    const writeSync = Wal.prototype.writeSync
+    const writeSyncAll = Wal.prototype.writeSyncAll
     const flushAndSync = Wal.prototype.flushAndSync
-    vi.spyOn(Wal.prototype, 'writeSync').mockImplementation(function (this: Wal, msg: WalMessage) {
-      if (failing && c.failing === 'own-message writes' && msg.type === 'msgInfo' && msg.peerId === '') {
+    vi.spyOn(Wal.prototype, 'writeSyncAll').mockImplementation(function (this: Wal, msgs: readonly WalMessage[]) {
+      if (failing && c.failing === 'own-message writes' && msgs.some((m) => m.type === 'msgInfo' && m.peerId === '')) {
         failures++
         return Promise.reject(eio())
       }
-      return writeSync.call(this, msg)
+      return writeSyncAll.call(this, msgs)
     })
     vi.spyOn(Wal.prototype, 'flushAndSync').mockImplementation(function (this: Wal) {
       if (failing && c.failing === 'pre-signing flushes') {
