@@ -124,6 +124,7 @@ interface InFlight {
   sender: number
   /** The generation (0 = before the first kill) that sent it. */
   generation: number
+  nonce: number
 }
 
 export async function runKillStorm(opts: KillStormOptions): Promise<KillStormResult> {
@@ -215,6 +216,8 @@ async function runGeneration(node: Running, g: GenerationContext): Promise<{ sen
   const pendingNonce = async (s: number): Promise<number> =>
     Number(await call<string>(node.url, 'eth_getTransactionCount', [g.accounts[s]!.address, 'pending']))
   const nonces = await Promise.all(wallets.map((_, s) => pendingNonce(s)))
+  /** Per sender, the highest nonce of the earlier generations' transactions still waiting at the restart (-1: none). */
+  const waitedAtStart = wallets.map((_, s) => Math.max(-1, ...[...g.inFlight.values()].filter((t) => t.sender === s).map((t) => t.nonce)))
   let sent = 0
   let receipts = 0
   /** Receipts of this generation's transactions, by sender. */
@@ -291,7 +294,6 @@ async function runGeneration(node: Running, g: GenerationContext): Promise<{ sen
   }
 
   const senderLoop = async (s: number): Promise<void> => {
-    let first = true
     while (!done()) {
       const waiting = waitingOf(s)
       const full = waiting >= g.opts.window || (g.killAfter === undefined && mined[s]! + waiting >= g.opts.window)
@@ -305,20 +307,19 @@ async function runGeneration(node: Running, g: GenerationContext): Promise<{ sen
       try {
         const hash = (await provider.send('eth_sendRawTransaction', [raw])) as string
         nonces[s] = nonce + 1
-        first = false
         if (g.inFlight.has(hash)) g.result.resent++
         else g.result.sent++
-        g.inFlight.set(hash, { hash, sender: s, generation: g.generation })
+        g.inFlight.set(hash, { hash, sender: s, generation: g.generation, nonce })
         sent++
         maybeKill()
       } catch (err) {
         if (killScheduled) return
         // A restarted node serves EVM clients while consensus finishes the height its WAL had decided: a
         // pending nonce read before that block lands is overtaken by the block's own transactions (sent
-        // before the kill). The first send of a generation may therefore be refused as a used nonce; the
-        // sender goes on from the node's nonce, as a client of any chain whose blocks come from consensus.
-        const overtaken = first && /nonce (too low|has already been used)/.test((err as Error).message)
-        first = false
+        // before the kill). A send may therefore be refused as a used nonce when a transaction of that nonce
+        // or a later one was waiting at the restart; the sender goes on from the node's nonce, as a client
+        // of any chain whose blocks come from consensus.
+        const overtaken = /nonce (too low|has already been used)/.test((err as Error).message) && nonce <= waitedAtStart[s]!
         // Refused while the node is up: note it and go on from the node's nonce.
         if (!overtaken) g.result.sendErrors.push(`${g.accounts[s]!.address} nonce ${nonce}: ${(err as Error).message.slice(0, 200)}`)
         nonces[s] = await pendingNonce(s)
