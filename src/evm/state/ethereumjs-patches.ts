@@ -302,6 +302,22 @@ export function installDecodedNodeCache(): void {
   }
 }
 
+/** Leaf hints a trie keeps at most between two flushes. */
+const MAX_LEAF_HINTS = 16_384
+
+/**
+ * Per trie, the values its shortcut (the flat state) gave since its last flush, by key as applied: the
+ * batched flush recognises the leaves of those keys by their hash instead of reading them (trie-update.ts
+ * `previous`), where the flat state left the path unread.
+ */
+const leafHints = new WeakMap<MerklePatriciaTrie, Map<string, Uint8Array>>()
+
+function noteLeaf(trie: MerklePatriciaTrie, appliedKey: Uint8Array, value: Uint8Array): void {
+  const hints = leafHints.get(trie)
+  if (hints === undefined) leafHints.set(trie, new Map([[latin1(appliedKey), value]]))
+  else if (hints.size < MAX_LEAF_HINTS) hints.set(latin1(appliedKey), value)
+}
+
 let fastTrieGetInstalled = false
 
 /**
@@ -333,6 +349,7 @@ export function installFastTrieGet(): void {
     const shortcut = shortcuts.get(this)
     if (shortcut !== undefined) {
       const value = shortcut(applied)
+      if (value !== null && value !== undefined) noteLeaf(this, applied, value)
       if (value !== undefined) return value
     }
     const nibbles = toNibbles(applied)
@@ -394,9 +411,15 @@ function trieNodeIo(trie: TrieInternals): TrieNodeIo & { ops: BatchDBOp<Uint8Arr
   }
 }
 
-/** Applies `changes` to `trie` in one walk (trie-update.ts) and writes the new nodes as the library would. */
+/**
+ * Applies `changes` to `trie` in one walk (trie-update.ts) and writes the new nodes as the library
+ * would; the values its shortcut gave for the changed keys are their previous values (leaf hints).
+ */
 async function updateTrieOf(trie: MerklePatriciaTrie, changes: TrieChange[]): Promise<void> {
   const internals = trie as unknown as TrieInternals
+  const hints = leafHints.get(trie)
+  if (hints !== undefined) for (const change of changes) change.previous = hints.get(latin1(change.key))
+  leafHints.delete(trie)
   const io = trieNodeIo(internals)
   const root = await updateTrie(trie.root(), internals.EMPTY_TRIE_ROOT, changes, io)
   await internals._db.batch(io.ops)
@@ -457,8 +480,13 @@ export function installBatchedFlush(): void {
       account.storageRoot = trie.root()
       await this.putAccount(address, account)
     }
+    // The hints of tries read but not written: the next block reads again.
+    for (const trie of Object.values(this._storageTries)) leafHints.delete(trie)
     const accounts = caches.account.flush()
-    if (accounts.length === 0) return
+    if (accounts.length === 0) {
+      leafHints.delete(this._trie)
+      return
+    }
     const internals = this._trie as unknown as TrieInternals
     await updateTrieOf(
       this._trie,

@@ -42,6 +42,11 @@ interface Branch {
 export interface TrieChange {
   key: Uint8Array
   value: Uint8Array | null
+  /**
+   * The value the key is thought to hold before (a hint, right or wrong): a child whose hash is the
+   * hash of the key's leaf with that value is that leaf, and is not read.
+   */
+  previous?: Uint8Array
 }
 
 /** Where the update reads existing nodes and writes new ones (by hash). */
@@ -53,9 +58,17 @@ export interface TrieNodeIo {
 interface Change {
   nibbles: Uint8Array
   value: Uint8Array | null
+  previous: Uint8Array | undefined
 }
 
 const EMPTY = new Uint8Array(0)
+/** Bytes of a node hash; a node encoded in fewer bytes is embedded in its parent instead. */
+const HASH_BYTES = 32
+/** For encoding a leaf, which has no children to write. */
+const NO_WRITES: TrieNodeIo = {
+  read: () => Promise.reject(new Error('not readable')),
+  write: () => {},
+}
 /** The hex-prefix flag of a leaf (Yellow Paper appendix C); an odd path adds 1. */
 const LEAF_FLAG = 2
 /** A subtree the changes left as it was. */
@@ -93,7 +106,7 @@ function sortChanges(changes: readonly TrieChange[]): Change[] {
     const { c } = indexed[i]!
     const next = indexed[i + 1]
     if (next !== undefined && compareBytes(next.c.key, c.key) === 0) continue
-    out.push({ nibbles: toNibbles(c.key), value: c.value !== null && c.value.length > 0 ? c.value : null })
+    out.push({ nibbles: toNibbles(c.key), value: c.value !== null && c.value.length > 0 ? c.value : null, previous: c.previous })
   }
   return out
 }
@@ -104,7 +117,7 @@ async function update(child: Child, depth: number, changes: Change[], io: TrieNo
     const puts = changes.filter((c) => c.value !== null)
     return puts.length === 0 ? UNCHANGED : buildFrom(puts, depth)
   }
-  const node = await resolve(child, io)
+  const node = (changes.length === 1 && knownLeaf(child, depth, changes[0]!)) || (await resolve(child, io))
   if (node.kind === 'leaf') return updateLeaf(node, depth, changes)
   if (node.kind === 'extension') return updateExtension(node, depth, changes, io)
   return updateBranch(node, depth, changes, io)
@@ -154,7 +167,7 @@ function updateLeaf(leaf: Leaf, depth: number, changes: Change[]): Result {
     const nibbles = new Uint8Array(depth + leaf.path.length)
     nibbles.set(changes[0]!.nibbles.subarray(0, depth))
     nibbles.set(leaf.path, depth)
-    merged.splice(at, 0, { nibbles, value: leaf.value })
+    merged.splice(at, 0, { nibbles, value: leaf.value, previous: undefined })
   }
   const puts = merged.filter((c) => c.value !== null)
   return puts.length === 0 ? null : buildFrom(puts, depth)
@@ -234,6 +247,17 @@ function matches(key: Uint8Array, path: Uint8Array, depth: number): boolean {
   return true
 }
 
+/**
+ * The leaf of `change`'s key below `depth` when `child` is the hash of that leaf holding the key's
+ * previous value (keccak256 tells: no other node has that hash), else undefined.
+ */
+function knownLeaf(child: Child, depth: number, change: Change): Leaf | undefined {
+  if (change.previous === undefined || !(child instanceof Uint8Array) || child.length !== HASH_BYTES) return undefined
+  const leaf: Leaf = { kind: 'leaf', path: change.nibbles.subarray(depth), value: change.previous }
+  const encoded = RLP.encode(encodeNode(leaf, NO_WRITES) as never)
+  return encoded.length >= HASH_BYTES && compareBytes(keccak256(encoded), child) === 0 ? leaf : undefined
+}
+
 async function resolve(child: Exclude<Child, null>, io: TrieNodeIo): Promise<Node> {
   if (child instanceof Uint8Array) return decodeNode(await io.read(child))
   if (Array.isArray(child)) return decodeNode(child)
@@ -269,7 +293,7 @@ function reference(child: Child, io: TrieNodeIo): Uint8Array | RawNode {
   if (child instanceof Uint8Array || Array.isArray(child)) return child
   const raw = encodeNode(child, io)
   const encoded = RLP.encode(raw as never)
-  if (encoded.length < 32) return raw
+  if (encoded.length < HASH_BYTES) return raw
   const hash = keccak256(encoded)
   io.write(hash, encoded)
   return hash

@@ -66,12 +66,13 @@ async function expectSameRoot(
   ours: MerklePatriciaTrie,
   changes: TrieChange[],
   keys: Uint8Array[],
+  io: TrieNodeIo = ioOf(ours),
 ): Promise<void> {
   for (const { key, value } of changes) {
     if (value === null) await library.del(key)
     else await library.put(key, value)
   }
-  const root = await updateTrie(ours.root(), ours.EMPTY_TRIE_ROOT, changes, ioOf(ours))
+  const root = await updateTrie(ours.root(), ours.EMPTY_TRIE_ROOT, changes, io)
   expect(bytesToHex(root)).toBe(bytesToHex(library.root()))
   ours.root(root)
   for (const key of [...keys, ...changes.map((c) => c.key)]) expect(await ours.get(key)).toEqual(await library.get(key))
@@ -164,6 +165,35 @@ describe('updateTrie', () => {
     expect(await updateTrie(ours.root(), ours.EMPTY_TRIE_ROOT, absent, io)).toEqual(ours.root())
     expect(await updateTrie(ours.root(), ours.EMPTY_TRIE_ROOT, [], io)).toEqual(ours.root())
     expect(io.written).toBe(0)
+  })
+
+  it('takes a leaf whose hash matches the previous value given without reading it, and reads it when the hint is wrong', async () => {
+    const rand = random(7)
+    const keys = Array.from({ length: 1000 }, () => bytes(rand, 32))
+    const values = keys.map(() => bytes(rand, 33))
+    const [library, ours] = await twoTries(keys, (i) => values[i]!)
+    const reads = async (previous: (i: number) => Uint8Array | undefined, seed: number): Promise<number> => {
+      const r = random(seed)
+      const picked = Array.from({ length: 60 }, () => Math.floor(r() * keys.length))
+      const changes = picked.map((i) => ({ key: keys[i]!, value: r() < 0.2 ? null : bytes(r, 33), previous: previous(i) }))
+      for (const [n, i] of picked.entries()) values[i] = changes[n]!.value ?? values[i]!
+      const io = ioOf(ours)
+      let count = 0
+      const counted: TrieNodeIo = {
+        write: io.write,
+        read: (hash) => {
+          count++
+          return io.read(hash)
+        },
+      }
+      await expectSameRoot(library, ours, changes, keys, counted)
+      return count
+    }
+    const none = await reads(() => undefined, 1)
+    const right = await reads((i) => values[i], 2)
+    const wrong = await reads(() => bytes(rand, 33), 3)
+    expect(right).toBeLessThan(none * 0.8)
+    expect(wrong).toBeGreaterThan(right)
   })
 
   it('writes each new node once: a few hundred keys into a large trie', async () => {
