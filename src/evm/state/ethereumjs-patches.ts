@@ -259,7 +259,12 @@ interface TrieInternals {
   appliedKey(key: Uint8Array): Uint8Array
   root(value?: Uint8Array): Uint8Array
   lookupNode(node: Uint8Array | Uint8Array[]): Promise<TrieNode>
-  _db: { get(key: Uint8Array): Promise<Uint8Array | undefined>; batch(ops: BatchDBOp<Uint8Array, Uint8Array>[]): Promise<void> }
+  _db: {
+    get(key: Uint8Array): Promise<Uint8Array | undefined>
+    batch(ops: BatchDBOp<Uint8Array, Uint8Array>[]): Promise<void>
+    /** The store under the checkpoints: ours (trie-db.ts) can peek at its cache and preload nodes. */
+    db: { peek?(key: string): Uint8Array | undefined; preload?(keys: string[]): Promise<void> }
+  }
   _getDbKey(key: Uint8Array): Uint8Array
 }
 
@@ -404,10 +409,28 @@ interface FlushInternals {
 /** The nodes of `trie`'s database as {@link updateTrie} reads them, and its writes gathered for one batch. */
 function trieNodeIo(trie: TrieInternals): TrieNodeIo & { ops: BatchDBOp<Uint8Array, Uint8Array>[] } {
   const ops: BatchDBOp<Uint8Array, Uint8Array>[] = []
+  const store = trie._db.db
+  const { peek, preload } = store
+  const hexKey = (hash: Uint8Array): string => bytesToUnprefixedHex(trie._getDbKey(hash))
   return {
     ops,
     read: (hash) => lookupRawNode(trie, hash),
     write: (hash, encoded) => void ops.push({ type: 'put', key: trie._getDbKey(hash), value: encoded }),
+    peek:
+      peek === undefined
+        ? undefined
+        : (hash) => {
+            const key = latin1(hash)
+            const known = decodedNodes.get(key)
+            if (known !== undefined) return known
+            const value = peek.call(store, hexKey(hash))
+            if (value === undefined) return undefined
+            const raw = RLP.decode(value) as Uint8Array[]
+            if (decodedNodes.size >= DECODED_TRIE_NODES) decodedNodes.delete(decodedNodes.keys().next().value!)
+            decodedNodes.set(key, raw)
+            return raw
+          },
+    preload: preload === undefined ? undefined : (hashes) => preload.call(store, hashes.map(hexKey)),
   }
 }
 

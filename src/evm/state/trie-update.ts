@@ -10,7 +10,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../../crypto/index.js'
-import { compareBytes } from '../../primitives/hex.js'
+import { compareBytes, latin1 } from '../../primitives/hex.js'
 import { toNibbles } from '../store/ordered-trie.js'
 
 /** A node as RLP decodes it: 17 items for a branch, 2 for a leaf or an extension. */
@@ -53,6 +53,10 @@ export interface TrieChange {
 export interface TrieNodeIo {
   read(hash: Uint8Array): Promise<RawNode>
   write(hash: Uint8Array, encoded: Uint8Array): void
+  /** A node at hand without waiting (cached), if any. */
+  peek?(hash: Uint8Array): RawNode | undefined
+  /** Brings the nodes of `hashes` at hand, all in one read. */
+  preload?(hashes: Uint8Array[]): Promise<void>
 }
 
 interface Change {
@@ -88,6 +92,7 @@ export async function updateTrie(
   const sorted = sortChanges(changes)
   if (sorted.length === 0) return root
   const start: Ref = compareBytes(root, emptyRoot) === 0 ? null : root
+  if (start !== null) await preloadPaths(start, sorted, io)
   const result = await update(start, 0, sorted, io)
   if (result === UNCHANGED) return root
   if (result === null) return emptyRoot
@@ -95,6 +100,68 @@ export async function updateTrie(
   const hash = keccak256(encoded)
   io.write(hash, encoded)
   return hash
+}
+
+/** A key's path being followed down from the root. */
+interface PathWalk {
+  change: Change
+  node: Uint8Array | RawNode
+  at: number
+}
+
+/**
+ * Brings at hand the nodes the update will read, a level at a time: every path goes down through the
+ * nodes at hand, and the nodes they stop at are read together (`io.preload`), then they go on. On a big
+ * state most of a path's lower nodes are on disk, and one read a level for all the keys of a block
+ * leaves the main thread free meanwhile, where the update alone reads them one after the other.
+ */
+async function preloadPaths(root: Uint8Array, changes: Change[], io: TrieNodeIo): Promise<void> {
+  if (io.peek === undefined || io.preload === undefined) return
+  const asked = new Set<string>()
+  let walks: PathWalk[] = changes.map((change) => ({ change, node: root, at: 0 }))
+  while (walks.length > 0) {
+    const wanted = new Map<string, Uint8Array>()
+    const waiting: PathWalk[] = []
+    for (const walk of walks) {
+      const hash = followPath(walk, io)
+      if (hash === undefined) continue
+      const id = latin1(hash)
+      // A node asked for once and still not at hand (not stored, or no cache): the update reads it.
+      if (asked.has(id)) continue
+      wanted.set(id, hash)
+      waiting.push(walk)
+    }
+    if (wanted.size === 0) return
+    for (const id of wanted.keys()) asked.add(id)
+    await io.preload([...wanted.values()])
+    walks = waiting
+  }
+}
+
+/** Follows `walk` through the nodes at hand: the hash of the first node not at hand, or undefined where the path ends. */
+function followPath(walk: PathWalk, io: TrieNodeIo): Uint8Array | undefined {
+  const { nibbles } = walk.change
+  for (;;) {
+    let node: RawNode | undefined
+    if (walk.node instanceof Uint8Array) {
+      if (knownLeaf(walk.node, walk.at, walk.change) !== undefined) return undefined
+      node = io.peek!(walk.node)
+      if (node === undefined) return walk.node
+    } else node = walk.node
+    let next: Uint8Array | RawNode
+    if (node.length === 17) {
+      if (walk.at >= nibbles.length) return undefined
+      next = node[nibbles[walk.at]!]!
+      walk.at++
+    } else {
+      const decoded = decodeNode(node)
+      if (decoded.kind !== 'extension' || !matches(nibbles, decoded.path, walk.at)) return undefined
+      walk.at += decoded.path.length
+      next = node[1]!
+    }
+    if (next instanceof Uint8Array && next.length === 0) return undefined
+    walk.node = next
+  }
 }
 
 /** The changes by key, one a key (the last given). */
