@@ -2,7 +2,8 @@
  * What the main thread and a call worker (call-workers.ts, call-worker.ts) send each other: the
  * worker's settings, requests with the height to run at (and its state, the first time), and answers,
  * where an error travels as data and is rebuilt as the class the RPC layer maps to its wire error (a
- * revert keeps its data).
+ * revert keeps its data). A message carries a list: the main thread sends each request as it is made,
+ * the worker its answers in batches (message-batch.ts), each in the order made.
  */
 import type { CallArgs } from './call-args.js'
 import type { DevChainRules } from '../common.js'
@@ -39,6 +40,9 @@ export interface CallRequest {
   height: number
   state: StateAt | undefined
 }
+
+/** Most answers in one message from a worker. */
+export const ANSWER_BATCH_MAX = 8
 
 /** Heights whose state a worker keeps (calls at older heights send theirs again). */
 export const STATES_KEPT = 16

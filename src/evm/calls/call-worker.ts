@@ -13,9 +13,10 @@ import { Database } from '../../db/database.js'
 import { MemoryReducer } from '../../utils/memory-reducer.js'
 import { BlockHashes } from '../state/block-hashes.js'
 import type { CallAnswer, CallRequest, CallWorkerData, WorkerReady } from './call-worker-protocol.js'
-import { keepState, toWireError } from './call-worker-protocol.js'
+import { ANSWER_BATCH_MAX, keepState, toWireError } from './call-worker-protocol.js'
 import { CallService, type StateAt } from './calls.js'
 import { getCommon } from '../common.js'
+import { MessageBatch } from './message-batch.js'
 import { EvmStore } from '../store/evm-store.js'
 import { trieNodeCacheOf } from '../state/trie-db.js'
 import { readOnlyValidatorAdmin } from '../validators/validator-admin.js'
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   await db.open()
   trieNodeCacheOf(db).resize(data.trieNodeCacheBytes)
   const validators = new ValidatorRegistry(db)
+  const answers = new MessageBatch<CallAnswer>(port, ANSWER_BATCH_MAX)
   const service = new CallService(
     {
       db,
@@ -35,6 +37,8 @@ async function main(): Promise<void> {
       blockchain: new BlockHashes(new EvmStore(db)),
       resolve: () => Promise.reject(new Error('a call worker runs at the states it is sent')),
       prepareVm: readOnlyValidatorAdmin(data.validatorAdmin, validators),
+      // Answers of earlier calls do not wait for the end of a long one.
+      onLongRun: answers.flush,
     },
     data.calls,
   )
@@ -61,14 +65,16 @@ async function main(): Promise<void> {
   }
 
   const reducer = new MemoryReducer()
-  port.on('message', (msg: CallRequest | 'close') => {
+  const send = (reply: CallAnswer): void => answers.push(reply)
+  port.on('message', (msg: CallRequest[] | 'close') => {
     if (msg === 'close') {
       reducer.stop()
+      answers.clear()
       port.close()
       void db.close()
       return
     }
-    void answer(msg).then((reply) => port.postMessage(reply))
+    for (const req of msg) void answer(req).then(send)
   })
   port.postMessage({ ready: true } satisfies WorkerReady)
   reducer.start()

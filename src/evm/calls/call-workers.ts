@@ -135,7 +135,8 @@ export class CallWorkers implements RemoteCalls {
     return new Promise((resolve, reject) => {
       slot.pending.set(id, { resolve, reject })
       const first = keepState(slot.states, state.height, true)
-      slot.worker.postMessage({ id, op, args, height: state.height, state: first ? state : undefined } satisfies CallRequest)
+      // At once, not at the end of the turn: the main thread's turn may go on with a block's execution.
+      slot.worker.postMessage([{ id, op, args, height: state.height, state: first ? state : undefined }] satisfies CallRequest[])
     })
   }
 
@@ -178,20 +179,22 @@ export class CallWorkers implements RemoteCalls {
       void stopWorker(worker)
     }
     this.slots[i] = slot
-    worker.on('message', (msg: CallAnswer | WorkerReady) => {
-      if ('ready' in msg) {
+    worker.on('message', (msg: CallAnswer[] | WorkerReady) => {
+      if (!Array.isArray(msg)) {
         slot.ready = true
         slot.idle = setTimeout(stopIfIdle, this.opts.idleStopMs ?? IDLE_STOP_MS).unref()
         log.debug('call worker ready', { worker: i })
         this.events.emit('ready', { worker: i })
         return
       }
-      const waiter = slot.pending.get(msg.id)
-      if (!waiter) return
-      slot.pending.delete(msg.id)
+      for (const answer of msg) {
+        const waiter = slot.pending.get(answer.id)
+        if (!waiter) continue
+        slot.pending.delete(answer.id)
+        if ('error' in answer) waiter.reject(fromWireError(answer.error))
+        else waiter.resolve(answer.result)
+      }
       if (slot.pending.size === 0) slot.idle?.refresh()
-      if ('error' in msg) waiter.reject(fromWireError(msg.error))
-      else waiter.resolve(msg.result)
     })
     worker.on('error', (err) => log.error('call worker failed', { worker: i, err }))
     worker.on('exit', (code) => {

@@ -68,6 +68,11 @@ export interface CallServiceDeps {
   prepareVm?: (vm: VM) => void
   /** Runs calls and estimates on other threads (call-workers.ts); default: all here. */
   remote?: RemoteCalls
+  /**
+   * Called once a call or estimate has run LONG_RUN_MS (checked at its jumps and calls, as the EVM
+   * timeout is): a call worker then posts the answers waiting behind it. Default none.
+   */
+  onLongRun?: () => void
 }
 
 /** Executes calls somewhere else; undefined when it cannot take one now (then it runs here). */
@@ -85,6 +90,8 @@ const ESTIMATE_ERROR_PERMILLE = 15n
 /** Gas a CALL with value gives the callee for free; geth adds it to the optimistic estimate. */
 const CALL_STIPEND = 2_300n
 const ZERO_ADDRESS = new Address(new Uint8Array(20))
+/** How long a call runs before `onLongRun` (ms): longer than a batch of ordinary calls. */
+const LONG_RUN_MS = 2
 
 export class CallService {
   private copies = new Map<number, Promise<StateCopy>>()
@@ -264,7 +271,10 @@ export class CallService {
       if (copy.broken) throw new Error('state copy discarded')
       copy.timeoutMs = this.opts.evmTimeoutMs
       // evm-timeout "0s" means no limit (Evmos), as in access-list.ts.
-      copy.deadline = this.opts.evmTimeoutMs > 0 ? performance.now() + this.opts.evmTimeoutMs : Infinity
+      const now = performance.now()
+      copy.deadline = this.opts.evmTimeoutMs > 0 ? now + this.opts.evmTimeoutMs : Infinity
+      copy.onLongRun = this.deps.onLongRun
+      copy.longRunAt = copy.onLongRun ? now + LONG_RUN_MS : Infinity
       copy.dirty = false
       await copy.sm.checkpoint()
       try {
@@ -276,6 +286,7 @@ export class CallService {
         throw err
       } finally {
         copy.deadline = Infinity
+        copy.longRunAt = Infinity
         if (!copy.broken) {
           if (copy.dirty) await copy.sm.revert()
           else await copy.sm.commit()

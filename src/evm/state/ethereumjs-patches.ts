@@ -9,7 +9,8 @@
  * tracing probes in tracing/opcode-probes.ts), {@link wrapExecuteCall} and {@link addCustomPrecompile}
  * (`EVM._executeCall`, `_customPrecompiles`, `_precompiles`: validator-admin.ts) and
  * {@link seedTxHash} and {@link seedTxSenderPublicKey} (a transaction's `cache.hash` and
- * `cache.senderPubKey`: tx.ts), {@link setTrieShortcut} and {@link watchStorageTries}
+ * `cache.senderPubKey`: tx.ts), {@link assembleFeeMarketTx} (an EIP-1559 transaction's own properties
+ * as its constructor sets them: tx.ts), {@link setTrieShortcut} and {@link watchStorageTries}
  * (`MerkleStateManager._getStorageTrie`: the flat state's reads, flat-reader.ts).
  *
  * Caches around @ethereumjs 10.1.3 internals that profiling of ERC-20 blocks put near the top (each
@@ -55,22 +56,24 @@ import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
 import { BranchMPTNode, decodeRawMPTNode, ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { AccountCache, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager'
+import { FeeMarket1559Tx, type TxOptions } from '@ethereumjs/tx'
 import {
   Account,
+  Address,
   EthereumJSErrorWithoutCode,
   bytesToUnprefixedHex,
   concatBytes,
   createAddressFromString,
   unpadBytes,
   unprefixedHexToBytes,
-  type Address,
   type BatchDBOp,
 } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { importInterpreterModule } from './evm-interpreter-module.js'
 import { toNibbles } from '../store/ordered-trie.js'
 import { type TrieChange, type TrieNodeIo, updateTrie } from './trie-update.js'
-import { latin1 } from '../../primitives/hex.js'
+import { bytesToBigint, latin1 } from '../../primitives/hex.js'
+import type { FeeMarketFields } from '../txs/fee-market-fields.js'
 
 /** Distinct contract codes whose analysis one opcode table keeps (cleared when full). */
 const JUMP_ANALYSIS_CACHE_SIZE = 512
@@ -590,6 +593,80 @@ export function addCustomPrecompile(evm: object, precompile: CustomPrecompile): 
  */
 export function seedTxHash(tx: object, hash: Uint8Array): void {
   ;(tx as { cache: { hash?: Uint8Array } }).cache.hash = hash
+}
+
+/** What `new FeeMarket1559Tx` lists as the transaction's capabilities (EIP-1559, EIP-2718, EIP-2930). */
+const FEE_MARKET_CAPABILITIES = [1559, 2718, 2930]
+const WORD_BYTES = 32
+
+/**
+ * The EIP-1559 transaction `new FeeMarket1559Tx(fields, txOptions)` would make (not frozen, as with
+ * `freeze: false`), its own properties set in the constructor's order, without the constructor's
+ * checks and conversions: fee-market-fields.ts has made the same checks on the bytes and reads only
+ * what the constructor accepts unchanged, and the constructor costs ~15–50 µs a transaction when a
+ * block executes it. Each transaction gets its own copy of the Common, as the constructor gives it.
+ * Undefined when the installed constructor sets other properties (checked once): build it the
+ * library's way then.
+ */
+export function assembleFeeMarketTx(fields: FeeMarketFields, txOptions: TxOptions & { common: Common }): FeeMarket1559Tx | undefined {
+  if (!assemblyMatchesConstructor(txOptions)) return undefined
+  return assemble(fields, txOptions)
+}
+
+function assemble(fields: FeeMarketFields, txOptions: TxOptions & { common: Common }): FeeMarket1559Tx {
+  const tx = Object.create(FeeMarket1559Tx.prototype) as Record<string, unknown>
+  tx.type = 2
+  tx.cache = {}
+  tx.activeCapabilities = []
+  const common = txOptions.common.copy()
+  tx.common = common
+  tx.txOptions = txOptions
+  tx.to = new Address(fields.to)
+  tx.nonce = fields.nonce
+  tx.gasLimit = fields.gasLimit
+  tx.value = fields.value
+  tx.data = fields.data
+  tx.v = BigInt(fields.recovery)
+  tx.r = bytesToBigint(fields.signature.subarray(0, WORD_BYTES))
+  tx.s = bytesToBigint(fields.signature.subarray(WORD_BYTES))
+  tx.chainId = common.chainId()
+  tx.activeCapabilities = [...FEE_MARKET_CAPABILITIES]
+  tx.accessList = fields.accessList
+  tx.maxFeePerGas = fields.maxFeePerGas
+  tx.maxPriorityFeePerGas = fields.maxPriorityFeePerGas
+  return tx as unknown as FeeMarket1559Tx
+}
+
+let assemblyChecked: boolean | undefined
+
+/** Whether the installed constructor sets exactly the properties `assemble` sets, in the same order. */
+function assemblyMatchesConstructor(txOptions: TxOptions & { common: Common }): boolean {
+  if (assemblyChecked !== undefined) return assemblyChecked
+  const sample: FeeMarketFields = {
+    nonce: 1n,
+    maxPriorityFeePerGas: 1n,
+    maxFeePerGas: 2n,
+    gasLimit: 21_000n,
+    to: new Uint8Array(20).fill(1),
+    value: 3n,
+    data: Uint8Array.of(4),
+    accessList: [],
+    recovery: 1,
+    signature: new Uint8Array(2 * WORD_BYTES).fill(1),
+    payloadStart: 0,
+    signedEnd: 0,
+  }
+  const ours = assemble(sample, txOptions)
+  try {
+    const theirs = new FeeMarket1559Tx(
+      { ...sample, chainId: txOptions.common.chainId(), v: 1n, r: ours.r, s: ours.s },
+      { ...txOptions, freeze: false },
+    )
+    assemblyChecked = Object.keys(theirs).join() === Object.keys(ours).join()
+  } catch {
+    assemblyChecked = false
+  }
+  return assemblyChecked
 }
 
 /**

@@ -34,6 +34,9 @@ export class StateCopy {
   broken = false
   deadline = Infinity
   timeoutMs = 0
+  /** Once the running request is past this time (performance.now()), `onLongRun` is called, once. */
+  longRunAt = Infinity
+  onLongRun: (() => void) | undefined
   private checks = 0
   private queue: Promise<unknown> = Promise.resolve()
   private blocks = new Map<bigint, Block>()
@@ -47,7 +50,13 @@ export class StateCopy {
     private readonly common: Common,
   ) {
     installDeadline(vm.evm as EVM, () => {
-      if ((++this.checks & (CLOCK_EVERY_CHECKS - 1)) === 0 && performance.now() > this.deadline) throw new CallTimeoutError(this.timeoutMs)
+      if ((++this.checks & (CLOCK_EVERY_CHECKS - 1)) !== 0) return
+      const now = performance.now()
+      if (now > this.deadline) throw new CallTimeoutError(this.timeoutMs)
+      if (now > this.longRunAt) {
+        this.longRunAt = Infinity
+        this.onLongRun?.()
+      }
     })
     this.trackWrites()
   }

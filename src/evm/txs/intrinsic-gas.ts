@@ -18,9 +18,6 @@ const ACCESS_LIST_KEY_GAS = 1_900n
 /** EIP-7702 PER_EMPTY_ACCOUNT_COST: charged per authorization (part refunded when the account exists). */
 const AUTHORIZATION_GAS = 25_000n
 
-/** The access list as ethereumjs holds it on a decoded transaction: `[address, storageKeys[]]` pairs. */
-type AccessListBytes = ReadonlyArray<readonly [Uint8Array, readonly Uint8Array[]]>
-
 /** Intrinsic gas of a call (`isCreate` false) or creation with this calldata (or init code), access list and authorizations. */
 export function intrinsicGas(
   data: Uint8Array,
@@ -39,11 +36,10 @@ export function intrinsicGas(
 
 /** Intrinsic gas of a decoded transaction. */
 export function computeIntrinsicGas(tx: DecodedTx): bigint {
-  const { accessList = [], authorizationList = [] } = tx.tx as { accessList?: AccessListBytes; authorizationList?: readonly unknown[] }
   return intrinsicGas(
-    tx.tx.data,
+    tx.data,
     tx.to === undefined,
-    accessList.map(([, storageKeys]) => ({ storageKeys })),
-    authorizationList.length,
+    tx.accessList.map(([, storageKeys]) => ({ storageKeys })),
+    tx.authorizations,
   )
 }

@@ -52,11 +52,18 @@ export function typedTxSigningHash(raw: Uint8Array): Uint8Array | undefined {
   const starts: number[] = []
   for (let at = list.payloadStart; at < list.end; at = itemBounds(raw, at).end) starts.push(at)
   if (starts.length <= SIGNATURE_ITEMS) return undefined
-  const fieldsEnd = starts[starts.length - SIGNATURE_ITEMS]!
-  const header = listHeader(fieldsEnd - list.payloadStart)
-  const message = new Uint8Array(1 + header.length + fieldsEnd - list.payloadStart)
+  return signedFieldsHash(raw, list.payloadStart, starts[starts.length - SIGNATURE_ITEMS]!)
+}
+
+/**
+ * The signing hash of a decoded typed transaction whose signed fields (all but yParity, r, s) are
+ * `raw[payloadStart, fieldsEnd)`: the type byte, a new list header, those items.
+ */
+export function signedFieldsHash(raw: Uint8Array, payloadStart: number, fieldsEnd: number): Uint8Array {
+  const header = listHeader(fieldsEnd - payloadStart)
+  const message = new Uint8Array(1 + header.length + fieldsEnd - payloadStart)
   message[0] = raw[0]!
   message.set(header, 1)
-  message.set(raw.subarray(list.payloadStart, fieldsEnd), 1 + header.length)
+  message.set(raw.subarray(payloadStart, fieldsEnd), 1 + header.length)
   return keccak256(message)
 }

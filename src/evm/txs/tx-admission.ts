@@ -55,8 +55,8 @@ export function checkTransaction(raw: Uint8Array, tx: DecodedTx | Error, rules: 
     return checkResult(TxCode.NotSupported, 'only replay-protected (EIP-155) transactions allowed over RPC', gas)
   }
   if (size > rules.maxTxBytes) return checkResult(TxCode.TxTooLarge, formatOversizedTx(size, rules.maxTxBytes), gas)
-  if (tx.to === undefined && tx.tx.data.length > MAX_INITCODE_SIZE && rules.unlimitedCodeSize !== true) {
-    return checkResult(TxCode.InvalidRequest, formatInitCodeSize(tx.tx.data.length), gas)
+  if (tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE && rules.unlimitedCodeSize !== true) {
+    return checkResult(TxCode.InvalidRequest, formatInitCodeSize(tx.data.length), gas)
   }
   if (gas > rules.gasLimit) return checkResult(TxCode.OutOfGas, 'exceeds block gas limit', gas)
   if (tx.maxFeePerGas < tx.maxPriorityFeePerGas) return checkResult(TxCode.InvalidRequest, TIP_ABOVE_FEE_CAP, gas)

@@ -1,29 +1,33 @@
 /**
- * Decoding of raw signed EVM transactions, done once at admission: the decoded object (frozen, so
- * ethereumjs caches its hash and sender key) travels with the raw bytes through pool and block.
+ * Decoding of raw signed EVM transactions, done once at admission: the decoded record travels with
+ * the raw bytes through pool and block, with its ethereumjs transaction (frozen, so ethereumjs caches
+ * its hash and sender key). An admission of the common case reads the fields from the bytes
+ * (fee-market-fields.ts) and builds the ethereumjs transaction only when something asks for it (a
+ * block executing it, a trace), off the send's path.
  */
-import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { Capability, createTxFromRLP, type TxOptions, type TypedTransaction } from '@ethereumjs/tx'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256, packSignature, publicKeyToAddress, sha256 } from '../../crypto/index.js'
 import { recoverOffThread } from '../../crypto/recovery-thread.js'
 import { bytesToHex } from '../../primitives/hex.js'
 import { SET_CODE_EIP, isCodeSizeUnlimited, recoveryIdOf, txCommonOf } from '../common.js'
-import { seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
-import { typedTxSigningHash } from './signing-hash.js'
+import { assembleFeeMarketTx, seedTxHash, seedTxSenderPublicKey } from '../state/ethereumjs-patches.js'
+import { readFeeMarketTx, type AccessListBytes, type FeeMarketFields } from './fee-market-fields.js'
+import { signedFieldsHash, typedTxSigningHash } from './signing-hash.js'
 import type { EvmTxType } from '../store/views.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
 export interface DecodedTx {
   raw: Uint8Array
-  /** The ethereumjs transaction, frozen (hash and sender cached). */
-  tx: TypedTransaction
+  /** The ethereumjs transaction, frozen (hash and sender cached); built on first use. */
+  readonly tx: TypedTransaction
   /** EVM hash: Keccak-256 of the raw bytes. */
   hash: Uint8Array
   hashHex: string
-  /** Consensus hash: SHA-256 of the raw bytes. */
-  cometHash: Uint8Array
+  /** Consensus hash: SHA-256 of the raw bytes (computed when first asked for). */
+  readonly cometHash: Uint8Array
   from: Uint8Array
   /** Lower-case 0x address of the sender. */
   fromHex: string
@@ -40,6 +44,85 @@ export interface DecodedTx {
   /** undefined for an unprotected (pre-EIP-155) legacy transaction. */
   chainId: bigint | undefined
   size: number
+  /** Calldata, or the init code of a creation. */
+  data: Uint8Array
+  /** The EIP-2930 access list; empty for a legacy transaction. */
+  accessList: AccessListBytes
+  /** How many EIP-7702 authorizations a set-code transaction carries; 0 for the others. */
+  authorizations: number
+}
+
+/** What a record needs to build its ethereumjs transaction when first asked. */
+interface TxSource {
+  common: Common
+  /** The sender's 64-byte public key, recovered at admission. */
+  publicKey: Uint8Array
+}
+
+/** The one shape of every DecodedTx (so the pool's reads of it stay monomorphic). */
+class DecodedTxRecord implements DecodedTx {
+  raw: Uint8Array
+  hash: Uint8Array
+  hashHex: string
+  from: Uint8Array
+  fromHex: string
+  type: EvmTxType
+  nonce: bigint
+  gasLimit: bigint
+  to: string | undefined
+  value: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+  chainId: bigint | undefined
+  size: number
+  data: Uint8Array
+  accessList: AccessListBytes
+  authorizations: number
+  private comet: Uint8Array | undefined
+  private built: TypedTransaction | undefined
+  private source: TxSource | undefined
+
+  /** `cometHash` undefined: SHA-256 of `raw`, when first asked for (the block's records need it, the pool does not). */
+  constructor(
+    fields: Omit<DecodedTx, 'tx' | 'cometHash'> & { cometHash: Uint8Array | undefined },
+    built: TypedTransaction | undefined,
+    source: TxSource | undefined,
+  ) {
+    this.raw = fields.raw
+    this.hash = fields.hash
+    this.hashHex = fields.hashHex
+    this.comet = fields.cometHash
+    this.from = fields.from
+    this.fromHex = fields.fromHex
+    this.type = fields.type
+    this.nonce = fields.nonce
+    this.gasLimit = fields.gasLimit
+    this.to = fields.to
+    this.value = fields.value
+    this.maxFeePerGas = fields.maxFeePerGas
+    this.maxPriorityFeePerGas = fields.maxPriorityFeePerGas
+    this.chainId = fields.chainId
+    this.size = fields.size
+    this.data = fields.data
+    this.accessList = fields.accessList
+    this.authorizations = fields.authorizations
+    this.built = built
+    this.source = source
+  }
+
+  get cometHash(): Uint8Array {
+    this.comet ??= sha256(this.raw)
+    return this.comet
+  }
+
+  get tx(): TypedTransaction {
+    if (this.built === undefined) {
+      const { common, publicKey } = this.source!
+      this.built = buildFrozenTx(this.raw, common, new Address(this.from), publicKey, this.hash)
+      this.source = undefined
+    }
+    return this.built
+  }
 }
 
 /** A raw transaction that cannot be used; the message follows geth's wording. */
@@ -57,9 +140,18 @@ export function decodeRawTx(raw: Uint8Array, common: Common): DecodedTx {
  * runs the binding the library's recovery would, on the same hash, signature and recovery id, and the
  * constructor has already refused a high s. A typed transaction's signing hash is read from its raw
  * bytes (signing-hash.ts). A `v` of neither recovery id, or a signature the thread cannot recover, is
- * left to the library's own check and error.
+ * left to the library's own check and error. A plain EIP-1559 call is read from its bytes without the
+ * library (fee-market-fields.ts: what it reads, the library would decode to the same fields) and its
+ * ethereumjs transaction built when first asked for; anything else, and any refusal, takes the
+ * library's decoding here.
  */
 export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Promise<DecodedTx> {
+  const fields = readsFeeMarketTxs(common) ? readFeeMarketTx(raw, common.chainId()) : undefined
+  if (fields !== undefined) {
+    const hash = signedFieldsHash(raw, fields.payloadStart, fields.signedEnd)
+    const publicKey = await recoverOffThread(hash, fields.signature, fields.recovery)
+    if (publicKey !== undefined) return feeMarketTxOf(raw, fields, publicKey.subarray(1), common)
+  }
   const tx = parseRawTx(raw, common)
   const { v, r, s } = tx
   const recovery = recoveryIdOf(v!, tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined)
@@ -70,6 +162,59 @@ export async function decodeRawTxOffThread(raw: Uint8Array, common: Common): Pro
     if (publicKey !== undefined) seedTxSenderPublicKey(tx, publicKey.subarray(1))
   }
   return completeRawTx(raw, tx, common)
+}
+
+/**
+ * Whether `common`'s rules decode a type-2 transaction as fee-market-fields.ts reads one: EIP-1559
+ * active and no per-transaction gas cap (EIP-7825), which the quick reading does not check.
+ */
+function readsFeeMarketTxs(common: Common): boolean {
+  return common.isActivatedEIP(1559) && !common.isActivatedEIP(7825)
+}
+
+/** The record of a type-2 transaction read quickly, its sender's key recovered; the ethereumjs object waits. */
+function feeMarketTxOf(raw: Uint8Array, fields: FeeMarketFields, publicKey: Uint8Array, common: Common): DecodedTx {
+  const from = publicKeyToAddress(publicKey)
+  const hash = keccak256(raw)
+  const record = {
+    raw,
+    hash,
+    hashHex: bytesToHex(hash),
+    cometHash: undefined,
+    from,
+    fromHex: bytesToHex(from),
+    type: TxType.DynamicFee,
+    nonce: fields.nonce,
+    gasLimit: fields.gasLimit,
+    to: bytesToHex(fields.to),
+    value: fields.value,
+    maxFeePerGas: fields.maxFeePerGas,
+    maxPriorityFeePerGas: fields.maxPriorityFeePerGas,
+    chainId: common.chainId(),
+    size: raw.length,
+    data: fields.data,
+    accessList: fields.accessList,
+    authorizations: 0,
+  }
+  return new DecodedTxRecord(record, undefined, { common, publicKey })
+}
+
+/**
+ * The ethereumjs transaction of `raw`, whose sender's key and hash are already known, frozen with them
+ * as an admission that builds it at once leaves it: assembled from the fields read at admission
+ * (ethereumjs-patches.ts `assembleFeeMarketTx`), or decoded the library's way, its checks included.
+ */
+function buildFrozenTx(raw: Uint8Array, common: Common, sender: Address, publicKey: Uint8Array, hash: Uint8Array): TypedTransaction {
+  const fields = readFeeMarketTx(raw, common.chainId())
+  const tx = (fields && assembleFeeMarketTx(fields, txOptionsOf(common))) ?? parseRawTx(raw, common)
+  freezeWithSender(tx, sender, publicKey)
+  seedTxHash(tx, hash)
+  return tx
+}
+
+/** The options every transaction of `common`'s chain is built with (unfrozen: frozen once its sender is known). */
+function txOptionsOf(common: Common): TxOptions & { common: Common } {
+  return { common: txCommonOf(common), freeze: false, allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common) }
 }
 
 /** The envelope checks and the decoding: a signed transaction, its sender not yet recovered. */
@@ -83,11 +228,7 @@ function parseRawTx(raw: Uint8Array, common: Common): TypedTransaction {
   if (first < 0x7f && first > TxType.DynamicFee && first !== TxType.SetCode) throw new TxDecodeError('transaction type not supported')
   let tx: TypedTransaction
   try {
-    tx = createTxFromRLP(raw, {
-      common: txCommonOf(common),
-      freeze: false,
-      allowUnlimitedInitCodeSize: isCodeSizeUnlimited(common),
-    }) as TypedTransaction
+    tx = createTxFromRLP(raw, txOptionsOf(common)) as TypedTransaction
   } catch (err) {
     // ethereumjs refuses a typed tx for another chain while decoding; geth reports it as a bad signer.
     const otherChain = /not matching the derived chain ID (\d+)/.exec(describe(err))
@@ -120,12 +261,13 @@ function completeRawTx(raw: Uint8Array, tx: TypedTransaction, common: Common): D
   }
   if (chainId !== undefined && chainId !== common.chainId())
     throw new TxDecodeError(`invalid sender: invalid chain id for signer: have ${chainId} want ${common.chainId()}`)
-  return decodedTxOf({ raw, tx, from, type, chainId, cometHash: sha256(raw) })
+  return decodedTxOf({ raw, tx, from, type, chainId })
 }
 
 /**
  * The DecodedTx of a frozen, sender-bound `tx` parsed from `raw`; `cometHash` is the consensus hash of
- * the bytes that carried it (the raw bytes, or a dev operation holding them).
+ * the bytes that carried it (a dev operation holding them; by default the raw bytes', computed when
+ * first asked for).
  */
 export function decodedTxOf(parts: {
   raw: Uint8Array
@@ -133,7 +275,7 @@ export function decodedTxOf(parts: {
   from: Uint8Array
   type: EvmTxType
   chainId: bigint | undefined
-  cometHash: Uint8Array
+  cometHash?: Uint8Array
 }): DecodedTx {
   const { raw, tx, from, type, chainId, cometHash } = parts
   const feeTx = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint }
@@ -141,9 +283,9 @@ export function decodedTxOf(parts: {
   // ethereumjs' hash of its re-serialisation, which it would otherwise compute. Seed the tx's cache.
   const hash = keccak256(raw)
   seedTxHash(tx, hash)
-  return {
+  const lists = tx as TypedTransaction & { accessList?: AccessListBytes; authorizationList?: readonly unknown[] }
+  const record = {
     raw,
-    tx,
     hash,
     hashHex: bytesToHex(hash),
     cometHash,
@@ -158,7 +300,11 @@ export function decodedTxOf(parts: {
     maxPriorityFeePerGas: type >= TxType.DynamicFee ? feeTx.maxPriorityFeePerGas! : feeTx.gasPrice!,
     chainId,
     size: raw.length,
+    data: tx.data,
+    accessList: lists.accessList ?? [],
+    authorizations: lists.authorizationList?.length ?? 0,
   }
+  return new DecodedTxRecord(record, tx, undefined)
 }
 
 /**

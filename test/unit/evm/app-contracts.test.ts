@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAddress } from '../../../src/evm/store/evm-records.js'
 import { CallArgsError, CallTimeoutError, ExecutionRevertedError, VmExecutionError } from '../../../src/evm/errors.js'
 import { bloomContains } from '../../../src/evm/store/bloom.js'
+import { CallService } from '../../../src/evm/calls/calls.js'
+import { BlockHashes } from '../../../src/evm/state/block-hashes.js'
+import { EvmStore } from '../../../src/evm/store/evm-store.js'
 import { decodeRevertReason } from '../../../src/evm/vm-errors.js'
 import { TxCode } from '../../../src/evm/txs/tx-codes.js'
 import { bytesToHex, hexToBytes } from '../../../src/primitives/hex.js'
@@ -203,5 +206,24 @@ describe('contracts', () => {
     expect(err).toBeInstanceOf(CallTimeoutError)
     expect((err as Error).message).toBe('execution aborted (timeout = 200ms)')
     expect(hex((await h.app.call({ to: contract })).returnValue)).toBe(hex(word(5n)))
+  })
+
+  it('tells once when a call runs long, as a call worker posts the answers waiting behind it', async () => {
+    let longRuns = 0
+    const service = new CallService(
+      {
+        db: h.db,
+        common: h.app.common,
+        blockchain: new BlockHashes(new EvmStore(h.db)),
+        resolve: (height) => h.app.stateAt(height),
+        onLongRun: () => longRuns++,
+      },
+      { gasCap: 25_000_000n, evmTimeoutMs: 200 },
+    )
+    const state = await h.app.stateAt()
+    expect(hex((await service.callAt({ to: contract }, state)).returnValue)).toBe(hex(word(5n)))
+    expect(longRuns).toBe(0)
+    await expect(service.callAt({ to: contract, input: new Uint8Array(2) }, state)).rejects.toBeInstanceOf(CallTimeoutError)
+    expect(longRuns).toBe(1)
   })
 })

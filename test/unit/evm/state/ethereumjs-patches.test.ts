@@ -16,6 +16,7 @@
  * - wrapExecuteCall / addCustomPrecompile: EVM `_executeCall`, `_customPrecompiles`, `_precompiles`
  *   (validator-admin.ts);
  * - seedTxHash / seedTxSenderPublicKey: the transaction's `cache.hash` and `cache.senderPubKey` (tx.ts);
+ * - assembleFeeMarketTx: the own properties `new FeeMarket1559Tx` sets, their order and values (tx.ts);
  * - ethereumjs-run-state.ts (the tracing probes): the interpreter's RunState as opcode handlers get it,
  *   Stack `_store` / `_len`, Memory `_store`, Interpreter `_result.logs` and `getAddress()`.
  * The edits of installed files (patches/) are checked by dependency-patches.test.ts.
@@ -24,13 +25,14 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { createLegacyTx } from '@ethereumjs/tx'
+import { createFeeMarket1559Tx, createLegacyTx, createTxFromRLP } from '@ethereumjs/tx'
 import { AccountCache, Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM } from '@ethereumjs/vm'
 import { describe, expect, it } from 'vitest'
 import { Account, createAddressFromString } from '@ethereumjs/util'
-import { getCommon } from '../../../../src/evm/common.js'
-import { getOpcodeTable, watchStorageTries } from '../../../../src/evm/state/ethereumjs-patches.js'
+import { getCommon, txCommonOf } from '../../../../src/evm/common.js'
+import { assembleFeeMarketTx, getOpcodeTable, watchStorageTries } from '../../../../src/evm/state/ethereumjs-patches.js'
+import { readFeeMarketTx } from '../../../../src/evm/txs/fee-market-fields.js'
 import { recordFlatDiff } from '../../../../src/evm/state/flat-diff.js'
 import { keccak256 } from '../../../../src/crypto/index.js'
 import {
@@ -258,6 +260,42 @@ describe('@ethereumjs internals that nodectl patches', () => {
     const seeded = new Uint8Array(64).fill(9)
     cache!.senderPubKey = seeded
     expect(tx.getSenderPublicKey(), 'tx.ts sender seed: getSenderPublicKey() no longer answers from cache.senderPubKey').toBe(seeded)
+  })
+
+  it('fee-market assembly: the object new FeeMarket1559Tx makes, property by property, in its order', () => {
+    const common = txCommonOf(getCommon(31337n))
+    const key = new Uint8Array(32).fill(1)
+    for (const accessList of [[], [[new Uint8Array(20).fill(2), [new Uint8Array(32).fill(3)]]]] as [Uint8Array, Uint8Array[]][][]) {
+      for (const nonce of [0n, 5n]) {
+        const raw = createFeeMarket1559Tx(
+          {
+            chainId: 31337n,
+            nonce,
+            maxPriorityFeePerGas: 1n,
+            maxFeePerGas: 10n ** 10n,
+            gasLimit: 50_000n,
+            to: new Uint8Array(20).fill(9),
+            value: nonce,
+            data: Uint8Array.of(0, 1),
+            accessList,
+          },
+          { common },
+        )
+          .sign(key)
+          .serialize()
+        const options = { common, freeze: false, allowUnlimitedInitCodeSize: false }
+        const theirs = createTxFromRLP(raw, options)
+        const ours = assembleFeeMarketTx(readFeeMarketTx(raw, 31337n)!, options)
+        expect(ours, 'ethereumjs-patches assembleFeeMarketTx: FeeMarket1559Tx sets other properties').toBeDefined()
+        expect(Object.getPrototypeOf(ours)).toBe(Object.getPrototypeOf(theirs))
+        expect(Object.keys(ours!), 'ethereumjs-patches assembleFeeMarketTx: property order').toEqual(Object.keys(theirs))
+        for (const name of Object.keys(theirs))
+          expect((ours as never)[name], `assembleFeeMarketTx: ${name}`).toEqual((theirs as never)[name])
+        expect(ours!.common).not.toBe(common)
+        expect(ours!.serialize()).toEqual(raw)
+        expect(ours!.getMessageToVerifySignature()).toEqual(theirs.getMessageToVerifySignature())
+      }
+    }
   })
 
   it('ethereumjs-run-state (tracing): the RunState opcode handlers get, Stack _store/_len, Memory _store, Interpreter _result.logs and getAddress', async () => {
