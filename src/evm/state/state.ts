@@ -4,7 +4,8 @@
  * RPC reads, calls and proofs (their writes stay in a private overlay). Also the genesis allocation's entry point.
  * Settings: an explicit Cancun Common with native crypto, key hashing, raw-bytes trie values (the
  * default with a db is hex strings), ordered_map caches flushed once per block, reads through the flat
- * state where it is exact (flat-reader.ts).
+ * state where it is exact (flat-reader.ts), and a flush that updates each trie once with all its changed
+ * keys (trie-update.ts, ethereumjs-patches.ts installBatchedFlush).
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -15,6 +16,7 @@ import type { Database } from '../../db/database.js'
 import type { WriteStage } from '../../db/write-stage.js'
 import {
   installAccountEntries,
+  installBatchedFlush,
   installDecodedNodeCache,
   installFastTrieGet,
   installJumpAnalysisCache,
@@ -30,6 +32,7 @@ import { evmOptions } from '../common.js'
 function createCaches(): Caches {
   installAccountEntries()
   installStorageWriteFix()
+  installBatchedFlush()
   return new Caches({
     account: { size: 100_000, type: 'ordered_map' },
     storage: { size: 20_000, type: 'ordered_map' },

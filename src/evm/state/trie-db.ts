@@ -58,6 +58,21 @@ function readNode(db: Database, cache: TrieNodeCache, key: string): Uint8Array |
 }
 
 /**
+ * Reads into the cache, with one LevelDB `getMany` (in its thread pool: the main thread serves other
+ * work meanwhile), the nodes of `hexKeys` it does not hold. For a trie update that knows the nodes it
+ * will need a level at a time (trie-update.ts).
+ */
+async function preloadNodes(db: Database, cache: TrieNodeCache, hexKeys: string[]): Promise<void> {
+  const missing = hexKeys.filter((key) => cache.get(key) === undefined)
+  if (missing.length === 0) return
+  const values = await db.getMany(missing.map(trieKey))
+  for (const [i, key] of missing.entries()) {
+    const value = values[i]
+    if (value !== undefined) cache.set(key, value)
+  }
+}
+
+/**
  * A node by its hash: the shared cache, else LevelDB, without filling the cache (a walk over the
  * whole state, flat-walk.ts, would evict the nodes the reads need).
  */
@@ -100,6 +115,16 @@ export class TrieDb implements DB<string, Value> {
   async get(key: string, opts?: EncodingOpts): Promise<Value | undefined> {
     const value = readNode(this.db, this.cache, key)
     return value === undefined ? undefined : fromStored(value, opts)
+  }
+
+  /** A node the cache holds, without reading LevelDB. */
+  peek(key: string): Uint8Array | undefined {
+    return this.cache.get(key)
+  }
+
+  /** Loads the nodes of `keys` into the cache (one LevelDB read for all). */
+  preload(keys: string[]): Promise<void> {
+    return preloadNodes(this.db, this.cache, keys)
   }
 
   async put(key: string, value: Value): Promise<void> {
@@ -147,6 +172,16 @@ export class OverlayTrieDb implements DB<string, Value> {
     }
     const value = readNode(this.db, this.cache, key)
     return value === undefined ? undefined : fromStored(value, opts)
+  }
+
+  /** A node this copy wrote or the cache holds, without reading LevelDB. */
+  peek(key: string): Uint8Array | undefined {
+    return this.writes.get(key) ?? this.cache.get(key)
+  }
+
+  /** Loads the nodes of `keys` into the cache (one LevelDB read for all). */
+  preload(keys: string[]): Promise<void> {
+    return preloadNodes(this.db, this.cache, keys)
   }
 
   async put(key: string, value: Value): Promise<void> {

@@ -7,7 +7,9 @@
  * - speed-ups: Interpreter `_getValidJumpDestinations`, Common `isActivatedEIP` / `_activatedEIPsCache`,
  *   MerkleStateManager `getAccount` / `putStorage` and its `_caches`, MerklePatriciaTrie `get` over
  *   `appliedKey` / `lookupNode` / `DEBUG` and its 'Missing node in DB' error, and `lookupNode` over
- *   `_db.get` / `_getDbKey` (the decoded-node cache);
+ *   `_db.get` / `_getDbKey` (the decoded-node cache); the batched flush: MerkleStateManager `flush`,
+ *   `_trie`, `_storageTries`, `_prefixCodeHashes`, `_getCodeDB`, `modifyAccountFields`, the caches'
+ *   flush items, MerklePatriciaTrie `_opts`, `EMPTY_TRIE_ROOT`, `root()` and `_db.batch`;
  * - the flat state: MerkleStateManager `_getStorageTrie` / `keccakFunction` (watchStorageTries), and what the
  *   caches' `flush` hands out (flat-diff.ts);
  * - getOpcodeTable: the EVM's `_opcodeMap` entries (state-copy.ts deadlines, tracing/opcode-probes.ts);
@@ -149,6 +151,37 @@ describe('@ethereumjs internals that nodectl patches', () => {
       diff.slots.get(addressHex)?.get('01'.repeat(32)),
       'flat-diff: StorageCache.flush items are no longer [address, slot, RLP value]',
     ).toEqual(Uint8Array.of(5))
+  })
+
+  it('ethereumjs-patches batched flush: MerkleStateManager flush and the members it writes through', async () => {
+    const sm = new MerkleStateManager({ caches: new Caches() }) as unknown as Record<string, unknown>
+    for (const name of ['flush', '_getCodeDB', '_getStorageTrie', 'modifyAccountFields', 'getAccount', 'putAccount', 'keccakFunction'])
+      expect(typeof sm[name], `ethereumjs-patches installBatchedFlush: MerkleStateManager.${name} is gone`).toBe('function')
+    expect(typeof sm._storageTries, 'ethereumjs-patches installBatchedFlush: MerkleStateManager._storageTries is gone').toBe('object')
+    expect(typeof sm._prefixCodeHashes, 'ethereumjs-patches installBatchedFlush: MerkleStateManager._prefixCodeHashes is gone').toBe(
+      'boolean',
+    )
+    const code = (sm._caches as { code?: { flush?: unknown } } | undefined)?.code
+    expect(typeof code?.flush, 'ethereumjs-patches installBatchedFlush: CodeCache.flush is gone').toBe('function')
+    const trie = sm._trie as Record<string, unknown>
+    expect(trie, 'ethereumjs-patches installBatchedFlush: MerkleStateManager._trie is gone').toBeInstanceOf(MerklePatriciaTrie)
+    expect(typeof trie._opts, 'ethereumjs-patches installBatchedFlush: MerklePatriciaTrie._opts is gone').toBe('object')
+    expect(trie.EMPTY_TRIE_ROOT, 'ethereumjs-patches installBatchedFlush: MerklePatriciaTrie.EMPTY_TRIE_ROOT is gone').toBeInstanceOf(
+      Uint8Array,
+    )
+    expect(
+      typeof (trie._db as { batch?: unknown }).batch,
+      'ethereumjs-patches installBatchedFlush: MerklePatriciaTrie._db.batch is gone',
+    ).toBe('function')
+    // The code flush's items: [address, { code }].
+    const address = createAddressFromString(`0x${'43'.repeat(20)}`)
+    const typed = sm as unknown as MerkleStateManager
+    await typed.putAccount(address, new Account())
+    await typed.putCode(address, Uint8Array.of(0x60, 0x00))
+    const items = (sm._caches as { code: { flush(): [string, { code?: Uint8Array }][] } }).code.flush()
+    expect(items, 'ethereumjs-patches installBatchedFlush: CodeCache.flush items are no longer [address, {code}]').toEqual([
+      ['43'.repeat(20), expect.objectContaining({ code: Uint8Array.of(0x60, 0x00) })],
+    ])
   })
 
   it('ethereumjs-patches fast trie get: MerklePatriciaTrie get(key, throwIfMissing), appliedKey, lookupNode, DEBUG', async () => {
