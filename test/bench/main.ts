@@ -26,6 +26,7 @@ import { sleep } from './chain.js'
 import { COMPARE_METRICS, compareLines, compareRecord, formatCompareTable, type Line } from './compare.js'
 import { spawnHardhat } from './hardhat.js'
 import {
+  peakRssMb,
   rssMb,
   STARTUP_SPAWNS,
   nodeJsStartup,
@@ -140,7 +141,11 @@ async function benchTarget(options: BenchOptions, target: Target, emit: Emit): P
       for (const [name, run] of MAIN_WORKLOADS) if (selected(name)) await run(ctx)
       if (node) {
         await sleep(MEMORY_SETTLE_MS)
-        emit('memory', { rssMb: rssMb(node.child.pid), ...(node.companion ? { cometbftRssMb: rssMb(node.companion.pid) } : {}) })
+        emit('memory', {
+          rssMb: rssMb(node.child.pid),
+          peakRssMb: peakRssMb(node.child.pid),
+          ...(node.companion ? { cometbftRssMb: rssMb(node.companion.pid) } : {}),
+        })
       }
       if (selected('getlogs-range') && !target.spawnedNodectl) await runGetLogsRange(options, emit, ctx)
     }

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Engine } from '../../src/config/cometbft-keys.js'
 import { devNodeSettings } from '../../src/config/defaults.js'
@@ -48,6 +48,13 @@ const LOOPBACK = '127.0.0.1'
 /** nodectl's entry point, run by the spawned nodes. */
 const NODECTL_BIN = resolve(REPO_ROOT, 'bin/run.js')
 
+/**
+ * The environment of a `nodectl start --dev` the bench spawns: this Node.js first on PATH, for the
+ * `node` of bin/run.js's `#!` line. The node is started as the `nodectl` command runs, through that
+ * line, which sets the allocator's environment (see bin/run.js).
+ */
+const NODECTL_ENV = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }
+
 /** A node the bench spawned and stops. */
 export interface SpawnedNode {
   /** The process serving the EVM JSON-RPC (nodectl, or Anvil). */
@@ -75,7 +82,6 @@ export interface SpawnedNode {
 export function spawnNode(port: number, options: { home?: string; flags?: readonly string[] } = {}): SpawnedNode {
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'nodectl-bench-'))
   const args = [
-    NODECTL_BIN,
     'start',
     '--dev',
     '--home',
@@ -92,7 +98,7 @@ export function spawnNode(port: number, options: { home?: string; flags?: readon
     'warn',
     ...(options.flags ?? []),
   ]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(NODECTL_BIN, args, { stdio: ['ignore', 'ignore', 'inherit'], env: NODECTL_ENV })
   return {
     child,
     home,

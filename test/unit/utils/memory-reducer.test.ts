@@ -6,6 +6,7 @@ import {
   compactingCollections,
   exposeGc,
   oldGenerationHeap,
+  youngGenerationBytes,
   type MemoryReducerProbes,
 } from '../../../src/utils/memory-reducer.js'
 
@@ -105,6 +106,45 @@ describe('MemoryReducer', () => {
     state.buffers = 39 * MB
     expect(reducer.check()).toBe(true)
     expect(probes.collections).toBe(2)
+  })
+
+  it('scavenges on each quiet check while the young generation is above minYoungBytes, so V8 can shrink it', () => {
+    const state = { utilization: 0.05, committed: 30 * MB, used: 28 * MB, young: 32 * MB }
+    let scavenges = 0
+    const probes = {
+      ...fakeProbes(state),
+      young: () => state.young,
+      scavenge: () => {
+        scavenges++
+      },
+    }
+    const reducer = new MemoryReducer({ minYoungBytes: 4 * MB }, probes)
+    // V8 keeps it while the allocation rate of its last 5 s is high: the next quiet check asks again.
+    reducer.check()
+    reducer.check()
+    expect(scavenges).toBe(2)
+    state.utilization = 0.9
+    reducer.check()
+    expect(scavenges).toBe(2)
+    state.utilization = 0
+    state.young = 2 * MB
+    reducer.check()
+    expect(scavenges).toBe(2)
+    expect(probes.collections).toBe(0)
+  })
+
+  it("runs V8's scavenge, which empties the young generation", () => {
+    const gc = exposeGc()
+    const youngUsed = (): number => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_used_size
+    let garbage: number[][] = []
+    for (let i = 0; i < 20_000; i++) garbage.push([i, i])
+    garbage = []
+    const before = youngUsed()
+    gc({ type: 'minor' })
+    expect(before).toBeGreaterThan(MB)
+    expect(youngUsed()).toBeLessThan(before / 2)
+    expect(youngGenerationBytes()).toBeGreaterThanOrEqual(youngUsed())
+    expect(garbage).toHaveLength(0)
   })
 
   it("measures V8's old generation, not its young one, which collections do not shrink", () => {
