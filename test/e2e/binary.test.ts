@@ -1,11 +1,12 @@
 /**
- * The real binary, as a user runs it: `node bin/run.js start --dev` in a child process answers
- * JSON-RPC, stops on SIGINT with status 0 and deletes its temporary home. Runs the built `dist/`
+ * The real binary, as a user runs it: `bin/run.js start --dev` started by its `#!` line, as the
+ * `nodectl` command is, in a child process answers JSON-RPC, stops on SIGINT with status 0 and deletes
+ * its temporary home. Runs the built `dist/`
  * (`npm ci` builds it through `prepare`), where `start` runs from the start bundle with its code cache
  * (src/cli/bundle-loader.ts); skipped when it has not been built.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Interface } from 'ethers'
@@ -131,10 +132,10 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
 
   it('answers JSON-RPC, stops on SIGINT with status 0 and deletes its temporary home', async () => {
     // Port 0 everywhere: the OS picks free ports and the banner shows the bound ones.
+    // Through the `#!` line, which starts Node.js with glibc's malloc settings (bin/run.js).
     child = spawn(
-      process.execPath,
+      join(ROOT, 'bin/run.js'),
       [
-        join(ROOT, 'bin/run.js'),
         'start',
         '--dev',
         '--json-rpc.address',
@@ -170,6 +171,12 @@ describe.skipIf(!BUILT)('nodectl start --dev (the binary)', () => {
     expect(url).not.toMatch(/:0$/)
 
     expect((await rpc(url!, 'eth_chainId')).result).toBe('0x7a69')
+    if (process.platform === 'linux') {
+      const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0')
+      expect(environ).toEqual(
+        expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072', 'MALLOC_MMAP_THRESHOLD_=131072']),
+      )
+    }
     const accounts = (await rpc(url!, 'eth_accounts')).result as string[]
     expect(accounts.map((a) => a.toLowerCase())).toEqual(devAccounts().map((a) => a.address.toLowerCase()))
 
