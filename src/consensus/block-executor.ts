@@ -45,7 +45,7 @@ import { evidenceMisbehavior } from './evidence.js'
 import type { EvidencePool } from './evidence-pool.js'
 import type { StateStore } from './state-store.js'
 import { validateBlockAgainstState } from './validate-block.js'
-import { nextTurn } from '../utils/event-loop-yield.js'
+import { EventLoopYield } from '../utils/event-loop-yield.js'
 
 /** CometBFT `MaxHeaderBytes`: soft maximum of an encoded header. */
 const MAX_HEADER_BYTES = 626
@@ -253,6 +253,8 @@ export class BlockExecutor {
     let next: ChainState
     let unlock: (() => void) | undefined
     let retainHeight = 0
+    // Started with the block's execution: it hands the loop over afterwards only when the block held it long.
+    const turns = new EventLoopYield(1)
     try {
       response = await app.finalizeBlock({
         txs: block.txs,
@@ -270,8 +272,9 @@ export class BlockExecutor {
           `expected tx results length to match size of transactions in block. Expected ${block.txs.length}, got ${response.txResults.length}`,
         )
       }
-      // Admissions and reads waiting since the block began executing go first; nothing is staged yet.
-      await nextTurn()
+      // Admissions and reads waiting since the block began executing go first, when it held the loop
+      // YIELD_EVERY_MS or more; nothing is staged yet. After a short block the head goes out first.
+      await turns.poll()
       next = updateState(state, blockId, block.header, response)
       // A large block's results and index entries take tens of milliseconds to encode: they are staged
       // a slice at a time, handing the event loop over between slices, into a stage no read looks at,

@@ -18,9 +18,9 @@
 import type { Block } from '@ethereumjs/block'
 import type { Common, Proof } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface, EVMResult } from '@ethereumjs/evm'
-import { getMerkleStateProof } from '@ethereumjs/statemanager'
+import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { type Account, Address, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Database } from '../../db/database.js'
 import { equalBytes, latin1 } from '../../primitives/hex.js'
@@ -102,6 +102,11 @@ export class CallService {
    * height's state never changes; the memo is dropped at each commit only to bound it).
    */
   private accounts = new Map<string, AccountState>()
+  /**
+   * State managers for account reads where no copy is open yet, by height: the pool reads its senders
+   * after every block, and a copy's VM (most of what a copy costs) is needed only by calls.
+   */
+  private readers = new Map<number, Promise<{ root: Uint8Array; sm: MerkleStateManager }>>()
 
   constructor(
     private readonly deps: CallServiceDeps,
@@ -113,6 +118,7 @@ export class CallService {
     this.copies = new Map()
     this.results.clear()
     this.accounts = new Map()
+    this.readers = new Map()
   }
 
   /** eth_call: executes `args` against the state after `height`; throws on revert or VM error. */
@@ -233,8 +239,7 @@ export class CallService {
 
   private async readAccount(address: Uint8Array, height: number | undefined): Promise<AccountState> {
     const state = await this.deps.resolve(height)
-    const copy = await this.copyAt(state)
-    const account = await copy.exclusive(() => copy.sm.getAccount(new Address(address)))
+    const account = await this.getAccountAt(state, new Address(address))
     const out = account
       ? { nonce: account.nonce, balance: account.balance, codeHash: account.codeHash, storageRoot: account.storageRoot }
       : { nonce: 0n, balance: 0n, codeHash: KECCAK256_NULL, storageRoot: KECCAK256_RLP }
@@ -242,6 +247,26 @@ export class CallService {
     accounts.set(accountKey(state.height, address), out)
     if (accounts.size > ACCOUNT_MEMO_SIZE) accounts.delete(accounts.keys().next().value!)
     return out
+  }
+
+  /** An account at `state`: from the height's copy when one is open, else from a plain state manager. */
+  private async getAccountAt(state: StateAt, address: Address): Promise<Account | undefined> {
+    const open = this.copies.get(state.height)
+    const copy = open && (await open.catch(() => undefined))
+    if (copy && !copy.broken && equalBytes(copy.state.stateRoot, state.stateRoot)) return copy.exclusive(() => copy.sm.getAccount(address))
+    return (await this.readerAt(state)).getAccount(address)
+  }
+
+  private async readerAt(state: StateAt): Promise<MerkleStateManager> {
+    const existing = await this.readers.get(state.height)?.catch(() => undefined)
+    if (existing && equalBytes(existing.root, state.stateRoot)) return existing.sm
+    const created = createStateCopy(this.deps.db, this.deps.common.copy(), state.stateRoot).then((sm) => ({ root: state.stateRoot, sm }))
+    this.readers.set(state.height, created)
+    created.catch(() => {
+      if (this.readers.get(state.height) === created) this.readers.delete(state.height)
+    })
+    while (this.readers.size > MAX_COPIES + 1) this.readers.delete(this.readers.keys().next().value!)
+    return (await created).sm
   }
 
   async getCode(address: Uint8Array, height?: number): Promise<Uint8Array> {

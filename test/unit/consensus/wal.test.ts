@@ -179,17 +179,17 @@ describe('WAL', () => {
   it('a write that fails part-way (disk full, I/O error) is cut back before the next one: no garbage between records', async () => {
     const wal = await Wal.open({ path })
     await wal.writeSync({ type: 'endHeight', height: 1 })
-    // The file handle the WAL writes through: half of the next buffer lands, then the disk fails.
-    const fd = (wal as unknown as { fd: { write: (buf: Buffer, off: number, len: number) => Promise<{ bytesWritten: number }> } }).fd
-    const write = fd.write.bind(fd)
-    fd.write = async (buf, off, len) => {
-      fd.write = async () => {
+    // The WAL's write into its file: half of the next buffer lands, then the disk fails.
+    const target = wal as unknown as { writeAt: (buf: Buffer, off: number, len: number) => number }
+    const write = target.writeAt.bind(wal)
+    target.writeAt = (buf, off, len) => {
+      target.writeAt = () => {
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
       }
       return write(buf, off, Math.floor(len / 2))
     }
     await expect(wal.writeSync({ type: 'msgInfo', msg: vote, peerId: '' })).rejects.toThrow('ENOSPC')
-    fd.write = write
+    target.writeAt = write
     await wal.writeSync({ type: 'endHeight', height: 2 })
     await wal.close()
 
