@@ -33,7 +33,7 @@ import type { StateAt } from '../state/state-copy.js'
 /** The worker's script next to this module: in the start bundle (a .cjs file), the workers' own bundle. */
 const WORKER_SCRIPT = import.meta.url.endsWith('.cjs') ? './call-worker.cjs' : './call-worker.js'
 /** A worker stops after this long without a call (fast calls start it again). */
-export const IDLE_STOP_MS = 10_000
+export const IDLE_STOP_MS = 3_000
 /**
  * Workers start once more than this many calls and estimates come within START_WINDOW_MS: a steady
  * load, not a burst (a dapp's page load, a poller's twenty views a second), for which the main thread
