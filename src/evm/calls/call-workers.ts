@@ -32,8 +32,13 @@ import type { StateAt } from '../state/state-copy.js'
 
 /** The worker's script next to this module: in the start bundle (a .cjs file), the workers' own bundle. */
 const WORKER_SCRIPT = import.meta.url.endsWith('.cjs') ? './call-worker.cjs' : './call-worker.js'
-/** A worker stops after this long without a call (fast calls start it again). */
-export const IDLE_STOP_MS = 10_000
+/**
+ * A worker stops after this long without a call (fast calls start it again): long enough to span the
+ * gaps of a steady load, short enough that an idle worker's heap and trie-node ring (50–60 MB after the
+ * benchmark's calls) are given back before the next burst of other work. With 10 s the worker was
+ * still idle through the benchmark's transfers, which follow its calls, and made their peak RSS.
+ */
+export const IDLE_STOP_MS = 3_000
 /**
  * Workers start once more than this many calls and estimates come within START_WINDOW_MS: a steady
  * load, not a burst (a dapp's page load, a poller's twenty views a second), for which the main thread
