@@ -16,6 +16,7 @@ import { JsonRpcProvider, Wallet } from 'ethers'
 import WebSocket from 'ws'
 import { devAccounts } from '../../src/keystore/dev-accounts.js'
 import { REPO_ROOT } from './repo-root.js'
+import { seededRandom } from './seeded-random.js'
 
 /** What a kill storm loads and kills: by default `nodectl start --dev --home <home>`. */
 export interface StormTarget {
@@ -94,17 +95,6 @@ export interface KillStormResult {
   sendErrors: string[]
   /** Highest block at the end. */
   height: number
-}
-
-/** `mulberry32`: a small seeded PRNG, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Requests per JSON-RPC batch (the server's default batch-request-limit is 1000). */

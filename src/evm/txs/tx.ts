@@ -19,15 +19,24 @@ import type { EvmTxType } from '../store/views.js'
 
 export const TxType = { Legacy: 0, AccessList: 1, DynamicFee: 2, Blob: 3, SetCode: 4 } as const
 
-export interface DecodedTx {
+/** What a record needs to build its ethereumjs transaction when first asked. */
+interface TxSource {
+  common: Common
+  /** The sender's 64-byte public key, recovered at admission. */
+  publicKey: Uint8Array
+  /** The fields read at admission (views into the raw bytes), to assemble it from. */
+  fields: FeeMarketFields
+}
+
+/**
+ * A decoded raw transaction as it travels through pool and block; one class, so the pool's reads of it
+ * stay monomorphic.
+ */
+export class DecodedTx {
   raw: Uint8Array
-  /** The ethereumjs transaction, frozen (hash and sender cached); built on first use. */
-  readonly tx: TypedTransaction
   /** EVM hash: Keccak-256 of the raw bytes. */
   hash: Uint8Array
   hashHex: string
-  /** Consensus hash: SHA-256 of the raw bytes (computed when first asked for). */
-  readonly cometHash: Uint8Array
   from: Uint8Array
   /** Lower-case 0x address of the sender. */
   fromHex: string
@@ -49,34 +58,6 @@ export interface DecodedTx {
   /** The EIP-2930 access list; empty for a legacy transaction. */
   accessList: AccessListBytes
   /** How many EIP-7702 authorizations a set-code transaction carries; 0 for the others. */
-  authorizations: number
-}
-
-/** What a record needs to build its ethereumjs transaction when first asked. */
-interface TxSource {
-  common: Common
-  /** The sender's 64-byte public key, recovered at admission. */
-  publicKey: Uint8Array
-}
-
-/** The one shape of every DecodedTx (so the pool's reads of it stay monomorphic). */
-class DecodedTxRecord implements DecodedTx {
-  raw: Uint8Array
-  hash: Uint8Array
-  hashHex: string
-  from: Uint8Array
-  fromHex: string
-  type: EvmTxType
-  nonce: bigint
-  gasLimit: bigint
-  to: string | undefined
-  value: bigint
-  maxFeePerGas: bigint
-  maxPriorityFeePerGas: bigint
-  chainId: bigint | undefined
-  size: number
-  data: Uint8Array
-  accessList: AccessListBytes
   authorizations: number
   private comet: Uint8Array | undefined
   private built: TypedTransaction | undefined
@@ -110,15 +91,17 @@ class DecodedTxRecord implements DecodedTx {
     this.source = source
   }
 
+  /** Consensus hash: SHA-256 of the raw bytes (computed when first asked for). */
   get cometHash(): Uint8Array {
     this.comet ??= sha256(this.raw)
     return this.comet
   }
 
+  /** The ethereumjs transaction, frozen (hash and sender cached); built on first use. */
   get tx(): TypedTransaction {
     if (this.built === undefined) {
-      const { common, publicKey } = this.source!
-      this.built = buildFrozenTx(this.raw, common, new Address(this.from), publicKey, this.hash)
+      const { common, publicKey, fields } = this.source!
+      this.built = buildFrozenTx(this.raw, fields, common, new Address(this.from), publicKey, this.hash)
       this.source = undefined
     }
     return this.built
@@ -196,17 +179,24 @@ function feeMarketTxOf(raw: Uint8Array, fields: FeeMarketFields, publicKey: Uint
     accessList: fields.accessList,
     authorizations: 0,
   }
-  return new DecodedTxRecord(record, undefined, { common, publicKey })
+  return new DecodedTx(record, undefined, { common, publicKey, fields })
 }
 
 /**
  * The ethereumjs transaction of `raw`, whose sender's key and hash are already known, frozen with them
  * as an admission that builds it at once leaves it: assembled from the fields read at admission
- * (ethereumjs-patches.ts `assembleFeeMarketTx`), or decoded the library's way, its checks included.
+ * (ethereumjs-patches.ts `assembleFeeMarketTx`), or, where the installed constructor sets other
+ * properties, decoded the library's way, its checks included.
  */
-function buildFrozenTx(raw: Uint8Array, common: Common, sender: Address, publicKey: Uint8Array, hash: Uint8Array): TypedTransaction {
-  const fields = readFeeMarketTx(raw, common.chainId())
-  const tx = (fields && assembleFeeMarketTx(fields, txOptionsOf(common))) ?? parseRawTx(raw, common)
+function buildFrozenTx(
+  raw: Uint8Array,
+  fields: FeeMarketFields,
+  common: Common,
+  sender: Address,
+  publicKey: Uint8Array,
+  hash: Uint8Array,
+): TypedTransaction {
+  const tx = assembleFeeMarketTx(fields, txOptionsOf(common)) ?? parseRawTx(raw, common)
   freezeWithSender(tx, sender, publicKey)
   seedTxHash(tx, hash)
   return tx
@@ -304,7 +294,7 @@ export function decodedTxOf(parts: {
     accessList: lists.accessList ?? [],
     authorizations: lists.authorizationList?.length ?? 0,
   }
-  return new DecodedTxRecord(record, tx, undefined)
+  return new DecodedTx(record, tx, undefined)
 }
 
 /**

@@ -26,6 +26,18 @@ const vote: ConsensusMessage = {
   },
 }
 
+/** Counts the fsyncs of `wal`'s file from now on. */
+function countSyncs(wal: Wal): () => number {
+  const fd = (wal as unknown as { fd: { sync: () => Promise<void> } }).fd
+  const sync = fd.sync.bind(fd)
+  let syncs = 0
+  fd.sync = () => {
+    syncs++
+    return sync()
+  }
+  return () => syncs
+}
+
 describe('crc32c', () => {
   it('matches the Castagnoli check value', () => {
     expect(crc32c(utf8ToBytes('123456789'))).toBe(0xe3069283)
@@ -204,19 +216,13 @@ describe('WAL', () => {
 
   it('writes own messages queued together in order with one fsync', async () => {
     const wal = await Wal.open({ path })
-    const fd = (wal as unknown as { fd: { sync: () => Promise<void> } }).fd
-    const sync = fd.sync.bind(fd)
-    let syncs = 0
-    fd.sync = () => {
-      syncs++
-      return sync()
-    }
+    const syncs = countSyncs(wal)
     const part: ConsensusMessage = { ...vote, vote: { ...vote.vote, type: 1 } }
     await wal.writeSyncAll([
       { type: 'msgInfo', msg: vote, peerId: '' },
       { type: 'msgInfo', msg: part, peerId: '' },
     ])
-    expect(syncs).toBe(1)
+    expect(syncs()).toBe(1)
     expect((await readAllWal(path)).map((m) => m.msg)).toEqual([
       { type: 'endHeight', height: 0 },
       { type: 'msgInfo', msg: vote, peerId: '' },
@@ -227,31 +233,25 @@ describe('WAL', () => {
 
   it('leaves round steps buffered before signing, and writes and fsyncs once a message or timeout waits', async () => {
     const wal = await Wal.open({ path })
-    const fd = (wal as unknown as { fd: { sync: () => Promise<void> } }).fd
-    const sync = fd.sync.bind(fd)
-    let syncs = 0
-    fd.sync = () => {
-      syncs++
-      return sync()
-    }
+    const syncs = countSyncs(wal)
     wal.write({ type: 'roundState', height: 1, round: 0, step: 'RoundStepPrevote' })
     await wal.flushAndSync()
-    expect(syncs).toBe(0)
+    expect(syncs()).toBe(0)
     expect((await readAllWal(path)).map((m) => m.msg.type)).toEqual(['endHeight'])
 
     wal.write({ type: 'timeout', durationMs: 1000, height: 1, round: 0, step: RoundStep.Propose })
     wal.write({ type: 'roundState', height: 1, round: 0, step: 'RoundStepPrecommit' })
     await wal.flushAndSync()
-    expect(syncs).toBe(1)
+    expect(syncs()).toBe(1)
     expect((await readAllWal(path)).map((m) => m.msg.type)).toEqual(['endHeight', 'roundState', 'timeout', 'roundState'])
     await wal.flushAndSync()
-    expect(syncs).toBe(1)
+    expect(syncs()).toBe(1)
 
     // A peer's message flushed by the periodic flush, not synced: the next flush before signing syncs it.
     wal.write({ type: 'msgInfo', msg: vote, peerId: 'peer1' })
     await (wal as unknown as { flush: (mode: boolean) => Promise<void> }).flush(false)
     await wal.flushAndSync()
-    expect(syncs).toBe(2)
+    expect(syncs()).toBe(2)
     await wal.close()
   })
 

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { busyPortOf } from '../../helpers/testnet-processes.js'
 import { drawPortBlock, ephemeralPortRange, isAddressInUse, isPortFree, pickPortBlock, withPortRetry } from '../../helpers/ports.js'
+import { seededRandom as seeded } from '../../helpers/seeded-random.js'
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -16,17 +17,6 @@ function listen(port: number): Promise<Server> {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => resolve(server))
   })
-}
-
-/** A seeded PRNG (mulberry32), so the draws below are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 describe('test ports', () => {

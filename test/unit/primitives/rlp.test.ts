@@ -1,17 +1,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { describe, expect, it } from 'vitest'
 import { encodeRlp, type RlpInput } from '../../../src/primitives/rlp.js'
-
-/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom as random } from '../../helpers/seeded-random.js'
 
 /** Byte strings around every header boundary (0, 1 below 0x80, 1 at 0x80, 55, 56, 255, 256); longer ones below. */
 const LENGTHS = [0, 1, 1, 2, 20, 32, 55, 56, 57, 255, 256, 1024]

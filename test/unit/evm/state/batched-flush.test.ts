@@ -8,17 +8,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, MapDB, bytesToHex, createAddressFromString, type Address } from '@ethereumjs/util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { installBatchedFlush, installStorageWriteFix } from '../../../../src/evm/state/ethereumjs-patches.js'
-
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom as random } from '../../../helpers/seeded-random.js'
 
 const addressOf = (i: number): Address => createAddressFromString(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`)
 const word = (n: number): Uint8Array => {

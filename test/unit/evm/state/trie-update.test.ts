@@ -10,17 +10,7 @@ import { MapDB, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, it } from 'vitest'
 import { trieRoot } from '../../../../src/evm/store/ordered-trie.js'
 import { type RawNode, type TrieChange, type TrieNodeIo, updateTrie } from '../../../../src/evm/state/trie-update.js'
-
-/** A seeded generator (mulberry32): each failing case can be replayed from its seed. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom as random } from '../../../helpers/seeded-random.js'
 
 function bytes(rand: () => number, n: number): Uint8Array {
   return Uint8Array.from({ length: n }, () => Math.floor(rand() * 256))
